@@ -1,0 +1,30 @@
+/**
+ * Provider-neutral port for language-model engines (OpenAI-compatible servers, in-process
+ * llama.cpp). Each vendor's wire format lives in one file under `main/engines/`; services only
+ * see this shape. Prompts and answers are patient data: engines must never log them.
+ */
+export interface CompletionRequest {
+  /** System prompt (task instructions). */
+  system: string;
+  /** User content (transcript, text to extract from...). */
+  user: string;
+  /** When set, the engine constrains its answer to JSON matching this schema where it can. */
+  jsonSchema?: Record<string, unknown>;
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResult {
+  text: string;
+  /** Engine-reported reason the answer stopped (`stop`, `length`...), when known. */
+  finishReason?: string;
+}
+
+export interface LanguageModel {
+  /** Stable engine name for logs and metrics (`openai-compatible`, `llama-cpp`). */
+  readonly name: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+  /** Releases native resources (model weights, contexts). */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,46 @@
+import type { NoteTemplate } from '../../../shared/note-template.js';
+import type { NoteLanguage } from '../../../shared/languages.js';
+
+/** The note type a caller asked for (contract `noteType`, with API-DECISIONS' extra types). */
+export interface NoteTypeSpec {
+  type: 'note_style' | 'soap' | 'note_template';
+  description?: string;
+  /** Free-text instruction naming the sections the note must have (note_style). */
+  template?: string;
+  includeJson?: boolean;
+  /** Resolved NoteTemplate object for `note_template` (inline or loaded by id before writing). */
+  noteTemplate?: NoteTemplate;
+}
+
+/** Everything a note writer may use. Patient data: never log any field of this. */
+export interface NoteGenerationInput {
+  transcript: string;
+  noteType: NoteTypeSpec;
+  /** Encounter date, `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm:ssZ`. */
+  date?: string;
+  language: NoteLanguage;
+  patientInfo?: { name?: string; dateOfBirth?: string };
+  previousNote?: string;
+  context?: string;
+  instructions?: string[];
+  /** Comma-separated medication names used to correct spelling. */
+  medicationList?: string;
+}
+
+export interface GeneratedNote {
+  markdown: string;
+  /** Structured form of the same note; present when `noteType.includeJson` is true. */
+  json?: Record<string, unknown>;
+}
+
+/** A text engine that writes clinical notes (embedded deterministic writer or a language model). */
+export interface NoteWriter {
+  readonly name: string;
+  write(input: NoteGenerationInput): Promise<GeneratedNote>;
+}
+
+/** Turns a sample note plus instructions into a reusable note-style template text. */
+export interface StyleWriter {
+  readonly name: string;
+  createTemplate(sampleNote: string, instructions: string[]): Promise<string>;
+}

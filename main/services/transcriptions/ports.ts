@@ -1,0 +1,79 @@
+/**
+ * Ports for speech: recognisers, audio decoding and voice activity detection. Implementations
+ * live in `main/engines/` (pocketsphinx through koffi, ONNX models, OpenAI-compatible servers,
+ * ffmpeg, Silero VAD). Audio and recognised text are patient data: never log them.
+ */
+
+/** One recognised word; times are seconds from the start of the audio handed to the engine. */
+export interface RecognizedWord {
+  word: string;
+  start: number;
+  end: number;
+  /** 0 to 1. */
+  confidence: number;
+}
+
+export interface RecognitionResult {
+  text: string;
+  words: RecognizedWord[];
+  /** Mean word confidence, 0 to 1 (0 when there are no words). */
+  confidence: number;
+}
+
+export interface RecognitionOptions {
+  /** Language of the audio (`en`, `en-US`, `es`...). Engines reject languages they cannot do. */
+  language: string;
+}
+
+/**
+ * An incremental recogniser for one live session. Audio is 16 kHz mono signed 16-bit PCM.
+ * Utterance boundaries are decided by the caller (voice activity endpointing, Finalize).
+ */
+export interface SpeechStream {
+  accept(pcm: Int16Array): void;
+  /** Hypothesis for the current utterance so far, or null when nothing is recognised yet. */
+  partial(): RecognitionResult | null;
+  /** Ends the current utterance and returns its final result; the stream accepts the next one. */
+  finalizeUtterance(): RecognitionResult;
+  /** Releases native resources; safe to call twice. */
+  close(): void;
+}
+
+export interface SpeechRecognizer {
+  /** Stable engine name (`pocketsphinx`, `onnx-ctc`, `onnx-whisper`, `openai-compatible`). */
+  readonly name: string;
+  /** Sample rate of the PCM the engine expects (16000 for all current engines). */
+  readonly sampleRate: number;
+  /** Recognises a whole clip of mono PCM at `sampleRate`. */
+  transcribe(pcm: Int16Array, options: RecognitionOptions): Promise<RecognitionResult>;
+  /** Streaming recognition, where the engine supports it. */
+  createStream?(options: RecognitionOptions): SpeechStream;
+  close?(): Promise<void>;
+}
+
+export interface DecodedAudio {
+  sampleRate: number;
+  /** One Int16Array per channel (a single entry when downmixed to mono). */
+  channels: Int16Array[];
+  durationSec: number;
+}
+
+export interface AudioDecoder {
+  /**
+   * Decodes any supported container/codec to 16-bit PCM at `sampleRate` (default 16000).
+   * With `keepChannels` each channel is returned separately, otherwise one mono downmix.
+   * Throws a DomainError ('unsupported_media_type' or 'invalid_request') for undecodable input.
+   */
+  decodeFile(path: string, options?: { sampleRate?: number; keepChannels?: boolean }): Promise<DecodedAudio>;
+}
+
+/** A stretch of speech, seconds from the start of the audio. */
+export interface SpeechSegment {
+  start: number;
+  end: number;
+}
+
+export interface VoiceActivityDetector {
+  /** Speech segments of a whole clip (16 kHz mono PCM). */
+  segments(pcm: Int16Array, sampleRate: number): Promise<SpeechSegment[]>;
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Clindoc needs on this machine: ffmpeg (audio conversion),
+# pocketsphinx with its US-English model (the embedded recogniser), Chromium (interface tests),
+# espeak-ng and sox (speech fixtures for tests and quality scripts).
+# Skips apt when everything is already present, so it is cheap to run before every start.
+set -euo pipefail
+need=()
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+command -v sox >/dev/null 2>&1 || need+=(sox libsox-fmt-all)
+command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
+[ -e /usr/bin/chromium ] || need+=(chromium)
+ls /usr/lib/*/libpocketsphinx.so.3 >/dev/null 2>&1 || need+=(libpocketsphinx3)
+[ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
+if [ ${#need[@]} -eq 0 ]; then
+  echo "setup-system: Debian packages already installed"
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup-system: installing ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+echo "setup-system: done"
