@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './store/database.js';
+import { createAccountStore } from './store/account-store.js';
+import { createAccountService } from './services/accounts/account-service.js';
+import { DomainError } from './services/errors.js';
+
+const USAGE = `Usage: clindoc <command>
+
+  accounts create --name NAME [--json]   create an account and its first API key
+  accounts list [--json]                 list accounts
+  keys create --account ID [--json]      create another API key for an account
+  keys list --account ID [--json]        list an account's keys (ids, never secrets)
+  keys revoke KEY_ID                     revoke a key; it stops working at once
+  stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
+              [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
+                                         stream an audio file at real-time pace and print partial and final lines
+
+Environment: CLINDOC_DATA_DIR selects the data folder (see README).`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`clindoc: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
+      url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
+      dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
+    },
+  });
+  const [group, action, arg] = positionals;
+  if (values.help || !group) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (group === 'stream') {
+    if (!action) fail('stream needs a FILE');
+    const { streamFile } = await import('./cli/stream-command.js');
+    const accountId = values.account ?? process.env.CLINDOC_ACCOUNT_ID;
+    if (!accountId) fail('stream needs --account (or CLINDOC_ACCOUNT_ID)');
+    const apiKey = values.key ?? process.env.CLINDOC_API_KEY;
+    await streamFile({
+      file: action, url: values.url ?? `ws://127.0.0.1:${process.env.CLINDOC_PORT ?? '8080'}`, accountId,
+      ...(apiKey ? { apiKey } : {}), ...(values.token ? { token: values.token } : {}), ...(values.encoding ? { encoding: values.encoding } : {}),
+      ...(values['sample-rate'] ? { sampleRate: Number(values['sample-rate']) } : {}), dictation: values.dictation, realtime: !values.fast,
+      out: (line) => process.stdout.write(`${line}\n`),
+    });
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(`configuration error: ${err.message}`, 2);
+    throw err;
+  }
+  const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  const accounts = createAccountService({ store: createAccountStore(db) });
+  const print = (json: unknown, text: string): void => void process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  try {
+    if (group === 'accounts' && action === 'create') {
+      if (!values.name) fail('accounts create needs --name NAME');
+      const created = accounts.createAccount(values.name);
+      print(
+        { accountId: created.account.id, apiKey: created.apiKey, keyId: created.keyId },
+        `account ${created.account.id} (${created.account.name})\nAPI key (shown once): ${created.apiKey}\nkey id: ${created.keyId}`,
+      );
+    } else if (group === 'accounts' && action === 'list') {
+      const list = accounts.listAccounts();
+      print(list.map((a) => ({ accountId: a.id, name: a.name, createdAt: new Date(a.createdAt).toISOString() })), list.map((a) => `${a.id}\t${a.name}`).join('\n'));
+    } else if (group === 'keys' && action === 'create') {
+      if (!values.account) fail('keys create needs --account ID');
+      const key = accounts.createKey(values.account);
+      print({ accountId: values.account, apiKey: key.apiKey, keyId: key.keyId }, `API key (shown once): ${key.apiKey}\nkey id: ${key.keyId}`);
+    } else if (group === 'keys' && action === 'list') {
+      if (!values.account) fail('keys list needs --account ID');
+      const keys = accounts.listKeys(values.account);
+      print(keys, keys.map((k) => `${k.id}\t${k.revokedAt ? 'revoked' : 'active'}`).join('\n'));
+    } else if (group === 'keys' && action === 'revoke') {
+      if (!arg) fail('keys revoke needs KEY_ID');
+      accounts.revokeKey(arg);
+      print({ revoked: arg }, `revoked ${arg}`);
+    } else {
+      fail(`unknown command "${positionals.join(' ')}"\n${USAGE}`, 2);
+    }
+  } catch (err) {
+    if (err instanceof DomainError) fail(err.message);
+    throw err;
+  } finally {
+    db.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => fail((err as Error).message));

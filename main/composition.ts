@@ -1,0 +1,230 @@
+import { createServer, type Server } from 'node:http';
+import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pino, { type Logger, type DestinationStream } from 'pino';
+import type { ClindocConfig } from './config.js';
+import { openDatabase, type Db } from './store/database.js';
+import { createAccountStore } from './store/account-store.js';
+import { createNoteStore } from './store/note-store.js';
+import { createDocumentStore } from './store/document-store.js';
+import { createTranscriptionStore } from './store/transcription-store.js';
+import { createJobStore } from './store/job-store.js';
+import { createIdempotencyStore } from './store/idempotency-store.js';
+import { createWebhookStore } from './store/webhook-store.js';
+import { createFileBlobStore } from './store/blob-store.js';
+import { createAccountService, type AccountService } from './services/accounts/account-service.js';
+import { createNoteService, NOTE_JOB } from './services/notes/note-service.js';
+import { createStyleService } from './services/notes/style-service.js';
+import { createTemplateService } from './services/templates/template-service.js';
+import { createTranscriptionService, TRANSCRIPTION_JOB } from './services/transcriptions/transcription-service.js';
+import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
+import { createExtractionService } from './services/extraction/index.js';
+import { createMacroService } from './services/macros/index.js';
+import { createMacroLibraryService } from './services/macros/library-service.js';
+import { createWebhookService } from './services/webhooks/webhook-service.js';
+import type { LanguageModel } from './services/language-model.js';
+import type { NoteWriter, StyleWriter } from './services/notes/ports.js';
+import type { SpeechRecognizer } from './services/transcriptions/ports.js';
+import { invalidRequest } from './services/errors.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
+import { createApiApp } from './server/app.js';
+import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
+import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
+import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
+import { createLlmNoteWriter } from './engines/text/llm-note-writer.js';
+import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
+import { createFfmpegDecoder } from './engines/audio/index.js';
+import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { createSileroVad } from './engines/vad/index.js';
+import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
+import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
+
+export const VERSION = '0.1.0';
+
+export interface Clindoc {
+  config: ClindocConfig;
+  logger: Logger;
+  db: Db;
+  server: Server;
+  accounts: AccountService;
+  jobs: JobRunner;
+  webhooks: WebhookDispatcher;
+  /** Set when this start created the first (local) account. */
+  localCredentials?: { accountId: string; apiKey: string };
+  /** Binds the port and starts background work; resolves with the bound port. */
+  listen(): Promise<number>;
+  /** Stops accepting, lets running jobs finish (or stay queued), closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  /** Log destination (tests capture logs); default stdout. */
+  logDestination?: DestinationStream;
+  /** Webhook retry delays (tests use short ones). */
+  webhookRetryDelaysMs?: number[];
+  /** Create the local account on first start (default true). */
+  createLocalAccount?: boolean;
+}
+
+/** The file where the local account's key is kept for the desktop app (owner-only). */
+export const localCredentialsPath = (dataDir: string): string => join(dataDir, 'local-credentials.json');
+
+export function readLocalCredentials(dataDir: string): { accountId: string; apiKey: string } | undefined {
+  const path = localCredentialsPath(dataDir);
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as { accountId: string; apiKey: string };
+}
+
+function chooseLanguageModel(config: ClindocConfig): LanguageModel | undefined {
+  if (config.llmBaseUrl && config.llmModel) {
+    return createOpenAiCompatibleModel({
+      baseUrl: config.llmBaseUrl, model: config.llmModel, timeoutMs: config.llmTimeoutMs, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
+    });
+  }
+  if (config.llmModelPath) return createLlamaCppModel({ modelPath: config.llmModelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
+  return undefined;
+}
+
+/**
+ * The one composition of Clindoc: configuration in, a wired server out. The Electron main
+ * process, `npm run serve` and the CLI all come through here, so they are the same program.
+ */
+export function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Clindoc {
+  const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination(1));
+  const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  const stores = {
+    accounts: createAccountStore(db),
+    notes: createNoteStore(db),
+    templates: createDocumentStore(db, 'note_templates'),
+    macros: createDocumentStore(db, 'macros'),
+    transcriptions: createTranscriptionStore(db),
+    jobs: createJobStore(db),
+    idempotency: createIdempotencyStore(db),
+    webhooks: createWebhookStore(db),
+    blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+  };
+  const languageModel = chooseLanguageModel(config);
+  let noteWriter: NoteWriter | undefined;
+  let styleWriter: StyleWriter | undefined;
+  const writer = (): NoteWriter => (noteWriter ??= languageModel ? createLlmNoteWriter(languageModel) : createEmbeddedNoteWriter());
+  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel) : createEmbeddedStyleWriter());
+
+  const recognizers = new Map<string, SpeechRecognizer>();
+  const recognizer = (engine = config.asrEngine): SpeechRecognizer => {
+    const cached = recognizers.get(engine);
+    if (cached) return cached;
+    let made: SpeechRecognizer;
+    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true });
+    else if (engine === 'openai-compatible') {
+      if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
+      made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
+    } else throw invalidRequest(`engine: "${engine}" is not configured on this device`);
+    recognizers.set(engine, made);
+    return made;
+  };
+  let vad: ReturnType<typeof createSileroVad> | undefined;
+  const pipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: () => (vad ??= createSileroVad()) });
+
+  let jobs: JobRunner | undefined;
+  const enqueue = (kind: string, accountId: string, resourceId: string): void => jobs!.enqueue(kind, accountId, resourceId);
+  let dispatcher: WebhookDispatcher | undefined;
+  const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
+  const accounts = createAccountService({ store: stores.accounts });
+  const notes = createNoteService({
+    notes: stores.notes, templates: stores.templates, writer, enqueue,
+    events: { noteFinished: (e) => webhooks.emit({ accountId: e.accountId, resourceId: e.id, type: e.status === 'STATUS_DONE' ? 'note_generation.succeeded' : 'note_generation.failed' }) },
+  });
+  const transcriptions = createTranscriptionService({
+    store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
+    events: {
+      transcriptionFinished: (e) => webhooks.emit({
+        accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',
+        ...(e.webhookUrl ? { requestUrl: e.webhookUrl } : {}),
+      }),
+    },
+  });
+  jobs = createJobRunner({
+    store: stores.jobs, logger, concurrency: config.jobConcurrency,
+    handlers: {
+      [NOTE_JOB]: { run: (id) => notes.generate(id), giveUp: (id, message) => notes.fail(id, message) },
+      [TRANSCRIPTION_JOB]: { run: (id) => transcriptions.process(id), giveUp: (id, message) => transcriptions.fail(id, message) },
+    },
+  });
+  dispatcher = createWebhookDispatcher({
+    store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
+    ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+    resourceState: (event, accountId, resourceId) => {
+      if (event.startsWith('note_generation')) {
+        const note = stores.notes.get(accountId, resourceId);
+        return note ? { status: note.status } : undefined;
+      }
+      const t = stores.transcriptions.get(accountId, resourceId);
+      return t ? { status: t.status } : undefined;
+    },
+  });
+
+  let boundPort = config.port;
+  const { app } = createApiApp(
+    {
+      accounts, notes, styles: createStyleService({ writer: styles }), templates: createTemplateService({ store: stores.templates }), transcriptions,
+      extraction: createExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
+      macroLibrary: createMacroLibraryService({ store: stores.macros }), webhooks, idempotency: stores.idempotency,
+    },
+    {
+      logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
+      rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds }, allowedOrigins: config.allowedOrigins,
+      allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,
+      rendererDir: config.rendererDir,
+    },
+  );
+  const server = createServer(app);
+  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
+  server.headersTimeout = 30_000;
+  let streaming: StreamingHandle | undefined;
+
+  let localCredentials: { accountId: string; apiKey: string } | undefined;
+  if (options.createLocalAccount !== false) {
+    const created = accounts.ensureLocalAccount();
+    if (created) {
+      localCredentials = { accountId: created.account.id, apiKey: created.apiKey };
+      const path = localCredentialsPath(config.dataDir);
+      writeFileSync(path, JSON.stringify(localCredentials, null, 2), { mode: 0o600 });
+      chmodSync(path, 0o600);
+    }
+  }
+
+  const clindoc: Clindoc = {
+    config, logger, db, server, accounts, jobs, webhooks: dispatcher,
+    ...(localCredentials ? { localCredentials } : {}),
+    listen: () =>
+      new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          const address = server.address();
+          boundPort = typeof address === 'object' && address ? address.port : config.port;
+          streaming = attachStreaming({
+            server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
+            allowedHosts: config.allowedHosts, recognizer, vad: () => (vad ??= createSileroVad()),
+          });
+          jobs!.start();
+          dispatcher!.start();
+          logger.info({ host: config.host, port: boundPort }, 'local API listening');
+          resolve(boundPort);
+        });
+      }),
+    async close() {
+      await streaming?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await jobs!.stop();
+      await dispatcher!.stop();
+      for (const r of recognizers.values()) await r.close?.();
+      await languageModel?.close?.();
+      db.close();
+    },
+  };
+  return clindoc;
+}

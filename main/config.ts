@@ -1,0 +1,168 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Clindoc's configuration: one schema, read from environment variables. Every field documents
+ * its variable and default; a bad value stops start-up with a message naming the variable.
+ */
+export interface ClindocConfig {
+  /** CLINDOC_PORT, default 8080. 0 picks a free port. */
+  port: number;
+  /** CLINDOC_HOST, default 127.0.0.1. Another interface only when set explicitly. */
+  host: string;
+  /** CLINDOC_DATA_DIR, default `./data` in a checkout, else the platform's per-user app data folder. */
+  dataDir: string;
+  /** CLINDOC_LOG_LEVEL, default info (fatal, error, warn, info, debug, trace, silent). */
+  logLevel: string;
+  /** CLINDOC_RATE_LIMIT, default 600 requests per window and account. */
+  rateLimit: number;
+  /** CLINDOC_RATE_WINDOW_SECONDS, default 60. */
+  rateWindowSeconds: number;
+  /** CLINDOC_BODY_LIMIT_BYTES, default 10485760 (10 MiB) for JSON bodies. */
+  bodyLimitBytes: number;
+  /** CLINDOC_MAX_AUDIO_BYTES, default 104857600 (100 MB, the contract's upload limit). */
+  maxAudioBytes: number;
+  /** CLINDOC_ALLOWED_ORIGINS, comma-separated extra origins allowed to call the API; default none. */
+  allowedOrigins: string[];
+  /** CLINDOC_ALLOWED_HOSTS, comma-separated extra host names accepted in `Host`; default none. */
+  allowedHosts: string[];
+  /** CLINDOC_CORS_ORIGINS, comma-separated origins given CORS headers; default none (CORS off). */
+  corsOrigins: string[];
+  /** CLINDOC_JOB_CONCURRENCY, default 1 background job at a time; 0 runs no jobs (API only). */
+  jobConcurrency: number;
+  /** CLINDOC_STREAM_TOKEN_TTL_SECONDS, default 600 (10 minutes). */
+  streamTokenTtlSeconds: number;
+  /** CLINDOC_LLM_BASE_URL: OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); default none. */
+  llmBaseUrl?: string;
+  /** CLINDOC_LLM_MODEL: model name on that server; required with CLINDOC_LLM_BASE_URL. */
+  llmModel?: string;
+  /** CLINDOC_LLM_API_KEY: bearer key for that server; default none. */
+  llmApiKey?: string;
+  /** CLINDOC_LLM_MODEL_PATH: a local GGUF file for the in-process llama.cpp engine; default none. */
+  llmModelPath?: string;
+  /** CLINDOC_LLM_THREADS: CPU threads for llama.cpp; default the cores available. */
+  llmThreads?: number;
+  /** CLINDOC_LLM_TIMEOUT_MS, default 120000. */
+  llmTimeoutMs: number;
+  /** CLINDOC_ASR_ENGINE: default recogniser (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible); default pocketsphinx. */
+  asrEngine: string;
+  /** CLINDOC_ASR_MODEL_DIR: folder of an ONNX speech model; default none. */
+  asrModelDir?: string;
+  /** CLINDOC_ASR_BASE_URL / CLINDOC_ASR_MODEL / CLINDOC_ASR_API_KEY: OpenAI-compatible transcription server. */
+  asrBaseUrl?: string;
+  asrModel?: string;
+  asrApiKey?: string;
+  /** CLINDOC_WEBHOOK_TIMEOUT_MS, default 10000 per delivery attempt. */
+  webhookTimeoutMs: number;
+  /** CLINDOC_RENDERER_DIR: built interface to serve at `/`; default dist/renderer of the checkout. */
+  rendererDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const int = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+};
+
+const list = (env: Env, name: string): string[] =>
+  (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+const url = (env: Env, name: string): string | undefined => {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+};
+
+/** The folder a checkout of Clindoc runs from, if the working directory is one. */
+function checkoutRoot(cwd: string): string | undefined {
+  const pkg = join(cwd, 'package.json');
+  if (!existsSync(pkg)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'clindoc' ? cwd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The platform's per-user application data folder for Clindoc. */
+export function platformDataDir(env: Env = process.env, platform = process.platform): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Clindoc');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Clindoc');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'clindoc');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ASR_ENGINES = ['pocketsphinx', 'onnx-ctc', 'onnx-whisper', 'openai-compatible'];
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): ClindocConfig {
+  const root = checkoutRoot(cwd);
+  const host = (env.CLINDOC_HOST ?? '127.0.0.1').trim();
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError('CLINDOC_HOST', `is not a host name or address: "${host}"`);
+  const logLevel = (env.CLINDOC_LOG_LEVEL ?? 'info').trim();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('CLINDOC_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const asrEngine = (env.CLINDOC_ASR_ENGINE ?? 'pocketsphinx').trim();
+  if (!ASR_ENGINES.includes(asrEngine)) throw new ConfigError('CLINDOC_ASR_ENGINE', `must be one of ${ASR_ENGINES.join(', ')}`);
+  for (const name of ['CLINDOC_ALLOWED_ORIGINS', 'CLINDOC_CORS_ORIGINS']) {
+    for (const origin of list(env, name)) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(name, `"${origin}" is not an origin like http://host:port`);
+    }
+  }
+  const llmBaseUrl = url(env, 'CLINDOC_LLM_BASE_URL');
+  const llmModel = env.CLINDOC_LLM_MODEL?.trim() || undefined;
+  if (llmBaseUrl && !llmModel) throw new ConfigError('CLINDOC_LLM_MODEL', 'is required when CLINDOC_LLM_BASE_URL is set');
+  const llmModelPath = env.CLINDOC_LLM_MODEL_PATH?.trim() || undefined;
+  if (llmModelPath && !existsSync(llmModelPath)) throw new ConfigError('CLINDOC_LLM_MODEL_PATH', 'file does not exist');
+  const asrModelDir = env.CLINDOC_ASR_MODEL_DIR?.trim() || undefined;
+  if (asrModelDir && !existsSync(asrModelDir)) throw new ConfigError('CLINDOC_ASR_MODEL_DIR', 'folder does not exist');
+  const asrBaseUrl = url(env, 'CLINDOC_ASR_BASE_URL');
+  const dataDir = resolve(env.CLINDOC_DATA_DIR?.trim() || (root ? join(root, 'data') : platformDataDir(env)));
+  const threads = env.CLINDOC_LLM_THREADS ? int(env, 'CLINDOC_LLM_THREADS', 1, 1, 256) : undefined;
+  return {
+    port: int(env, 'CLINDOC_PORT', 8080, 0, 65535),
+    host,
+    dataDir,
+    logLevel,
+    rateLimit: int(env, 'CLINDOC_RATE_LIMIT', 600, 1, 1_000_000),
+    rateWindowSeconds: int(env, 'CLINDOC_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    bodyLimitBytes: int(env, 'CLINDOC_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    maxAudioBytes: int(env, 'CLINDOC_MAX_AUDIO_BYTES', 100 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
+    allowedOrigins: list(env, 'CLINDOC_ALLOWED_ORIGINS'),
+    allowedHosts: list(env, 'CLINDOC_ALLOWED_HOSTS'),
+    corsOrigins: list(env, 'CLINDOC_CORS_ORIGINS'),
+    jobConcurrency: int(env, 'CLINDOC_JOB_CONCURRENCY', 1, 0, 64),
+    streamTokenTtlSeconds: int(env, 'CLINDOC_STREAM_TOKEN_TTL_SECONDS', 600, 10, 86_400),
+    ...(llmBaseUrl ? { llmBaseUrl } : {}),
+    ...(llmModel ? { llmModel } : {}),
+    ...(env.CLINDOC_LLM_API_KEY ? { llmApiKey: env.CLINDOC_LLM_API_KEY } : {}),
+    ...(llmModelPath ? { llmModelPath } : {}),
+    ...(threads ? { llmThreads: threads } : {}),
+    llmTimeoutMs: int(env, 'CLINDOC_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    asrEngine,
+    ...(asrModelDir ? { asrModelDir } : {}),
+    ...(asrBaseUrl ? { asrBaseUrl } : {}),
+    ...(env.CLINDOC_ASR_MODEL ? { asrModel: env.CLINDOC_ASR_MODEL } : {}),
+    ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
+    webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || join(root ?? cwd, 'dist', 'renderer')),
+  };
+}

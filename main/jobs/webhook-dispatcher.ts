@@ -1,0 +1,121 @@
+import { createHmac } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { DeliveryRecord, WebhookStore } from '../services/storage.js';
+
+/** Standard Webhooks' retry schedule, reaching past 24 hours: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export interface DispatcherOptions {
+  store: WebhookStore;
+  logger: Logger;
+  /** Re-reads the object an event is about; a deleted object's events are not delivered. */
+  resourceState: (event: string, accountId: string, resourceId: string) => { status: string } | undefined;
+  retryDelaysMs?: number[];
+  timeoutMs?: number;
+  pollMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** Signs a body the Standard Webhooks way: v1,base64(HMAC-SHA256(key, "id.timestamp.body")). */
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/**
+ * Delivers queued webhook events in the background: signed, no redirects followed, a timeout
+ * per attempt, the response body never read beyond its status, exponential backoff, every
+ * attempt recorded. It never blocks the work that produced the event.
+ */
+export function createWebhookDispatcher(options: DispatcherOptions) {
+  const { store, logger } = options;
+  const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const pollMs = options.pollMs ?? 1000;
+  const doFetch = options.fetch ?? fetch;
+  let timer: NodeJS.Timeout | undefined;
+  let started = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const attempt = async (d: DeliveryRecord): Promise<void> => {
+    const state = options.resourceState(d.event, d.accountId, d.resourceId);
+    if (!state) {
+      store.updateDelivery(d.id, { status: 'cancelled' });
+      return;
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const body = JSON.stringify({
+      type: d.event,
+      timestamp: new Date(timestamp * 1000).toISOString(),
+      data: { id: d.resourceId, status: state.status },
+    });
+    const number = d.attempts + 1;
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await doFetch(d.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Clindoc-Webhooks/1',
+          'webhook-id': d.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(d.secret, d.id, timestamp, body),
+        },
+        body,
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => undefined);
+    } catch (err) {
+      error = (err as Error).name === 'TimeoutError' ? 'timeout' : 'connection failed';
+    }
+    store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      store.updateDelivery(d.id, { status: 'delivered', attempts: number });
+      return;
+    }
+    if (number > delays.length) {
+      store.updateDelivery(d.id, { status: 'failed', attempts: number });
+      logger.warn({ deliveryId: d.id, attempts: number }, 'webhook delivery abandoned');
+      return;
+    }
+    store.updateDelivery(d.id, { status: 'pending', attempts: number, nextAttemptAt: Date.now() + delays[number - 1]! });
+  };
+
+  const pump = (): void => {
+    if (!started) return;
+    for (const d of store.claimDue(Date.now(), 10)) {
+      const p = attempt(d)
+        .catch(() => store.updateDelivery(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+  };
+
+  return {
+    start(): void {
+      if (started) return;
+      started = true;
+      store.recoverInterrupted();
+      const tick = (): void => {
+        pump();
+        timer = setTimeout(tick, pollMs);
+        timer.unref();
+      };
+      tick();
+    },
+    wake: (): void => {
+      setImmediate(pump);
+    },
+    async stop(): Promise<void> {
+      started = false;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -1,0 +1,139 @@
+import express, { type Express, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRouteRegistry } from './route-registry.js';
+import { requestLog } from './middleware/request-log.js';
+import { localGuard } from './middleware/local-guard.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { buildOpenApi } from './openapi.js';
+import { docsRouter } from './docs.js';
+import { registerNoteRoutes } from './routes/notes.js';
+import { registerUtilityRoutes } from './routes/utilities.js';
+import { registerTemplateRoutes } from './routes/note-templates.js';
+import { registerTranscriptionRoutes } from './routes/transcriptions.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { registerMacroLibraryRoutes } from './routes/macro-library.js';
+import { streamingPaths } from './stream-doc.js';
+import type { AccountService, Principal } from '../services/accounts/account-service.js';
+import type { NoteService } from '../services/notes/note-service.js';
+import type { StyleService } from '../services/notes/style-service.js';
+import type { TemplateService } from '../services/templates/template-service.js';
+import type { TranscriptionService } from '../services/transcriptions/transcription-service.js';
+import type { ExtractionService } from '../services/extraction/index.js';
+import type { MacroService } from '../services/macros/index.js';
+import type { WebhookService } from '../services/webhooks/webhook-service.js';
+import type { MacroLibraryService } from '../services/macros/library-service.js';
+import type { IdempotencyStore } from '../services/storage.js';
+import { DomainError } from '../services/errors.js';
+
+export interface ApiServices {
+  accounts: AccountService;
+  notes: NoteService;
+  styles: StyleService;
+  templates: TemplateService;
+  transcriptions: TranscriptionService;
+  extraction: ExtractionService;
+  macros: MacroService;
+  macroLibrary: MacroLibraryService;
+  webhooks: WebhookService;
+  idempotency: IdempotencyStore;
+}
+
+export interface ApiOptions {
+  logger: Logger;
+  /** Port actually bound (known after listen; used for Host/Origin checks). */
+  port: () => number;
+  host: string;
+  version: string;
+  bodyLimitBytes: number;
+  maxAudioBytes: number;
+  rateLimit: { limit: number; windowSeconds: number };
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  corsOrigins: string[];
+  streamTokenTtlSeconds: number;
+  /** Built renderer to serve at `/` (the app's own origin), when present. */
+  rendererDir?: string;
+}
+
+/** Builds the express app of the local API. No listening, no globals: tests build one per case. */
+export function createApiApp(services: ApiServices, options: ApiOptions): { app: Express; openapi: () => Record<string, unknown> } {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+  app.use(requestLog(options.logger));
+  app.use(securityHeaders({ corsOrigins: options.corsOrigins }));
+  app.use(localGuard({ port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins] }));
+  app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+
+  const api = express.Router();
+  const authenticate = (req: Request, res: Response): void => {
+    try {
+      res.locals.principal = services.accounts.authenticate(req.get('X-API-KEY'), req.get('X-ACCOUNT-ID'));
+    } catch (err) {
+      res.locals.authError = err;
+    }
+  };
+  api.use(['/v1', '/v2'], (req, res, next) => {
+    authenticate(req, res);
+    next();
+  });
+  api.use(
+    ['/v1', '/v2'],
+    rateLimit({
+      ...options.rateLimit,
+      keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`,
+    }),
+  );
+  const registry = createRouteRegistry({
+    router: api,
+    idempotency: services.idempotency,
+    requirePrincipal: (req) => {
+      const res = req.res!;
+      if (res.locals.principal) return res.locals.principal as Principal;
+      throw (res.locals.authError as DomainError | undefined) ?? new DomainError('unauthorized', 'X-API-KEY and X-ACCOUNT-ID headers are required');
+    },
+  });
+
+  registerNoteRoutes(registry, { notes: services.notes, styles: services.styles });
+  registerUtilityRoutes(registry, { extraction: services.extraction, macros: services.macros });
+  registerTemplateRoutes(registry, { templates: services.templates });
+  registerTranscriptionRoutes(registry, {
+    transcriptions: services.transcriptions,
+    accounts: services.accounts,
+    maxAudioBytes: options.maxAudioBytes,
+    streamTokenTtlSeconds: options.streamTokenTtlSeconds,
+    validateWebhookUrl: (accountId, url) => services.webhooks.requireRegistered(accountId, url),
+  });
+  registerWebhookRoutes(registry, { webhooks: services.webhooks });
+  registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
+
+  let doc: Record<string, unknown> | undefined;
+  const openapi = (): Record<string, unknown> =>
+    (doc ??= buildOpenApi(registry.routes.map((r) => r.spec), {
+      serverUrl: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port()}`,
+      version: options.version,
+      paths: streamingPaths(),
+    }));
+
+  app.get('/openapi.json', (_req, res) => void res.json(openapi()));
+  app.use(docsRouter());
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.use(api);
+  if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
+    app.use(express.static(options.rendererDir, { index: 'index.html' }));
+  } else {
+    app.get('/', (_req, res) => void res.type('html').send(PLACEHOLDER));
+  }
+  app.use((_req, _res, next) => next(new DomainError('not_found', 'no such endpoint')));
+  app.use(errorHandler(options.logger));
+  return { app, openapi };
+}
+
+const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clindoc</title></head>
+<body><main><h1>Clindoc</h1><p>The local Clinical Documentation API is running. The interface has not been built
+(<code>npm run build:renderer</code>). API reference: <a href="/docs">/docs</a>.</p></main></body></html>`;

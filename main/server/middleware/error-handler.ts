@@ -1,0 +1,48 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { DomainError } from '../../services/errors.js';
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}
+
+/** Maps body-parser failures to domain errors without echoing the body. */
+function fromParser(err: HttpishError): DomainError | undefined {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new DomainError('payload_too_large', 'request body exceeds the size limit');
+    case 'entity.parse.failed':
+      return new DomainError('invalid_request', 'request body is not valid JSON');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new DomainError('unsupported_media_type', 'unsupported request body encoding');
+    case 'request.aborted':
+      return new DomainError('invalid_request', 'request was aborted');
+    default:
+      if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) return new DomainError('invalid_request', 'malformed request');
+      return undefined;
+  }
+}
+
+/**
+ * The one place failures become `{error, message}`. Domain errors keep their message; anything
+ * else is a 500 whose message says nothing about internals or patient data, logged by kind only.
+ */
+export function errorHandler(logger: Logger) {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    let domain = err instanceof DomainError ? err : fromParser((err ?? {}) as HttpishError);
+    if (!domain) {
+      logger.error({ reqId: res.locals.requestId, errName: (err as Error)?.name, frames: (err as Error)?.stack?.split('\n').slice(1, 5).map((l) => l.trim()).join(' | ') }, 'unhandled error');
+      domain = new DomainError('internal', 'internal error');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(domain.headers)) res.set(name, value);
+    res.status(domain.status).json({ error: domain.status, message: domain.message });
+  };
+}

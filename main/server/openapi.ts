@@ -1,0 +1,146 @@
+import type { RouteSpec } from './route-registry.js';
+import { ErrorBody } from './schemas.js';
+import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid body, schema or parameters; the message names the field',
+  401: 'Missing or wrong X-API-KEY / X-ACCOUNT-ID',
+  403: 'Foreign Origin or Host header',
+  404: 'Unknown id, or an id owned by another account',
+  409: 'Conflict with an existing object',
+  413: 'Over a size limit',
+  415: 'Unsupported media type or audio format',
+  429: 'Rate limited; see Retry-After',
+  503: 'An engine is unavailable',
+};
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per window for this account', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'Identifier of this request (also in the server log)', schema: { type: 'string' } },
+};
+
+const TEMPLATE_REF = `"$ref":"${NOTE_TEMPLATE_SCHEMA.$id}"`;
+
+/** Strips TypeBox's symbol keys and points shared models at `components.schemas`. */
+function plain(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema ?? {}).split(TEMPLATE_REF).join('"$ref":"#/components/schemas/NoteTemplate"'));
+}
+
+/** The NoteTemplate model as a component, its `$defs` addressed from the document root. */
+function noteTemplateComponent(): unknown {
+  const { $id: _id, ...rest } = NOTE_TEMPLATE_SCHEMA;
+  return JSON.parse(JSON.stringify(rest).split('"#/$defs/').join('"#/components/schemas/NoteTemplate/$defs/'));
+}
+
+function envelopeSchema(spec: RouteSpec): Record<string, unknown> | undefined {
+  const data = spec.success.schema ? plain(spec.success.schema) : undefined;
+  switch (spec.envelope) {
+    case 'standard':
+      return {
+        type: 'object', required: ['status', 'data', 'date'],
+        properties: { status: { const: 'ok' }, data: data ?? {}, date: { type: 'string', format: 'date-time' } },
+      };
+    case 'data-only':
+      return { type: 'object', required: ['data'], properties: { data: data ?? {} } };
+    case 'delete':
+      return { type: 'object', required: ['status', 'date'], properties: { status: { const: 'ok' }, date: { type: 'string', format: 'date-time' } } };
+    case 'raw':
+      return data as Record<string, unknown> | undefined;
+  }
+}
+
+function parameters(spec: RouteSpec): unknown[] {
+  const out: unknown[] = [];
+  const add = (where: 'path' | 'query', schema: unknown): void => {
+    const s = plain(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    for (const [name, prop] of Object.entries(s.properties ?? {})) {
+      const { description, ...rest } = prop;
+      out.push({ name, in: where, required: where === 'path' || (s.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
+    }
+  };
+  if (spec.params) add('path', spec.params);
+  if (spec.query) add('query', spec.query);
+  if (spec.method === 'post') {
+    out.push({
+      name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+      description: 'The same key and body within 24 h returns the first response (header Idempotent-Replayed: true); the same key with another body is a 400.',
+    });
+  }
+  return out;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document from the route registry, so every path, parameter, body and
+ * response schema published here is the one the server validates with.
+ */
+export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; version: string; paths?: Record<string, unknown> }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of routes) {
+    const path = spec.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    const responses: Record<string, unknown> = {};
+    const schema = envelopeSchema(spec);
+    responses[String(spec.success.status)] = {
+      description: spec.success.description,
+      headers: RATE_HEADERS,
+      ...(schema ? { content: { 'application/json': { schema } } } : {}),
+    };
+    const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...spec.errors]);
+    for (const status of [...statuses].sort()) {
+      responses[String(status)] = {
+        description: ERROR_TEXT[status] ?? 'Error',
+        headers: RATE_HEADERS,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      tags: spec.tags,
+      parameters: parameters(spec),
+      responses,
+      ...(spec.auth === false ? { security: [] } : {}),
+    };
+    if (spec.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: plain(spec.body) } } };
+    } else if (spec.rawBody) {
+      operation.requestBody = {
+        required: true,
+        description: spec.rawBody.description,
+        content: Object.fromEntries(spec.rawBody.contentTypes.map((type) => [type, {
+          schema: type === 'multipart/form-data'
+            ? {
+                type: 'object', required: ['audio'],
+                properties: {
+                  audio: { type: 'string', contentMediaType: 'application/octet-stream' }, language: { type: 'string' }, dictation: { type: 'string' },
+                  diarization: { type: 'string' }, webhookUrl: { type: 'string' }, engine: { type: 'string' },
+                },
+              }
+            : { type: 'string', contentMediaType: type },
+        }])),
+      };
+    }
+    (paths[path] ??= {})[spec.method] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Clindoc local Clinical Documentation API',
+      version: extra.version,
+      description:
+        'The local API of the Clindoc desktop app, implementing the Clinical Documentation API contract (interface version 0.2.0) with the decisions recorded here. Listens on 127.0.0.1; requests from foreign web origins are refused.',
+    },
+    servers: [{ url: extra.serverUrl }],
+    security: [{ apiKey: [], accountId: [] }],
+    paths: { ...paths, ...(extra.paths ?? {}) },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+        accountId: { type: 'apiKey', in: 'header', name: 'X-ACCOUNT-ID' },
+      },
+      schemas: { Error: plain(ErrorBody), NoteTemplate: noteTemplateComponent() },
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response, Router, NextFunction } from 'express';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { TSchema } from '@sinclair/typebox';
+import { DomainError, invalidRequest } from '../services/errors.js';
+import type { Principal } from '../services/accounts/account-service.js';
+import type { IdempotencyStore } from '../services/storage.js';
+import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
+
+/** How a route's success body is wrapped (API-DECISIONS "Wire conventions"). */
+export type Envelope = 'standard' | 'data-only' | 'delete' | 'raw';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: TSchema | Record<string, unknown>;
+}
+
+export interface RouteSpec {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** Express-style path (`/v1/notes/:noteId`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  description?: string;
+  /** Default true: needs X-API-KEY + X-ACCOUNT-ID. */
+  auth?: boolean;
+  body?: TSchema | Record<string, unknown>;
+  /** Request body is not JSON (uploads): the route reads the stream itself. */
+  rawBody?: { contentTypes: string[]; description: string };
+  query?: TSchema;
+  params?: TSchema;
+  envelope: Envelope;
+  /** Success status and schema of `data` (or of the whole body for `raw`). */
+  success: { status: number; description: string; schema?: TSchema | Record<string, unknown> };
+  /** Error statuses this operation may answer besides 401/429 (documented in OpenAPI). */
+  errors: number[];
+}
+
+export interface RouteContext<B = any, Q = any, P = any> {
+  req: Request;
+  res: Response;
+  body: B;
+  query: Q;
+  params: P;
+  principal: Principal;
+}
+
+export type RouteHandler = (ctx: RouteContext) => unknown | Promise<unknown>;
+
+export interface RegisteredRoute {
+  spec: RouteSpec;
+}
+
+const bodyAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false });
+// Shared models referenced by $id from route schemas.
+bodyAjv.addSchema(NOTE_TEMPLATE_SCHEMA as unknown as Record<string, unknown>);
+const queryAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true });
+
+function fieldOf(error: ErrorObject, root: string): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('');
+  const base = path ? `${root ? root : ''}${path}`.replace(/^\./, '') : root;
+  if (error.keyword === 'required') {
+    const missing = String(error.params.missingProperty);
+    return `${base ? `${base}.` : ''}${missing}: is required`;
+  }
+  if (error.keyword === 'additionalProperties') return `${base || root}: unknown property "${String(error.params.additionalProperty)}"`;
+  return `${base || root || 'body'}: ${error.message ?? 'is invalid'}`;
+}
+
+/** Turns the first schema violation into a 400 whose message names the field. */
+export function validationError(errors: ErrorObject[] | null | undefined, root: string): DomainError {
+  const first = errors?.[0];
+  return invalidRequest(first ? fieldOf(first, root) : `${root || 'body'}: is invalid`);
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+function compile(ajv: Ajv, schema: object): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+export function wrap(envelope: Envelope, data: unknown, now: Date = new Date()): unknown {
+  switch (envelope) {
+    case 'standard':
+      return { status: 'ok', data, date: now.toISOString() };
+    case 'data-only':
+      return { data };
+    case 'delete':
+      return { status: 'ok', date: now.toISOString() };
+    case 'raw':
+      return data;
+  }
+}
+
+export interface RegistryDeps {
+  router: Router;
+  idempotency: IdempotencyStore;
+  /** Resolves the authenticated principal set by the auth middleware, or throws 401. */
+  requirePrincipal: (req: Request) => Principal;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Registers routes on an express router, validating params, query and body with the same
+ * schemas that the OpenAPI document publishes: the registry is the single source of both.
+ */
+export function createRouteRegistry(deps: RegistryDeps) {
+  const routes: RegisteredRoute[] = [];
+
+  const add = (spec: RouteSpec, handler: RouteHandler): void => {
+    routes.push({ spec });
+    const validateBody = spec.body ? compile(bodyAjv, spec.body) : undefined;
+    const validateQuery = spec.query ? compile(queryAjv, spec.query) : undefined;
+    const validateParams = spec.params ? compile(bodyAjv, spec.params) : undefined;
+    deps.router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
+        if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
+        const query = { ...(req.query as Record<string, unknown>) };
+        if (validateQuery && !validateQuery(query)) throw validationError(validateQuery.errors, '');
+        let body: unknown = undefined;
+        if (spec.body) {
+          if (!req.is('application/json')) {
+            throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
+          }
+          body = req.body;
+          if (!validateBody!(body)) throw validationError(validateBody!.errors, '');
+        }
+        const idemKey = spec.method === 'post' ? req.get('Idempotency-Key') : undefined;
+        let requestHash = '';
+        if (idemKey !== undefined) {
+          if (!idemKey || idemKey.length > 255) throw invalidRequest('Idempotency-Key: must be 1 to 255 characters');
+          requestHash = createHash('sha256').update(`${spec.method} ${req.path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+          const previous = deps.idempotency.get(principal.accountId, idemKey);
+          if (previous && Date.now() - previous.createdAt < IDEMPOTENCY_TTL_MS) {
+            if (previous.requestHash !== requestHash) {
+              throw invalidRequest('Idempotency-Key: already used with a different request body');
+            }
+            res.set('Idempotent-Replayed', 'true').status(previous.statusCode).type('application/json').send(previous.body);
+            return;
+          }
+        }
+        const data = await handler({ req, res, body, query, params: req.params, principal });
+        if (res.headersSent) return;
+        const payload = JSON.stringify(wrap(spec.envelope, data));
+        if (idemKey !== undefined) {
+          deps.idempotency.put(principal.accountId, idemKey, { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() });
+        }
+        res.status(spec.success.status).type('application/json').send(payload);
+      } catch (err) {
+        next(err);
+      }
+    });
+  };
+
+  return { add, routes };
+}
+
+export type RouteRegistry = ReturnType<typeof createRouteRegistry>;

@@ -1,0 +1,28 @@
+import type { RouteRegistry } from '../route-registry.js';
+import type { ExtractionService } from '../../services/extraction/index.js';
+import type { MacroService, MacroDetectRequest } from '../../services/macros/index.js';
+import { MacroBody, MacroResult, TextToJsonBody } from '../schemas.js';
+
+/** Text-to-JSON extraction and macro detection: synchronous utilities answering `{data}`. */
+export function registerUtilityRoutes(registry: RouteRegistry, deps: { extraction: ExtractionService; macros: MacroService }): void {
+  registry.add(
+    {
+      method: 'post', path: '/v1/utils/text-to-json', operationId: 'textToJson', tags: ['Utilities'],
+      summary: 'Extract JSON conforming to a JSON Schema from unstructured text',
+      description: 'Every 200 answer validates against the supplied schema. Unsupported keywords or unsatisfiable schemas are a 400 naming the problem.',
+      body: TextToJsonBody, envelope: 'data-only',
+      success: { status: 200, description: 'An object conforming to the schema', schema: { description: 'Conforms to the request schema.' } },
+      errors: [400, 413, 415, 503],
+    },
+    ({ body }) => deps.extraction.extract(body.text as string, body.schema),
+  );
+  registry.add(
+    {
+      method: 'post', path: '/v1/macros/detect', operationId: 'detectAndExpandMacros', tags: ['Macros'],
+      summary: 'Detect macros in text and expand them',
+      body: MacroBody, envelope: 'data-only',
+      success: { status: 200, description: 'Detections and the expanded text', schema: MacroResult }, errors: [400, 413, 415],
+    },
+    ({ body }) => deps.macros.detect(body as MacroDetectRequest),
+  );
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { AccountRecord, AccountStore, ApiKeyRecord } from '../storage.js';
+import { DomainError, invalidRequest, notFound } from '../errors.js';
+
+/** Who made a request: the account and the key (or streaming token's key) that proved it. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+}
+
+export interface CreatedKey {
+  keyId: string;
+  /** The secret, shown once; only its hash is stored. */
+  apiKey: string;
+}
+
+export interface AccountService {
+  createAccount(name: string): { account: AccountRecord } & CreatedKey;
+  listAccounts(): AccountRecord[];
+  createKey(accountId: string): CreatedKey;
+  listKeys(accountId: string): ApiKeyRecord[];
+  revokeKey(keyId: string): void;
+  /** Checks an API key against the account it claims; throws 401 on any mismatch. */
+  authenticate(apiKey: string | undefined, accountId: string | undefined): Principal;
+  /** Issues a short-lived token usable only for this account's streaming socket. */
+  issueStreamToken(principal: Principal, ttlSeconds: number): { token: string; expiresAt: string };
+  authenticateStreamToken(token: string, accountId: string | undefined): Principal;
+  /** On a store with no accounts, creates the local account and its key; otherwise undefined. */
+  ensureLocalAccount(): ({ account: AccountRecord } & CreatedKey) | undefined;
+}
+
+const KEY_PREFIX = 'cdk_';
+const TOKEN_PREFIX = 'cdt_';
+
+/** Keys carry 256 random bits, so a fast hash is enough: there is nothing to brute-force. */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+const unauthorized = (message = 'invalid API key or account id'): DomainError => new DomainError('unauthorized', message);
+
+export function createAccountService(deps: { store: AccountStore; now?: () => number }): AccountService {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+
+  const createKey = (accountId: string): CreatedKey => {
+    if (!store.getAccount(accountId)) throw notFound('account');
+    const keyId = `key_${randomBytes(8).toString('hex')}`;
+    const apiKey = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    store.insertKey({ id: keyId, accountId, hash: hashSecret(apiKey), createdAt: now(), revokedAt: null, lastUsedAt: null });
+    return { keyId, apiKey };
+  };
+
+  const createAccount = (name: string): { account: AccountRecord } & CreatedKey => {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 200) throw invalidRequest('name: must be 1 to 200 characters');
+    const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now() };
+    store.createAccount(account);
+    return { account, ...createKey(account.id) };
+  };
+
+  const sameHash = (a: string, b: string): boolean => {
+    const x = Buffer.from(a, 'hex');
+    const y = Buffer.from(b, 'hex');
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
+
+  return {
+    createAccount,
+    listAccounts: () => store.listAccounts(),
+    createKey,
+    listKeys: (accountId) => store.listKeys(accountId),
+    revokeKey(keyId) {
+      if (!store.revokeKey(keyId, now())) throw notFound('active key');
+    },
+    authenticate(apiKey, accountId) {
+      if (!apiKey || !accountId) throw unauthorized('X-API-KEY and X-ACCOUNT-ID headers are required');
+      const hash = hashSecret(apiKey);
+      const key = store.findKeyByHash(hash);
+      // Compare in constant time even though the lookup is by hash, and give one answer for
+      // every failure so a caller cannot tell a wrong key from a wrong account.
+      if (!key || !sameHash(key.hash, hash) || key.revokedAt !== null || key.accountId !== accountId) throw unauthorized();
+      store.touchKey(key.id, now());
+      return { accountId: key.accountId, keyId: key.id };
+    },
+    issueStreamToken(principal, ttlSeconds) {
+      const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
+      const expiresAt = now() + ttlSeconds * 1000;
+      store.deleteExpiredStreamTokens(now());
+      store.insertStreamToken({ hash: hashSecret(token), accountId: principal.accountId, keyId: principal.keyId, expiresAt });
+      return { token, expiresAt: new Date(expiresAt).toISOString() };
+    },
+    authenticateStreamToken(token, accountId) {
+      const found = store.findStreamToken(hashSecret(token));
+      if (!found || found.expiresAt < now() || (accountId !== undefined && found.accountId !== accountId)) {
+        throw unauthorized('invalid or expired streaming token');
+      }
+      const keys = store.listKeys(found.accountId);
+      const key = keys.find((k) => k.id === found.keyId);
+      // A token dies with the key that issued it.
+      if (!key || key.revokedAt !== null) throw unauthorized('invalid or expired streaming token');
+      return { accountId: found.accountId, keyId: found.keyId };
+    },
+    ensureLocalAccount() {
+      if (store.countAccounts() > 0) return undefined;
+      return createAccount('Local');
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { DocumentStore, NoteRecord, NoteStore, Page } from '../storage.js';
+import type { NoteGenerationInput, NoteTypeSpec, NoteWriter } from './ports.js';
+import type { NoteTemplate } from '../../../shared/note-template.js';
+import type { NoteLanguage } from '../../../shared/languages.js';
+import { DomainError, invalidRequest, notFound } from '../errors.js';
+import { validateNoteTemplate } from '../templates/template-service.js';
+
+/** The note creation body after schema validation (contract + API-DECISIONS). */
+export interface CreateNoteRequest {
+  transcript: string;
+  noteType?: {
+    type?: string;
+    description?: string;
+    template?: string;
+    includeJson?: boolean;
+    noteTemplate?: unknown;
+    templateId?: string;
+  };
+  date?: string;
+  language?: string;
+  patientInfo?: { name?: string; dateOfBirth?: string };
+  previousNote?: string;
+  context?: string;
+  instructions?: string[];
+  medicationList?: string;
+}
+
+/** The contract's note view (`GET /v1/notes/{noteId}`), plus `error` for failed notes. */
+export interface NoteView {
+  id: string;
+  status: NoteRecord['status'];
+  payload?: { markdown: string; json?: Record<string, unknown> };
+  timestamp: { start: number; complete?: number };
+  error?: { message: string };
+}
+
+export const MAX_MEDICATIONS = 50;
+export const NOTE_JOB = 'note_generation';
+
+export interface NoteEvents {
+  /** Called after a note reaches a final state (webhooks). Must not throw. */
+  noteFinished?(note: { accountId: string; id: string; status: 'STATUS_DONE' | 'STATUS_FAILED' }): void;
+}
+
+export interface NoteService {
+  create(accountId: string, request: CreateNoteRequest): { noteId: string };
+  get(accountId: string, noteId: string): NoteView;
+  list(accountId: string, limit: number, cursor?: string): Page<NoteView>;
+  delete(accountId: string, noteId: string): void;
+  /** Runs the generation job for a note (job runner entry point). */
+  generate(noteId: string): Promise<void>;
+  /** Marks a note failed after the job runner gave up on it. */
+  fail(noteId: string, message: string): void;
+}
+
+export function toNoteView(note: NoteRecord): NoteView {
+  const view: NoteView = { id: note.id, status: note.status, timestamp: { start: note.createdAt } };
+  if (note.completedAt !== null) view.timestamp.complete = note.completedAt;
+  if (note.status === 'STATUS_DONE' && note.markdown !== null) {
+    view.payload = { markdown: note.markdown, ...(note.json ? { json: note.json } : {}) };
+  }
+  if (note.status === 'STATUS_FAILED') view.error = { message: note.error ?? 'note generation failed' };
+  return view;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/;
+
+function validDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const day = value.slice(0, 10);
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+}
+
+export function createNoteService(deps: {
+  notes: NoteStore;
+  templates: DocumentStore;
+  writer: () => NoteWriter;
+  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  events?: NoteEvents;
+  now?: () => number;
+}): NoteService {
+  const now = deps.now ?? Date.now;
+
+  /** Checks what the JSON schema cannot and freezes the note type (templates are copied in). */
+  const resolveNoteType = (accountId: string, noteType: CreateNoteRequest['noteType']): NoteTypeSpec => {
+    const type = noteType?.type ?? 'soap';
+    const base = { description: noteType?.description, includeJson: noteType?.includeJson ?? false };
+    if (type === 'soap') return { type, ...base };
+    if (type === 'note_style') {
+      if (!noteType?.template?.trim()) throw invalidRequest('noteType.template: required for noteType.type "note_style"');
+      return { type, ...base, template: noteType.template };
+    }
+    if (type === 'note_template') {
+      let template: unknown = noteType?.noteTemplate;
+      if (template === undefined) {
+        if (!noteType?.templateId) throw invalidRequest('noteType: "note_template" needs noteTemplate or templateId');
+        const stored = deps.templates.get(accountId, noteType.templateId);
+        if (!stored) throw invalidRequest('noteType.templateId: no such note template');
+        template = stored.body;
+      }
+      return { type, ...base, noteTemplate: validateNoteTemplate(template, 'noteType.noteTemplate') as NoteTemplate };
+    }
+    throw invalidRequest('noteType.type: must be one of note_style, soap, note_template');
+  };
+
+  return {
+    create(accountId, request) {
+      if (!request.transcript.trim()) throw invalidRequest('transcript: must not be empty');
+      if (request.date !== undefined && !validDate(request.date)) throw invalidRequest('date: must be YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ');
+      if (request.patientInfo?.dateOfBirth !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(request.patientInfo.dateOfBirth)) {
+        throw invalidRequest('patientInfo.dateOfBirth: must be YYYY-MM-DD');
+      }
+      if (request.medicationList !== undefined) {
+        const count = request.medicationList.split(',').filter((m) => m.trim()).length;
+        if (count > MAX_MEDICATIONS) throw invalidRequest(`medicationList: at most ${MAX_MEDICATIONS} medications`);
+      }
+      const input: NoteGenerationInput = {
+        transcript: request.transcript,
+        noteType: resolveNoteType(accountId, request.noteType),
+        language: (request.language ?? 'en') as NoteLanguage,
+        ...(request.date !== undefined ? { date: request.date } : {}),
+        ...(request.patientInfo !== undefined ? { patientInfo: request.patientInfo } : {}),
+        ...(request.previousNote !== undefined ? { previousNote: request.previousNote } : {}),
+        ...(request.context !== undefined ? { context: request.context } : {}),
+        ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+        ...(request.medicationList !== undefined ? { medicationList: request.medicationList } : {}),
+      };
+      const id = randomUUID();
+      deps.notes.insert({
+        id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
+        createdAt: now(), startedAt: null, completedAt: null,
+      });
+      deps.enqueue(NOTE_JOB, accountId, id);
+      return { noteId: id };
+    },
+    get(accountId, noteId) {
+      const note = deps.notes.get(accountId, noteId);
+      if (!note) throw notFound('note');
+      return toNoteView(note);
+    },
+    list(accountId, limit, cursor) {
+      const page = deps.notes.list(accountId, limit, cursor);
+      return { items: page.items.map(toNoteView), nextCursor: page.nextCursor };
+    },
+    delete(accountId, noteId) {
+      if (!deps.notes.delete(accountId, noteId)) throw notFound('note');
+    },
+    async generate(noteId) {
+      const note = deps.notes.getForJob(noteId);
+      if (!note || note.status === 'STATUS_DONE' || note.status === 'STATUS_FAILED') return; // deleted or already final
+      deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() });
+      const input = note.request as NoteGenerationInput;
+      try {
+        const result = await deps.writer().write(input);
+        if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
+        if (!deps.notes.getForJob(noteId)) return; // deleted while it was being written
+        deps.notes.update(noteId, {
+          status: 'STATUS_DONE', markdown: result.markdown, json: input.noteType.includeJson ? (result.json ?? {}) : null,
+          completedAt: now(), error: null,
+        });
+        deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
+      } catch (err) {
+        // Engine outages are retried by the job runner; anything else fails the note now.
+        if (err instanceof DomainError && err.kind === 'engine_unavailable') throw err;
+        const message = err instanceof DomainError ? err.message : 'note generation failed';
+        this.fail(noteId, message);
+      }
+    },
+    fail(noteId, message) {
+      const note = deps.notes.getForJob(noteId);
+      if (!note) return;
+      deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() });
+      deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
+    },
+  };
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type { BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
+import { DomainError, invalidRequest, notFound } from '../errors.js';
+
+/** Options of a V2 upload (API-DECISIONS "Transcriptions"). */
+export interface TranscriptionOptions {
+  language: string;
+  dictation: boolean;
+  diarization: boolean;
+  webhookUrl?: string;
+  /** Recogniser chosen for this request (`pocketsphinx`, `onnx-ctc`...); account default when absent. */
+  engine?: string;
+}
+
+export interface TranscribedWord {
+  word: string;
+  punctuated_word: string;
+  start: number;
+  end: number;
+  confidence: number;
+  speaker: number | null;
+}
+
+export interface TranscribedUtterance {
+  speaker: number | null;
+  start: number;
+  end: number;
+  text: string;
+  confidence: number;
+}
+
+/** What the recognition pipeline produces for one recording. */
+export interface TranscriptResult {
+  text: string;
+  duration: number;
+  confidence: number;
+  speakers: number | null;
+  words: TranscribedWord[];
+  utterances: TranscribedUtterance[];
+}
+
+/** Turns a stored audio file into a transcript (decode, segment, recognise, diarize, format). */
+export type TranscriptionPipeline = (audioPath: string, options: TranscriptionOptions) => Promise<TranscriptResult>;
+
+export interface TranscriptionV2View {
+  id: string;
+  status: TranscriptionRecord['status'];
+  language: string;
+  duration: number | null;
+  text: string | null;
+  confidence: number | null;
+  speakers: number | null;
+  utterances: TranscribedUtterance[];
+  words: TranscribedWord[];
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  error: string | null;
+}
+
+export interface TranscriptionV1View {
+  id: string;
+  payload: { transcription: string };
+  timestamp: { start: number; complete?: number };
+}
+
+export const TRANSCRIPTION_JOB = 'audio_transcription';
+
+/** MIME types the contract lists for V2 uploads, plus common aliases browsers and tools send. */
+export const AUDIO_TYPES = [
+  'audio/wav', 'audio/wave', 'audio/x-wav', 'audio/vnd.wave', 'audio/mpeg', 'audio/mp3', 'audio/flac', 'audio/x-flac', 'audio/ogg',
+  'audio/webm', 'audio/mp4', 'audio/m4a', 'audio/x-m4a', 'audio/aac', 'audio/opus', 'video/webm', 'video/mp4', 'application/ogg',
+];
+
+export interface TranscriptionEvents {
+  transcriptionFinished?(event: { accountId: string; id: string; status: 'completed' | 'failed'; webhookUrl?: string }): void;
+}
+
+export interface TranscriptionService {
+  /** Streams uploaded audio into blob storage (415 for unsupported types, 413 past the limit). */
+  storeAudio(stream: NodeJS.ReadableStream, contentType: string): Promise<{ key: string; type: string }>;
+  /** Records stored audio as a pending transcription and queues it. */
+  accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Pick<TranscriptionV2View, 'id' | 'status' | 'created_at' | 'updated_at'>;
+  /** Drops audio stored for an upload that was then refused. */
+  discardAudio(key: string): void;
+  getV2(accountId: string, id: string): TranscriptionV2View;
+  getV1(accountId: string, id: string): TranscriptionV1View;
+  list(accountId: string, limit: number, cursor?: string): Page<TranscriptionV2View>;
+  delete(accountId: string, id: string): void;
+  /** Job runner entry point. */
+  process(id: string): Promise<void>;
+  fail(id: string, message: string): void;
+}
+
+const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+
+export function toV2View(r: TranscriptionRecord): TranscriptionV2View {
+  const result = r.result as unknown as TranscriptResult | null;
+  return {
+    id: r.id,
+    status: r.status,
+    language: String(r.options.language ?? 'en'),
+    duration: result?.duration ?? null,
+    text: result?.text ?? null,
+    confidence: result?.confidence ?? null,
+    speakers: result?.speakers ?? null,
+    utterances: result?.utterances ?? [],
+    words: result?.words ?? [],
+    created_at: iso(r.createdAt)!,
+    updated_at: iso(r.updatedAt)!,
+    completed_at: iso(r.completedAt),
+    error: r.error,
+  };
+}
+
+export function createTranscriptionService(deps: {
+  store: TranscriptionStore;
+  blobs: BlobStore;
+  pipeline: () => TranscriptionPipeline;
+  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  maxAudioBytes: number;
+  events?: TranscriptionEvents;
+  now?: () => number;
+}): TranscriptionService {
+  const now = deps.now ?? Date.now;
+  const finish = (record: TranscriptionRecord, status: 'completed' | 'failed'): void => {
+    const webhookUrl = typeof record.options.webhookUrl === 'string' ? record.options.webhookUrl : undefined;
+    deps.events?.transcriptionFinished?.({ accountId: record.accountId, id: record.id, status, ...(webhookUrl ? { webhookUrl } : {}) });
+  };
+  return {
+    async storeAudio(stream, contentType) {
+      const type = normaliseAudioType(contentType);
+      const { key } = await deps.blobs.write(stream, deps.maxAudioBytes);
+      return { key, type };
+    },
+    discardAudio: (key) => deps.blobs.delete(key),
+    accept(accountId, audio, options) {
+      const { key, type } = audio;
+      const t = now();
+      const id = randomUUID();
+      deps.store.insert({
+        id, accountId, status: 'pending', options: { ...options }, audioBlob: key, audioType: type, result: null, error: null,
+        createdAt: t, updatedAt: t, startedAt: null, completedAt: null,
+      });
+      deps.enqueue(TRANSCRIPTION_JOB, accountId, id);
+      return { id, status: 'pending', created_at: iso(t)!, updated_at: iso(t)! };
+    },
+    getV2(accountId, id) {
+      const record = deps.store.get(accountId, id);
+      if (!record) throw notFound('transcription');
+      return toV2View(record);
+    },
+    getV1(accountId, id) {
+      const record = deps.store.get(accountId, id);
+      if (!record) throw notFound('transcription');
+      const result = record.result as unknown as TranscriptResult | null;
+      return {
+        id: record.id,
+        payload: { transcription: result?.text ?? '' },
+        timestamp: { start: record.createdAt, ...(record.completedAt !== null ? { complete: record.completedAt } : {}) },
+      };
+    },
+    list(accountId, limit, cursor) {
+      const page = deps.store.list(accountId, limit, cursor);
+      return { items: page.items.map(toV2View), nextCursor: page.nextCursor };
+    },
+    delete(accountId, id) {
+      const record = deps.store.get(accountId, id);
+      if (!record) throw notFound('transcription');
+      if (record.audioBlob) deps.blobs.delete(record.audioBlob);
+      deps.store.delete(accountId, id);
+    },
+    async process(id) {
+      const record = deps.store.getForJob(id);
+      if (!record || record.status === 'completed' || record.status === 'failed') return;
+      if (!record.audioBlob || !deps.blobs.exists(record.audioBlob)) {
+        this.fail(id, 'the uploaded audio is no longer available');
+        return;
+      }
+      deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() });
+      try {
+        const result = await deps.pipeline()(deps.blobs.pathOf(record.audioBlob), record.options as unknown as TranscriptionOptions);
+        if (!deps.store.getForJob(id)) return; // deleted meanwhile
+        const t = now();
+        deps.store.update(id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null });
+        finish({ ...record, status: 'completed' }, 'completed');
+      } catch (err) {
+        if (err instanceof DomainError && err.kind === 'engine_unavailable') throw err; // retried by the runner
+        this.fail(id, err instanceof DomainError ? err.message : 'transcription failed');
+      }
+    },
+    fail(id, message) {
+      const record = deps.store.getForJob(id);
+      if (!record) return;
+      const t = now();
+      deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t });
+      finish(record, 'failed');
+    },
+  };
+}
+
+/** Lower-cased MIME type without parameters; 415 unless it is an accepted audio type. */
+export function normaliseAudioType(contentType: string | undefined): string {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!AUDIO_TYPES.includes(type)) {
+    throw new DomainError('unsupported_media_type', type ? `unsupported audio type "${type.slice(0, 100)}"` : 'audio Content-Type is required');
+  }
+  return type;
+}
+
+/** Parses the V2 upload options from form fields or query parameters (strings). */
+export function parseTranscriptionOptions(fields: Record<string, unknown>): TranscriptionOptions {
+  const bool = (name: string, fallback: boolean): boolean => {
+    const value = fields[name];
+    if (value === undefined || value === '') return fallback;
+    if (value === true || value === 'true' || value === '1') return true;
+    if (value === false || value === 'false' || value === '0') return false;
+    throw invalidRequest(`${name}: must be true or false`);
+  };
+  const language = fields.language === undefined || fields.language === '' ? 'en' : fields.language;
+  if (typeof language !== 'string' || !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$|^multi$/.test(language)) throw invalidRequest('language: must be a language tag such as en or en-US');
+  const options: TranscriptionOptions = { language, dictation: bool('dictation', false), diarization: bool('diarization', true) };
+  const webhookUrl = fields.webhookUrl;
+  if (webhookUrl !== undefined && webhookUrl !== '') {
+    if (typeof webhookUrl !== 'string') throw invalidRequest('webhookUrl: must be a URL');
+    options.webhookUrl = webhookUrl;
+  }
+  const engine = fields.engine;
+  if (engine !== undefined && engine !== '') {
+    if (typeof engine !== 'string' || !/^[a-z0-9-]{1,40}$/.test(engine)) throw invalidRequest('engine: must be an engine name');
+    options.engine = engine;
+  }
+  return options;
+}

@@ -1,0 +1,100 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { WebhookStore, WebhookRecord, DeliveryRecord } from '../storage.js';
+import { invalidRequest, notFound } from '../errors.js';
+
+export const WEBHOOK_EVENTS = [
+  'audio_transcription.succeeded',
+  'audio_transcription.failed',
+  'note_generation.succeeded',
+  'note_generation.failed',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  created_at: string;
+  secret?: string;
+}
+
+export interface WebhookService {
+  create(accountId: string, input: { url: string; events?: string[] }): WebhookView;
+  list(accountId: string): WebhookView[];
+  delete(accountId: string, id: string): void;
+  /** 400 unless the URL is one Clindoc will deliver to (https, or http on loopback). */
+  validateUrl(url: string): void;
+  /** 400 unless `url` is valid and registered as one of the account's webhooks. */
+  requireRegistered(accountId: string, url: string): void;
+  /**
+   * Queues deliveries of an event to the account's webhooks that subscribe to it, and to the
+   * per-request URL (which must be one of the account's registered webhooks). Never blocks.
+   */
+  emit(event: { accountId: string; type: WebhookEvent; resourceId: string; requestUrl?: string }): void;
+  deliveries(accountId: string, resourceId?: string): DeliveryRecord[];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+const view = (w: WebhookRecord, withSecret = false): WebhookView => ({
+  id: w.id, url: w.url, events: w.events, created_at: new Date(w.createdAt).toISOString(), ...(withSecret ? { secret: w.secret } : {}),
+});
+
+export function createWebhookService(deps: { store: WebhookStore; now?: () => number; wake?: () => void }): WebhookService {
+  const now = deps.now ?? Date.now;
+  const validateUrl = (url: string): void => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw invalidRequest('webhookUrl: not a valid URL');
+    }
+    if (parsed.username || parsed.password) throw invalidRequest('webhookUrl: credentials in the URL are not allowed');
+    if (parsed.protocol === 'https:') return;
+    if (parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname)) return;
+    throw invalidRequest('webhookUrl: must be https, or http on a loopback address');
+  };
+  return {
+    validateUrl,
+    requireRegistered(accountId, url) {
+      validateUrl(url);
+      if (!deps.store.list(accountId).some((h) => h.url === url)) {
+        throw invalidRequest('webhookUrl: register it first with POST /v1/webhooks (its secret signs the deliveries)');
+      }
+    },
+    create(accountId, input) {
+      validateUrl(input.url);
+      const record: WebhookRecord = {
+        id: `wh_${randomUUID().replace(/-/g, '')}`,
+        accountId,
+        url: input.url,
+        events: input.events ?? [...WEBHOOK_EVENTS],
+        secret: `whsec_${randomBytes(32).toString('base64')}`,
+        createdAt: now(),
+      };
+      deps.store.insert(record);
+      return view(record, true);
+    },
+    list: (accountId) => deps.store.list(accountId).map((w) => view(w)),
+    delete(accountId, id) {
+      if (!deps.store.delete(accountId, id)) throw notFound('webhook');
+    },
+    emit({ accountId, type, resourceId, requestUrl }) {
+      const hooks = deps.store.list(accountId);
+      const targets = new Map<string, WebhookRecord>();
+      for (const hook of hooks) if (hook.events.includes(type)) targets.set(hook.id, hook);
+      if (requestUrl) {
+        const match = hooks.find((h) => h.url === requestUrl);
+        if (match) targets.set(match.id, match);
+      }
+      for (const hook of targets.values()) {
+        deps.store.insertDelivery({
+          id: `msg_${randomUUID().replace(/-/g, '')}`, accountId, webhookId: hook.id, url: hook.url, secret: hook.secret, event: type,
+          resourceId, status: 'pending', attempts: 0, nextAttemptAt: now(), createdAt: now(),
+        });
+      }
+      if (targets.size) deps.wake?.();
+    },
+    deliveries: (accountId, resourceId) => deps.store.listDeliveries(accountId, resourceId),
+  };
+}

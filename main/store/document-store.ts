@@ -1,0 +1,44 @@
+import type { Db } from './database.js';
+import type { DocumentStore, TemplateRecord } from '../services/storage.js';
+import { decodeCursor, pageOf } from './paging.js';
+import { invalidRequest } from '../services/errors.js';
+
+interface Row { id: string; account_id: string; body: string; created_at: number; updated_at: number }
+
+const toRecord = (r: Row): TemplateRecord => ({
+  id: r.id, accountId: r.account_id, body: JSON.parse(r.body) as unknown, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+/**
+ * SQLite JSON-document store keyed by (account, id), for tables shaped like `note_templates`
+ * and `macros`. `table` is one of a fixed list, never caller input.
+ */
+export function createDocumentStore(db: Db, table: 'note_templates' | 'macros'): DocumentStore {
+  const put = db.prepare(
+    `INSERT INTO ${table} (id, account_id, body, created_at, updated_at) VALUES (?,?,?,?,?)
+     ON CONFLICT(account_id, id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
+  );
+  const get = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? AND id = ?`);
+  const first = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const after = db.prepare(
+    `SELECT * FROM ${table} WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  const del = db.prepare(`DELETE FROM ${table} WHERE account_id = ? AND id = ?`);
+  return {
+    put: (r) => void put.run(r.id, r.accountId, JSON.stringify(r.body), r.createdAt, r.updatedAt),
+    get: (accountId, id) => {
+      const row = get.get(accountId, id) as Row | undefined;
+      return row ? toRecord(row) : undefined;
+    },
+    list: (accountId, limit, cursor) => {
+      let rows: Row[];
+      if (cursor) {
+        const c = decodeCursor(cursor);
+        if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
+        rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
+      } else rows = first.all(accountId, limit + 1) as Row[];
+      return pageOf(rows, limit, toRecord, (r) => [r.created_at, r.id]);
+    },
+    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+  };
+}

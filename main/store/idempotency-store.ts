@@ -1,0 +1,20 @@
+import type { Db } from './database.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../services/storage.js';
+
+/** SQLite store of first responses to POSTs that carried an Idempotency-Key. */
+export function createIdempotencyStore(db: Db): IdempotencyStore {
+  const get = db.prepare(
+    'SELECT request_hash AS requestHash, status_code AS statusCode, body, created_at AS createdAt FROM idempotency_keys WHERE account_id = ? AND key = ?',
+  );
+  const put = db.prepare(
+    `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at) VALUES (?,?,?,?,?,?)
+     ON CONFLICT(account_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+     body = excluded.body, created_at = excluded.created_at`,
+  );
+  const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  return {
+    get: (accountId, key) => get.get(accountId, key) as IdempotencyRecord | undefined,
+    put: (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, r.body, r.createdAt),
+    purgeOlderThan: (time) => void purge.run(time),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Versioned schema migrations. Each entry runs once, in order, inside a transaction; the
+ * applied version is kept in SQLite's `user_version`. Never edit a released migration: add one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: accounts, keys, notes, templates, transcriptions, jobs, idempotency
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    last_used_at INTEGER
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+  CREATE TABLE stream_tokens (
+    hash TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_id TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE TABLE notes (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    request TEXT NOT NULL,
+    markdown TEXT,
+    json TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER
+  );
+  CREATE INDEX notes_account_created ON notes(account_id, created_at DESC, id DESC);
+  CREATE TABLE note_templates (
+    id TEXT NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE TABLE transcriptions (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    options TEXT NOT NULL,
+    audio_blob TEXT,
+    audio_type TEXT,
+    result TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    started_at INTEGER,
+    completed_at INTEGER
+  );
+  CREATE INDEX transcriptions_account_created ON transcriptions(account_id, created_at DESC, id DESC);
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    run_after INTEGER NOT NULL,
+    last_error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX jobs_ready ON jobs(status, run_after);
+  CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, key)
+  );
+  `,
+  // 2: webhooks and their delivery attempts, macros library
+  `
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    webhook_id TEXT,
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    event TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+  CREATE TABLE webhook_attempts (
+    delivery_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    duration_ms INTEGER NOT NULL,
+    PRIMARY KEY (delivery_id, attempt)
+  );
+  CREATE TABLE macros (
+    id TEXT NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  `,
+];

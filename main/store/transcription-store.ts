@@ -1,0 +1,80 @@
+import type { Db } from './database.js';
+import type { TranscriptionRecord, TranscriptionStore } from '../services/storage.js';
+import { decodeCursor, pageOf } from './paging.js';
+import { invalidRequest } from '../services/errors.js';
+
+interface Row {
+  id: string; account_id: string; status: TranscriptionRecord['status']; options: string; audio_blob: string | null;
+  audio_type: string | null; result: string | null; error: string | null; created_at: number; updated_at: number;
+  started_at: number | null; completed_at: number | null;
+}
+
+const toRecord = (r: Row): TranscriptionRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  status: r.status,
+  options: JSON.parse(r.options) as Record<string, unknown>,
+  audioBlob: r.audio_blob,
+  audioType: r.audio_type,
+  result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+  error: r.error,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+});
+
+const COLUMNS: Record<string, string> = {
+  status: 'status', options: 'options', audioBlob: 'audio_blob', audioType: 'audio_type', result: 'result', error: 'error',
+  updatedAt: 'updated_at', startedAt: 'started_at', completedAt: 'completed_at',
+};
+const JSON_FIELDS = new Set(['options', 'result']);
+
+/** SQLite implementation of the transcriptions port. */
+export function createTranscriptionStore(db: Db): TranscriptionStore {
+  const insert = db.prepare(
+    `INSERT INTO transcriptions (id, account_id, status, options, audio_blob, audio_type, result, error, created_at, updated_at, started_at, completed_at)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  const get = db.prepare('SELECT * FROM transcriptions WHERE account_id = ? AND id = ?');
+  const getAny = db.prepare('SELECT * FROM transcriptions WHERE id = ?');
+  const first = db.prepare('SELECT * FROM transcriptions WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?');
+  const after = db.prepare(
+    'SELECT * FROM transcriptions WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
+  );
+  const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
+  return {
+    insert: (t) =>
+      void insert.run(t.id, t.accountId, t.status, JSON.stringify(t.options), t.audioBlob, t.audioType,
+        t.result === null ? null : JSON.stringify(t.result), t.error, t.createdAt, t.updatedAt, t.startedAt, t.completedAt),
+    get: (accountId, id) => {
+      const row = get.get(accountId, id) as Row | undefined;
+      return row ? toRecord(row) : undefined;
+    },
+    getForJob: (id) => {
+      const row = getAny.get(id) as Row | undefined;
+      return row ? toRecord(row) : undefined;
+    },
+    list: (accountId, limit, cursor) => {
+      let rows: Row[];
+      if (cursor) {
+        const c = decodeCursor(cursor);
+        if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
+        rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
+      } else rows = first.all(accountId, limit + 1) as Row[];
+      return pageOf(rows, limit, toRecord, (r) => [r.created_at, r.id]);
+    },
+    update: (id, changes) => {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      for (const [field, value] of Object.entries(changes)) {
+        const column = COLUMNS[field];
+        if (!column) continue;
+        sets.push(`${column} = ?`);
+        values.push(JSON_FIELDS.has(field) && value !== null && value !== undefined ? JSON.stringify(value) : value);
+      }
+      if (sets.length) db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    },
+    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+  };
+}

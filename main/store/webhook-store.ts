@@ -1,0 +1,63 @@
+import type { Db } from './database.js';
+import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../services/storage.js';
+
+interface HookRow { id: string; account_id: string; url: string; events: string; secret: string; created_at: number }
+interface DeliveryRow {
+  id: string; account_id: string; webhook_id: string | null; url: string; secret: string; event: string; resource_id: string;
+  status: DeliveryRecord['status']; attempts: number; next_attempt_at: number; created_at: number;
+}
+
+const toHook = (r: HookRow): WebhookRecord => ({
+  id: r.id, accountId: r.account_id, url: r.url, events: JSON.parse(r.events) as string[], secret: r.secret, createdAt: r.created_at,
+});
+const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id, accountId: r.account_id, webhookId: r.webhook_id, url: r.url, secret: r.secret, event: r.event, resourceId: r.resource_id,
+  status: r.status, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
+});
+
+/** SQLite store of account webhooks, queued deliveries and every delivery attempt. */
+export function createWebhookStore(db: Db): WebhookStore {
+  const s = {
+    insert: db.prepare('INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES (?,?,?,?,?,?)'),
+    list: db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id'),
+    get: db.prepare('SELECT * FROM webhooks WHERE account_id = ? AND id = ?'),
+    del: db.prepare('DELETE FROM webhooks WHERE account_id = ? AND id = ?'),
+    insertDelivery: db.prepare(
+      `INSERT INTO webhook_deliveries (id, account_id, webhook_id, url, secret, event, resource_id, status, attempts, next_attempt_at, created_at, updated_at)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+    ),
+    claim: db.prepare(
+      `UPDATE webhook_deliveries SET status = 'delivering', updated_at = ?
+       WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
+       RETURNING *`,
+    ),
+    update: db.prepare(
+      'UPDATE webhook_deliveries SET status = ?, attempts = COALESCE(?, attempts), next_attempt_at = COALESCE(?, next_attempt_at), updated_at = ? WHERE id = ?',
+    ),
+    attempt: db.prepare('INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms) VALUES (?,?,?,?,?,?)'),
+    deliveries: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY created_at, id'),
+    deliveriesFor: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? AND resource_id = ? ORDER BY created_at, id'),
+    attempts: db.prepare(
+      'SELECT delivery_id AS deliveryId, attempt, at, status_code AS statusCode, error, duration_ms AS durationMs FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
+    ),
+    recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`),
+  };
+  return {
+    insert: (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), w.secret, w.createdAt),
+    list: (accountId) => (s.list.all(accountId) as HookRow[]).map(toHook),
+    get: (accountId, id) => {
+      const row = s.get.get(accountId, id) as HookRow | undefined;
+      return row ? toHook(row) : undefined;
+    },
+    delete: (accountId, id) => s.del.run(accountId, id).changes > 0,
+    insertDelivery: (d) =>
+      void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, d.secret, d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now()),
+    claimDue: (now, limit) => (s.claim.all(Date.now(), now, limit) as DeliveryRow[]).map(toDelivery),
+    updateDelivery: (id, c) => void s.update.run(c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id),
+    recordAttempt: (a: WebhookAttempt) => void s.attempt.run(a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs),
+    listDeliveries: (accountId, resourceId) =>
+      ((resourceId === undefined ? s.deliveries.all(accountId) : s.deliveriesFor.all(accountId, resourceId)) as DeliveryRow[]).map(toDelivery),
+    listAttempts: (deliveryId) => s.attempts.all(deliveryId) as WebhookAttempt[],
+    recoverInterrupted: () => s.recover.run().changes,
+  };
+}

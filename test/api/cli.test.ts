@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/child.js';
+import { loadConfig } from '../../main/config.js';
+import { openDatabase } from '../../main/store/database.js';
+import { createAccountStore } from '../../main/store/account-store.js';
+import { createAccountService } from '../../main/services/accounts/account-service.js';
+
+describe('clindoc CLI', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-cli-'));
+  const env = { CLINDOC_DATA_DIR: dataDir };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const authenticate = (apiKey: string, accountId: string) => {
+    const db = openDatabase(join(loadConfig(env).dataDir, 'clindoc.db'));
+    try {
+      return createAccountService({ store: createAccountStore(db) }).authenticate(apiKey, accountId);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('creates an account with --json, lists it, adds and revokes keys', async () => {
+    const created = await runCli(['accounts', 'create', '--name', 'Riverside Clinic', '--json'], env);
+    expect(created.code).toBe(0);
+    const { accountId, apiKey } = JSON.parse(created.stdout) as { accountId: string; apiKey: string };
+    expect(accountId).toMatch(/^acct_/);
+    expect(apiKey).toMatch(/^cdk_/);
+    expect(authenticate(apiKey, accountId).accountId).toBe(accountId);
+
+    const list = await runCli(['accounts', 'list'], env);
+    expect(list.stdout).toContain(accountId);
+    expect(list.stdout).toContain('Riverside Clinic');
+    expect(list.stdout).not.toContain(apiKey);
+
+    const key = JSON.parse((await runCli(['keys', 'create', '--account', accountId, '--json'], env)).stdout) as { apiKey: string; keyId: string };
+    expect(authenticate(key.apiKey, accountId).keyId).toBe(key.keyId);
+    const revoked = await runCli(['keys', 'revoke', key.keyId], env);
+    expect(revoked.code).toBe(0);
+    expect(() => authenticate(key.apiKey, accountId)).toThrow(/invalid/);
+    expect(authenticate(apiKey, accountId).accountId).toBe(accountId);
+  });
+
+  it('fails clearly on bad input', async () => {
+    const missing = await runCli(['accounts', 'create'], env);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/--name/);
+    const unknown = await runCli(['keys', 'revoke', 'key_doesnotexist'], env);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/not found/);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../main/config.js';
+import { freePort, startHeadless } from '../support/child.js';
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({}, '/nonexistent-dir');
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.rateLimit).toBe(600);
+    expect(config.maxAudioBytes).toBe(100 * 1024 * 1024);
+    expect(config.corsOrigins).toEqual([]);
+    expect(config.dataDir).toMatch(/clindoc|Clindoc/);
+  });
+
+  it.each([
+    ['CLINDOC_PORT', 'eighty'],
+    ['CLINDOC_PORT', '70000'],
+    ['CLINDOC_RATE_LIMIT', '0'],
+    ['CLINDOC_LOG_LEVEL', 'loud'],
+    ['CLINDOC_CORS_ORIGINS', 'evil.example'],
+    ['CLINDOC_LLM_BASE_URL', 'ftp://x'],
+    ['CLINDOC_ASR_ENGINE', 'magic'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('stops npm run serve with a message naming the bad variable', async () => {
+    await expect(startHeadless({ CLINDOC_PORT: String(await freePort()), CLINDOC_RATE_LIMIT: 'lots' })).rejects.toThrow(/CLINDOC_RATE_LIMIT/);
+  });
+});
