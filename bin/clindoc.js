@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const tsx = join(dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
-const result = spawnSync(process.execPath, [tsx, join(root, 'main', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
+// One process (node --import tsx) so signals and exit codes pass straight through.
+const tsx = require.resolve('tsx');
+const result = spawnSync(process.execPath, ['--import', tsx, join(root, 'main', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -1,0 +1,78 @@
+import { app, BrowserWindow, ipcMain, session, shell, dialog } from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../config.js';
+import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
+import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
+
+/**
+ * Electron glue only: single instance, the window, permissions, the preload bridge's handlers and
+ * graceful quit. The local API is the same composition `npm run serve` uses.
+ */
+const here = fileURLToPath(new URL('.', import.meta.url));
+let clindoc: Clindoc | undefined;
+let appOrigin = '';
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    const win = BrowserWindow.getAllWindows()[0];
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+  app.whenReady().then(start, (err: unknown) => fatal(err));
+}
+
+function fatal(err: unknown): void {
+  const message = err instanceof ConfigError ? `Configuration error: ${err.message}` : `Clindoc could not start: ${(err as Error).message}`;
+  dialog.showErrorBox('Clindoc', message);
+  app.exit(1);
+}
+
+async function start(): Promise<void> {
+  const env = { ...process.env, CLINDOC_DATA_DIR: process.env.CLINDOC_DATA_DIR ?? app.getPath('userData') };
+  const config = loadConfig(env, app.isPackaged ? app.getAppPath() : process.cwd());
+  if (!process.env.CLINDOC_RENDERER_DIR) config.rendererDir = join(app.getAppPath(), 'dist', 'renderer');
+  clindoc = createClindoc(config);
+  const port = await clindoc.listen();
+  appOrigin = `http://127.0.0.1:${port}`;
+  const credentials = readLocalCredentials(config.dataDir);
+
+  session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) => {
+    callback(permissionAllowed(permission, wc.getURL(), appOrigin, (details as { mediaTypes?: string[] }).mediaTypes ?? []));
+  });
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, requestingOrigin) => permission === 'media' && requestingOrigin === appOrigin);
+
+  ipcMain.handle('clindoc:connection', () => ({ baseUrl: appOrigin, accountId: credentials?.accountId ?? null, apiKey: credentials?.apiKey ?? null }));
+  ipcMain.handle('clindoc:version', () => app.getVersion());
+  ipcMain.handle('clindoc:open-data-folder', () => shell.openPath(config.dataDir));
+  ipcMain.handle('clindoc:save-file', async (_e, args: { defaultName: string; content: string | Uint8Array }) => {
+    const win = BrowserWindow.getFocusedWindow();
+    const result = win ? await dialog.showSaveDialog(win, { defaultPath: args.defaultName }) : await dialog.showSaveDialog({ defaultPath: args.defaultName });
+    if (result.canceled || !result.filePath) return { saved: false };
+    await writeFile(result.filePath, typeof args.content === 'string' ? args.content : Buffer.from(args.content));
+    return { saved: true };
+  });
+
+  const win = new BrowserWindow(windowOptions(join(here, '..', '..', 'preload', 'index.cjs')));
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!navigationAllowed(url, appOrigin)) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  win.once('ready-to-show', () => win.show());
+  await win.loadURL(`${appOrigin}/`);
+}
+
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !clindoc) return;
+  event.preventDefault();
+  quitting = true;
+  // Running jobs finish (or stay queued for the next start); the database closes cleanly.
+  clindoc.close().finally(() => app.exit(0));
+});
+app.on('window-all-closed', () => app.quit());

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs everything Clindoc needs on a fresh Debian machine: the Debian packages (ffmpeg,
+# pocketsphinx, chromium, espeak-ng, sox), the npm packages from the lockfile, and the
+# artefacts built from them (the clinical speech language model, the interface bundle).
+# Electron's own binary is not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD=1): `npm run serve`
+# and the tests run in plain Node; `npm start` needs Electron installed where it can be fetched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup-system.sh
+export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+if [ -f scripts/build-medical-lm.ts ]; then
+  node --import tsx scripts/build-medical-lm.ts --if-missing
+fi
+if [ -f vite.config.ts ] && [ -f renderer/index.html ]; then
+  npm run build:renderer --silent
+fi

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian machine to a running Clindoc: install, then start the local
+# API headless on its embedded defaults (no network, no GPU, no model download).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+exec npm run serve

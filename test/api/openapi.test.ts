@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { wavBytes } from '../support/audio.js';
+
+/** Escapes a JSON pointer segment. */
+const seg = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+describe('the OpenAPI document describes the responses the server gives', () => {
+  let s: TestServer;
+  let doc: any;
+  let ajv: Ajv2020;
+  beforeAll(async () => {
+    s = await startServer();
+    doc = await (await fetch(`${s.base}/openapi.json`)).json();
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+  });
+  afterAll(() => s.close());
+
+  const checked: string[] = [];
+  /** Calls the API and validates the response body against the documented schema. */
+  const call = async (method: string, template: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const init: RequestInit = { method, headers: s.headers(headers) };
+    if (body !== undefined) init.body = body instanceof Buffer ? body : JSON.stringify(body);
+    const res = await fetch(`${s.base}${path}`, init);
+    const json = await res.json();
+    const op = doc.paths[template]?.[method.toLowerCase()];
+    expect(op, `${method} ${template} is documented`).toBeDefined();
+    const response = op.responses[String(res.status)];
+    expect(response, `${method} ${template} documents status ${res.status}`).toBeDefined();
+    const ref = `openapi.json#/paths/${seg(template)}/${method.toLowerCase()}/responses/${res.status}/content/${seg('application/json')}/schema`;
+    const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+    const ok = validate(json);
+    expect(ok, `${method} ${template} ${res.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) expect(res.headers.get(h)).toBeTruthy();
+    checked.push(`${method} ${template} ${res.status}`);
+    return { status: res.status, json };
+  };
+
+  it('matches for every operation, success and error alike', async () => {
+    const created = await call('POST', '/v1/notes', '/v1/notes', { transcript: '[patient] I have a cough. [doctor] Lungs are clear.', noteType: { type: 'soap', includeJson: true } });
+    expect(created.status).toBe(202);
+    const noteId = created.json.data.noteId;
+    await waitFor(async () => ((await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json()).data.status === 'STATUS_DONE' ? true : undefined));
+    await call('GET', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
+    await call('GET', '/v1/notes', '/v1/notes?limit=5');
+    await call('POST', '/v1/notes', '/v1/notes', { transcript: 5 });
+    await call('POST', '/v1/note-styles', '/v1/note-styles', { sampleNote: 'HPI\nCough for two days.\n\nPLAN\n- Rest.', instructions: [] });
+    await call('POST', '/v1/utils/text-to-json', '/v1/utils/text-to-json', {
+      text: '45 year old male, BP 130/85, denies chest pain.',
+      schema: { type: 'object', properties: { age: { type: ['integer', 'null'] }, sex: { type: ['string', 'null'], enum: ['male', 'female', null] } }, required: ['age', 'sex'] },
+    });
+    await call('POST', '/v1/macros/detect', '/v1/macros/detect', { text: 'insert normal chest exam please', macros: [{ id: 'nce', examples: ['normal chest exam'], expansion_text: 'Lungs clear.' }] });
+    await call('POST', '/v1/macros/detect', '/v1/macros/detect', { text: 'x' });
+    const tpl = { id: 'oa', title: 'OA', sections: [{ id: 'p', type: 'list', prompt: 'Plan', properties: { list_type: 'bullet' } }] };
+    await call('POST', '/v1/note-templates', '/v1/note-templates', tpl);
+    await call('GET', '/v1/note-templates/{templateId}', '/v1/note-templates/oa');
+    await call('PUT', '/v1/note-templates/{templateId}', '/v1/note-templates/oa', tpl);
+    await call('GET', '/v1/note-templates', '/v1/note-templates');
+    await call('DELETE', '/v1/note-templates/{templateId}', '/v1/note-templates/oa');
+    await call('GET', '/v1/note-templates/{templateId}', '/v1/note-templates/oa');
+    const upload = await call('POST', '/v2/audio/transcriptions', '/v2/audio/transcriptions?diarization=false', wavBytes(0.3), { 'content-type': 'audio/wav' });
+    expect(upload.status).toBe(202);
+    await call('GET', '/v2/audio/transcriptions/{transcriptionId}', `/v2/audio/transcriptions/${upload.json.id}`);
+    await call('GET', '/v1/audio/transcriptions/{transcriptionId}', `/v1/audio/transcriptions/${upload.json.id}`);
+    await call('GET', '/v2/audio/transcriptions', '/v2/audio/transcriptions');
+    await call('POST', '/v2/audio/transcriptions', '/v2/audio/transcriptions', Buffer.from('hello'), { 'content-type': 'text/plain' });
+    await call('POST', '/v1/audio/transcriptions/stream/token', '/v1/audio/transcriptions/stream/token');
+    const hook = await call('POST', '/v1/webhooks', '/v1/webhooks', { url: 'https://hooks.example.org/clindoc' });
+    await call('GET', '/v1/webhooks', '/v1/webhooks');
+    await call('DELETE', '/v1/webhooks/{webhookId}', `/v1/webhooks/${hook.json.data.id}`);
+    await call('POST', '/v1/macro-library', '/v1/macro-library', { id: 'nce', examples: ['normal chest exam'], expansion_text: 'Lungs clear.' });
+    await call('GET', '/v1/macro-library/{macroId}', '/v1/macro-library/nce');
+    await call('PUT', '/v1/macro-library/{macroId}', '/v1/macro-library/nce', { id: 'nce', examples: ['normal chest'], expansion_text: 'Clear.' });
+    await call('GET', '/v1/macro-library', '/v1/macro-library');
+    await call('DELETE', '/v1/macro-library/{macroId}', '/v1/macro-library/nce');
+    await call('DELETE', '/v1/audio/transcriptions/{transcriptionId}', `/v1/audio/transcriptions/${upload.json.id}`);
+    await call('DELETE', '/v2/audio/transcriptions/{transcriptionId}', `/v2/audio/transcriptions/${upload.json.id}`);
+    await call('DELETE', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
+    // Every documented REST operation was exercised.
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
+    const exercised = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));
+    const missing = documented.filter((d) => !exercised.has(d) && !d.includes('/stream') && !d.includes('/coding'));
+    expect(missing).toEqual([]);
+  });
+});
