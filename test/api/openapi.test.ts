@@ -24,7 +24,7 @@ describe('the OpenAPI document describes the responses the server gives', () => 
   /** Calls the API and validates the response body against the documented schema. */
   const call = async (method: string, template: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method, headers: s.headers(headers) };
-    if (body !== undefined) init.body = body instanceof Buffer ? body : JSON.stringify(body);
+    if (body !== undefined) init.body = body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
     const res = await fetch(`${s.base}${path}`, init);
     const json = await res.json();
     const op = doc.paths[template]?.[method.toLowerCase()];
@@ -67,7 +67,7 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('GET', '/v2/audio/transcriptions/{transcriptionId}', `/v2/audio/transcriptions/${upload.json.id}`);
     await call('GET', '/v1/audio/transcriptions/{transcriptionId}', `/v1/audio/transcriptions/${upload.json.id}`);
     await call('GET', '/v2/audio/transcriptions', '/v2/audio/transcriptions');
-    await call('POST', '/v2/audio/transcriptions', '/v2/audio/transcriptions', Buffer.from('hello'), { 'content-type': 'text/plain' });
+    await call('POST', '/v2/audio/transcriptions', '/v2/audio/transcriptions', new TextEncoder().encode('hello'), { 'content-type': 'text/plain' });
     await call('POST', '/v1/audio/transcriptions/stream/token', '/v1/audio/transcriptions/stream/token');
     const hook = await call('POST', '/v1/webhooks', '/v1/webhooks', { url: 'https://hooks.example.org/clindoc' });
     await call('GET', '/v1/webhooks', '/v1/webhooks');

@@ -60,5 +60,8 @@ describe('durable note jobs across a SIGKILL', () => {
     const note = await (await fetch(`${base}/v1/notes/${running}`, { headers })).json();
     expect(note.data.payload.markdown.toLowerCase()).toContain('throat');
     expect(second.output()).toContain('queued again');
+    // The local account is created on the first start only.
+    expect(first.output()).toContain('created the local account');
+    expect(second.output()).not.toContain('created the local account');
   });
 });

@@ -20,7 +20,7 @@ describe('V2 batch transcription over HTTP', () => {
   it('transcribes uploaded speech (multipart) and shows the V2 record and the v1 view', async () => {
     const { bytes } = speechWav('the patient has a headache and a fever');
     const form = new FormData();
-    form.append('audio', new Blob([bytes], { type: 'audio/wav' }), 'visit.wav');
+    form.append('audio', new Blob([new Uint8Array(bytes)], { type: 'audio/wav' }), 'visit.wav');
     form.append('language', 'en');
     form.append('diarization', 'false');
     const { 'content-type': _ct, ...headers } = s.headers();
@@ -46,12 +46,12 @@ describe('V2 batch transcription over HTTP', () => {
   });
 
   it('completes silence with empty text and fails corrupt audio with a clear error', async () => {
-    const upload = async (body: Buffer) =>
+    const upload = async (body: Uint8Array<ArrayBuffer>) =>
       (await (await fetch(`${s.base}/v2/audio/transcriptions?diarization=false`, { method: 'POST', headers: s.headers({ 'content-type': 'audio/wav' }), body })).json()).id as string;
     const silent = await finished(await upload(wavBytes(2)));
     expect(silent.status).toBe('completed');
     expect(silent.text).toBe('');
-    const corrupt = await finished(await upload(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(2000, 7)])));
+    const corrupt = await finished(await upload(new Uint8Array(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(2000, 7)]))));
     expect(corrupt.status).toBe('failed');
     expect(corrupt.error).toMatch(/audio|decode/i);
   });
@@ -59,7 +59,7 @@ describe('V2 batch transcription over HTTP', () => {
   it('answers 415 for unsupported types and 413 over the size limit', async () => {
     const text = await fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: s.headers({ 'content-type': 'text/plain' }), body: 'hello' });
     expect(text.status).toBe(415);
-    const big = await fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: s.headers({ 'content-type': 'audio/wav' }), body: Buffer.alloc(3 * 1024 * 1024) });
+    const big = await fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: s.headers({ 'content-type': 'audio/wav' }), body: new Uint8Array(3 * 1024 * 1024) });
     expect(big.status).toBe(413);
     expect((await big.json()).error).toBe(413);
   });

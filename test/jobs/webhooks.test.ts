@@ -94,7 +94,7 @@ describe('webhooks', () => {
 
   it('refuses a per-request webhookUrl that is not registered', async () => {
     const res = await fetch(`${s.base}/v2/audio/transcriptions?webhookUrl=${encodeURIComponent('http://127.0.0.1:1/unregistered')}`, {
-      method: 'POST', headers: { ...s.headers(), 'content-type': 'audio/wav' }, body: Buffer.alloc(100),
+      method: 'POST', headers: { ...s.headers(), 'content-type': 'audio/wav' }, body: new Uint8Array(100),
     });
     expect(res.status).toBe(400);
     expect((await res.json()).message).toMatch(/webhookUrl/);

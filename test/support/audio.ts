@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A WAV header + 16-bit mono PCM (silence or a tone), built in memory for upload tests. */
-export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Buffer {
+export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Uint8Array<ArrayBuffer> {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) data.writeInt16LE(tone ? Math.round(8000 * Math.sin((2 * Math.PI * tone * i) / sampleRate)) : 0, i * 2);
@@ -21,7 +21,7 @@ export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Buffer 
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
   header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return new Uint8Array(Buffer.concat([header, data]));
 }
 
 /** Real synthetic speech from espeak-ng, as a WAV file at 16 kHz mono. */

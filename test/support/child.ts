@@ -20,7 +20,7 @@ export function freePort(): Promise<number> {
 
 /** Starts `npm run serve`'s entry point as a real child process and waits until it listens. */
 export async function startHeadless(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [TSX, join(ROOT, 'main', 'headless.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main', 'headless.ts')], {
     cwd: ROOT, env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
