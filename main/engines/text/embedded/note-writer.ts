@@ -1,0 +1,100 @@
+/**
+ * The embedded note writer: deterministic, no model. Transcript -> content -> layout (SOAP,
+ * free-text template or NoteTemplate) -> markdown and JSON. Nothing is added that the
+ * transcript, patientInfo, previousNote or context does not say; carried text is marked.
+ */
+import type { NoteLanguage } from '../../../../shared/languages.js';
+import type { DetailLevel } from '../../../../shared/note-template.js';
+import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../../services/notes/ports.js';
+import { composeContent, type NoteContent } from './compose.js';
+import { phrase } from './i18n.js';
+import { flatten, resolveKinds, section, type LayoutSection } from './layout.js';
+import { noteTemplateLayout, soapLayout } from './layouts.js';
+import { correctMedications } from './medications.js';
+import { isListLine, parseNote, stripListMarker } from './note-parse.js';
+import { render } from './render.js';
+import { kindsOf, targetOfHeading, type SectionKind } from './sections.js';
+import { parseTemplateText, readDirectives } from './template-text.js';
+
+/** The default note_style layout when a template names no sections: the usual clinic note. */
+function clinicLayout(language: NoteLanguage, detail: DetailLevel): LayoutSection[] {
+  const s = (kind: SectionKind | 'assessment_plan', format: 'prose' | 'list' = 'prose'): LayoutSection =>
+    section({ id: kind, title: phrase(language, kind).toUpperCase(), target: kind, headingStyle: 'caps', format, detail });
+  return [s('chief_complaint'), s('hpi'), s('ros', 'list'), s('exam', 'list'), s('results'), s('assessment_plan')];
+}
+
+function carryForward(content: NoteContent, input: NoteGenerationInput): void {
+  const language = input.language;
+  if (input.context?.trim()) {
+    content.hpi.push({ text: `${phrase(language, 'context')}: ${input.context.trim()}`, weight: 50, index: Number.MAX_SAFE_INTEGER - 2 });
+  }
+  if (!input.previousNote?.trim()) return;
+  const marker = `(${phrase(language, 'previousNote').toLowerCase()})`;
+  const carried: SectionKind[] = ['pmh', 'surgical', 'medications', 'allergies', 'social', 'family'];
+  for (const sec of parseNote(input.previousNote)) {
+    const target = targetOfHeading(sec.heading);
+    const kinds = kindsOf(target).filter((k) => carried.includes(k));
+    if (kinds.length !== 1) continue;
+    const kind = kinds[0]!;
+    const lines = sec.lines.filter(Boolean).map((l) => (isListLine(l) ? stripListMarker(l) : l));
+    for (const l of lines.slice(0, 6)) {
+      if (content[kind].some((i) => i.text.toLowerCase().includes(l.toLowerCase()))) continue;
+      content[kind].push({ text: `${l} ${marker}`, weight: 4, index: Number.MAX_SAFE_INTEGER - 1 });
+    }
+  }
+}
+
+function layoutFor(input: NoteGenerationInput, detail: DetailLevel, format?: 'prose' | 'list'): { layout: LayoutSection[]; title?: string } {
+  const { noteType, language } = input;
+  if (noteType.type === 'note_template' && noteType.noteTemplate) {
+    return { layout: noteTemplateLayout(noteType.noteTemplate, detail), title: noteType.noteTemplate.title };
+  }
+  if (noteType.type === 'soap') return { layout: soapLayout(language, detail), title: phrase(language, 'soapTitle') };
+  const parsed = noteType.template?.trim() ? parseTemplateText(noteType.template, detail) : undefined;
+  const layout = parsed && parsed.layout.length > 0 ? parsed.layout : clinicLayout(language, detail);
+  if (format) for (const s of layout) if (s.target !== 'chief_complaint' && s.target !== 'hpi') s.format = format;
+  return { layout };
+}
+
+function header(input: NoteGenerationInput): string[] {
+  const lines: string[] = [];
+  const l = input.language;
+  if (input.patientInfo?.name) lines.push(`**${phrase(l, 'patient')}:** ${input.patientInfo.name}`);
+  if (input.patientInfo?.dateOfBirth) lines.push(`**${phrase(l, 'dateOfBirth')}:** ${input.patientInfo.dateOfBirth}`);
+  if (input.date) lines.push(`**${phrase(l, 'date')}:** ${input.date.slice(0, 10)}`);
+  return lines;
+}
+
+/** Write one note; synchronous core shared by the writer and the benchmark. */
+export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
+  const transcript = correctMedications(input.transcript, input.medicationList);
+  const globalText = [
+    ...(input.instructions ?? []),
+    ...(input.noteType.noteTemplate?.global_prompt ? [input.noteType.noteTemplate.global_prompt] : []),
+  ];
+  const directives = readDirectives(globalText);
+  const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? parseTemplateText(input.noteType.template, 'standard').directives : undefined;
+  const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
+  const { content } = composeContent(transcript, input.language);
+  carryForward(content, input);
+  for (const text of [...directives.exclude, ...(templateDirectives?.exclude ?? [])]) {
+    for (const kind of kindsOf(targetOfHeading(text))) content[kind] = [];
+  }
+  const { layout, title } = layoutFor(input, detail, directives.format ?? templateDirectives?.format);
+  resolveKinds(layout);
+  if (directives.format === 'list') for (const s of flatten(layout)) if (s.kinds.length && !s.kinds.includes('chief_complaint')) s.format = 'list';
+  const { markdown, json } = render(layout, content, input.language, header(input), title);
+  const note: GeneratedNote = { markdown };
+  if (input.noteType.includeJson) note.json = json;
+  return note;
+}
+
+/** The embedded (no-model) note writer, named `embedded`. */
+export function createEmbeddedNoteWriter(): NoteWriter {
+  return {
+    name: 'embedded',
+    async write(input: NoteGenerationInput): Promise<GeneratedNote> {
+      return writeNoteSync(input);
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Clinical third-person rewriting of English utterances: the patient's "I've had a cough for
+ * three days" becomes "She has had a cough for 3 days"; the clinician's "your lungs are clear"
+ * becomes "her lungs are clear". Only pronouns and verb agreement change, never the facts.
+ */
+import { normaliseNumbers } from './numbers.js';
+import { polishSentence } from './clean.js';
+
+export type Gender = 'female' | 'male' | 'unknown';
+
+interface Pronouns {
+  subject: string;
+  object: string;
+  possessive: string;
+  reflexive: string;
+}
+
+/** Pronouns for a gender; unknown falls back to "the patient", which keeps singular verbs right. */
+export function pronounsFor(gender: Gender): Pronouns {
+  if (gender === 'female') return { subject: 'she', object: 'her', possessive: 'her', reflexive: 'herself' };
+  if (gender === 'male') return { subject: 'he', object: 'him', possessive: 'his', reflexive: 'himself' };
+  return { subject: 'the patient', object: 'the patient', possessive: "the patient's", reflexive: 'themself' };
+}
+
+const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'did', 'was', 'had', 'used', 'also', 'just', 'never', 'always', 'still', 'only', 'really', 'usually', 'sometimes', 'often', 'already', 'even', 'actually', 'probably', 'definitely', 'think', 'guess']);
+const IRREGULAR: Record<string, string> = { am: 'is', are: 'is', have: 'has', do: 'does', go: 'goes', "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", were: 'was', "weren't": "wasn't" };
+const ADVERBS = new Set(['first', 'ever', 'also', 'just', 'never', 'always', 'still', 'only', 'really', 'usually', 'sometimes', 'often', 'already', 'even', 'actually', 'probably', 'definitely', 'normally', 'mostly', 'generally', 'kind', 'sort', 'typically', 'rarely', 'occasionally', 'now', 'recently']);
+
+/** Third-person singular present of a verb ("feel" -> "feels", "try" -> "tries"). */
+export function thirdPerson(verb: string): string {
+  const lower = verb.toLowerCase();
+  if (IRREGULAR[lower]) return IRREGULAR[lower]!;
+  if (MODALS.has(lower) || /ed$/.test(lower) || /(ing|s)$/.test(lower) || lower.includes("'")) return verb;
+  if (/(sh|ch|x|z|o)$/.test(lower)) return `${verb}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
+  return `${verb}s`;
+}
+
+// Past-tense and non-verb words that follow "I" and must not gain an "s".
+const NO_INFLECT = /^(was|had|did|got|went|took|felt|saw|came|made|said|told|thought|knew|began|started|stopped|tried|noticed|used|fell|hurt|broke|ran|put|let|left|lost|gave|found|woke|slept|ate|drank|quit|kept|could|would|should|might|must|can|will|may|shall|\w+ed|\w+'\w+)$/i;
+
+/** Replace "X Y" verb agreement after a new third-person subject. */
+function agreeVerbs(text: string, subjectPattern: string, subject: string): string {
+  const keep = /^(to|and|or|but|all|guys|first|both|too|either|any|some|in|on|at|for|with|from|a|an|the|that|this|so|if|because|as|when|than|not|no)$/i;
+  const re = new RegExp(`\\b${subjectPattern}\\s+((?:(?:${[...ADVERBS].join('|')})\\s+)*)([\\p{L}']+)`, 'giu');
+  return text.replace(re, (_m, adverbs: string, verb: string) => {
+    if (keep.test(verb)) return `${subject} ${adverbs}${verb}`;
+    const v = NO_INFLECT.test(verb) && !IRREGULAR[verb.toLowerCase()] ? verb : thirdPerson(verb);
+    return `${subject} ${adverbs}${v}`;
+  });
+}
+
+/** Rewrite a patient's own sentence into third person about the patient. */
+export function rewritePatientSentence(sentence: string, gender: Gender): string {
+  const p = pronounsFor(gender);
+  let t = ` ${sentence} `;
+  t = t.replace(/\bI'm\b/gi, `${p.subject} is`).replace(/\bI am\b/gi, `${p.subject} is`);
+  t = t.replace(/\bI've\b/gi, `${p.subject} has`);
+  t = t.replace(/\bI'll\b/gi, `${p.subject} will`);
+  t = t.replace(/\bI'd\s+(been|had|gone|never|already|just)\b/gi, `${p.subject} had $1`).replace(/\bI'd\b/gi, `${p.subject} would`);
+  t = agreeVerbs(t, 'I', p.subject);
+  t = t.replace(/\bI\b/g, p.subject);
+  t = t.replace(/\bmyself\b/gi, p.reflexive).replace(/\bmy\b/gi, p.possessive).replace(/\bmine\b/gi, gender === 'male' ? 'his' : gender === 'female' ? 'hers' : "the patient's");
+  t = t.replace(/\bme\b/gi, p.object);
+  t = t.replace(/\b(he|she|the patient) has got\b/gi, '$1 has');
+  return finish(t);
+}
+
+/**
+ * Rewrite a clinician's sentence addressed to the patient: "you/your" become the patient;
+ * the clinician's own "I" stays (notes are written by the signing clinician).
+ */
+export function rewriteClinicianSentence(sentence: string, gender: Gender): string {
+  const p = pronounsFor(gender);
+  let t = ` ${sentence} `;
+  t = t.replace(/\byou're\b/gi, `${p.subject} is`).replace(/\byou are\b/gi, `${p.subject} is`);
+  t = t.replace(/\byou've\b/gi, `${p.subject} has`).replace(/\byou'll\b/gi, `${p.subject} will`);
+  t = t.replace(/\byou'd\b/gi, `${p.subject} would`);
+  t = t.replace(/\byou were\b/gi, `${p.subject} was`);
+  t = t.replace(/\b(to|for|with|about|tell|give|see|ask|send|call|show|help|let|want|need|get|have|from|on|at|by|asked|told|gave|sent|check|examine|put|keep|make|like|bring|refer|prescribe|start|follow|remind|teach)\s+you\b/gi, `$1 ${p.object}`);
+  t = agreeVerbs(t, 'you', p.subject);
+  t = t.replace(/\byou\b/gi, p.subject);
+  t = t.replace(/\byourself\b/gi, p.reflexive).replace(/\byour\b/gi, p.possessive);
+  t = t.replace(/\bI'm\b/gi, 'I am').replace(/\bwe're\b/gi, 'we are').replace(/\bI'll\b/gi, 'I will').replace(/\bwe'll\b/gi, 'we will');
+  t = t.replace(/\blet's\b/gi, 'we will').replace(/\bI'd\b/gi, 'I would').replace(/\bwe've\b/gi, 'we have').replace(/\bI've\b/gi, 'I have');
+  return finish(t);
+}
+
+function finish(text: string): string {
+  let t = normaliseNumbers(text);
+  t = t.replace(/\bdon't\b/gi, 'do not').replace(/\bdoesn't\b/gi, 'does not').replace(/\bdidn't\b/gi, 'did not');
+  t = t.replace(/\bcan't\b/gi, 'cannot').replace(/\bwon't\b/gi, 'will not').replace(/\bisn't\b/gi, 'is not');
+  t = t.replace(/\bhasn't\b/gi, 'has not').replace(/\bhaven't\b/gi, 'have not').replace(/\bwasn't\b/gi, 'was not');
+  t = t.replace(/\bit's\b/gi, 'it is').replace(/\bthat's\b/gi, 'that is').replace(/\bthere's\b/gi, 'there is');
+  t = t.replace(/\bgonna\b/gi, 'going to').replace(/\bwanna\b/gi, 'want to').replace(/\bgotta\b/gi, 'have to');
+  t = t.replace(/\bkinda\b/gi, 'kind of').replace(/\byeah\b/gi, 'yes');
+  return polishSentence(t);
+}
+
+/**
+ * Guess the patient's gender from how the clinician refers to them ("Mrs. Cooper", "she"), so
+ * pronouns in the note match; unknown when the transcript does not say.
+ */
+export function detectGender(doctorText: string): Gender {
+  const t = ` ${doctorText.toLowerCase()} `;
+  const female = (t.match(/\b(she|her|hers|herself|mrs|ms|miss|woman|female|lady|girl)\b/g) ?? []).length;
+  const male = (t.match(/\b(he|him|his|himself|mr|man|male|gentleman|boy|guy)\b/g) ?? []).length;
+  if (female >= 1 && female > male * 1.5) return 'female';
+  if (male >= 1 && male > female * 1.5) return 'male';
+  return 'unknown';
+}

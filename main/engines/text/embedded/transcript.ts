@@ -1,0 +1,185 @@
+/**
+ * Transcript understanding: speaker tags, turns, sentences, and who is the clinician.
+ * Works on the shapes people actually send: `[doctor]`, `Doctor:`, `Dr. Smith:`, `Speaker 1:`,
+ * tags in the eight note languages, or no tags at all (dictation or an untagged dialogue).
+ */
+import { cleanUtterance } from './clean.js';
+
+export type Role = 'doctor' | 'patient' | 'other' | 'unknown';
+
+export interface Turn {
+  /** The label as written (`doctor`, `Speaker 1`, `Dr. Lee`), or '' when untagged. */
+  speaker: string;
+  role: Role;
+  text: string;
+  index: number;
+}
+
+export interface Sentence {
+  text: string;
+  role: Role;
+  turn: number;
+  /** Position of the sentence in the whole transcript, 0..1, used by section heuristics. */
+  position: number;
+  /** True when the sentence ends with a question mark. */
+  question: boolean;
+}
+
+const DOCTOR_LABEL =
+  /^(doctor|dr\.?(\s+[\p{L}'-]+)*|physician|clinician|provider|md|np|pa|nurse practitioner|attending|resident|médico|medico|médecin|medecin|docteur|arzt|ärztin|aerztin|dottore|dottoressa|doutor|doutora|врач|доктор|医生|医師|大夫)$/iu;
+const PATIENT_LABEL = /^(patient|pt|client|paciente|patiente|patientin|paziente|пациент|пациентка|患者|病人)$/iu;
+const OTHER_LABEL =
+  /^(nurse|mother|father|mom|dad|parent|wife|husband|son|daughter|caregiver|family|guardian|interpreter|partner|spouse|enfermera|infirmière|madre|padre|mère|père)$/iu;
+
+// `[doctor] text`, `Doctor: text`, `Dr. Lee: text`, `Speaker 1: text`, `医生：text`.
+const BRACKET_TAG = /^\s*\[([^\]]{1,40})\]\s*:?\s*/u;
+const COLON_TAG = /^\s*([\p{L}][\p{L}\p{N} .'-]{0,30}?)\s*[:：]\s+|^\s*([\p{L}][\p{L}\p{N} .'-]{0,30}?)\s*：\s*/u;
+
+/** Classify a speaker label into a role; labels such as `Speaker 1` stay unknown. */
+export function roleOfLabel(label: string): Role {
+  const l = label.trim().replace(/\s+/g, ' ');
+  if (DOCTOR_LABEL.test(l)) return 'doctor';
+  if (PATIENT_LABEL.test(l)) return 'patient';
+  if (OTHER_LABEL.test(l)) return 'other';
+  return 'unknown';
+}
+
+function splitTag(line: string): { speaker: string; text: string } | null {
+  const b = BRACKET_TAG.exec(line);
+  if (b) return { speaker: b[1]!.trim(), text: line.slice(b[0].length) };
+  const c = COLON_TAG.exec(line);
+  if (c) {
+    const label = (c[1] ?? c[2] ?? '').trim();
+    // A colon after an ordinary phrase ("Blood pressure: 120/80") is not a speaker tag.
+    if (roleOfLabel(label) !== 'unknown' || /^(speaker|spk|s)\s*\d+$/i.test(label) || /^[A-Z]{1,3}\d?$/.test(label))
+      return { speaker: label, text: line.slice(c[0].length) };
+  }
+  return null;
+}
+
+/** Split a transcript into speaker turns, joining continuation lines into the turn above. */
+export function parseTurns(transcript: string): Turn[] {
+  const lines = transcript.replace(/\r\n?/g, '\n').split('\n');
+  const turns: Turn[] = [];
+  let tagged = 0;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line) continue;
+    const tag = splitTag(line);
+    if (tag) {
+      tagged++;
+      turns.push({ speaker: tag.speaker, role: roleOfLabel(tag.speaker), text: tag.text, index: turns.length });
+    } else if (turns.length > 0 && tagged > 0) {
+      turns[turns.length - 1]!.text += ` ${line}`;
+    } else {
+      turns.push({ speaker: '', role: 'unknown', text: line, index: turns.length });
+    }
+  }
+  assignRoles(turns);
+  return turns;
+}
+
+// Cues of who is speaking, used when tags are missing, anonymous (`Speaker 1`) or swapped.
+const DOCTOR_CUES =
+  /\b(let's|let me|i'm going to|i am going to|we're going to|we will|we'll|i want you to|i'd like you to|your|you've been|examine|exam|prescribe|order|refer|follow up|take a look|any (other )?questions|what brings you|how are you feeling|how long|does it hurt|do you have|have you)\b/gi;
+const PATIENT_CUES = /\b(i've been|i have been|i feel|i felt|my (wife|husband|mom|dad|job|work|back|knee|chest|head|stomach)|it hurts|i take|i'm taking|i noticed|i think it|i started|i was)\b/gi;
+
+function cueScore(text: string): number {
+  const doctor = (text.match(DOCTOR_CUES) ?? []).length + (text.match(/\?/g) ?? []).length * 0.7;
+  const patient = (text.match(PATIENT_CUES) ?? []).length;
+  return doctor - patient;
+}
+
+/**
+ * Decide roles for anonymous speakers and repair swapped doctor/patient tags: the speaker whose
+ * words look most like a clinician's (questions, plans, exam talk) is the doctor.
+ */
+export function assignRoles(turns: Turn[]): void {
+  const bySpeaker = new Map<string, { score: number; words: number }>();
+  for (const t of turns) {
+    const s = bySpeaker.get(t.speaker) ?? { score: 0, words: 0 };
+    s.score += cueScore(t.text);
+    s.words += t.text.split(/\s+/).length;
+    bySpeaker.set(t.speaker, s);
+  }
+  const speakers = [...bySpeaker.keys()];
+  const doctorLabels = speakers.filter((s) => roleOfLabel(s) === 'doctor');
+  const patientLabels = speakers.filter((s) => roleOfLabel(s) === 'patient');
+  const norm = (s: string): number => {
+    const v = bySpeaker.get(s)!;
+    return v.score / Math.max(1, Math.sqrt(v.words));
+  };
+  if (doctorLabels.length === 1 && patientLabels.length === 1) {
+    // Swapped tags: only when the evidence is clear, because most transcripts are tagged right.
+    const d = doctorLabels[0]!;
+    const p = patientLabels[0]!;
+    if (norm(p) - norm(d) > 1.5) {
+      for (const t of turns) if (t.speaker === d) t.role = 'patient';
+      else if (t.speaker === p) t.role = 'doctor';
+    }
+    return;
+  }
+  const anonymous = speakers.filter((s) => s !== '' && roleOfLabel(s) === 'unknown');
+  if (anonymous.length >= 2 && doctorLabels.length === 0) {
+    const ranked = [...anonymous].sort((a, b) => norm(b) - norm(a));
+    const doctor = ranked[0]!;
+    const patient = patientLabels.length === 0 ? ranked[1]! : undefined;
+    for (const t of turns) {
+      if (t.speaker === doctor) t.role = 'doctor';
+      else if (t.speaker === patient) t.role = 'patient';
+      else if (roleOfLabel(t.speaker) === 'unknown') t.role = 'other';
+    }
+    return;
+  }
+  if (anonymous.length === 1 && (doctorLabels.length === 0) !== (patientLabels.length === 0)) {
+    for (const t of turns) if (t.speaker === anonymous[0]) t.role = doctorLabels.length === 0 ? 'doctor' : 'patient';
+    return;
+  }
+  if (speakers.length === 1 && speakers[0] === '') {
+    // Untagged: a dictation ("the patient presents...") is the clinician speaking; otherwise
+    // judge each paragraph on its own.
+    for (const t of turns) {
+      const s = cueScore(t.text);
+      t.role = s > 0.5 ? 'doctor' : s < -0.5 ? 'patient' : 'unknown';
+    }
+  }
+}
+
+const ABBREVIATIONS = /\b(dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no|fig|sr|jr|prof|dra|sra|sr|mme|mlle|herr|frau|p\.o|b\.i\.d|t\.i\.d|q\.d)\.$/i;
+
+/** Split cleaned text into sentences, keeping abbreviations and decimals intact. */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '.' || ch === '?' || ch === '!' || ch === '。' || ch === '？' || ch === '！') {
+      const next = text[i + 1];
+      const cjk = ch === '。' || ch === '？' || ch === '！';
+      if (!cjk && next !== undefined && !/\s/.test(next)) continue;
+      const candidate = text.slice(start, i + 1);
+      if (ch === '.' && ABBREVIATIONS.test(candidate)) continue;
+      const s = candidate.trim();
+      if (s) out.push(s);
+      start = i + 1;
+    }
+  }
+  const rest = text.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+/** Turns to cleaned sentences with role, turn number and relative position. */
+export function toSentences(turns: Turn[]): Sentence[] {
+  const raw: Omit<Sentence, 'position'>[] = [];
+  for (const t of turns) {
+    for (const s of splitSentences(cleanUtterance(t.text))) {
+      const text = s.trim();
+      if (!/[\p{L}\p{N}]/u.test(text)) continue;
+      // ASR often drops the question mark: a short sentence opening like a question is one.
+      const interrogative = /^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(text) && text.split(/\s+/).length < 15;
+      raw.push({ text, role: t.role, turn: t.index, question: /[?？]$/.test(text) || interrogative });
+    }
+  }
+  return raw.map((s, i) => ({ ...s, position: raw.length > 1 ? i / (raw.length - 1) : 0 }));
+}

@@ -1,0 +1,41 @@
+import { describe, it, expect } from 'vitest';
+import { parseTurns, splitSentences, toSentences } from '../../main/engines/text/embedded/transcript.js';
+import { cleanUtterance } from '../../main/engines/text/embedded/clean.js';
+
+describe('transcript understanding', () => {
+  it('reads bracket, colon and named-doctor tags', () => {
+    const turns = parseTurns('[doctor] how are you?\nPatient: my knee hurts.\nDr. Lee: since when?\n[patient] two weeks.');
+    expect(turns.map((t) => t.role)).toEqual(['doctor', 'patient', 'doctor', 'patient']);
+    expect(turns[1]!.text).toBe('my knee hurts.');
+  });
+
+  it('works out who the doctor is when speakers are anonymous', () => {
+    const turns = parseTurns(
+      'Speaker 1: I have had this pain in my back for a week and I feel stiff.\nSpeaker 2: Okay. Do you have any numbness? Let me take a look. I am going to order an x-ray.\nSpeaker 1: No numbness. My job is lifting boxes.\nSpeaker 2: How long have you worked there? We will start physical therapy.',
+    );
+    expect(turns.filter((t) => t.speaker === 'Speaker 2').every((t) => t.role === 'doctor')).toBe(true);
+    expect(turns.filter((t) => t.speaker === 'Speaker 1').every((t) => t.role === 'patient')).toBe(true);
+  });
+
+  it('repairs doctor and patient tags that are swapped', () => {
+    const turns = parseTurns(
+      '[patient] what brings you in today? do you have any fever? how long has this been going on? let me take a look. i am going to order labs and we will follow up.\n[doctor] i have had a cough for a week and i feel tired.\n[patient] any chest pain? i want you to rest. we will prescribe something.\n[doctor] no chest pain. my wife has a cold.',
+    );
+    expect(turns[0]!.role).toBe('doctor');
+    expect(turns[1]!.role).toBe('patient');
+  });
+
+  it('keeps untagged text as one speaker and still splits sentences', () => {
+    const sentences = toSentences(parseTurns('The patient presents with cough. Dr. Smith referred her. She denies fever.'));
+    expect(sentences.map((s) => s.text)).toEqual(['The patient presents with cough.', 'Dr. Smith referred her.', 'She denies fever.']);
+  });
+
+  it('cleans ASR artefacts and disfluencies without dropping content', () => {
+    expect(cleanUtterance("i , i , i do n't know , um , it's been uh five weeks .")).toBe("i don't know, it's been five weeks.");
+    expect(cleanUtterance('the ex- exerting part , you know , hurts')).toBe('the exerting part, hurts');
+  });
+
+  it('does not split on decimals or titles', () => {
+    expect(splitSentences('Her A1c was 7.2 today. Mr. Jones agrees.')).toEqual(['Her A1c was 7.2 today.', 'Mr. Jones agrees.']);
+  });
+});
