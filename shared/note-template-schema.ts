@@ -32,7 +32,12 @@ export const NOTE_TEMPLATE_SCHEMA = {
       type: 'object',
       required: ['type'],
       properties: { type: { type: 'string', enum: ['heading', 'text', 'list'] } },
-      oneOf: [{ $ref: '#/$defs/HeadingSection' }, { $ref: '#/$defs/TextSection' }, { $ref: '#/$defs/ListSection' }],
+      // Discriminated by `type` with if/then (not oneOf) so errors come from the one branch that applies.
+      allOf: [
+        { if: { properties: { type: { const: 'heading' } } }, then: { $ref: '#/$defs/HeadingSection' } },
+        { if: { properties: { type: { const: 'text' } } }, then: { $ref: '#/$defs/TextSection' } },
+        { if: { properties: { type: { const: 'list' } } }, then: { $ref: '#/$defs/ListSection' } },
+      ],
     },
     HeadingSection: {
       type: 'object',

@@ -69,12 +69,13 @@ function fieldOf(error: ErrorObject, root: string): string {
     return `${base ? `${base}.` : ''}${missing}: is required`;
   }
   if (error.keyword === 'additionalProperties') return `${base || root}: unknown property "${String(error.params.additionalProperty)}"`;
-  return `${base || root || 'body'}: ${error.message ?? 'is invalid'}`;
+  const allowed = error.keyword === 'enum' ? ` (${(error.params.allowedValues as unknown[]).map(String).join(', ')})` : '';
+  return `${base || root || 'body'}: ${error.message ?? 'is invalid'}${allowed}`;
 }
 
 /** Turns the first schema violation into a 400 whose message names the field. */
 export function validationError(errors: ErrorObject[] | null | undefined, root: string): DomainError {
-  const first = errors?.[0];
+  const first = errors?.find((e) => e.keyword !== 'if');
   return invalidRequest(first ? fieldOf(first, root) : `${root || 'body'}: is invalid`);
 }
 

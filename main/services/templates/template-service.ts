@@ -20,9 +20,8 @@ function describe(error: ErrorObject, root: string): string {
  */
 export function validateNoteTemplate(value: unknown, root = 'template'): NoteTemplate {
   if (!check(value)) {
-    // oneOf errors are noisy; report the most specific one (the deepest path).
-    const errors = [...(check.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
-    throw invalidRequest(errors[0] ? describe(errors[0], root) : `${root}: is not a valid NoteTemplate`);
+    const first = (check.errors ?? []).find((e) => e.keyword !== 'if');
+    throw invalidRequest(first ? describe(first, root) : `${root}: is not a valid NoteTemplate`);
   }
   const template = value as unknown as NoteTemplate;
   const problems = templateProblems(template);
