@@ -1,0 +1,59 @@
+/**
+ * Competition between overlapping candidates, and the answer's offsets and expanded text.
+ *
+ * Rule: candidates are ranked by confidence plus COMPETITION_WORD_BONUS for every example word
+ * they matched, so a longer macro that contains a shorter one ("normal chest exam" over "chest
+ * exam") wins unless it is clearly less certain; ties go to the earlier start, then to the
+ * macro listed first in the request, then to its earlier example. Winners are taken greedily in
+ * rank order; a candidate that overlaps an accepted one is dropped.
+ */
+import type { Candidate } from './detect.js';
+
+/** Rank bonus per matched example word when candidates overlap. */
+export const COMPETITION_WORD_BONUS = 0.15;
+
+/** Non-overlapping winners, in text order. */
+export function resolveOverlaps(candidates: Candidate[], minConfidence: number): Candidate[] {
+  const eligible = candidates.filter((c) => c.confidence >= minConfidence && c.end > c.start);
+  const rank = (c: Candidate): number => c.confidence + COMPETITION_WORD_BONUS * c.words;
+  eligible.sort((a, b) => rank(b) - rank(a) || a.start - b.start || a.macro - b.macro || a.example - b.example);
+  const accepted: Candidate[] = [];
+  for (const c of eligible) {
+    if (!accepted.some((w) => c.start < w.end && w.start < c.end)) accepted.push(c);
+  }
+  return accepted.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Converts code-unit offsets to code points (what the API counts). Identity when the text has
+ * no surrogate pairs, which is the common case.
+ */
+export function createCodePointMapper(text: string): (unitOffset: number) => number {
+  if (!/[\uD800-\uDFFF]/.test(text)) return (u) => u;
+  const map = new Uint32Array(text.length + 1);
+  let cp = 0;
+  for (let i = 0; i < text.length; i++) {
+    map[i] = cp;
+    const c = text.charCodeAt(i);
+    const pairStart = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length;
+    const next = pairStart ? text.charCodeAt(i + 1) : 0;
+    if (pairStart && next >= 0xdc00 && next <= 0xdfff) {
+      map[i + 1] = cp;
+      i++;
+    }
+    cp++;
+  }
+  map[text.length] = cp;
+  return (u) => map[u];
+}
+
+/** The text with each winner's span replaced by its expansion; everything else unchanged. */
+export function expand(text: string, winners: Candidate[], expansionOf: (c: Candidate) => string): string {
+  let out = '';
+  let at = 0;
+  for (const w of winners) {
+    out += text.slice(at, w.start) + expansionOf(w);
+    at = w.end;
+  }
+  return out + text.slice(at);
+}
