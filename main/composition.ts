@@ -12,6 +12,10 @@ import { createJobStore } from './store/job-store.js';
 import { createIdempotencyStore } from './store/idempotency-store.js';
 import { createWebhookStore } from './store/webhook-store.js';
 import { createFileBlobStore } from './store/blob-store.js';
+import { createAuditStore, createRetentionStore } from './store/audit-store.js';
+import { openDataProtection, type DataProtection } from './store/crypto/index.js';
+import { createAuditService, type AuditService } from './services/audit/audit-service.js';
+import { createRetentionSweeper, type RetentionSweeper } from './jobs/retention.js';
 import { createAccountService, type AccountService } from './services/accounts/account-service.js';
 import { createNoteService, NOTE_JOB } from './services/notes/note-service.js';
 import { createStyleService } from './services/notes/style-service.js';
@@ -38,6 +42,7 @@ import { createFfmpegDecoder } from './engines/audio/index.js';
 import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
 import { createSileroVad } from './engines/vad/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
+import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 
 export const VERSION = '0.1.0';
@@ -50,6 +55,10 @@ export interface Clindoc {
   accounts: AccountService;
   jobs: JobRunner;
   webhooks: WebhookDispatcher;
+  audit: AuditService;
+  retention: RetentionSweeper;
+  /** Key ring and column cipher of this data folder. */
+  protection: DataProtection;
   /** Set when this start created the first (local) account. */
   localCredentials?: { accountId: string; apiKey: string };
   /** Binds the port and starts background work; resolves with the bound port. */
@@ -65,6 +74,11 @@ export interface ComposeOptions {
   webhookRetryDelaysMs?: number[];
   /** Create the local account on first start (default true). */
   createLocalAccount?: boolean;
+  /**
+   * Master encryption key from the OS keychain (the desktop app reads it with Electron
+   * safeStorage). Wins over CLINDOC_ENCRYPTION_KEY and the generated key file.
+   */
+  keychainKey?: Buffer;
 }
 
 /** The file where the local account's key is kept for the desktop app (owner-only). */
@@ -93,17 +107,37 @@ function chooseLanguageModel(config: ClindocConfig): LanguageModel | undefined {
 export function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Clindoc {
   const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination(1));
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  let protection: DataProtection;
+  try {
+    protection = openDataProtection({
+      dataDir: config.dataDir,
+      ...(options.keychainKey ? { keychainKey: options.keychainKey } : {}),
+      ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
+      warn: (message) => logger.warn(message),
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const { cipher, ring } = protection;
+  logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
   const stores = {
     accounts: createAccountStore(db),
-    notes: createNoteStore(db),
-    templates: createDocumentStore(db, 'note_templates'),
-    macros: createDocumentStore(db, 'macros'),
-    transcriptions: createTranscriptionStore(db),
+    notes: createNoteStore(db, cipher),
+    templates: createDocumentStore(db, 'note_templates', cipher),
+    macros: createDocumentStore(db, 'macros', cipher),
+    transcriptions: createTranscriptionStore(db, cipher),
     jobs: createJobStore(db),
-    idempotency: createIdempotencyStore(db),
+    idempotency: createIdempotencyStore(db, cipher),
     webhooks: createWebhookStore(db),
-    blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+    blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
+    audit: createAuditStore(db),
+    retention: createRetentionStore(db),
   };
+  const audit = createAuditService({
+    store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
+    onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit event could not be written'),
+  });
   const languageModel = chooseLanguageModel(config);
   let noteWriter: NoteWriter | undefined;
   let styleWriter: StyleWriter | undefined;
@@ -119,12 +153,20 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     else if (engine === 'openai-compatible') {
       if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
       made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
+    } else if (engine === 'onnx-ctc' || engine === 'onnx-whisper') {
+      if (!config.asrModelDir) throw invalidRequest(`engine: ${engine} needs CLINDOC_ASR_MODEL_DIR`);
+      made = engine === 'onnx-ctc' ? createOnnxCtcRecognizer({ modelDir: config.asrModelDir }) : createOnnxWhisperRecognizer({ modelDir: config.asrModelDir });
     } else throw invalidRequest(`engine: "${engine}" is not configured on this device`);
     recognizers.set(engine, made);
     return made;
   };
   let vad: ReturnType<typeof createSileroVad> | undefined;
-  const pipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: () => (vad ??= createSileroVad()) });
+  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: () => (vad ??= createSileroVad()) });
+  // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
+  const pipeline: typeof plainPipeline = (path, opts) => {
+    const key = stores.blobs.keyOf(path);
+    return key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts);
+  };
 
   let jobs: JobRunner | undefined;
   const enqueue = (kind: string, accountId: string, resourceId: string): void => jobs!.enqueue(kind, accountId, resourceId);
@@ -169,7 +211,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates: createTemplateService({ store: stores.templates }), transcriptions,
       extraction: createExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
-      macroLibrary: createMacroLibraryService({ store: stores.macros }), webhooks, idempotency: stores.idempotency,
+      macroLibrary: createMacroLibraryService({ store: stores.macros }), webhooks, idempotency: stores.idempotency, audit,
     },
     {
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
@@ -182,6 +224,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   server.headersTimeout = 30_000;
   let streaming: StreamingHandle | undefined;
+  const retention = createRetentionSweeper({
+    retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, blobs: stores.blobs, idempotency: stores.idempotency,
+    audit, logger, defaultDays: config.retentionDays, intervalMs: config.retentionSweepSeconds * 1000,
+  });
 
   let localCredentials: { accountId: string; apiKey: string } | undefined;
   if (options.createLocalAccount !== false) {
@@ -195,7 +241,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   }
 
   const clindoc: Clindoc = {
-    config, logger, db, server, accounts, jobs, webhooks: dispatcher,
+    config, logger, db, server, accounts, jobs, webhooks: dispatcher, audit, retention, protection,
     ...(localCredentials ? { localCredentials } : {}),
     listen: () =>
       new Promise<number>((resolve, reject) => {
@@ -209,11 +255,13 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           });
           jobs!.start();
           dispatcher!.start();
+          retention.start();
           logger.info({ host: config.host, port: boundPort }, 'local API listening');
           resolve(boundPort);
         });
       }),
     async close() {
+      retention.stop();
       await streaming?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

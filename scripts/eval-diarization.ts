@@ -8,13 +8,19 @@
  *   - oracle speech segments (scores speaker clustering alone), speaker count given and estimated;
  *   - segments from a simple energy detector (what a VAD-less pipeline would get).
  *
+ * A second, labelled stand-in set: MTS-Dialog doctor-patient dialogues (../shared/data, read in
+ * place) spoken by two espeak-ng voices. Same synthesiser, same channel: only the voice differs.
+ *
  * Run: npx tsx scripts/eval-diarization.ts
  * Data: apt-get install codec2-examples  (or: apt-get download codec2-examples && dpkg -x *.deb DIR,
  * then CLINDOC_CODEC2_DIR=DIR/usr/share/codec2)
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
+import { createSileroVad } from '../main/engines/vad/index.js';
 import { diarizationErrorRate, diarizeMono, type SpeakerTurn } from '../main/services/transcriptions/diarization.js';
 import type { SpeechSegment } from '../main/services/transcriptions/ports.js';
 
@@ -92,9 +98,69 @@ function conversation(a: Int16Array[], b: Int16Array[], rand: () => number, turn
   return { pcm, truth };
 }
 
+/** Minimal RFC 4180 CSV reader (quoted fields may hold commas, quotes and newlines). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else if (c !== '\r') field += c;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** Doctor-patient dialogues from MTS-Dialog spoken by two espeak-ng voices. */
+async function syntheticDialogues(): Promise<void> {
+  const csv = join(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'), 'mts-dialog', 'MTS-Dialog-ValidationSet.csv');
+  if (!existsSync(csv)) {
+    console.log(`synthetic dialogues: skipped, ${csv} is absent`);
+    return;
+  }
+  const decoder = createFfmpegDecoder();
+  const tmp = mkdtempSync(join(tmpdir(), 'clindoc-eval-diar-'));
+  const voices: Record<string, string[]> = { Doctor: ['-v', 'en-us+m3', '-p', '40'], Patient: ['-v', 'en-us+f2', '-p', '60'] };
+  const dialogues = parseCsv(readFileSync(csv, 'utf8')).slice(1).map((r) => r[3] ?? '')
+    .map((d) => d.split(/\n/).map((l) => /^(Doctor|Patient):\s*(.+)$/.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null))
+    .filter((turns) => turns.length >= 6).slice(0, 5);
+  const ders: number[] = [];
+  let n = 0;
+  try {
+    for (const turns of dialogues) {
+      const parts: Int16Array[] = [];
+      const truth: SpeakerTurn[] = [];
+      let t = 0;
+      for (const m of turns.slice(0, 10)) {
+        const wav = join(tmp, `${n++}.wav`);
+        execFileSync('espeak-ng', [...voices[m[1]!]!, '-s', '165', '-w', wav, m[2]!]);
+        const pcm = (await decoder.decodeFile(wav, { sampleRate: SR })).channels[0]!;
+        truth.push({ start: t, end: t + pcm.length / SR, speaker: m[1] === 'Doctor' ? 0 : 1 });
+        parts.push(pcm, new Int16Array(Math.round(0.3 * SR)));
+        t += pcm.length / SR + 0.3;
+      }
+      const pcm = new Int16Array(parts.reduce((k, p) => k + p.length, 0));
+      let o = 0;
+      for (const p of parts) { pcm.set(p, o); o += p.length; }
+      ders.push(diarizationErrorRate(truth, diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 })).der);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const mean = ders.reduce((a, b) => a + b, 0) / Math.max(ders.length, 1);
+  console.log(`synthetic stand-in (espeak-ng m3 vs f2 voices, MTS-Dialog text, energy VAD, k=2): ${ders.map((d) => `${(100 * d).toFixed(1)}%`).join(' ')}; mean DER ${(100 * mean).toFixed(1)}%`);
+}
+
 async function main(): Promise<void> {
+  await syntheticDialogues();
   if (!existsSync(join(dir, 'wav'))) {
-    console.log(`eval-diarization: skipped, no real speech recordings at ${dir}/wav (install Debian's codec2-examples or set CLINDOC_CODEC2_DIR)`);
+    console.log(`eval-diarization: real-speech set skipped, no recordings at ${dir}/wav (install Debian's codec2-examples or set CLINDOC_CODEC2_DIR)`);
     return;
   }
   const decoder = createFfmpegDecoder();
@@ -107,7 +173,8 @@ async function main(): Promise<void> {
   }
   const names = [...pools.keys()].filter((n) => pools.get(n)!.length >= 3);
   const rand = rng(7);
-  const rows: Array<{ pair: string; dur: number; oracle2: number; oracleK: number; energy2: number; k: number }> = [];
+  const silero = createSileroVad();
+  const rows: Array<{ pair: string; dur: number; oracle2: number; oracleK: number; energy2: number; sileroK: number; sileroMiss: number; k: number }> = [];
   const t0 = performance.now();
   let audioSec = 0;
   for (let i = 0; i < names.length; i++) {
@@ -121,12 +188,15 @@ async function main(): Promise<void> {
       const hyp2 = diarizeMono(pcm, SR, oracle, { numSpeakers: 2 });
       const hypK = diarizeMono(pcm, SR, oracle);
       const hypE = diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 });
+      const hypS = diarizeMono(pcm, SR, await silero.segments(pcm, SR), { numSpeakers: 2 });
       rows.push({
         pair: `${names[i]} + ${names[j]}`,
         dur: pcm.length / SR,
         oracle2: diarizationErrorRate(truth, hyp2).der,
         oracleK: diarizationErrorRate(truth, hypK).der,
         energy2: diarizationErrorRate(truth, hypE).der,
+        sileroK: diarizationErrorRate(truth, hypS).der,
+        sileroMiss: (() => { const d = diarizationErrorRate(truth, hypS); return d.total ? d.missed / d.total : 0; })(),
         k: new Set(hypK.map((h) => h.speaker)).size,
       });
     }
@@ -134,12 +204,12 @@ async function main(): Promise<void> {
   const elapsed = (performance.now() - t0) / 1000;
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`.padStart(7);
   console.log('two-speaker conversations from codec2-examples real speech (8 kHz, upsampled to 16 kHz); DER with 0.25 s collar');
-  console.log('pair                          dur(s)  oracle,k=2  oracle,k=est (k)  energyVAD,k=2');
+  console.log('pair                          dur(s)  oracle,k=2  oracle,k=est (k)  energyVAD,k=2  SileroVAD,k=2 (missed)');
   for (const r of rows) {
-    console.log(`${r.pair.padEnd(28)} ${r.dur.toFixed(1).padStart(7)}  ${pct(r.oracle2)}     ${pct(r.oracleK)} (${r.k})     ${pct(r.energy2)}`);
+    console.log(`${r.pair.padEnd(28)} ${r.dur.toFixed(1).padStart(7)}  ${pct(r.oracle2)}     ${pct(r.oracleK)} (${r.k})     ${pct(r.energy2)}        ${pct(r.sileroK)} (${pct(r.sileroMiss).trim()})`);
   }
   const mean = (f: (r: (typeof rows)[number]) => number): string => pct(rows.reduce((s, r) => s + f(r), 0) / Math.max(rows.length, 1));
-  console.log(`${'mean'.padEnd(28)} ${audioSec.toFixed(1).padStart(7)}  ${mean((r) => r.oracle2)}     ${mean((r) => r.oracleK)}         ${mean((r) => r.energy2)}`);
+  console.log(`${'mean'.padEnd(28)} ${audioSec.toFixed(1).padStart(7)}  ${mean((r) => r.oracle2)}     ${mean((r) => r.oracleK)}         ${mean((r) => r.energy2)}        ${mean((r) => r.sileroK)}`);
   // One-speaker recordings: how often the speaker count is over-estimated.
   const single = names.map((name) => {
     const pool = pools.get(name)!.slice(0, 12);
@@ -149,7 +219,7 @@ async function main(): Promise<void> {
     return { name, k: new Set(hyp.map((h) => h.speaker)).size, der: diarizationErrorRate(one, hyp).der };
   });
   console.log(`one-speaker recordings, speakers estimated: ${single.map((r) => `${r.name}=${r.k} (DER ${pct(r.der).trim()})`).join(', ')}`);
-  console.log(`diarization time: ${elapsed.toFixed(2)} s for ${(audioSec * 3).toFixed(0)} s of audio (real-time factor ${(elapsed / (audioSec * 3)).toFixed(4)})`);
+  console.log(`diarization time: ${elapsed.toFixed(2)} s for ${(audioSec * 4).toFixed(0)} s of audio (real-time factor ${(elapsed / (audioSec * 4)).toFixed(4)}, VAD included)`);
 }
 
 await main();

@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+# onnxruntime-node would otherwise fetch CUDA libraries from outside the npm registry.
+export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi

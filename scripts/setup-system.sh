@@ -11,6 +11,8 @@ command -v espeak-ng >/dev/null 2>&1 || need+=(espeak-ng)
 [ -e /usr/bin/chromium ] || need+=(chromium)
 ls /usr/lib/*/libpocketsphinx.so.3 >/dev/null 2>&1 || need+=(libpocketsphinx3)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
+# Real two-speaker recordings for the diarization score (scripts/eval-diarization.ts).
+dpkg -s codec2-examples >/dev/null 2>&1 || need+=(codec2-examples)
 if [ ${#need[@]} -eq 0 ]; then
   echo "setup-system: Debian packages already installed"
   exit 0
