@@ -144,12 +144,13 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const writer = (): NoteWriter => (noteWriter ??= languageModel ? createLlmNoteWriter(languageModel) : createEmbeddedNoteWriter());
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel) : createEmbeddedStyleWriter());
 
+  let vad: ReturnType<typeof createSileroVad> | undefined;
   const recognizers = new Map<string, SpeechRecognizer>();
   const recognizer = (engine = config.asrEngine): SpeechRecognizer => {
     const cached = recognizers.get(engine);
     if (cached) return cached;
     let made: SpeechRecognizer;
-    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true });
+    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true, vad: (vad ??= createSileroVad()) });
     else if (engine === 'openai-compatible') {
       if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
       made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });

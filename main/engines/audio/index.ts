@@ -1,0 +1,10 @@
+/** Audio decoding adapters: ffmpeg for files, in-process or ffmpeg streaming for live sessions. */
+export { createFfmpegDecoder, type FfmpegDecoderOptions } from './ffmpeg-decoder.js';
+export {
+  createStreamDecoder,
+  STREAM_ENCODINGS,
+  type StreamDecoder,
+  type StreamDecoderOptions,
+} from './stream-decoder.js';
+export { createResampler, resampleInt16, type StreamResampler } from './resampler.js';
+export { alawToLinear, mulawToLinear } from './pcm-codecs.js';

@@ -1,0 +1,184 @@
+/**
+ * One native pocketsphinx decoder: configuration, utterance control, hypothesis with word times
+ * and posterior confidences, cepstral-mean (CMN) access, and release. Callers own serialisation:
+ * a decoder must never run two native calls at once.
+ */
+import { DomainError } from '../../../services/errors.js';
+import type { RecognitionResult, RecognizedWord } from '../../../services/transcriptions/ports.js';
+import { NGRAM_AUTO, type Ptr, type SphinxNative } from './native.js';
+
+/** Seconds per pocketsphinx frame (the en-us model's 100 frames per second). */
+export const FRAME_SEC = 0.01;
+
+/** Where the language model comes from. */
+export interface LmSpec {
+  /** Main language model (ARPA or sphinx binary). */
+  lmPath: string;
+  /** Optional second model interpolated with the first (the clinical LM). */
+  mixPath?: string;
+  /** Weight of `mixPath` in the interpolation, 0 to 1. */
+  mixWeight?: number;
+}
+
+export interface DecoderConfig extends LmSpec {
+  /** Acoustic model folder (`.../en-us/en-us`). */
+  hmmDir: string;
+  dictPath: string;
+  sampleRate: number;
+}
+
+export interface NativeDecoder {
+  readonly ps: Ptr;
+  startUtt(): void;
+  endUtt(): void;
+  process(pcm: Int16Array, fullUtt?: boolean): void;
+  /** Words of the current (or just ended) utterance, `offsetSec` added to times. */
+  result(offsetSec: number, withConfidence: boolean): RecognitionResult;
+  /** Current CMN mean vector, or null when the struct layout could not be verified. */
+  getCmn(): Float32Array | null;
+  setCmn(mean: Float32Array): boolean;
+  /** Sum and frame count of a clip's cepstra through the decoder's own front end (seeds CMN). */
+  cepstrumSum(pcm: Int16Array): { sum: Float64Array; frames: number } | null;
+  free(): void;
+}
+
+/** Filler and sentence tokens pocketsphinx emits that are not words. */
+function isFiller(word: string): boolean {
+  return word.startsWith('<') || word.startsWith('[') || word.startsWith('+') || word === '';
+}
+
+/** `word(2)` is the second pronunciation of `word`. */
+export function baseWord(word: string): string {
+  const i = word.indexOf('(');
+  return i > 0 ? word.slice(0, i) : word;
+}
+
+/** Parses `-cmninit` from the acoustic model's feat.params, used to verify the CMN pointer. */
+export function parseCmnInit(featParams: string): Float32Array | null {
+  const m = /^-cmninit\s+(\S+)/m.exec(featParams);
+  if (!m) return null;
+  const v = m[1]!.split(',').map(Number);
+  return v.every(Number.isFinite) ? Float32Array.from(v) : null;
+}
+
+// Offset of `cmn_struct` inside sphinxbase 5prealpha's feat_t on LP64 (checked at run time
+// against feat.params' -cmninit before it is trusted).
+const FEAT_CMN_STRUCT_OFFSET = 88;
+
+/** Creates a decoder; throws `engine_unavailable` if pocketsphinx rejects the configuration. */
+export function createNativeDecoder(
+  native: SphinxNative,
+  cfg: DecoderConfig,
+  expectedCmn: Float32Array | null,
+): NativeDecoder {
+  // With a mixture the set is installed after init; loading -lm too would hold it twice.
+  const argv = [
+    '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
+    '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null',
+  ];
+  const config = native.cmd_ln_parse_r(null, native.ps_args(), argv.length, argv, 1);
+  if (!config) throw new DomainError('engine_unavailable', 'pocketsphinx rejected its configuration');
+  const ps = native.ps_init(config);
+  native.cmd_ln_free_r(config); // ps_init holds its own reference
+  if (!ps) throw new DomainError('engine_unavailable', 'pocketsphinx could not load its model');
+  if (cfg.mixPath) {
+    const psConfig = native.ps_get_config(ps);
+    const lmath = native.ps_get_logmath(ps);
+    const general = native.ngram_model_read(psConfig, cfg.lmPath, NGRAM_AUTO, lmath);
+    const clinical = native.ngram_model_read(psConfig, cfg.mixPath, NGRAM_AUTO, lmath);
+    if (!general || !clinical) {
+      native.ps_free(ps);
+      throw new DomainError('engine_unavailable', 'pocketsphinx could not load the clinical language model');
+    }
+    const w = cfg.mixWeight ?? 0.5;
+    const set = native.ngram_model_set_init(psConfig, [general, clinical], ['general', 'clinical'], Float32Array.from([1 - w, w]), 2);
+    // The set keeps its own references; the search takes one on the set.
+    native.ps_set_lm(ps, 'mixed', set);
+    native.ps_set_search(ps, 'mixed');
+    native.ngram_model_free(set);
+  }
+  const lmath = native.ps_get_logmath(ps);
+
+  let cmnPtr: Ptr | null = null;
+  if (expectedCmn) {
+    const feat = native.ps_get_feat(ps);
+    const candidate = feat ? native.readPointer(feat, FEAT_CMN_STRUCT_OFFSET) : null;
+    if (candidate) {
+      const v = new Float32Array(expectedCmn.length);
+      native.cmn_live_get(candidate, v);
+      if (v.every((x, i) => Math.abs(x - expectedCmn[i]!) < 0.01)) cmnPtr = candidate;
+    }
+  }
+  let freed = false;
+  let fe: Ptr | null = null;
+
+  return {
+    ps,
+    startUtt() {
+      if (native.ps_start_utt(ps) < 0) throw new DomainError('internal', 'pocketsphinx could not start an utterance');
+    },
+    endUtt() {
+      native.ps_end_utt(ps);
+    },
+    process(pcm, fullUtt = false) {
+      if (pcm.length === 0) return;
+      if (native.ps_process_raw(ps, pcm, pcm.length, 0, fullUtt ? 1 : 0) < 0) {
+        throw new DomainError('internal', 'pocketsphinx failed to process audio');
+      }
+    },
+    result(offsetSec, withConfidence) {
+      const words: RecognizedWord[] = [];
+      for (let seg = native.ps_seg_iter(ps); seg; seg = native.ps_seg_next(seg)) {
+        const raw = native.ps_seg_word(seg);
+        if (isFiller(raw)) continue;
+        const sf = [0];
+        const ef = [0];
+        native.ps_seg_frames(seg, sf, ef);
+        let confidence = 0;
+        if (withConfidence) {
+          const post = native.ps_seg_prob(seg, [0], [0], [0]);
+          confidence = Math.max(0, Math.min(1, native.logmath_exp(lmath, post)));
+        }
+        words.push({
+          word: baseWord(raw).toLowerCase(),
+          start: round3(offsetSec + sf[0]! * FRAME_SEC),
+          end: round3(offsetSec + (ef[0]! + 1) * FRAME_SEC),
+          confidence: round3(confidence),
+        });
+      }
+      const text = words.map((w) => w.word).join(' ');
+      const confidence = words.length ? round3(words.reduce((s, w) => s + w.confidence, 0) / words.length) : 0;
+      return { text, words, confidence };
+    },
+    getCmn() {
+      if (!cmnPtr || !expectedCmn) return null;
+      const v = new Float32Array(expectedCmn.length);
+      native.cmn_live_get(cmnPtr, v);
+      return v;
+    },
+    setCmn(mean) {
+      if (!cmnPtr) return false;
+      native.cmn_live_set(cmnPtr, mean);
+      return true;
+    },
+    cepstrumSum(pcm) {
+      if (!expectedCmn || !cmnPtr) return null;
+      fe ??= native.fe_init_auto_r(native.ps_get_config(ps));
+      if (!fe) return null;
+      const rows = native.cepstra(fe, pcm, expectedCmn.length);
+      const sum = new Float64Array(expectedCmn.length);
+      for (const r of rows) for (let j = 0; j < sum.length; j++) sum[j] = sum[j]! + r[j]!;
+      return { sum, frames: rows.length };
+    },
+    free() {
+      if (freed) return;
+      freed = true;
+      if (fe) native.fe_free(fe);
+      native.ps_free(ps);
+    },
+  };
+}
+
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,178 @@
+/**
+ * The embedded speech engine: pocketsphinx (Debian's en-us model) through koffi.
+ *
+ * Batch: the clip is cut into utterances (voice activity when a detector is given, otherwise at
+ * the quietest points), each decoded with `full_utt` so cepstral mean normalisation is computed
+ * over the whole utterance, on koffi's worker thread so the event loop stays free.
+ * Streaming: one decoder per session (idle decoders are pooled). Its live CMN is seeded from the
+ * session's own first audio, which removes the cold-first-utterance pitfall of a fresh decoder.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DomainError, engineUnavailable, invalidRequest } from '../../../services/errors.js';
+import type {
+  RecognitionOptions,
+  RecognitionResult,
+  SpeechRecognizer,
+  SpeechStream,
+  VoiceActivityDetector,
+} from '../../../services/transcriptions/ports.js';
+import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder } from './decoder.js';
+import { loadSphinx, type SphinxNative } from './native.js';
+import { planUtterances } from './segmenter.js';
+import { createPocketsphinxStream } from './stream.js';
+
+export interface PocketsphinxOptions {
+  /** Model folder with `en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`. Env `CLINDOC_POCKETSPHINX_MODEL_DIR`, default Debian's `/usr/share/pocketsphinx/model/en-us`. */
+  modelDir?: string;
+  /** Pronunciation dictionary. Default: the clinical dictionary when `medical`, else the model's cmudict. */
+  dictPath?: string;
+  /** General language model. Default: the model folder's `en-us.lm.bin`. */
+  lmPath?: string;
+  /** Interpolate the clinical LM and use the clinical dictionary (resources/asr). Env `CLINDOC_ASR_MEDICAL` (`0` turns it off), default true when the artefacts exist. */
+  medical?: boolean;
+  /** Folder with `clinical.lm` and `clinical.dict`. Default `resources/asr` under the working directory. */
+  resourcesDir?: string;
+  /** Weight of the clinical LM in the mixture, 0 to 1. Default 0.5. */
+  clinicalWeight?: number;
+  /** Detector used to cut long clips into utterances. Without one, cuts fall at the quietest points. */
+  vad?: VoiceActivityDetector;
+  /** Longest utterance decoded in one piece, seconds. Default 20. */
+  maxUtteranceSec?: number;
+  /** Seconds of a session's first audio held back to seed CMN before decoding starts. Env `CLINDOC_ASR_WARMUP_SEC`, default 0.3. */
+  warmupSec?: number;
+  /** Idle stream decoders kept for reuse (each ~90 MB). Default 2. */
+  poolSize?: number;
+}
+
+const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
+
+function assertEnglish(options: RecognitionOptions): void {
+  const lang = (options.language ?? 'en').toLowerCase();
+  if (lang !== 'en' && !lang.startsWith('en-')) {
+    throw invalidRequest(`language ${options.language} is not supported by the pocketsphinx engine (English only)`);
+  }
+}
+
+/** Paths of the clinical artefacts, or null when they have not been built. */
+export function clinicalArtefacts(resourcesDir: string): { lm: string; dict: string } | null {
+  const lmBin = join(resourcesDir, 'clinical.lm.bin');
+  const lm = existsSync(lmBin) ? lmBin : join(resourcesDir, 'clinical.lm');
+  const dict = join(resourcesDir, 'clinical.dict');
+  return existsSync(lm) && existsSync(dict) ? { lm, dict } : null;
+}
+
+/**
+ * Creates the embedded recogniser (name `pocketsphinx`). Native libraries and models load on first
+ * use; a missing installation surfaces as DomainError `engine_unavailable`.
+ */
+export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}): SpeechRecognizer & {
+  createStream(options: RecognitionOptions): SpeechStream;
+  close(): Promise<void>;
+} {
+  const modelDir = options.modelDir ?? process.env.CLINDOC_POCKETSPHINX_MODEL_DIR ?? DEBIAN_MODEL;
+  const resourcesDir = options.resourcesDir ?? join(process.cwd(), 'resources', 'asr');
+  const medicalWanted = options.medical ?? process.env.CLINDOC_ASR_MEDICAL !== '0';
+  const maxUtteranceSec = options.maxUtteranceSec ?? 20;
+  const poolSize = options.poolSize ?? 2;
+  const sampleRate = 16000;
+
+  let native: SphinxNative | null = null;
+  let config: DecoderConfig | null = null;
+  let expectedCmn: Float32Array | null = null;
+  let batchDecoder: NativeDecoder | null = null;
+  let batchQueue: Promise<unknown> = Promise.resolve();
+  const idle: NativeDecoder[] = [];
+  const liveStreams = new Set<SpeechStream>();
+  let closed = false;
+
+  function setup(): { native: SphinxNative; config: DecoderConfig } {
+    if (closed) throw engineUnavailable('the pocketsphinx engine has been closed');
+    if (native && config) return { native, config };
+    const hmmDir = join(modelDir, 'en-us');
+    if (!existsSync(join(hmmDir, 'mdef'))) {
+      throw engineUnavailable('the pocketsphinx en-us model is not installed (Debian package pocketsphinx-en-us)');
+    }
+    const clinical = clinicalArtefacts(resourcesDir);
+    if (options.medical === true && !clinical) {
+      throw engineUnavailable('the clinical language model is missing: run `npx tsx scripts/build-medical-lm.ts`');
+    }
+    const useClinical = medicalWanted && clinical !== null;
+    const featParams = join(hmmDir, 'feat.params');
+    expectedCmn = existsSync(featParams) ? parseCmnInit(readFileSync(featParams, 'utf8')) : null;
+    config = {
+      hmmDir,
+      lmPath: options.lmPath ?? join(modelDir, 'en-us.lm.bin'),
+      dictPath: options.dictPath ?? (useClinical ? clinical!.dict : join(modelDir, 'cmudict-en-us.dict')),
+      sampleRate,
+      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? 0.5 } : {}),
+    };
+    native = loadSphinx();
+    return { native, config };
+  }
+
+  function newDecoder(): NativeDecoder {
+    const s = setup();
+    return createNativeDecoder(s.native, s.config, expectedCmn);
+  }
+
+  async function decodeClip(pcm: Int16Array): Promise<RecognitionResult> {
+    const { native: n } = setup();
+    batchDecoder ??= newDecoder();
+    const dec = batchDecoder;
+    const plan = await planUtterances(pcm, sampleRate, { maxSec: maxUtteranceSec, vad: options.vad });
+    const words: RecognitionResult['words'] = [];
+    for (const seg of plan) {
+      const piece = pcm.subarray(seg.startSample, seg.endSample);
+      dec.startUtt();
+      await n.processRawAsync(dec.ps, piece, true);
+      await n.endUttAsync(dec.ps);
+      words.push(...dec.result(seg.startSample / sampleRate, true).words);
+    }
+    const text = words.map((w) => w.word).join(' ');
+    const confidence = words.length ? Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 1000) / 1000 : 0;
+    return { text, words, confidence };
+  }
+
+  return {
+    name: 'pocketsphinx',
+    sampleRate,
+    transcribe(pcm, opts) {
+      try {
+        assertEnglish(opts);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      // One batch decoder, one clip at a time: native decoders are not re-entrant.
+      const run = batchQueue.then(() => decodeClip(pcm));
+      batchQueue = run.catch(() => undefined);
+      return run.catch((err: unknown) => {
+        if (err instanceof DomainError) throw err;
+        throw new DomainError('internal', 'speech recognition failed', { cause: err });
+      });
+    },
+    createStream(opts) {
+      assertEnglish(opts);
+      const dec = idle.pop() ?? newDecoder();
+      const stream = createPocketsphinxStream(dec, {
+        sampleRate,
+        warmupSec: options.warmupSec ?? Number(process.env.CLINDOC_ASR_WARMUP_SEC ?? 0.3),
+        release: (reusable) => {
+          liveStreams.delete(stream);
+          if (reusable && !closed && idle.length < poolSize) idle.push(dec);
+          else dec.free();
+        },
+      });
+      liveStreams.add(stream);
+      return stream;
+    },
+    async close() {
+      closed = true;
+      await batchQueue;
+      batchDecoder?.free();
+      batchDecoder = null;
+      for (const d of idle.splice(0)) d.free();
+      for (const s of [...liveStreams]) s.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Streaming endpointing for live sessions: turns 16 kHz PCM into `speech_start` / `speech_end`
+ * events. Speech starts once frames above the threshold add up to `minSpeechMs` (the event carries
+ * the time of the first such frame); it ends after `endSilenceMs` below the lower hysteresis
+ * threshold (the event carries the time the silence began). The live socket finalises an utterance
+ * on `speech_end`, so `endSilenceMs` is most of the final's latency.
+ */
+import type { FrameScorer } from './silero-vad.js';
+
+export interface EndpointerOptions {
+  /** Speech probability threshold. Default: the detector's (0.5). */
+  threshold?: number;
+  /** Silence that ends an utterance, ms. Default 500. */
+  endSilenceMs?: number;
+  /** Speech needed before an utterance counts as started, ms. Default 96 (3 frames). */
+  minSpeechMs?: number;
+}
+
+export interface EndpointEvent {
+  type: 'speech_start' | 'speech_end';
+  /** Seconds from the start of the audio pushed into this endpointer. */
+  time: number;
+}
+
+export interface Endpointer {
+  /** Feeds 16 kHz mono PCM; resolves with the events it caused, in order. */
+  push(pcm: Int16Array): Promise<EndpointEvent[]>;
+  /** Whether an utterance is open. */
+  readonly inSpeech: boolean;
+  /** Seconds of audio consumed so far. */
+  readonly time: number;
+}
+
+const FRAME = 512;
+const RATE = 16000;
+
+/** Creates an endpointer over a frame scorer that owns its own model state. */
+export function createEndpointer(scorer: FrameScorer, options: EndpointerOptions & { threshold: number }): Endpointer {
+  const threshold = options.threshold;
+  const negThreshold = Math.max(0.01, threshold - 0.15);
+  const endSilenceFrames = Math.max(1, Math.round(((options.endSilenceMs ?? 500) * RATE) / 1000 / FRAME));
+  const minSpeechFrames = Math.max(1, Math.round(((options.minSpeechMs ?? 96) * RATE) / 1000 / FRAME));
+  let carry = new Float32Array(0);
+  let frameIndex = 0;
+  let inSpeech = false;
+  let speechRun = 0;
+  let candidateStart = -1;
+  let silenceRun = 0;
+  let silenceStart = -1;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const step = async (frame: Float32Array, events: EndpointEvent[]): Promise<void> => {
+    const p = await scorer.score(frame);
+    const idx = frameIndex++;
+    if (!inSpeech) {
+      if (p >= threshold) {
+        if (speechRun === 0) candidateStart = idx;
+        speechRun++;
+        if (speechRun >= minSpeechFrames) {
+          inSpeech = true;
+          silenceRun = 0;
+          events.push({ type: 'speech_start', time: (candidateStart * FRAME) / RATE });
+        }
+      } else {
+        speechRun = 0;
+      }
+      return;
+    }
+    if (p < negThreshold) {
+      if (silenceRun === 0) silenceStart = idx;
+      silenceRun++;
+      if (silenceRun >= endSilenceFrames) {
+        inSpeech = false;
+        speechRun = 0;
+        events.push({ type: 'speech_end', time: (silenceStart * FRAME) / RATE });
+      }
+    } else if (p >= threshold) {
+      silenceRun = 0;
+    }
+  };
+
+  const run = async (pcm: Int16Array): Promise<EndpointEvent[]> => {
+    const all = new Float32Array(carry.length + pcm.length);
+    all.set(carry);
+    for (let i = 0; i < pcm.length; i++) all[carry.length + i] = pcm[i]! / 32768;
+    const events: EndpointEvent[] = [];
+    let off = 0;
+    for (; off + FRAME <= all.length; off += FRAME) await step(all.slice(off, off + FRAME), events);
+    carry = all.slice(off);
+    return events;
+  };
+
+  return {
+    push(pcm) {
+      // Serialise: the recurrent state must see frames in order even if callers do not await.
+      const next = queue.then(() => run(pcm));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    get inSpeech() {
+      return inSpeech;
+    },
+    get time() {
+      return (frameIndex * FRAME) / RATE;
+    },
+  };
+}

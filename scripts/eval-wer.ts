@@ -1,0 +1,149 @@
+/**
+ * Word error rate and real-time factor of the embedded speech engine, before and after the
+ * clinical vocabulary, batch and streaming.
+ *
+ * Sets:
+ *  - real: real recorded speech. Every `NAME.wav` with a `NAME.txt` reference in
+ *    CLINDOC_SPEECH_SAMPLES (default /tmp/clindoc-speech-samples), plus the public-domain JFK
+ *    inaugural clip shipped inside the npm package `nodejs-whisper` (fetched with `npm pack`
+ *    into that folder when missing; never into the repository).
+ *  - clinical: synthetic dictation, espeak-ng reading sentences from the notes of ACI-Bench
+ *    test2 (held out from the clinical LM).
+ * Normaliser (main/engines/speech/pocketsphinx/text-normalizer.ts): lowercase, digits spelled as
+ * words, % -> percent, / -> over, hyphens split, other punctuation dropped. WER = (S + D + I) / N.
+ *
+ * Run: npx tsx scripts/eval-wer.ts [--max N]   (env CLINDOC_DATA_DIR, default ../shared/data)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createFfmpegDecoder } from '../main/engines/audio/index.js';
+import { createPocketsphinxRecognizer } from '../main/engines/speech/pocketsphinx/index.js';
+import { normalizeWords } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
+import { createSileroVad } from '../main/engines/vad/index.js';
+import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
+import { parseCsv } from './build-medical-lm.js';
+
+const SAMPLES = resolve(process.env.CLINDOC_SPEECH_SAMPLES ?? '/tmp/clindoc-speech-samples');
+const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'));
+const maxArg = process.argv.indexOf('--max');
+const MAX_CLINICAL = maxArg > 0 ? Number(process.argv[maxArg + 1]) : 15;
+
+interface Clip {
+  id: string;
+  pcm: Int16Array;
+  reference: string;
+}
+
+/** Word-level Levenshtein distance. */
+export function editDistance(ref: string[], hyp: string[]): number {
+  let prev = Array.from({ length: hyp.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= ref.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= hyp.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[hyp.length]!;
+}
+
+const decoder = createFfmpegDecoder();
+
+async function realClips(): Promise<Clip[]> {
+  mkdirSync(SAMPLES, { recursive: true });
+  const jfk = join(SAMPLES, 'jfk.wav');
+  if (!existsSync(jfk)) {
+    try {
+      execFileSync('npm', ['pack', 'nodejs-whisper@0.3.1', '--pack-destination', SAMPLES], { stdio: 'ignore' });
+      execFileSync('tar', ['xzf', join(SAMPLES, 'nodejs-whisper-0.3.1.tgz'), '-C', SAMPLES, '--strip-components=6',
+        'package/cpp/whisper.cpp/bindings/go/samples/jfk.wav']);
+      writeFileSync(join(SAMPLES, 'jfk.txt'),
+        'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.\n');
+    } catch {
+      console.log('could not fetch the JFK sample from npm (offline?): real-speech set limited to local files');
+    }
+  }
+  const clips: Clip[] = [];
+  for (const f of readdirSync(SAMPLES).filter((n) => /\.(wav|flac|mp3|ogg)$/.test(n)).sort()) {
+    const ref = join(SAMPLES, f.replace(/\.\w+$/, '.txt'));
+    if (!existsSync(ref)) continue;
+    const audio = await decoder.decodeFile(join(SAMPLES, f));
+    clips.push({ id: f, pcm: audio.channels[0]!, reference: readFileSync(ref, 'utf8') });
+  }
+  return clips;
+}
+
+async function clinicalClips(): Promise<Clip[]> {
+  const csv = join(DATA, 'aci-bench', 'clinicalnlp_taskC_test2.csv');
+  if (!existsSync(csv)) {
+    console.log(`data folder ${DATA} not found: skipping synthetic clinical dictation`);
+    return [];
+  }
+  const sentences: string[] = [];
+  for (const row of parseCsv(readFileSync(csv, 'utf8'))) {
+    for (const s of (row.note ?? '').split(/(?<=[.?!])\s+|\n+/)) {
+      const words = s.trim().split(/\s+/);
+      if (words.length >= 6 && words.length <= 18 && /^[A-Za-z]/.test(s) && !/[A-Z]{2,}:/.test(s)) sentences.push(s.trim());
+    }
+  }
+  // Every k-th sentence, so the set spans many encounters.
+  const step = Math.max(1, Math.floor(sentences.length / MAX_CLINICAL));
+  const picked = sentences.filter((_, i) => i % step === 0).slice(0, MAX_CLINICAL);
+  const dir = join(SAMPLES, 'clinical');
+  mkdirSync(dir, { recursive: true });
+  const clips: Clip[] = [];
+  for (const [i, text] of picked.entries()) {
+    const wav = join(dir, `dictation-${i}.wav`);
+    execFileSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', wav, text]);
+    const audio = await decoder.decodeFile(wav);
+    clips.push({ id: `dictation-${i}`, pcm: audio.channels[0]!, reference: text });
+  }
+  return clips;
+}
+
+async function streamTranscribe(rec: SpeechRecognizer, pcm: Int16Array): Promise<string> {
+  const stream = rec.createStream!({ language: 'en' });
+  for (let i = 0; i < pcm.length; i += 1600) stream.accept(pcm.subarray(i, i + 1600));
+  const text = stream.finalizeUtterance().text;
+  stream.close();
+  return text;
+}
+
+async function evaluate(label: string, rec: SpeechRecognizer, clips: Clip[], streaming: boolean): Promise<string> {
+  let errors = 0;
+  let words = 0;
+  let audioSec = 0;
+  const t0 = performance.now();
+  for (const clip of clips) {
+    const hyp = streaming ? await streamTranscribe(rec, clip.pcm) : (await rec.transcribe(clip.pcm, { language: 'en' })).text;
+    const ref = normalizeWords(clip.reference);
+    errors += editDistance(ref, normalizeWords(hyp));
+    words += ref.length;
+    audioSec += clip.pcm.length / 16000;
+  }
+  const rtf = (performance.now() - t0) / 1000 / audioSec;
+  const wer = words ? ((100 * errors) / words).toFixed(1) : 'n/a';
+  return `| ${label} | ${clips.length} | ${audioSec.toFixed(1)} | ${words} | ${wer}% | ${rtf.toFixed(2)} |`;
+}
+
+async function main(): Promise<void> {
+  const sets: Array<[string, Clip[]]> = [['real', await realClips()], ['clinical (espeak-ng)', await clinicalClips()]];
+  const vad = createSileroVad();
+  const engines: Array<[string, SpeechRecognizer, boolean]> = [];
+  const general = createPocketsphinxRecognizer({ medical: false, vad });
+  const medical = createPocketsphinxRecognizer({ medical: true, vad });
+  engines.push(['pocketsphinx general LM, batch', general, false], ['pocketsphinx general LM, streaming', general, true]);
+  engines.push(['pocketsphinx + clinical LM, batch', medical, false], ['pocketsphinx + clinical LM, streaming', medical, true]);
+  console.log('| engine / set | clips | audio s | ref words | WER | RTF |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [setName, clips] of sets) {
+    if (clips.length === 0) continue;
+    for (const [name, rec, streaming] of engines) console.log(await evaluate(`${name} / ${setName}`, rec, clips, streaming));
+  }
+  await general.close();
+  await medical.close();
+  await vad.close();
+}
+
+await main();
