@@ -161,7 +161,6 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     recognizers.set(engine, made);
     return made;
   };
-  let vad: ReturnType<typeof createSileroVad> | undefined;
   const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: () => (vad ??= createSileroVad()) });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = (path, opts) => {
