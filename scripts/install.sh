@@ -10,8 +10,10 @@ bash scripts/setup-system.sh
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 # onnxruntime-node would otherwise fetch CUDA libraries from outside the npm registry.
 export ONNXRUNTIME_NODE_INSTALL=skip
+# `npm install` (not `npm ci`): npm 11 writes lockfiles that leave out other platforms' optional
+# packages and then refuses them in `npm ci`; `npm install` follows the same lockfile.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 if [ -f scripts/build-medical-lm.ts ]; then
   node --import tsx scripts/build-medical-lm.ts --if-missing
