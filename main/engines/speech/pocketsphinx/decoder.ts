@@ -111,10 +111,19 @@ export function createNativeDecoder(
   }
   let freed = false;
   let fe: Ptr | null = null;
+  // This libpocketsphinx numbers segment frames over the decoder's whole life, while
+  // ps_get_n_frames counts the last utterance only: keep the running base to make word times
+  // relative to the utterance (a reused decoder would otherwise shift every word).
+  let frameBase = 0;
+  let uttBase = 0;
+  let hadUtterance = false;
 
   return {
     ps,
     startUtt() {
+      if (hadUtterance) frameBase += native.ps_get_n_frames(ps);
+      uttBase = frameBase;
+      hadUtterance = true;
       if (native.ps_start_utt(ps) < 0) throw new DomainError('internal', 'pocketsphinx could not start an utterance');
     },
     endUtt() {
@@ -141,8 +150,8 @@ export function createNativeDecoder(
         }
         words.push({
           word: baseWord(raw).toLowerCase(),
-          start: round3(offsetSec + sf[0]! * FRAME_SEC),
-          end: round3(offsetSec + (ef[0]! + 1) * FRAME_SEC),
+          start: round3(offsetSec + Math.max(0, sf[0]! - uttBase) * FRAME_SEC),
+          end: round3(offsetSec + Math.max(0, ef[0]! + 1 - uttBase) * FRAME_SEC),
           confidence: round3(confidence),
         });
       }

@@ -26,6 +26,7 @@ export interface SphinxNative {
   ps_seg_frames(seg: Ptr, sf: number[], ef: number[]): void;
   ps_seg_prob(seg: Ptr, ascr: number[], lscr: number[], lback: number[]): number;
   ps_seg_free(seg: Ptr): void;
+  ps_get_n_frames(ps: Ptr): number;
   ps_get_logmath(ps: Ptr): Ptr;
   ps_get_feat(ps: Ptr): Ptr;
   ps_get_config(ps: Ptr): Ptr;
@@ -88,6 +89,7 @@ export function loadSphinx(): SphinxNative {
     ps_seg_frames: ps.func('void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)'),
     ps_seg_prob: ps.func('int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)'),
     ps_seg_free: ps.func('void ps_seg_free(void *seg)'),
+    ps_get_n_frames: ps.func('int ps_get_n_frames(void *ps)'),
     ps_get_logmath: ps.func('void *ps_get_logmath(void *ps)'),
     ps_get_feat: ps.func('void *ps_get_feat(void *ps)'),
     ps_get_config: ps.func('void *ps_get_config(void *ps)'),

@@ -1,0 +1,185 @@
+/**
+ * The live transcription socket, `ws://127.0.0.1:PORT/v1/audio/transcriptions/stream`, attached
+ * to the local API's HTTP server. This file is the door: Host/Origin defence before upgrading,
+ * credentials and parameters after (refusals are an `error` message then close 1008, as the
+ * contract asks), the per-account session count, and shutdown. The session itself is session.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { AccountService, Principal } from '../../services/accounts/account-service.js';
+import { DomainError } from '../../services/errors.js';
+import type { SpeechRecognizer, SpeechStream, VoiceActivityDetector } from '../../services/transcriptions/ports.js';
+import { createEnergyEndpointer, createSessionEndpointer, type EndpointingOptions } from './endpointing.js';
+import { DEFAULT_STREAMING_LIMITS, type StreamingLimits } from './limits.js';
+import { errorMessage, statusMessage } from './messages.js';
+import { isPolicyError, readCredentials, readSessionParams, refuseByOrigin, type SessionParams } from './params.js';
+import { createStreamSession, type ChunkDecoder, type SessionTuning, type StreamSession } from './session.js';
+
+export type { StreamingLimits } from './limits.js';
+
+/** Path of the streaming socket (contract "Endpoints"). */
+export const STREAM_PATH = '/v1/audio/transcriptions/stream';
+
+export interface StreamingDeps {
+  server: Server; logger: Logger; accounts: AccountService;
+  port: () => number; allowedOrigins: string[]; allowedHosts: string[];
+  recognizer: (engine?: string) => SpeechRecognizer;   // default engine when no arg
+  vad: () => VoiceActivityDetector;                    // the Silero VAD instance (its endpointer is used when present)
+  limits?: Partial<StreamingLimits>;
+  /** Streaming audio decoder factory (the audio engines' `createStreamDecoder`), chosen by the composition. */
+  createDecoder: (options: { encoding?: string; sampleRate: number; channels: number }) => ChunkDecoder;
+  /** Voice-activity endpointing; `endSilenceMs` default 400, `minSpeechMs` default 96. */
+  endpointing?: Partial<EndpointingOptions>;
+  /** Partial cadence and utterance bounds (see SessionTuning). */
+  tuning?: Partial<SessionTuning>;
+}
+export interface StreamingHandle { close(): Promise<void>; activeSessions(): number }
+
+interface Live {
+  ws: WebSocket;
+  accountId: string;
+  session: StreamSession;
+}
+
+function rejectUpgrade(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`);
+  socket.destroy();
+}
+
+const toBuffer = (data: RawData): Buffer =>
+  Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+
+/**
+ * Attaches the streaming endpoint to `server` (upgrade requests on STREAM_PATH only; any other
+ * upgrade is answered 404). Returns a handle that ends every session and detaches.
+ */
+export function attachStreaming(deps: StreamingDeps): StreamingHandle {
+  const limits: StreamingLimits = { ...DEFAULT_STREAMING_LIMITS, ...deps.limits };
+  const endpointing: EndpointingOptions = { endSilenceMs: 400, minSpeechMs: 96, ...deps.endpointing };
+  const makeDecoder = deps.createDecoder;
+  // Frames up to 4x the message limit are read so the client gets an error message and goes on;
+  // beyond that ws closes with 1009 without buffering the frame.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes * 4, perMessageDeflate: false });
+  const live = new Set<Live>();
+  const perAccount = new Map<string, number>();
+  let closed = false;
+  let vadWarmed = false;
+
+  const authenticate = (req: IncomingMessage, query: URLSearchParams): Principal => {
+    const creds = readCredentials(req, query);
+    if (!creds.apiKey && !creds.token) throw new DomainError('unauthorized', 'X-API-KEY or X-API-TOKEN header, or api_token query, is required');
+    if (!creds.accountId) throw new DomainError('unauthorized', 'X-ACCOUNT-ID header or account_id query is required');
+    return creds.apiKey
+      ? deps.accounts.authenticate(creds.apiKey, creds.accountId)
+      : deps.accounts.authenticateStreamToken(creds.token!, creds.accountId);
+  };
+
+  const openStream = (params: SessionParams): SpeechStream => {
+    const recognizer = deps.recognizer();
+    if (!recognizer.createStream) throw new DomainError('engine_unavailable', `the ${recognizer.name} engine does not support live transcription`);
+    return recognizer.createStream({ language: params.language });
+  };
+
+  const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL): void => {
+    const sendRaw = (m: object): void => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+    };
+    let principal: Principal;
+    let params: SessionParams;
+    let stream: SpeechStream;
+    try {
+      principal = authenticate(req, url.searchParams);
+      params = readSessionParams(url.searchParams);
+      if ((perAccount.get(principal.accountId) ?? 0) >= limits.maxSessionsPerAccount) {
+        throw new DomainError('forbidden', `this account already has ${limits.maxSessionsPerAccount} open streaming sessions (the limit)`);
+      }
+      makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }).close();
+      stream = openStream(params);
+    } catch (err) {
+      const policy = isPolicyError(err);
+      const message = err instanceof DomainError ? err.message : 'the session could not be started';
+      if (!(err instanceof DomainError)) deps.logger.error({ err: (err as Error).name }, 'streaming session could not start');
+      sendRaw(errorMessage(message));
+      ws.close(policy ? 1008 : 1011, policy ? 'policy violation' : 'engine unavailable');
+      return;
+    }
+
+    const accountId = principal.accountId;
+    perAccount.set(accountId, (perAccount.get(accountId) ?? 0) + 1);
+    const logger = deps.logger.child({ streamSession: randomUUID().slice(0, 8), accountId });
+    logger.info({ encoding: params.encoding ?? 'container', sampleRate: params.sampleRate, dictation: params.dictation }, 'streaming session started');
+    let vad: VoiceActivityDetector | undefined;
+    try {
+      vad = deps.vad();
+    } catch {
+      logger.warn('voice activity detector unavailable; energy endpointing');
+    }
+    if (vad && !vadWarmed) {
+      // Load the detector's model while the client starts talking, not on its first chunk.
+      vadWarmed = true;
+      createSessionEndpointer(vad, endpointing).push(new Int16Array(512)).catch(() => undefined);
+    }
+    sendRaw(statusMessage('connected'));
+    const entry: Live = {
+      ws, accountId,
+      session: createStreamSession({
+        socket: { send: sendRaw, close: (code, reason) => ws.close(code, reason), pause: () => ws.pause(), resume: () => ws.resume() },
+        createDecoder: () => makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }),
+        stream,
+        endpointer: createSessionEndpointer(vad, endpointing),
+        fallbackEndpointer: () => createEnergyEndpointer(endpointing),
+        limits, dictation: params.dictation, container: params.encoding === undefined, sampleRate: 16000, logger,
+        ...(deps.tuning ? { tuning: deps.tuning } : {}),
+        onEnd: () => {
+          live.delete(entry);
+          const n = (perAccount.get(accountId) ?? 1) - 1;
+          if (n > 0) perAccount.set(accountId, n);
+          else perAccount.delete(accountId);
+        },
+      }),
+    };
+    live.add(entry);
+    // Frames the client sent before `connected` wait in ws's receiver until now, so they are
+    // handled in order like any other (the contract asks clients to wait; nothing is lost if not).
+    ws.on('message', (data, isBinary) => entry.session.receive(toBuffer(data), isBinary));
+    ws.on('close', () => entry.session.socketClosed());
+    ws.on('error', () => entry.session.socketClosed());
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== STREAM_PATH) return rejectUpgrade(socket, 404, 'Not Found');
+    const refused = refuseByOrigin(req, deps);
+    if (refused) return rejectUpgrade(socket, 403, 'Forbidden');
+    if (closed) return rejectUpgrade(socket, 503, 'Service Unavailable');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req, url));
+  };
+  deps.server.on('upgrade', onUpgrade);
+
+  return {
+    activeSessions: () => live.size,
+    async close() {
+      closed = true;
+      deps.server.off('upgrade', onUpgrade);
+      const sockets = [...live].map((l) => l.ws);
+      for (const l of [...live]) l.session.shutdown(1001, 'server shutting down');
+      // Give clients a moment to answer the close frame, then cut what is left.
+      await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
+        if (ws.readyState === WebSocket.CLOSED) return resolve();
+        const t = setTimeout(() => {
+          ws.terminate();
+          resolve();
+        }, 500);
+        ws.once('close', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      })));
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

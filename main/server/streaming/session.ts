@@ -1,0 +1,405 @@
+/**
+ * One live transcription session: client messages in, decoded audio through the recogniser and
+ * the endpointer, transcript messages out. The socket, decoder, recogniser stream and endpointer
+ * come in as dependencies, so the session's rules (ordering, limits, back-pressure, clean-up)
+ * can be exercised without a network.
+ *
+ * Rules (documented in docs/streaming.md):
+ * - messages are handled strictly in arrival order; audio is decoded as it comes;
+ * - a partial is considered every `partialIntervalMs` of new audio and sent when its text changed;
+ * - a final is sent when the endpointer hears `endSilenceMs` of silence after speech, on
+ *   `Finalize`, on `CloseStream`, when an utterance runs past `maxUtteranceSec`, and before a
+ *   server-side close; a segment that showed a partial always gets its final;
+ * - back-pressure: past half of `maxBufferedSeconds` of undecoded or unrecognised audio the socket
+ *   stops being read (TCP pushes back on the client); what still arrives past the full limit is
+ *   dropped with an `error` message, so memory stays bounded whatever the client does.
+ */
+import type { Logger } from 'pino';
+import type { SpeechStream } from '../../services/transcriptions/ports.js';
+import { errorMessage, parseClientMessage, statusMessage, transcriptMessage, type ClientMessage, type ServerMessage } from './messages.js';
+import type { SessionEndpointer } from './endpointing.js';
+import { sniffContainer } from './containers.js';
+import type { StreamingLimits } from './limits.js';
+
+/** The socket as a session sees it. */
+export interface SessionSocket {
+  send(message: ServerMessage): void;
+  close(code: number, reason: string): void;
+  /** Stop / restart reading from the network (back-pressure). */
+  pause(): void;
+  resume(): void;
+}
+
+/** Streaming decoder shape (`createStreamDecoder` of the audio engines). */
+export interface ChunkDecoder {
+  write(chunk: Buffer): void;
+  on(event: 'pcm', listener: (pcm: Int16Array) => void): void;
+  on(event: 'error', listener: (err: Error) => void): void;
+  end(): Promise<void>;
+  close(): void;
+  backlogBytes(): number;
+  /** Set while an external decoder process runs. */
+  readonly pid: number | undefined;
+}
+
+export interface SessionTuning {
+  /** Audio between partial checks, ms. Default 200. */
+  partialIntervalMs: number;
+  /** Continuous speech that forces a final, s (search cost grows with utterance length). Default 15. */
+  maxUtteranceSec: number;
+  /** Silence after which an open, wordless stretch is closed without a message, s. Default 4. */
+  silenceRolloverSec: number;
+}
+
+export interface SessionDeps {
+  socket: SessionSocket;
+  createDecoder: () => ChunkDecoder;
+  stream: SpeechStream;
+  endpointer: SessionEndpointer;
+  /** Endpointer used if the primary one fails at run time. */
+  fallbackEndpointer: () => SessionEndpointer;
+  limits: StreamingLimits;
+  dictation: boolean;
+  /** True when no `encoding` was given: each decoder's first chunk must carry a container header. */
+  container: boolean;
+  /** Rate of the PCM the decoder emits and the recogniser takes. */
+  sampleRate: number;
+  logger: Logger;
+  tuning?: Partial<SessionTuning>;
+  /** Called once when the session has released everything. */
+  onEnd(): void;
+}
+
+export interface SessionStats {
+  audioSeconds: number;
+  queuedSeconds: number;
+  pendingBytes: number;
+  /** Highest `queuedSeconds` seen, for the back-pressure guarantee. */
+  peakQueuedSeconds: number;
+  paused: boolean;
+  partials: number;
+  finals: number;
+  errors: number;
+  droppedChunks: number;
+}
+
+export interface StreamSession {
+  /** Hands in one WebSocket frame. */
+  receive(data: Buffer, isBinary: boolean): void;
+  /** The client's socket closed: release without sending. */
+  socketClosed(): void;
+  /** Server-side end: final for what was heard, `disconnected`, close. */
+  shutdown(code: number, reason: string, error?: string): void;
+  stats(): SessionStats;
+  readonly ended: boolean;
+}
+
+/** Starts a session; the caller has already sent `connected`. */
+export function createStreamSession(deps: SessionDeps): StreamSession {
+  const { socket, stream, limits, sampleRate, logger } = deps;
+  const tuning: SessionTuning = { partialIntervalMs: 200, maxUtteranceSec: 15, silenceRolloverSec: 4, ...deps.tuning };
+  const partialEvery = Math.round((tuning.partialIntervalMs * sampleRate) / 1000);
+  const hardPendingBytes = limits.maxMessageBytes * 8;
+
+  let endpointer = deps.endpointer;
+  let decoder: ChunkDecoder | undefined;
+  let lastPcmAt = 0;
+  const inbox: ClientMessage[] = [];
+  let pendingBytes = 0; // audio bytes in the inbox
+  const pcmQueue: Int16Array[] = [];
+  let queuedSamples = 0;
+  let draining = false;
+  let pumping = false;
+  let idleWaiters: Array<() => void> = [];
+  let released = false;
+  let closing = false;
+  let paused = false;
+  let fed = 0; // session samples handed to the recogniser
+  let segStart = 0;
+  let lastPartialCheck = 0;
+  let lastPartialText = '';
+  let partialShown = false;
+  const stats = { partials: 0, finals: 0, errors: 0, droppedChunks: 0, peakQueuedSeconds: 0 };
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  const send = (m: ServerMessage): void => {
+    if (!released) socket.send(m);
+  };
+  const sendError = (text: string): void => {
+    stats.errors++;
+    send(errorMessage(text));
+  };
+  const queuedSeconds = (): number => queuedSamples / sampleRate;
+  const backlog = (): number => pendingBytes + (decoder?.backlogBytes() ?? 0);
+
+  const touch = (): void => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      // Audio still being worked through is not idleness: the clock restarts when it is done.
+      if (pumping || draining || pcmQueue.length > 0) return touch();
+      shutdown(1008, 'idle timeout', `no audio or KeepAlive for ${limits.idleTimeoutSeconds} s: session closed`);
+    }, limits.idleTimeoutSeconds * 1000);
+    idleTimer.unref();
+  };
+
+  const updatePressure = (): void => {
+    const q = queuedSeconds();
+    if (q > stats.peakQueuedSeconds) stats.peakQueuedSeconds = q;
+    const high = q > limits.maxBufferedSeconds / 2 || backlog() > limits.maxMessageBytes * 2;
+    const low = q < limits.maxBufferedSeconds / 4 && backlog() < limits.maxMessageBytes;
+    if (!paused && high) {
+      paused = true;
+      socket.pause();
+    } else if (paused && low) {
+      paused = false;
+      socket.resume();
+    }
+  };
+
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    clearTimeout(idleTimer);
+    decoder?.close();
+    decoder = undefined;
+    stream.close();
+    inbox.length = 0;
+    pcmQueue.length = 0;
+    queuedSamples = 0;
+    pendingBytes = 0;
+    for (const w of idleWaiters.splice(0)) w();
+    logger.info({ audioSeconds: Math.round((fed / sampleRate) * 10) / 10, partials: stats.partials, finals: stats.finals, errors: stats.errors, dropped: stats.droppedChunks }, 'streaming session ended');
+    deps.onEnd();
+  };
+
+  /** Ends the current segment; `always` sends a final even without words (Finalize, endpoint). */
+  const finalizeSegment = (always: boolean): void => {
+    if (released) return;
+    const result = stream.finalizeUtterance();
+    const window = { start: segStart / sampleRate, end: fed / sampleRate };
+    const hasAudio = fed > segStart;
+    segStart = fed;
+    lastPartialCheck = fed;
+    lastPartialText = '';
+    const shown = partialShown;
+    partialShown = false;
+    if (result.words.length > 0 || shown || (always && hasAudio)) {
+      stats.finals++;
+      send(transcriptMessage(result, window, { isFinal: true, dictation: deps.dictation }));
+    }
+  };
+
+  const maybePartial = (): void => {
+    if (fed - lastPartialCheck < partialEvery) return;
+    lastPartialCheck = fed;
+    const result = stream.partial();
+    if (!result || result.words.length === 0) return;
+    const msg = transcriptMessage(result, { start: segStart / sampleRate, end: fed / sampleRate }, { isFinal: false, dictation: deps.dictation });
+    if (msg.text === lastPartialText || msg.words.length === 0) return;
+    lastPartialText = msg.text;
+    partialShown = true;
+    stats.partials++;
+    send(msg);
+  };
+
+  const endpoints = async (pcm: Int16Array): Promise<Array<{ type: string }>> => {
+    try {
+      return await endpointer.push(pcm);
+    } catch (err) {
+      // The detector failed (model missing or broken): keep finals coming with the fallback.
+      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
+      endpointer = deps.fallbackEndpointer();
+      return endpointer.push(pcm);
+    }
+  };
+
+  const processPcm = async (pcm: Int16Array): Promise<void> => {
+    stream.accept(pcm);
+    fed += pcm.length;
+    const events = await endpoints(pcm);
+    if (released) return;
+    let finalized = false;
+    for (const e of events) {
+      if (e.type === 'speech_end') {
+        finalizeSegment(true);
+        finalized = true;
+      }
+    }
+    const segSec = (fed - segStart) / sampleRate;
+    if (!finalized && !endpointer.inSpeech && segSec >= tuning.silenceRolloverSec) finalizeSegment(false);
+    else if (!finalized && segSec >= tuning.maxUtteranceSec) finalizeSegment(false);
+    else if (!finalized) maybePartial();
+    if (fed / sampleRate >= limits.maxSessionSeconds) {
+      shutdown(1008, 'session too long', `session reached its maximum of ${limits.maxSessionSeconds} s of audio: session closed`);
+    }
+  };
+
+  const pump = async (): Promise<void> => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (pcmQueue.length > 0 && !released) {
+        const pcm = pcmQueue.shift()!;
+        queuedSamples -= pcm.length;
+        await processPcm(pcm);
+        updatePressure();
+      }
+    } catch (err) {
+      logger.error({ err: (err as Error).name }, 'speech recognition failed in a streaming session');
+      shutdown(1011, 'recognition failed', 'speech recognition failed: session closed');
+    } finally {
+      pumping = false;
+      if (pcmQueue.length === 0) for (const w of idleWaiters.splice(0)) w();
+    }
+  };
+
+  const pumpIdle = (): Promise<void> => {
+    if (released || (!pumping && pcmQueue.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => {
+      idleWaiters.push(resolve);
+      void pump();
+    });
+  };
+
+  const openDecoder = (): ChunkDecoder => {
+    const d = deps.createDecoder();
+    d.on('pcm', (pcm) => {
+      if (released || d !== decoder) return;
+      lastPcmAt = Date.now();
+      pcmQueue.push(pcm);
+      queuedSamples += pcm.length;
+      updatePressure();
+      void pump();
+    });
+    d.on('error', (err) => {
+      if (released || d !== decoder) return;
+      // The next chunk starts a fresh decoder: a stream that begins again with a header recovers.
+      d.close();
+      decoder = undefined;
+      sendError(err.message);
+    });
+    return d;
+  };
+
+  const writeAudio = (bytes: Buffer): void => {
+    if (!decoder && deps.container && !sniffContainer(bytes)) {
+      sendError('audio chunk could not be decoded: without encoding the stream must start with a WAV, WebM, Ogg, FLAC, MP3, MP4 or AMR header');
+      return;
+    }
+    decoder ??= openDecoder();
+    try {
+      decoder.write(bytes);
+    } catch (err) {
+      sendError(err instanceof Error ? err.message : 'audio chunk could not be decoded');
+    }
+  };
+
+  /** An external decoder holds a little audio: wait until it has handed over what it was given. */
+  const settleDecoder = async (): Promise<void> => {
+    const d = decoder;
+    if (!d || d.pid === undefined) return;
+    const started = Date.now();
+    while (!released && d === decoder && Date.now() - started < 600) {
+      if (d.backlogBytes() === 0 && Date.now() - lastPcmAt >= 80) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  const closeStream = async (): Promise<void> => {
+    closing = true;
+    const d = decoder;
+    if (d) await d.end();
+    await pumpIdle();
+    if (released) return;
+    // Finalize answers with a final even when nothing was said; at the end only words matter.
+    finalizeSegment(false);
+    send(statusMessage('disconnected'));
+    socket.close(1000, 'CloseStream');
+    release();
+  };
+
+  const drain = async (): Promise<void> => {
+    if (draining) return;
+    draining = true;
+    try {
+      while (inbox.length > 0 && !released) {
+        const m = inbox.shift()!;
+        if (m.kind === 'audio') {
+          pendingBytes -= m.bytes.length;
+          writeAudio(m.bytes);
+        } else if (m.kind === 'finalize') {
+          await settleDecoder();
+          await pumpIdle();
+          finalizeSegment(true);
+        } else if (m.kind === 'close') {
+          await closeStream();
+        }
+        updatePressure();
+      }
+    } catch (err) {
+      logger.error({ err: (err as Error).name }, 'streaming session failed');
+      shutdown(1011, 'internal error', 'the session failed: session closed');
+    } finally {
+      draining = false;
+    }
+  };
+
+  function shutdown(code: number, reason: string, error?: string): void {
+    if (released) return;
+    try {
+      finalizeSegment(false);
+    } catch {
+      // the recogniser is already broken; the client still gets its disconnect
+    }
+    if (error) sendError(error);
+    send(statusMessage('disconnected'));
+    socket.close(code, reason);
+    release();
+  }
+
+  touch();
+  return {
+    receive(data, isBinary) {
+      if (released || closing) return;
+      if (data.length > limits.maxMessageBytes) {
+        sendError(`message of ${data.length} bytes exceeds the limit of ${limits.maxMessageBytes} bytes: dropped`);
+        return;
+      }
+      const msg = parseClientMessage(data, isBinary);
+      if (msg.kind === 'invalid') {
+        sendError(msg.error);
+        return;
+      }
+      touch();
+      if (msg.kind === 'keepalive') return;
+      if (msg.kind === 'audio') {
+        if (queuedSeconds() > limits.maxBufferedSeconds || backlog() + msg.bytes.length > hardPendingBytes) {
+          stats.droppedChunks++;
+          sendError('audio is arriving faster than it can be transcribed: chunk dropped');
+          return;
+        }
+        pendingBytes += msg.bytes.length;
+      }
+      if (msg.kind === 'close') closing = true;
+      inbox.push(msg);
+      updatePressure();
+      void drain();
+    },
+    socketClosed: release,
+    shutdown,
+    stats: () => ({
+      audioSeconds: fed / sampleRate,
+      queuedSeconds: queuedSeconds(),
+      pendingBytes: backlog(),
+      peakQueuedSeconds: stats.peakQueuedSeconds,
+      paused,
+      partials: stats.partials,
+      finals: stats.finals,
+      errors: stats.errors,
+      droppedChunks: stats.droppedChunks,
+    }),
+    get ended() {
+      return released;
+    },
+  };
+}
