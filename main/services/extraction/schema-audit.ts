@@ -1,0 +1,64 @@
+import { isObject } from './schema-walk.js';
+
+/** Thrown when a schema uses something Clindoc refuses up front; the message names it and its path. */
+export class SchemaAuditError extends Error {}
+
+/** Hard limits on schema shape, checked before any compilation. */
+export const SCHEMA_SHAPE_LIMITS = { maxDepth: 64, maxNodes: 200_000 };
+
+/**
+ * Keywords that constrain validity in drafts Clindoc does not implement (draft-03) or that
+ * need request-time data (`$data`). Ignoring them would silently accept answers their authors
+ * meant to forbid, so they are refused. Names outside the JSON Schema vocabulary are
+ * annotations under every draft and are ignored, as the specification requires.
+ */
+const REFUSED_KEYWORDS: Record<string, string> = {
+  extends: 'draft-03 `extends` (use allOf)',
+  disallow: 'draft-03 `disallow` (use not)',
+  divisibleBy: 'draft-03 `divisibleBy` (use multipleOf)',
+  $data: '`$data` references',
+};
+
+/**
+ * Lower bounds that force a large answer. Past these no extraction from a text of at most
+ * 200,000 characters is meant; building such an answer would stall the server or exhaust its
+ * memory (found by the hostile-input fuzz run), so the schema is refused up front.
+ */
+export const MIN_BOUND_LIMITS: Record<string, number> = { minLength: 10_000, minItems: 1_000, minProperties: 1_000, minContains: 1_000 };
+
+/** Keywords whose values are data, not schemas: their contents are not walked. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required']);
+/** Keywords that map names to subschemas: their keys are property names, not keywords. */
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas']);
+
+/**
+ * Walks the schema once: depth and size limits, refused keywords (with their JSON pointer),
+ * and draft-03 `required: true`.
+ */
+export function auditSchema(schema: unknown): void {
+  let nodes = 0;
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (++nodes > SCHEMA_SHAPE_LIMITS.maxNodes) throw new SchemaAuditError(`schema has more than ${SCHEMA_SHAPE_LIMITS.maxNodes} nodes`);
+    if (depth > SCHEMA_SHAPE_LIMITS.maxDepth) throw new SchemaAuditError(`schema nests deeper than ${SCHEMA_SHAPE_LIMITS.maxDepth} levels at ${path || '/'}`);
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => visit(item, `${path}/${i}`, depth + 1));
+      return;
+    }
+    if (!isObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (Object.hasOwn(MIN_BOUND_LIMITS, key) && typeof value === 'number' && value > MIN_BOUND_LIMITS[key]!) {
+        throw new SchemaAuditError(`${key} ${value} at ${at} is above the ${MIN_BOUND_LIMITS[key]} Clindoc accepts`);
+      }
+      if (Object.hasOwn(REFUSED_KEYWORDS, key)) throw new SchemaAuditError(`unsupported keyword ${REFUSED_KEYWORDS[key]} at ${at}`);
+      if (key === 'required' && typeof value === 'boolean') throw new SchemaAuditError(`unsupported draft-03 boolean \`required\` at ${at} (use a required array on the parent)`);
+      if (DATA_KEYWORDS.has(key)) continue;
+      if (MAP_KEYWORDS.has(key) && isObject(value)) {
+        for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 2);
+        continue;
+      }
+      if (typeof value === 'object' && value !== null) visit(value, at, depth + 1);
+    }
+  };
+  visit(schema, '', 0);
+}
