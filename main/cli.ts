@@ -5,6 +5,10 @@ import { openDatabase } from './store/database.js';
 import { createAccountStore } from './store/account-store.js';
 import { createAccountService } from './services/accounts/account-service.js';
 import { DomainError } from './services/errors.js';
+import { openDataProtection, KeyRingError } from './store/crypto/index.js';
+import { createFileBlobStore } from './store/blob-store.js';
+import { reencryptAll } from './store/crypto/reencrypt.js';
+import { createRetentionStore } from './store/audit-store.js';
 
 const USAGE = `Usage: clindoc <command>
 
@@ -13,6 +17,11 @@ const USAGE = `Usage: clindoc <command>
   keys create --account ID [--json]      create another API key for an account
   keys list --account ID [--json]        list an account's keys (ids, never secrets)
   keys revoke KEY_ID                     revoke a key; it stops working at once
+  keys rotate-encryption [--json]        new data-encryption key for new writes; old data stays readable
+  data reencrypt [--prune] [--json]      re-encrypt every stored value and audio file under the active key;
+                                         --prune then drops retired keys no longer in use
+  accounts retention --account ID [--days N|--default] [--json]
+                                         show or set how many days notes, transcriptions and audio are kept
   stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
               [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
                                          stream an audio file at real-time pace and print partial and final lines
@@ -32,6 +41,7 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
       url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
+      prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
     },
   });
   const [group, action, arg] = positionals;
@@ -63,7 +73,51 @@ async function main(argv: string[]): Promise<void> {
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
   const accounts = createAccountService({ store: createAccountStore(db) });
   const print = (json: unknown, text: string): void => void process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  // Opened only by the commands that need it, so account commands work without touching keys.
+  const protection = () => {
+    try {
+      return openDataProtection({
+        dataDir: config.dataDir, ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
+        warn: (message) => process.stderr.write(`clindoc: warning: ${message}\n`),
+      });
+    } catch (err) {
+      if (err instanceof KeyRingError) fail(err.message);
+      throw err;
+    }
+  };
   try {
+    if (group === 'keys' && action === 'rotate-encryption') {
+      const { ring } = protection();
+      const previous = ring.activeKeyId;
+      const id = ring.rotate();
+      print({ activeKeyId: id, previousKeyId: previous, keyIds: ring.keyIds() },
+        `new writes now use encryption key ${id}; data under ${previous} stays readable. Run \`clindoc data reencrypt\` to move it.`);
+      return;
+    }
+    if (group === 'data' && action === 'reencrypt') {
+      const { ring, cipher } = protection();
+      const report = await reencryptAll(db, cipher, createFileBlobStore(join(config.dataDir, 'blobs'), ring));
+      const pruned = values.prune ? ring.prune((id) => report.keysInUse.includes(id)) : [];
+      print({ ...report, activeKeyId: ring.activeKeyId, pruned },
+        `re-encrypted ${report.values} values and ${report.blobs} audio files under ${ring.activeKeyId}` +
+          (pruned.length ? `; dropped retired keys ${pruned.join(', ')}` : ''));
+      return;
+    }
+    if (group === 'accounts' && action === 'retention') {
+      if (!values.account) fail('accounts retention needs --account ID');
+      if (!accounts.listAccounts().some((a) => a.id === values.account)) fail('no such account');
+      const store = createRetentionStore(db);
+      if (values.default) store.setRetentionDays(values.account, null);
+      else if (values.days !== undefined) {
+        if (!/^\d{1,5}$/.test(values.days)) fail('--days must be a whole number of days (0 keeps everything)');
+        store.setRetentionDays(values.account, Number(values.days));
+      }
+      const own = store.getRetentionDays(values.account);
+      const days = own ?? config.retentionDays;
+      print({ accountId: values.account, days, source: own === null ? 'default' : 'account' },
+        days === 0 ? 'kept until deleted' : `deleted ${days} days after creation${own === null ? ' (default)' : ''}`);
+      return;
+    }
     if (group === 'accounts' && action === 'create') {
       if (!values.name) fail('accounts create needs --name NAME');
       const created = accounts.createAccount(values.name);

@@ -38,7 +38,7 @@ import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js'
 import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
 import { createLlmNoteWriter } from './engines/text/llm-note-writer.js';
 import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
-import { createFfmpegDecoder } from './engines/audio/index.js';
+import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
 import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
 import { createSileroVad } from './engines/vad/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
@@ -129,7 +129,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     transcriptions: createTranscriptionStore(db, cipher),
     jobs: createJobStore(db),
     idempotency: createIdempotencyStore(db, cipher),
-    webhooks: createWebhookStore(db),
+    webhooks: createWebhookStore(db, cipher),
     blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
     audit: createAuditStore(db),
     retention: createRetentionStore(db),
@@ -252,6 +252,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
             allowedHosts: config.allowedHosts, recognizer, vad: () => (vad ??= createSileroVad()),
+            createDecoder: (o) => createStreamDecoder(o),
           });
           jobs!.start();
           dispatcher!.start();

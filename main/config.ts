@@ -57,6 +57,19 @@ export interface ClindocConfig {
   webhookTimeoutMs: number;
   /** CLINDOC_RENDERER_DIR: built interface to serve at `/`; default dist/renderer of the checkout. */
   rendererDir: string;
+  /**
+   * CLINDOC_ENCRYPTION_KEY: master key (32 bytes as 64 hex digits or base64) that seals the data
+   * folder's key ring. Default none: the desktop app uses the OS keychain; headless runs generate
+   * `encryption.key` (owner-only) in the data folder and warn once.
+   */
+  encryptionKey?: string;
+  /**
+   * CLINDOC_RETENTION_DAYS: default retention for accounts without their own setting; notes,
+   * transcriptions and audio older than this are deleted by a background sweep. Default 0 (keep).
+   */
+  retentionDays: number;
+  /** CLINDOC_RETENTION_SWEEP_SECONDS: how often the retention sweep runs; default 3600. */
+  retentionSweepSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +149,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (asrModelDir && !existsSync(asrModelDir)) throw new ConfigError('CLINDOC_ASR_MODEL_DIR', 'folder does not exist');
   const asrBaseUrl = url(env, 'CLINDOC_ASR_BASE_URL');
   const dataDir = resolve(env.CLINDOC_DATA_DIR?.trim() || (root ? join(root, 'data') : platformDataDir(env)));
+  const encryptionKey = env.CLINDOC_ENCRYPTION_KEY?.trim() || undefined;
+  if (encryptionKey && !/^[0-9a-fA-F]{64}$|^[A-Za-z0-9+/_-]{43}=?$/.test(encryptionKey)) {
+    // Never echo the value: it is a secret.
+    throw new ConfigError('CLINDOC_ENCRYPTION_KEY', 'must be 32 bytes written as 64 hex digits or base64 (openssl rand -base64 32)');
+  }
   const threads = env.CLINDOC_LLM_THREADS ? int(env, 'CLINDOC_LLM_THREADS', 1, 1, 256) : undefined;
   return {
     port: int(env, 'CLINDOC_PORT', 8080, 0, 65535),
@@ -164,5 +182,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || join(root ?? cwd, 'dist', 'renderer')),
+    ...(encryptionKey ? { encryptionKey } : {}),
+    retentionDays: int(env, 'CLINDOC_RETENTION_DAYS', 0, 0, 36_500),
+    retentionSweepSeconds: int(env, 'CLINDOC_RETENTION_SWEEP_SECONDS', 3600, 1, 86_400),
   };
 }

@@ -1,10 +1,11 @@
-import { app, BrowserWindow, ipcMain, session, shell, dialog } from 'electron';
+import { app, BrowserWindow, ipcMain, session, shell, dialog, safeStorage } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
 import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
+import { loadKeychainKey } from './keychain-key.js';
 
 /**
  * Electron glue only: single instance, the window, permissions, the preload bridge's handlers and
@@ -37,7 +38,9 @@ async function start(): Promise<void> {
   const env = { ...process.env, CLINDOC_DATA_DIR: process.env.CLINDOC_DATA_DIR ?? app.getPath('userData') };
   const config = loadConfig(env, app.isPackaged ? app.getAppPath() : process.cwd());
   if (!process.env.CLINDOC_RENDERER_DIR) config.rendererDir = join(app.getAppPath(), 'dist', 'renderer');
-  clindoc = createClindoc(config);
+  // The data folder's master key is kept by the OS keychain (safeStorage) when there is one.
+  const keychainKey = process.env.CLINDOC_ENCRYPTION_KEY ? undefined : loadKeychainKey(safeStorage, config.dataDir);
+  clindoc = createClindoc(config, keychainKey ? { keychainKey } : {});
   const port = await clindoc.listen();
   appOrigin = `http://127.0.0.1:${port}`;
   const credentials = readLocalCredentials(config.dataDir);

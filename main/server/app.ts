@@ -8,6 +8,9 @@ import { localGuard } from './middleware/local-guard.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { auditTrail } from './middleware/audit.js';
+import { registerAuditRoutes } from './routes/audit.js';
+import type { AuditService } from '../services/audit/audit-service.js';
 import { buildOpenApi } from './openapi.js';
 import { docsRouter } from './docs.js';
 import { registerNoteRoutes } from './routes/notes.js';
@@ -40,6 +43,8 @@ export interface ApiServices {
   macroLibrary: MacroLibraryService;
   webhooks: WebhookService;
   idempotency: IdempotencyStore;
+  /** The audit trail and retention settings (issue 9). */
+  audit: AuditService;
 }
 
 export interface ApiOptions {
@@ -66,6 +71,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
   app.use(requestLog(options.logger));
+  app.use(auditTrail(services.audit));
   app.use(securityHeaders({ corsOrigins: options.corsOrigins }));
   app.use(localGuard({ port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins] }));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
@@ -111,6 +117,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   });
   registerWebhookRoutes(registry, { webhooks: services.webhooks });
   registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
+  registerAuditRoutes(registry, { audit: services.audit });
 
   let doc: Record<string, unknown> | undefined;
   const openapi = (): Record<string, unknown> =>

@@ -124,6 +124,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
     const validateQuery = spec.query ? compile(queryAjv, spec.query) : undefined;
     const validateParams = spec.params ? compile(bodyAjv, spec.params) : undefined;
     deps.router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
+      // For the audit trail, which runs when the response finishes (after express has moved on).
+      res.locals.route = { operationId: spec.operationId, method: spec.method, path: spec.path, params: { ...req.params } };
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
@@ -152,6 +154,7 @@ export function createRouteRegistry(deps: RegistryDeps) {
           }
         }
         const data = await handler({ req, res, body, query, params: req.params, principal });
+        res.locals.result = data;
         if (res.headersSent) return;
         const payload = JSON.stringify(wrap(spec.envelope, data));
         if (idemKey !== undefined) {

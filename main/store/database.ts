@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 
@@ -10,12 +10,20 @@ export type Db = Database.Database;
  * `path` may be ':memory:' for throwaway stores.
  */
 export function openDatabase(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Owner-only, whatever the umask or an older install left: SQLite gives -wal/-shm the same mode.
+    if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+    for (const extra of [`${path}-wal`, `${path}-shm`]) if (existsSync(extra)) chmodSync(extra, 0o600);
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted rows are overwritten with zeros, so a retention or user delete leaves no readable page behind.
+  db.pragma('secure_delete = ON');
   migrate(db);
   return db;
 }

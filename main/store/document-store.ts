@@ -2,18 +2,20 @@ import type { Db } from './database.js';
 import type { DocumentStore, TemplateRecord } from '../services/storage.js';
 import { decodeCursor, pageOf } from './paging.js';
 import { invalidRequest } from '../services/errors.js';
+import { accountRowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface Row { id: string; account_id: string; body: string; created_at: number; updated_at: number }
 
-const toRecord = (r: Row): TemplateRecord => ({
-  id: r.id, accountId: r.account_id, body: JSON.parse(r.body) as unknown, createdAt: r.created_at, updatedAt: r.updated_at,
+const toRecord = (cipher: FieldCipher, table: string, r: Row): TemplateRecord => ({
+  id: r.id, accountId: r.account_id, body: JSON.parse(cipher.open(r.body, accountRowContext(`${table}.body`, r.account_id, r.id))) as unknown, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 /**
  * SQLite JSON-document store keyed by (account, id), for tables shaped like `note_templates`
- * and `macros`. `table` is one of a fixed list, never caller input.
+ * and `macros`. `table` is one of a fixed list, never caller input. Bodies are stored encrypted.
  */
-export function createDocumentStore(db: Db, table: 'note_templates' | 'macros'): DocumentStore {
+export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', cipher: FieldCipher): DocumentStore {
+  const toDoc = (r: Row): TemplateRecord => toRecord(cipher, table, r);
   const put = db.prepare(
     `INSERT INTO ${table} (id, account_id, body, created_at, updated_at) VALUES (?,?,?,?,?)
      ON CONFLICT(account_id, id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
@@ -25,10 +27,11 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros'):
   );
   const del = db.prepare(`DELETE FROM ${table} WHERE account_id = ? AND id = ?`);
   return {
-    put: (r) => void put.run(r.id, r.accountId, JSON.stringify(r.body), r.createdAt, r.updatedAt),
+    put: (r) =>
+      void put.run(r.id, r.accountId, cipher.seal(JSON.stringify(r.body), accountRowContext(`${table}.body`, r.accountId, r.id)), r.createdAt, r.updatedAt),
     get: (accountId, id) => {
       const row = get.get(accountId, id) as Row | undefined;
-      return row ? toRecord(row) : undefined;
+      return row ? toDoc(row) : undefined;
     },
     list: (accountId, limit, cursor) => {
       let rows: Row[];
@@ -37,7 +40,7 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros'):
         if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
         rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
       } else rows = first.all(accountId, limit + 1) as Row[];
-      return pageOf(rows, limit, toRecord, (r) => [r.created_at, r.id]);
+      return pageOf(rows, limit, toDoc, (r) => [r.created_at, r.id]);
     },
     delete: (accountId, id) => del.run(accountId, id).changes > 0,
   };

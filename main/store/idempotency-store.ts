@@ -1,8 +1,13 @@
 import type { Db } from './database.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../services/storage.js';
+import { accountRowContext, type FieldCipher } from './crypto/field-cipher.js';
 
-/** SQLite store of first responses to POSTs that carried an Idempotency-Key. */
-export function createIdempotencyStore(db: Db): IdempotencyStore {
+/**
+ * SQLite store of first responses to POSTs that carried an Idempotency-Key. The stored body can
+ * be a text-to-json answer full of patient data, so it is sealed like the other PHI columns.
+ */
+export function createIdempotencyStore(db: Db, cipher: FieldCipher): IdempotencyStore {
+  const context = (accountId: string, key: string): string => accountRowContext('idempotency_keys.body', accountId, key);
   const get = db.prepare(
     'SELECT request_hash AS requestHash, status_code AS statusCode, body, created_at AS createdAt FROM idempotency_keys WHERE account_id = ? AND key = ?',
   );
@@ -13,8 +18,11 @@ export function createIdempotencyStore(db: Db): IdempotencyStore {
   );
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   return {
-    get: (accountId, key) => get.get(accountId, key) as IdempotencyRecord | undefined,
-    put: (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, r.body, r.createdAt),
+    get: (accountId, key) => {
+      const row = get.get(accountId, key) as IdempotencyRecord | undefined;
+      return row ? { ...row, body: cipher.open(row.body, context(accountId, key)) } : undefined;
+    },
+    put: (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt),
     purgeOlderThan: (time) => void purge.run(time),
   };
 }

@@ -127,4 +127,32 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, id)
   );
   `,
+  // 3: append-only audit trail, per-account retention settings
+  `
+  CREATE TABLE audit_events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    at INTEGER NOT NULL,
+    account_id TEXT,
+    key_id TEXT,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    resource_type TEXT NOT NULL,
+    resource_id TEXT,
+    operation TEXT,
+    ip TEXT,
+    outcome TEXT NOT NULL,
+    status INTEGER,
+    request_id TEXT
+  );
+  CREATE INDEX audit_events_account ON audit_events(account_id, seq DESC);
+  CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+    BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+  CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+    BEGIN SELECT RAISE(ABORT, 'audit_events is append-only'); END;
+  CREATE TABLE account_settings (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    retention_days INTEGER
+  );
+  `,
 ];

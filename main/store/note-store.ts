@@ -2,19 +2,23 @@ import type { Db } from './database.js';
 import type { NoteRecord, NoteStore } from '../services/storage.js';
 import { decodeCursor, pageOf } from './paging.js';
 import { invalidRequest } from '../services/errors.js';
+import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface NoteRow {
   id: string; account_id: string; status: NoteRecord['status']; request: string; markdown: string | null;
   json: string | null; error: string | null; created_at: number; started_at: number | null; completed_at: number | null;
 }
 
-const toNote = (r: NoteRow): NoteRecord => ({
+// Patient data columns, sealed with AES-256-GCM; the row id is part of each value's context.
+const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json' } as const;
+
+const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => ({
   id: r.id,
   accountId: r.account_id,
   status: r.status,
-  request: JSON.parse(r.request) as unknown,
-  markdown: r.markdown,
-  json: r.json === null ? null : (JSON.parse(r.json) as Record<string, unknown>),
+  request: JSON.parse(cipher.open(r.request, rowContext(SEALED.request, r.id))) as unknown,
+  markdown: r.markdown === null ? null : cipher.open(r.markdown, rowContext(SEALED.markdown, r.id)),
+  json: r.json === null ? null : (JSON.parse(cipher.open(r.json, rowContext(SEALED.json, r.id))) as Record<string, unknown>),
   error: r.error,
   createdAt: r.created_at,
   startedAt: r.started_at,
@@ -25,8 +29,10 @@ const COLUMNS: Record<string, string> = {
   status: 'status', markdown: 'markdown', json: 'json', error: 'error', startedAt: 'started_at', completedAt: 'completed_at',
 };
 
-/** SQLite implementation of the notes port. */
-export function createNoteStore(db: Db): NoteStore {
+/** SQLite implementation of the notes port; request, markdown and json are stored encrypted. */
+export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
+  const seal = (column: keyof typeof SEALED, id: string, text: string | null): string | null =>
+    text === null ? null : cipher.seal(text, rowContext(SEALED[column], id));
   const insert = db.prepare(
     'INSERT INTO notes (id, account_id, status, request, markdown, json, error, created_at, started_at, completed_at) VALUES (?,?,?,?,?,?,?,?,?,?)',
   );
@@ -39,15 +45,15 @@ export function createNoteStore(db: Db): NoteStore {
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
   return {
     insert: (n) =>
-      void insert.run(n.id, n.accountId, n.status, JSON.stringify(n.request), n.markdown, n.json === null ? null : JSON.stringify(n.json),
-        n.error, n.createdAt, n.startedAt, n.completedAt),
+      void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
+        seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt),
     get: (accountId, id) => {
       const row = get.get(accountId, id) as NoteRow | undefined;
-      return row ? toNote(row) : undefined;
+      return row ? toNote(cipher, row) : undefined;
     },
     getForJob: (id) => {
       const row = getAny.get(id) as NoteRow | undefined;
-      return row ? toNote(row) : undefined;
+      return row ? toNote(cipher, row) : undefined;
     },
     list: (accountId, limit, cursor) => {
       let rows: NoteRow[];
@@ -56,7 +62,7 @@ export function createNoteStore(db: Db): NoteStore {
         if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
         rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as NoteRow[];
       } else rows = first.all(accountId, limit + 1) as NoteRow[];
-      return pageOf(rows, limit, toNote, (r) => [r.created_at, r.id]);
+      return pageOf(rows, limit, (r) => toNote(cipher, r), (r) => [r.created_at, r.id]);
     },
     update: (id, changes) => {
       const sets: string[] = [];
@@ -65,7 +71,9 @@ export function createNoteStore(db: Db): NoteStore {
         const column = COLUMNS[field];
         if (!column) continue;
         sets.push(`${column} = ?`);
-        values.push(field === 'json' && value !== null && value !== undefined ? JSON.stringify(value) : value);
+        if (field === 'json') values.push(value === null || value === undefined ? value : seal('json', id, JSON.stringify(value)));
+        else if (field === 'markdown') values.push(value === null || value === undefined ? value : seal('markdown', id, String(value)));
+        else values.push(value);
       }
       if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     },

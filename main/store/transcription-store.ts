@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import type { TranscriptionRecord, TranscriptionStore } from '../services/storage.js';
 import { decodeCursor, pageOf } from './paging.js';
 import { invalidRequest } from '../services/errors.js';
+import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface Row {
   id: string; account_id: string; status: TranscriptionRecord['status']; options: string; audio_blob: string | null;
@@ -9,14 +10,14 @@ interface Row {
   started_at: number | null; completed_at: number | null;
 }
 
-const toRecord = (r: Row): TranscriptionRecord => ({
+const toRecord = (cipher: FieldCipher, r: Row): TranscriptionRecord => ({
   id: r.id,
   accountId: r.account_id,
   status: r.status,
-  options: JSON.parse(r.options) as Record<string, unknown>,
+  options: JSON.parse(cipher.open(r.options, rowContext('transcriptions.options', r.id))) as Record<string, unknown>,
   audioBlob: r.audio_blob,
   audioType: r.audio_type,
-  result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+  result: r.result === null ? null : (JSON.parse(cipher.open(r.result, rowContext('transcriptions.result', r.id))) as Record<string, unknown>),
   error: r.error,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -30,8 +31,9 @@ const COLUMNS: Record<string, string> = {
 };
 const JSON_FIELDS = new Set(['options', 'result']);
 
-/** SQLite implementation of the transcriptions port. */
-export function createTranscriptionStore(db: Db): TranscriptionStore {
+/** SQLite implementation of the transcriptions port; options and result are stored encrypted. */
+export function createTranscriptionStore(db: Db, cipher: FieldCipher): TranscriptionStore {
+  const seal = (field: string, id: string, value: unknown): string => cipher.seal(JSON.stringify(value), rowContext(`transcriptions.${field}`, id));
   const insert = db.prepare(
     `INSERT INTO transcriptions (id, account_id, status, options, audio_blob, audio_type, result, error, created_at, updated_at, started_at, completed_at)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
@@ -45,15 +47,15 @@ export function createTranscriptionStore(db: Db): TranscriptionStore {
   const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
   return {
     insert: (t) =>
-      void insert.run(t.id, t.accountId, t.status, JSON.stringify(t.options), t.audioBlob, t.audioType,
-        t.result === null ? null : JSON.stringify(t.result), t.error, t.createdAt, t.updatedAt, t.startedAt, t.completedAt),
+      void insert.run(t.id, t.accountId, t.status, seal('options', t.id, t.options), t.audioBlob, t.audioType,
+        t.result === null ? null : seal('result', t.id, t.result), t.error, t.createdAt, t.updatedAt, t.startedAt, t.completedAt),
     get: (accountId, id) => {
       const row = get.get(accountId, id) as Row | undefined;
-      return row ? toRecord(row) : undefined;
+      return row ? toRecord(cipher, row) : undefined;
     },
     getForJob: (id) => {
       const row = getAny.get(id) as Row | undefined;
-      return row ? toRecord(row) : undefined;
+      return row ? toRecord(cipher, row) : undefined;
     },
     list: (accountId, limit, cursor) => {
       let rows: Row[];
@@ -62,7 +64,7 @@ export function createTranscriptionStore(db: Db): TranscriptionStore {
         if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
         rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
       } else rows = first.all(accountId, limit + 1) as Row[];
-      return pageOf(rows, limit, toRecord, (r) => [r.created_at, r.id]);
+      return pageOf(rows, limit, (r) => toRecord(cipher, r), (r) => [r.created_at, r.id]);
     },
     update: (id, changes) => {
       const sets: string[] = [];
@@ -71,7 +73,7 @@ export function createTranscriptionStore(db: Db): TranscriptionStore {
         const column = COLUMNS[field];
         if (!column) continue;
         sets.push(`${column} = ?`);
-        values.push(JSON_FIELDS.has(field) && value !== null && value !== undefined ? JSON.stringify(value) : value);
+        values.push(JSON_FIELDS.has(field) && value !== null && value !== undefined ? seal(field, id, value) : value);
       }
       if (sets.length) db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     },

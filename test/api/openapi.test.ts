@@ -80,6 +80,9 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('DELETE', '/v1/audio/transcriptions/{transcriptionId}', `/v1/audio/transcriptions/${upload.json.id}`);
     await call('DELETE', '/v2/audio/transcriptions/{transcriptionId}', `/v2/audio/transcriptions/${upload.json.id}`);
     await call('DELETE', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
+    await call('GET', '/v1/audit-events', '/v1/audit-events?limit=5');
+    await call('GET', '/v1/settings/retention', '/v1/settings/retention');
+    await call('PUT', '/v1/settings/retention', '/v1/settings/retention', { days: 30 });
     // Every documented REST operation was exercised.
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
     const exercised = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));

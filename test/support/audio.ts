@@ -20,6 +20,7 @@ export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Uint8Ar
   header.writeUInt32LE(sampleRate * 2, 28);
   header.writeUInt16LE(2, 32);
   header.writeUInt16LE(16, 34);
+  header.write('data', 36);
   header.writeUInt32LE(data.length, 40);
   return new Uint8Array(Buffer.concat([header, data]));
 }

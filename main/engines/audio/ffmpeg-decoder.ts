@@ -15,25 +15,45 @@ export interface FfmpegDecoderOptions {
   ffprobePath?: string;
   /** Kill ffmpeg after this many ms. Env `CLINDOC_FFMPEG_TIMEOUT_MS`, default 300000 (5 min). */
   timeoutMs?: number;
+  /**
+   * Longest audio decoded, in seconds of two-channel PCM (more channels get proportionally less).
+   * A few MB of compressed silence can expand to gigabytes of PCM; past this ffmpeg is stopped and
+   * the file is refused instead of exhausting memory. Env `CLINDOC_MAX_AUDIO_SECONDS`, default 14400 (4 h).
+   */
+  maxSeconds?: number;
 }
 
 interface RunResult {
   code: number | null;
   stdout: Buffer;
   timedOut: boolean;
+  /** Output passed `maxBytes` and the process was stopped. */
+  overflow: boolean;
 }
 
-/** Runs a binary, collecting stdout; stderr is drained and dropped (it may hold file metadata). */
-function run(bin: string, args: string[], timeoutMs: number): Promise<RunResult> {
+/** Runs a binary, collecting stdout up to `maxBytes`; stderr is drained and dropped (it may hold file metadata). */
+function run(bin: string, args: string[], timeoutMs: number, maxBytes = Number.POSITIVE_INFINITY): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let timedOut = false;
+    let overflow = false;
+    let bytes = 0;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      if (overflow) return;
+      bytes += c.length;
+      if (bytes > maxBytes) {
+        overflow = true;
+        chunks.length = 0;
+        child.kill('SIGKILL');
+        return;
+      }
+      chunks.push(c);
+    });
     child.stderr.resume();
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -41,7 +61,7 @@ function run(bin: string, args: string[], timeoutMs: number): Promise<RunResult>
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(chunks), timedOut });
+      resolve({ code, stdout: Buffer.concat(chunks), timedOut, overflow });
     });
   });
 }
@@ -77,9 +97,10 @@ export function createFfmpegDecoder(options: FfmpegDecoderOptions = {}): AudioDe
   const ffprobe = options.ffprobePath ?? process.env.CLINDOC_FFPROBE_PATH ?? 'ffprobe';
   const timeoutMs = options.timeoutMs ?? Number(process.env.CLINDOC_FFMPEG_TIMEOUT_MS ?? 300_000);
 
-  async function spawnOrUnavailable(bin: string, args: string[]): Promise<RunResult> {
+  const maxSeconds = options.maxSeconds ?? Number(process.env.CLINDOC_MAX_AUDIO_SECONDS ?? 14_400);
+  async function spawnOrUnavailable(bin: string, args: string[], maxBytes?: number): Promise<RunResult> {
     try {
-      return await run(bin, args, timeoutMs);
+      return await run(bin, args, timeoutMs, maxBytes);
     } catch (err) {
       throw new DomainError('engine_unavailable', `audio decoder ${bin} could not be started`, { cause: err });
     }
@@ -102,7 +123,8 @@ export function createFfmpegDecoder(options: FfmpegDecoderOptions = {}): AudioDe
       const result = await spawnOrUnavailable(ffmpeg, [
         '-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn',
         '-ac', String(channels), '-ar', String(sampleRate), '-acodec', 'pcm_s16le', '-f', 's16le', 'pipe:1',
-      ]);
+      ], maxSeconds * sampleRate * 2 * 2);
+      if (result.overflow) throw new DomainError('invalid_request', `the audio is longer than the ${maxSeconds} s this device decodes`);
       if (result.timedOut) throw new DomainError('invalid_request', `audio decoding took longer than ${timeoutMs} ms`);
       if (result.code !== 0) throw undecodable();
       const samples = bytesToInt16(result.stdout);

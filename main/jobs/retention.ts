@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import type { BlobStore, IdempotencyStore, NoteStore, TranscriptionStore } from '../services/storage.js';
+import type { RetentionStore } from '../services/audit/ports.js';
+import type { AuditService } from '../services/audit/audit-service.js';
+
+export interface RetentionSweepResult {
+  notes: number;
+  transcriptions: number;
+  /** Audio files removed from blob storage. */
+  blobs: number;
+}
+
+export interface RetentionSweeper {
+  /** Deletes everything past its account's retention at `at` (default now); safe to call at any time. */
+  sweep(at?: number): RetentionSweepResult;
+  start(): void;
+  stop(): void;
+}
+
+/** Idempotency replays hold whole responses (text-to-json answers are patient data): 24 h at most. */
+const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60 * 1000;
+const BATCH = 500;
+
+/**
+ * The retention job: on a timer, deletes notes, transcriptions and their audio files created
+ * before their account's retention cut-off, and records each deletion in the audit trail as the
+ * system actor. The row goes first, then its audio file, so no record ever points at audio that
+ * retention already removed.
+ */
+export function createRetentionSweeper(deps: {
+  retention: RetentionStore;
+  notes: NoteStore;
+  transcriptions: TranscriptionStore;
+  blobs: BlobStore;
+  idempotency: IdempotencyStore;
+  audit: AuditService;
+  logger: Logger;
+  /** Days for accounts without their own setting (CLINDOC_RETENTION_DAYS); 0 keeps. */
+  defaultDays: number;
+  /** Sweep interval (CLINDOC_RETENTION_SWEEP_SECONDS). */
+  intervalMs: number;
+  now?: () => number;
+}): RetentionSweeper {
+  const now = deps.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+
+  const sweep = (at?: number): RetentionSweepResult => {
+    const result: RetentionSweepResult = { notes: 0, transcriptions: 0, blobs: 0 };
+    const t = at ?? now();
+    deps.idempotency.purgeOlderThan(t - IDEMPOTENCY_KEEP_MS);
+    for (;;) {
+      const expired = deps.retention.findExpired(t, deps.defaultDays, BATCH);
+      if (!expired.length) break;
+      for (const item of expired) {
+        const base = { accountId: item.accountId, keyId: null, actor: 'system:retention', action: 'delete' as const, operation: null, ip: null, requestId: null };
+        if (item.type === 'note') {
+          if (deps.notes.delete(item.accountId, item.id)) result.notes++;
+          deps.audit.record({ ...base, resourceType: 'note', resourceId: item.id, outcome: 'success', status: null });
+          continue;
+        }
+        if (deps.transcriptions.delete(item.accountId, item.id)) result.transcriptions++;
+        if (item.audioBlob && deps.blobs.exists(item.audioBlob)) {
+          deps.blobs.delete(item.audioBlob);
+          result.blobs++;
+        }
+        deps.audit.record({ ...base, resourceType: 'transcription', resourceId: item.id, outcome: 'success', status: null });
+      }
+      if (expired.length < BATCH) break;
+    }
+    if (result.notes || result.transcriptions) deps.logger.info({ ...result }, 'retention sweep deleted expired records');
+    return result;
+  };
+
+  return {
+    sweep,
+    start() {
+      if (timer) return;
+      const tick = (): void => {
+        try {
+          sweep();
+        } catch (err) {
+          deps.logger.error({ errName: (err as Error)?.name }, 'retention sweep failed');
+        }
+      };
+      tick();
+      timer = setInterval(tick, deps.intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

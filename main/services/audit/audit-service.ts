@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '../storage.js';
+import { invalidRequest } from '../errors.js';
+import type { AuditEvent, AuditFilter, AuditStore, RetentionStore } from './ports.js';
+
+export type AuditInput = Omit<AuditEvent, 'id' | 'at'> & { at?: number };
+
+/** The trail as the API returns it (ISO times). */
+export interface AuditEventView extends Omit<AuditEvent, 'at'> {
+  at: string;
+}
+
+export interface AuditService {
+  /**
+   * Appends one event. A failure to write is reported to `onError` and never fails the request
+   * it describes (the trail must not become a way to deny service).
+   */
+  record(event: AuditInput): void;
+  list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Page<AuditEventView>;
+  getRetentionDays(accountId: string): { days: number; source: 'account' | 'default' };
+  setRetentionDays(accountId: string, days: number | null): { days: number; source: 'account' | 'default' };
+}
+
+const MAX_RETENTION_DAYS = 36_500;
+
+/** Creates the audit and retention-settings service over its stores. */
+export function createAuditService(deps: {
+  store: AuditStore;
+  retention: RetentionStore;
+  defaultRetentionDays: number;
+  now?: () => number;
+  onError?: (err: unknown) => void;
+}): AuditService {
+  const now = deps.now ?? Date.now;
+  const effective = (accountId: string): { days: number; source: 'account' | 'default' } => {
+    const own = deps.retention.getRetentionDays(accountId);
+    return own === null ? { days: deps.defaultRetentionDays, source: 'default' } : { days: own, source: 'account' };
+  };
+  return {
+    record(event) {
+      try {
+        deps.store.append({ ...event, id: randomUUID(), at: event.at ?? now() });
+      } catch (err) {
+        deps.onError?.(err);
+      }
+    },
+    list(accountId, limit, cursor, filter) {
+      const page = deps.store.list(accountId, limit, cursor, filter);
+      return { items: page.items.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), nextCursor: page.nextCursor };
+    },
+    getRetentionDays: effective,
+    setRetentionDays(accountId, days) {
+      if (days !== null && (!Number.isInteger(days) || days < 0 || days > MAX_RETENTION_DAYS)) {
+        throw invalidRequest(`days: must be a whole number from 0 to ${MAX_RETENTION_DAYS}, or null for the default`);
+      }
+      deps.retention.setRetentionDays(accountId, days);
+      return effective(accountId);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { Db } from './database.js';
+import type { AuditEvent, AuditFilter, AuditStore, ExpiredItem, RetentionStore } from '../services/audit/ports.js';
+import { invalidRequest } from '../services/errors.js';
+
+interface Row {
+  seq: number; id: string; at: number; account_id: string | null; key_id: string | null; actor: string; action: AuditEvent['action'];
+  resource_type: AuditEvent['resourceType']; resource_id: string | null; operation: string | null; ip: string | null;
+  outcome: AuditEvent['outcome']; status: number | null; request_id: string | null;
+}
+
+const toEvent = (r: Row): AuditEvent => ({
+  id: r.id, at: r.at, accountId: r.account_id, keyId: r.key_id, actor: r.actor, action: r.action, resourceType: r.resource_type,
+  resourceId: r.resource_id, operation: r.operation, ip: r.ip, outcome: r.outcome, status: r.status, requestId: r.request_id,
+});
+
+/**
+ * SQLite audit trail. The table has triggers that abort any UPDATE or DELETE, so even code with
+ * the database handle can only append; paging runs on the insertion sequence.
+ */
+export function createAuditStore(db: Db): AuditStore {
+  const insert = db.prepare(
+    `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  const page = db.prepare(
+    `SELECT * FROM audit_events WHERE account_id = ? AND seq < ? AND (? IS NULL OR resource_id = ?) AND at >= ?
+     ORDER BY seq DESC LIMIT ?`,
+  );
+  return {
+    append: (e) =>
+      void insert.run(e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId),
+    list(accountId, limit, cursor, filter: AuditFilter = {}) {
+      let before = Number.MAX_SAFE_INTEGER;
+      if (cursor !== undefined) {
+        if (!/^[1-9]\d{0,15}$/.test(cursor)) throw invalidRequest('cursor: not a cursor returned by this API');
+        before = Number(cursor);
+      }
+      const rows = page.all(accountId, before, filter.resourceId ?? null, filter.resourceId ?? null, filter.since ?? 0, limit + 1) as Row[];
+      const more = rows.length > limit;
+      const kept = more ? rows.slice(0, limit) : rows;
+      return { items: kept.map(toEvent), nextCursor: more ? String(kept[kept.length - 1]!.seq) : null };
+    },
+  };
+}
+
+/** SQLite retention settings and expiry query (notes and transcriptions by creation time). */
+export function createRetentionStore(db: Db): RetentionStore {
+  const get = db.prepare('SELECT retention_days AS days FROM account_settings WHERE account_id = ?');
+  const set = db.prepare(
+    `INSERT INTO account_settings (account_id, retention_days) VALUES (?, ?)
+     ON CONFLICT(account_id) DO UPDATE SET retention_days = excluded.retention_days`,
+  );
+  // Cut-off per account: COALESCE(own setting, default); 0 keeps everything.
+  const expired = db.prepare(
+    `WITH policy AS (
+       SELECT a.id AS account_id, COALESCE(s.retention_days, @defaultDays) AS days
+       FROM accounts a LEFT JOIN account_settings s ON s.account_id = a.id
+     )
+     SELECT 'note' AS type, n.account_id AS accountId, n.id AS id, NULL AS audioBlob FROM notes n
+       JOIN policy p ON p.account_id = n.account_id
+       WHERE p.days > 0 AND n.created_at < @now - p.days * 86400000
+     UNION ALL
+     SELECT 'transcription', t.account_id, t.id, t.audio_blob FROM transcriptions t
+       JOIN policy p ON p.account_id = t.account_id
+       WHERE p.days > 0 AND t.created_at < @now - p.days * 86400000
+     LIMIT @limit`,
+  );
+  return {
+    getRetentionDays: (accountId) => (get.get(accountId) as { days: number | null } | undefined)?.days ?? null,
+    setRetentionDays: (accountId, days) => void set.run(accountId, days),
+    findExpired: (now, defaultDays, limit) => expired.all({ now, defaultDays, limit }) as ExpiredItem[],
+  };
+}
