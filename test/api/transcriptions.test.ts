@@ -18,7 +18,7 @@ describe('V2 batch transcription over HTTP', () => {
     }, 60_000, 100);
 
   it('transcribes uploaded speech (multipart) and shows the V2 record and the v1 view', async () => {
-    const { bytes } = speechWav('the patient has a headache and a fever');
+    const { bytes } = speechWav('hello world. one two three four five six seven eight nine ten.');
     const form = new FormData();
     form.append('audio', new Blob([new Uint8Array(bytes)], { type: 'audio/wav' }), 'visit.wav');
     form.append('language', 'en');
@@ -38,7 +38,9 @@ describe('V2 batch transcription over HTTP', () => {
       expect(w.confidence).toBeGreaterThanOrEqual(0);
       expect(w.confidence).toBeLessThanOrEqual(1);
     }
-    expect(record.text.toLowerCase()).toMatch(/patient|headache|fever/);
+    // Synthetic speech is hard for pocketsphinx (see README); counting words is the stable check.
+    const digits = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    expect(record.words.filter((w: { word: string }) => digits.includes(w.word)).length).toBeGreaterThanOrEqual(3);
     const v1 = await (await fetch(`${s.base}/v1/audio/transcriptions/${accepted.id}`, { headers: s.headers() })).json();
     expect(v1.status).toBe('ok');
     expect(v1.data.payload.transcription).toBe(record.text);
