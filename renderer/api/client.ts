@@ -1,0 +1,162 @@
+import type { NoteTemplate } from '../../shared/note-template.js';
+import type {
+  Connection, CreateNoteRequest, MacroDefinition, MacroResult, NoteView, Page, StreamToken, TranscriptionRecord, WebhookView,
+} from './types.js';
+
+/** A failed API call: the HTTP status and the server's `{error, message}` text (never patient data). */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Fetch = typeof fetch;
+
+export interface TranscriptionUpload {
+  audio: Blob;
+  filename: string;
+  language?: string;
+  diarization?: boolean;
+  dictation?: boolean;
+  engine?: string;
+}
+
+/** The typed client of the local API, one method per operation the interface uses. */
+export interface ApiClient {
+  readonly connection: Connection;
+  health(): Promise<boolean>;
+  createNote(body: CreateNoteRequest): Promise<{ noteId: string }>;
+  getNote(id: string): Promise<NoteView>;
+  listNotes(cursor?: string): Promise<Page<NoteView>>;
+  deleteNote(id: string): Promise<void>;
+  createNoteStyle(sampleNote: string, instructions: string[]): Promise<{ template: string }>;
+  detectMacros(text: string, macros: MacroDefinition[]): Promise<MacroResult>;
+  listMacros(cursor?: string): Promise<Page<MacroDefinition>>;
+  createMacro(macro: MacroDefinition): Promise<MacroDefinition>;
+  replaceMacro(id: string, macro: MacroDefinition): Promise<MacroDefinition>;
+  deleteMacro(id: string): Promise<void>;
+  listTemplates(cursor?: string): Promise<Page<NoteTemplate>>;
+  createTemplate(t: NoteTemplate): Promise<NoteTemplate>;
+  replaceTemplate(id: string, t: NoteTemplate): Promise<NoteTemplate>;
+  deleteTemplate(id: string): Promise<void>;
+  uploadTranscription(upload: TranscriptionUpload): Promise<{ id: string }>;
+  getTranscription(id: string): Promise<TranscriptionRecord>;
+  listTranscriptions(cursor?: string): Promise<Page<TranscriptionRecord>>;
+  deleteTranscription(id: string): Promise<void>;
+  createStreamToken(): Promise<StreamToken>;
+  listWebhooks(): Promise<WebhookView[]>;
+  createWebhook(url: string, events?: string[]): Promise<WebhookView>;
+  deleteWebhook(id: string): Promise<void>;
+  /** The socket URL of live transcription, authenticated with a fresh temporary token. */
+  streamUrl(params: { language?: string; dictation: boolean; sampleRate: number }): Promise<string>;
+}
+
+/**
+ * Builds the client. `fetchImpl` is injectable so store tests can hand in a real server's fetch
+ * or a recorder. The API key travels only in headers, never in URLs (the socket uses a token).
+ */
+export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a) => fetch(...a), pageOrigin?: string): ApiClient {
+  const base = connection.baseUrl.replace(/\/+$/, '');
+  const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
+    'X-API-KEY': connection.apiKey,
+    'X-ACCOUNT-ID': connection.accountId,
+    ...extra,
+  });
+
+  async function call<T>(method: string, path: string, body?: unknown, envelope: 'data' | 'raw' | 'none' = 'data'): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetchImpl(`${base}${path}`, {
+        method,
+        headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch {
+      throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+    }
+    return readResponse<T>(res, envelope);
+  }
+
+  const page = (path: string, cursor?: string): string => `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+  const id = encodeURIComponent;
+
+  return {
+    connection,
+    async health() {
+      try {
+        return (await fetchImpl(`${base}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    createNote: (body) => call('POST', '/v1/notes', body),
+    getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
+    listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
+    deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),
+    createNoteStyle: (sampleNote, instructions) => call('POST', '/v1/note-styles', { sampleNote, instructions }),
+    detectMacros: (text, macros) => call('POST', '/v1/macros/detect', { text, macros }),
+    listMacros: (cursor) => call('GET', page('/v1/macro-library', cursor)),
+    createMacro: (m) => call('POST', '/v1/macro-library', m),
+    replaceMacro: (macroId, m) => call('PUT', `/v1/macro-library/${id(macroId)}`, m),
+    deleteMacro: (macroId) => call('DELETE', `/v1/macro-library/${id(macroId)}`, undefined, 'none'),
+    listTemplates: (cursor) => call('GET', page('/v1/note-templates', cursor)),
+    createTemplate: (t) => call('POST', '/v1/note-templates', t),
+    replaceTemplate: (templateId, t) => call('PUT', `/v1/note-templates/${id(templateId)}`, t),
+    deleteTemplate: (templateId) => call('DELETE', `/v1/note-templates/${id(templateId)}`, undefined, 'none'),
+    async uploadTranscription(upload) {
+      const form = new FormData();
+      form.set('language', upload.language ?? 'en');
+      form.set('diarization', String(upload.diarization ?? true));
+      form.set('dictation', String(upload.dictation ?? false));
+      if (upload.engine) form.set('engine', upload.engine);
+      form.set('audio', upload.audio, upload.filename);
+      let res: Response;
+      try {
+        res = await fetchImpl(`${base}/v2/audio/transcriptions`, { method: 'POST', headers: headers(), body: form });
+      } catch {
+        throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+      }
+      return readResponse<{ id: string }>(res, 'raw');
+    },
+    getTranscription: (tid) => call('GET', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'raw'),
+    listTranscriptions: (cursor) => call('GET', page('/v2/audio/transcriptions', cursor)),
+    deleteTranscription: (tid) => call('DELETE', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'none'),
+    createStreamToken: () => call('POST', '/v1/audio/transcriptions/stream/token', undefined, 'raw'),
+    listWebhooks: () => call('GET', '/v1/webhooks'),
+    createWebhook: (url, events) => call('POST', '/v1/webhooks', events && events.length ? { url, events } : { url }),
+    deleteWebhook: (wid) => call('DELETE', `/v1/webhooks/${id(wid)}`, undefined, 'none'),
+    async streamUrl({ language, dictation, sampleRate }) {
+      const { token } = await this.createStreamToken();
+      const origin = base || pageOrigin || globalThis.location?.origin || '';
+      const ws = origin.replace(/^http/, 'ws');
+      const q = new URLSearchParams({
+        encoding: 'linear16',
+        sample_rate: String(sampleRate),
+        language: language ?? 'en',
+        dictation: String(dictation),
+        account_id: connection.accountId,
+        api_token: token,
+      });
+      return `${ws}/v1/audio/transcriptions/stream?${q.toString()}`;
+    },
+  };
+}
+
+async function readResponse<T>(res: Response, envelope: 'data' | 'raw' | 'none'): Promise<T> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!res.ok) {
+    const message = (body as { message?: unknown } | undefined)?.message;
+    const fallback = res.status === 401 ? 'The account id or API key was not accepted.' : `The local API answered ${res.status}.`;
+    throw new ApiError(res.status, typeof message === 'string' && message ? message : fallback);
+  }
+  if (envelope === 'none') return undefined as T;
+  if (envelope === 'raw') return body as T;
+  return (body as { data: T }).data;
+}

@@ -1,0 +1,85 @@
+import { useEffect, useRef, useState } from 'react';
+import { ErrorMessage, StatusMessage } from './components/messages.js';
+import { DictationPage } from './pages/dictation-page.js';
+import { MacrosPage } from './pages/macros-page.js';
+import { NotesPage } from './pages/notes-page.js';
+import { SettingsPage } from './pages/settings-page.js';
+import { TemplatesPage } from './pages/templates-page.js';
+import { useConnection, useDictation, useStores } from './state/stores.js';
+
+export type PageId = 'dictation' | 'notes' | 'macros' | 'templates' | 'settings';
+
+const PAGES: { id: PageId; label: string }[] = [
+  { id: 'dictation', label: 'Dictation' },
+  { id: 'notes', label: 'Note' },
+  { id: 'macros', label: 'Macros' },
+  { id: 'templates', label: 'Templates' },
+  { id: 'settings', label: 'Settings' },
+];
+
+/** The app shell: header, navigation, connection state and the global dictation shortcut. */
+export function App() {
+  const { connection, dictation, notes } = useStores();
+  const status = useConnection((s) => s.status);
+  const message = useConnection((s) => s.message);
+  const listening = useDictation((s) => s.status !== 'idle');
+  const [page, setPage] = useState<PageId>('dictation');
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    void connection.getState().load();
+  }, [connection]);
+  useEffect(() => {
+    if (status === 'missing' || status === 'rejected') setPage('settings');
+  }, [status]);
+  useEffect(() => {
+    // Ctrl+Shift+Space starts or stops dictation from anywhere in the app.
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.code === 'Space' && e.shiftKey && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        void dictation.getState().toggle();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [dictation]);
+
+  const go = (id: PageId): void => {
+    setPage(id);
+    main.current?.focus();
+  };
+  return (
+    <div className="app">
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="top">
+        <h1>Clindoc</h1>
+        <nav aria-label="Main">
+          <ul>
+            {PAGES.map((p) => (
+              <li key={p.id}>
+                <button type="button" className="nav" aria-current={page === p.id ? 'page' : undefined} onClick={() => go(p.id)}>
+                  {p.label}
+                  {p.id === 'dictation' && listening && <span className="dot" aria-label="(listening)" />}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span className={`conn ${status}`} role="status">
+          {status === 'ready' ? 'Local API connected' : status === 'loading' || status === 'checking' ? 'Connecting…' : status === 'missing' ? 'Not connected' : 'Connection problem'}
+        </span>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        {status === 'offline' && <ErrorMessage>{message ?? 'The local API cannot be reached.'} <button type="button" className="link" onClick={() => void connection.getState().load()}>Retry</button></ErrorMessage>}
+        {status === 'loading' && <StatusMessage>Connecting to the local API…</StatusMessage>}
+        {page === 'dictation' && (
+          <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text() }); go('notes'); }} />
+        )}
+        {page === 'notes' && <NotesPage />}
+        {page === 'macros' && <MacrosPage />}
+        {page === 'templates' && <TemplatesPage />}
+        {page === 'settings' && <SettingsPage />}
+      </main>
+    </div>
+  );
+}

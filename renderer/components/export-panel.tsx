@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { buildDocumentReference } from '../../shared/export/fhir-document-reference.js';
+import { markdownToPlainText } from '../../shared/export/markdown.js';
+import { saveFile } from '../save-file.js';
+import { useNotes, useStores } from '../state/stores.js';
+import { ErrorMessage, StatusMessage } from './messages.js';
+
+const stamp = (): string => new Date().toISOString().slice(0, 10);
+
+/** Export of the (edited) note: markdown, plain text, PDF, clipboard and FHIR R4 DocumentReference. */
+export function ExportPanel() {
+  const { bridge } = useStores();
+  const markdown = useNotes((s) => s.markdown);
+  const noteId = useNotes((s) => s.noteId);
+  const language = useNotes((s) => s.language);
+  const patientName = useNotes((s) => s.patientName);
+  const dateOfBirth = useNotes((s) => s.dateOfBirth);
+  const date = useNotes((s) => s.date);
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const base = `clinical-note-${date || stamp()}`;
+
+  const run = async (label: string, work: () => Promise<boolean>): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    setMessage(undefined);
+    try {
+      if (await work()) setMessage(`${label} done.`);
+    } catch (err) {
+      setError(`${label} failed: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const disabled = !markdown.trim() || busy;
+  return (
+    <section className="export" aria-labelledby="export-title">
+      <h3 id="export-title">Export</h3>
+      <div className="toolbar">
+        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, markdown, 'text/markdown'))}>
+          Export Markdown
+        </button>
+        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, markdownToPlainText(markdown), 'text/plain'))}>
+          Export plain text
+        </button>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() =>
+            void run('PDF export', async () => {
+              const { noteToPdf } = await import('../../shared/export/pdf.js');
+              return saveFile(bridge, `${base}.pdf`, await noteToPdf(markdown, 'Clinical note'), 'application/pdf');
+            })
+          }
+        >
+          Export PDF
+        </button>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() =>
+            void run('FHIR export', () => {
+              const doc = buildDocumentReference({
+                markdown, title: 'Clinical note', language,
+                ...(noteId ? { noteId } : {}),
+                ...(patientName || dateOfBirth ? { patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) } } : {}),
+                ...(date ? { encounterDate: date } : {}),
+              });
+              return saveFile(bridge, `${base}.fhir.json`, JSON.stringify(doc, null, 2), 'application/fhir+json');
+            })
+          }
+        >
+          Export FHIR DocumentReference
+        </button>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={() =>
+            void run('Copy', async () => {
+              await navigator.clipboard.writeText(markdownToPlainText(markdown));
+              return true;
+            })
+          }
+        >
+          Copy to clipboard
+        </button>
+      </div>
+      {message && <StatusMessage>{message}</StatusMessage>}
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+    </section>
+  );
+}

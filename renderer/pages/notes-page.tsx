@@ -1,0 +1,137 @@
+import { useEffect } from 'react';
+import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+import type { NoteKind } from '../api/types.js';
+import { EncounterRecorder } from '../components/encounter-recorder.js';
+import { ExportPanel } from '../components/export-panel.js';
+import { MarkdownView } from '../components/markdown-view.js';
+import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
+import { StyleMaker } from '../components/style-maker.js';
+import { useConnection, useNotes, useStores } from '../state/stores.js';
+
+const STATUS_TEXT: Record<string, string> = {
+  submitting: 'Sending the transcript…',
+  STATUS_PENDING: 'Queued: the note will be written shortly…',
+  STATUS_PROCESSING: 'Writing the note…',
+};
+
+/** From encounter to note: transcript, options, generation with status, the note, editing, export. */
+export function NotesPage() {
+  const { notes, dictation } = useStores();
+  const ready = useConnection((s) => s.status === 'ready');
+  const s = useNotes((x) => x);
+  const working = s.status === 'submitting' || s.status === 'STATUS_PENDING' || s.status === 'STATUS_PROCESSING';
+  const medCount = s.medicationList.split(',').map((m) => m.trim()).filter(Boolean).length;
+  const dictated = dictation.getState().text();
+
+  useEffect(() => {
+    if (ready) void notes.getState().loadTemplates();
+  }, [notes, ready]);
+
+  return (
+    <section className="page notes" aria-labelledby="notes-title">
+      <h2 id="notes-title">Note</h2>
+      <div className="columns">
+        <form className="inputs" onSubmit={(e) => { e.preventDefault(); void notes.getState().generate(); }} aria-label="Note inputs">
+          <EncounterRecorder />
+          <label htmlFor="transcript">Transcript</label>
+          <textarea
+            id="transcript"
+            rows={10}
+            value={s.transcript}
+            onChange={(e) => s.set({ transcript: e.target.value })}
+            placeholder="Paste or type the encounter transcript, record it above, or use your dictation."
+          />
+          <div className="toolbar">
+            <button type="button" disabled={!dictated} onClick={() => s.set({ transcript: dictated })}>Use dictated text</button>
+          </div>
+          <div className="grid">
+            <label>
+              Note type
+              <select value={s.kind} onChange={(e) => s.set({ kind: e.target.value as NoteKind })}>
+                <option value="soap">SOAP note</option>
+                <option value="note_style">Note style</option>
+                <option value="note_template">Note template</option>
+              </select>
+            </label>
+            <label>
+              Note language
+              <select value={s.language} onChange={(e) => s.set({ language: e.target.value as NoteLanguage })}>
+                {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+              </select>
+            </label>
+            {s.kind === 'note_template' && (
+              <label>
+                Template
+                <select value={s.templateId} onChange={(e) => s.set({ templateId: e.target.value })}>
+                  <option value="">Choose a template</option>
+                  {s.templates.map((t) => <option key={t.id} value={t.id}>{t.title}</option>)}
+                </select>
+              </label>
+            )}
+          </div>
+          {s.kind === 'note_template' && s.templates.length === 0 && <p className="hint">No templates yet: make one under Templates.</p>}
+          {s.kind === 'note_style' && (
+            <>
+              <label htmlFor="style-template">Style instructions</label>
+              <textarea id="style-template" rows={5} value={s.styleTemplate} onChange={(e) => s.set({ styleTemplate: e.target.value })}
+                placeholder="Describe the sections, or make a style from a sample note below." />
+            </>
+          )}
+          <StyleMaker />
+          <fieldset>
+            <legend>Patient and encounter</legend>
+            <div className="grid">
+              <label>
+                Patient name
+                <input value={s.patientName} onChange={(e) => s.set({ patientName: e.target.value })} autoComplete="off" />
+              </label>
+              <label>
+                Date of birth
+                <input type="date" value={s.dateOfBirth} onChange={(e) => s.set({ dateOfBirth: e.target.value })} />
+              </label>
+              <label>
+                Encounter date
+                <input type="date" value={s.date} onChange={(e) => s.set({ date: e.target.value })} />
+              </label>
+            </div>
+            <label htmlFor="medications">Medication list (comma separated, up to 50)</label>
+            <textarea id="medications" rows={2} value={s.medicationList} onChange={(e) => s.set({ medicationList: e.target.value })} aria-describedby="med-count" />
+            <span id="med-count" className={medCount > 50 ? 'hint bad' : 'hint'}>{medCount} of 50 medications</span>
+          </fieldset>
+          <div className="toolbar">
+            <button type="submit" className="primary" disabled={!ready || working}>
+              {s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
+            </button>
+          </div>
+        </form>
+        <div className="output">
+          <div className="status-slot">
+            {working && <StatusMessage>{STATUS_TEXT[s.status]}</StatusMessage>}
+            {s.error && <ErrorMessage onDismiss={() => notes.setState({ error: undefined })}>{s.error}</ErrorMessage>}
+          </div>
+          {s.markdown ? (
+            <>
+              <div className="toolbar">
+                <button type="button" onClick={() => s.setEditing(!s.editing)} aria-pressed={s.editing}>{s.editing ? 'Show note' : 'Edit note'}</button>
+                {s.generated !== undefined && s.markdown !== s.generated && (
+                  <button type="button" onClick={() => s.setMarkdown(s.generated ?? '')}>Revert to generated</button>
+                )}
+              </div>
+              {s.editing ? (
+                <>
+                  <label htmlFor="note-edit">Edit note (markdown)</label>
+                  <textarea id="note-edit" rows={24} value={s.markdown} onChange={(e) => s.setMarkdown(e.target.value)} />
+                </>
+              ) : (
+                <MarkdownView markdown={s.markdown} label="Generated note" />
+              )}
+              <ExportPanel />
+            </>
+          ) : (
+            !working && <EmptyState title="No note yet.">Add a transcript, choose the note type and press Generate note.</EmptyState>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

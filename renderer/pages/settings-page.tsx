@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+import { CopyField } from '../components/copy-field.js';
+import { DataPanel } from '../components/data-panel.js';
+import { EnginesPanel } from '../components/engines-panel.js';
+import { ErrorMessage, StatusMessage } from '../components/messages.js';
+import { WebhooksPanel } from '../components/webhooks-panel.js';
+import { SPEECH_ENGINES } from '../state/prefs-store.js';
+import { useConnection, usePrefs, useStores } from '../state/stores.js';
+
+function ConnectionForm() {
+  const { connection } = useStores();
+  const status = useConnection((s) => s.status);
+  const [accountId, setAccountId] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [remember, setRemember] = useState(false);
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); void connection.getState().enter(accountId, apiKey, remember); }} aria-label="Connect to the local API">
+      <p>
+        In a browser, paste the account id and API key the local API printed on its first start (also in
+        <code> local-credentials.json</code> in its data folder). They are kept for this tab only unless you tick Remember.
+      </p>
+      <label htmlFor="account-id">Account id</label>
+      <input id="account-id" value={accountId} onChange={(e) => setAccountId(e.target.value)} autoComplete="off" required />
+      <label htmlFor="api-key">API key</label>
+      <input id="api-key" type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" required />
+      <label className="check">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+        Remember on this computer
+      </label>
+      <button type="submit" className="primary" disabled={status === 'checking'}>Connect</button>
+    </form>
+  );
+}
+
+/** Connection and integration details, preferences, engines, webhooks, data. */
+export function SettingsPage() {
+  const { connection, prefs, dictation, notes } = useStores();
+  const state = useConnection((s) => s);
+  const language = usePrefs((s) => s.language);
+  const formatting = usePrefs((s) => s.formatting);
+  const speechEngine = usePrefs((s) => s.speechEngine);
+  const base = state.connection?.baseUrl || window.location.origin;
+  const port = new URL(base).port;
+  return (
+    <section className="page settings" aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <section aria-labelledby="conn-title">
+        <h3 id="conn-title">Local API</h3>
+        {state.status === 'checking' && <StatusMessage>Checking the credentials…</StatusMessage>}
+        {state.status === 'ready' && <StatusMessage>Connected{state.source === 'desktop' ? ' (desktop app)' : ''}.</StatusMessage>}
+        {(state.status === 'rejected' || state.status === 'offline') && <ErrorMessage>{state.message}</ErrorMessage>}
+        {state.status === 'ready' && state.connection ? (
+          <>
+            <p className="hint">Integrations on this computer call the same API with these details (reference at <a href="/docs">/docs</a>).</p>
+            <CopyField label="API base URL" value={base} />
+            <CopyField label="Port" value={port} />
+            <CopyField label="Account id (X-ACCOUNT-ID)" value={state.connection.accountId} />
+            <CopyField label="API key (X-API-KEY)" value={state.connection.apiKey} secret />
+            {state.source !== 'desktop' && <button type="button" onClick={() => connection.getState().forget()}>Forget these credentials</button>}
+          </>
+        ) : (
+          state.status !== 'loading' && state.source !== 'desktop' && <ConnectionForm />
+        )}
+      </section>
+      <section aria-labelledby="prefs-title">
+        <h3 id="prefs-title">Preferences</h3>
+        <div className="grid">
+          <label>
+            Default language
+            <select value={language} onChange={(e) => {
+              const l = e.target.value as NoteLanguage;
+              prefs.getState().update({ language: l });
+              notes.getState().set({ language: l });
+              if (dictation.getState().status === 'idle') dictation.getState().setLanguage(l);
+            }}>
+              {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+            </select>
+          </label>
+          <label>
+            Speech engine for recordings
+            <select value={speechEngine} onChange={(e) => prefs.getState().update({ speechEngine: e.target.value })}>
+              {SPEECH_ENGINES.map((x) => <option key={x} value={x}>{x || 'Server default'}</option>)}
+            </select>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={formatting} onChange={(e) => { prefs.getState().update({ formatting: e.target.checked }); dictation.getState().setFormatting(e.target.checked); }} />
+            Dictation formatting on by default
+          </label>
+        </div>
+      </section>
+      <EnginesPanel />
+      <WebhooksPanel />
+      <DataPanel />
+    </section>
+  );
+}

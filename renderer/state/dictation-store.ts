@@ -1,0 +1,270 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiClient } from '../api/client.js';
+import type { MacroDefinition, StreamMessage } from '../api/types.js';
+import type { Capture, CaptureOptions, Microphone } from '../audio/capture.js';
+import { bytesToBase64, toLinear16 } from '../audio/resampler.js';
+import type { StreamClient, StreamClientDeps, StreamState } from '../audio/stream-client.js';
+import { piecesFromDetections, segmentsText, type Segment } from './transcript-pieces.js';
+
+export type DictationStatus = 'idle' | 'starting' | 'listening' | 'reconnecting' | 'stopping';
+
+export interface DictationState {
+  status: DictationStatus;
+  segments: Segment[];
+  /** The partial result of the utterance in progress, replaced by its final text. */
+  partial: string;
+  errors: { id: number; message: string }[];
+  level: number;
+  microphones: Microphone[];
+  deviceId: string;
+  /** Dictation-style formatting (punctuation, capitals); on by default. */
+  formatting: boolean;
+  language: string;
+  macros: MacroDefinition[];
+  /** Audio end of the last final's last word to its text in the store, in ms. */
+  lastLatencyMs?: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  toggle(): Promise<void>;
+  setFormatting(on: boolean): void;
+  setLanguage(language: string): void;
+  selectMicrophone(deviceId: string): void;
+  refreshMicrophones(): Promise<void>;
+  loadMacros(): Promise<void>;
+  /** Shows the spoken words instead of the expansion (or the expansion again). */
+  toggleExpansion(segmentId: number, pieceId: number): void;
+  /** Replaces the dictation with edited text (expansion marks are dropped). */
+  replaceText(text: string): void;
+  clear(): void;
+  dismissError(id: number): void;
+  text(): string;
+}
+
+export interface DictationDeps {
+  client(): ApiClient | undefined;
+  startCapture(options: CaptureOptions): Promise<Capture>;
+  listMicrophones(): Promise<Microphone[]>;
+  createStream(deps: StreamClientDeps): StreamClient;
+  /** Monotonic milliseconds (performance.now in the browser). */
+  now(): number;
+}
+
+/** Samples per message: 100 ms at 16 kHz. */
+const CHUNK = 1600;
+
+/**
+ * Live dictation: microphone -> 16 kHz linear16 -> streaming socket -> partial and final text,
+ * with the user's macros expanded (POST /v1/macros/detect) as each final arrives.
+ */
+export function createDictationStore(deps: DictationDeps): StoreApi<DictationState> {
+  let ids = 0;
+  const nextId = (): number => ++ids;
+  let capture: Capture | undefined;
+  let stream: StreamClient | undefined;
+  let buffer: Float32Array[] = [];
+  let buffered = 0;
+  let captured = 0;
+  let originMs = Number.POSITIVE_INFINITY; // wall time of sample 0, best estimate
+  let lastSpeechSample = 0;
+  let noiseFloorDb = -60;
+
+  const addError = (message: string): void =>
+    store.setState((s) => ({ errors: [...s.errors.slice(-4), { id: nextId(), message }] }));
+
+  /**
+   * Audio end of the final's last word to now. Word times are used when they fall inside the
+   * message's own audio window; otherwise (an engine whose word clock is not per session) the
+   * end of the last speech the client itself heard (energy above the noise floor) stands in.
+   */
+  const finalLatency = (m: Extract<StreamMessage, { type: 'transcript' }>, lastEnd: number | undefined, baseSample: number): number | undefined => {
+    if (!Number.isFinite(originMs)) return undefined;
+    const consistent = lastEnd !== undefined && lastEnd >= m.audio_start - 0.05 && lastEnd <= m.audio_end + 0.05;
+    // Without usable word times, a final that arrives while the speaker is still talking has no
+    // "end of speech" to measure from.
+    if (!consistent && captured - lastSpeechSample < 1600) return undefined;
+    const endSample = consistent ? baseSample + lastEnd! * 16_000 : lastSpeechSample;
+    if (endSample <= 0) return undefined;
+    return Math.max(0, deps.now() - (originMs + (endSample / 16_000) * 1000));
+  };
+
+  const trackSpeech = (samples: Float32Array): void => {
+    let sum = 0;
+    for (let i = 0; i < samples.length; i++) sum += samples[i]! * samples[i]!;
+    const db = 10 * Math.log10(sum / Math.max(1, samples.length) + 1e-12);
+    noiseFloorDb = Math.min(db, noiseFloorDb + 0.05); // follows the floor down fast, up slowly
+    if (db > Math.max(-50, noiseFloorDb + 12)) lastSpeechSample = captured;
+  };
+
+  const onAudio = (samples: Float32Array): void => {
+    captured += samples.length;
+    trackSpeech(samples);
+    originMs = Math.min(originMs, deps.now() - (captured / 16_000) * 1000);
+    buffer.push(samples);
+    buffered += samples.length;
+    if (buffered < CHUNK) return;
+    const joined = new Float32Array(buffered);
+    let at = 0;
+    for (const b of buffer) {
+      joined.set(b, at);
+      at += b.length;
+    }
+    buffer = [];
+    buffered = 0;
+    const bytes = toLinear16(joined);
+    stream?.sendAudio(bytes, bytesToBase64(bytes));
+  };
+
+  const expand = async (segmentId: number, text: string): Promise<void> => {
+    const { macros } = store.getState();
+    const client = deps.client();
+    const done = (pieces?: Segment['pieces']): void =>
+      store.setState((s) => ({ segments: s.segments.map((seg) => (seg.id === segmentId ? { ...seg, pending: false, ...(pieces ? { pieces } : {}) } : seg)) }));
+    if (!client || macros.length === 0) return done();
+    try {
+      const result = await client.detectMacros(text, macros);
+      done(result.detections.length > 0 ? piecesFromDetections(text, result.detections, macros, nextId) : undefined);
+    } catch (err) {
+      done();
+      addError(`Macros could not be expanded: ${(err as Error).message}`);
+    }
+  };
+
+  const onMessage = (m: StreamMessage, baseSample: number): void => {
+    if (m.type !== 'transcript') return;
+    if (!m.is_final) {
+      store.setState({ partial: m.text });
+      return;
+    }
+    const text = m.text.trim();
+    const lastEnd = m.words.length > 0 ? m.words[m.words.length - 1]!.end : undefined;
+    const latency = finalLatency(m, lastEnd, baseSample);
+    if (!text) {
+      store.setState({ partial: '' });
+      return;
+    }
+    const segment: Segment = { id: nextId(), pieces: [{ kind: 'text', id: nextId(), text }], pending: true };
+    store.setState((s) => ({ segments: [...s.segments, segment], partial: '', ...(latency !== undefined ? { lastLatencyMs: latency } : {}) }));
+    void expand(segment.id, text);
+  };
+
+  const onState = (state: StreamState): void => {
+    const status = store.getState().status;
+    if (status === 'stopping' || status === 'idle') return;
+    if (state === 'open') store.setState({ status: 'listening' });
+    else if (state === 'reconnecting') store.setState({ status: 'reconnecting' });
+  };
+
+  const store = createStore<DictationState>()((set, get) => ({
+    status: 'idle',
+    segments: [],
+    partial: '',
+    errors: [],
+    level: 0,
+    microphones: [],
+    deviceId: '',
+    formatting: true,
+    language: 'en',
+    macros: [],
+    async start() {
+      if (get().status !== 'idle') return;
+      const client = deps.client();
+      if (!client) {
+        addError('Connect to the local API in Settings first.');
+        return;
+      }
+      set({ status: 'starting', partial: '' });
+      buffer = [];
+      buffered = 0;
+      captured = 0;
+      originMs = Number.POSITIVE_INFINITY;
+      lastSpeechSample = 0;
+      noiseFloorDb = -60;
+      const { formatting, language } = get();
+      stream = deps.createStream({
+        connectUrl: () => client.streamUrl({ language, dictation: formatting, sampleRate: 16_000 }),
+        onMessage,
+        onState,
+        onError: addError,
+      });
+      try {
+        capture = await deps.startCapture({ ...(get().deviceId ? { deviceId: get().deviceId } : {}), onAudio, onLevel: (level) => set({ level }) });
+      } catch (err) {
+        stream = undefined;
+        set({ status: 'idle' });
+        const name = (err as { name?: string }).name;
+        addError(name === 'NotAllowedError' ? 'Microphone access was refused. Allow it in the browser or system settings.' : `The microphone could not be opened: ${(err as Error).message}`);
+        return;
+      }
+      stream.start();
+      void get().refreshMicrophones();
+    },
+    async stop() {
+      const status = get().status;
+      if (status === 'idle' || status === 'stopping') return;
+      set({ status: 'stopping' });
+      const c = capture;
+      capture = undefined;
+      await c?.stop().catch(() => undefined);
+      if (buffered > 0) {
+        const rest = new Float32Array(buffered);
+        let at = 0;
+        for (const b of buffer) {
+          rest.set(b, at);
+          at += b.length;
+        }
+        const bytes = toLinear16(rest);
+        stream?.sendAudio(bytes, bytesToBase64(bytes));
+        buffer = [];
+        buffered = 0;
+      }
+      await stream?.stop();
+      stream = undefined;
+      set({ status: 'idle', level: 0, partial: '' });
+    },
+    async toggle() {
+      const status = get().status;
+      if (status === 'idle') await get().start();
+      else if (status !== 'stopping') await get().stop();
+    },
+    setFormatting: (formatting) => set({ formatting }),
+    setLanguage: (language) => set({ language }),
+    selectMicrophone: (deviceId) => set({ deviceId }),
+    async refreshMicrophones() {
+      try {
+        set({ microphones: await deps.listMicrophones() });
+      } catch {
+        set({ microphones: [] });
+      }
+    },
+    async loadMacros() {
+      const client = deps.client();
+      if (!client) return;
+      try {
+        const all: MacroDefinition[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listMacros(cursor);
+          all.push(...page.items);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        set({ macros: all });
+      } catch (err) {
+        addError(`Your macros could not be loaded: ${(err as Error).message}`);
+      }
+    },
+    toggleExpansion(segmentId, pieceId) {
+      set((s) => ({
+        segments: s.segments.map((seg) =>
+          seg.id !== segmentId ? seg : { ...seg, pieces: seg.pieces.map((p) => (p.id === pieceId && p.kind === 'macro' ? { ...p, undone: !p.undone } : p)) },
+        ),
+      }));
+    },
+    replaceText(text) {
+      set({ segments: text.trim() ? [{ id: nextId(), pieces: [{ kind: 'text', id: nextId(), text }], pending: false }] : [] });
+    },
+    clear: () => set({ segments: [], partial: '', lastLatencyMs: undefined }),
+    dismissError: (id) => set((s) => ({ errors: s.errors.filter((e) => e.id !== id) })),
+    text: () => segmentsText(get().segments),
+  }));
+  return store;
+}

@@ -1,0 +1,218 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiClient } from '../api/client.js';
+import type { CreateNoteRequest, NoteKind, NoteStatus, TranscriptionRecord } from '../api/types.js';
+import type { NoteTemplate } from '../../shared/note-template.js';
+import type { NoteLanguage } from '../../shared/languages.js';
+
+export interface SavedStyle { name: string; template: string }
+
+export interface NoteInputs {
+  transcript: string;
+  kind: NoteKind;
+  /** Free-text style template (note_style). */
+  styleTemplate: string;
+  /** Stored NoteTemplate id (note_template). */
+  templateId: string;
+  language: NoteLanguage;
+  patientName: string;
+  dateOfBirth: string;
+  date: string;
+  medicationList: string;
+}
+
+export type GenerationStatus = 'idle' | 'submitting' | NoteStatus;
+export type EncounterStatus = 'idle' | 'uploading' | 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface NoteState extends NoteInputs {
+  status: GenerationStatus;
+  noteId?: string;
+  /** The note as written by the API, and as edited by the physician. */
+  generated?: string;
+  markdown: string;
+  editing: boolean;
+  error?: string;
+  encounter: EncounterStatus;
+  encounterError?: string;
+  templates: NoteTemplate[];
+  styles: SavedStyle[];
+  styleStatus: 'idle' | 'working';
+  styleError?: string;
+  set(patch: Partial<NoteInputs>): void;
+  generate(): Promise<void>;
+  setEditing(on: boolean): void;
+  setMarkdown(md: string): void;
+  transcribeEncounter(audio: Blob, filename: string): Promise<void>;
+  loadTemplates(): Promise<void>;
+  makeStyle(name: string, sampleNote: string, instructions: string[]): Promise<void>;
+  deleteStyle(name: string): void;
+  /** Problems that block generation, in words a physician understands; empty when ready. */
+  problems(): string[];
+}
+
+export interface NoteDeps {
+  client(): ApiClient | undefined;
+  /** Waits between status polls; tests pass a resolved promise. */
+  sleep?(ms: number): Promise<void>;
+  /** Where named styles are kept (localStorage): they are instructions, not patient data. */
+  storage?: Pick<Storage, 'getItem' | 'setItem'>;
+  defaultLanguage?: NoteLanguage;
+  pollMs?: number;
+  /** Gives up polling after this long; default 10 minutes. */
+  timeoutMs?: number;
+  /** Speech engine for encounter uploads; '' or undefined uses the server's default. */
+  speechEngine?(): string;
+}
+
+const STYLES_KEY = 'clindoc.styles';
+
+/** Turns a diarized transcription into a transcript with one line per speaker turn. */
+export function transcriptFromRecord(record: TranscriptionRecord): string {
+  const speakers = new Set(record.utterances.map((u) => u.speaker).filter((s) => s !== null));
+  if (record.utterances.length > 0 && speakers.size > 1) {
+    return record.utterances.map((u) => `Speaker ${(u.speaker ?? 0) + 1}: ${u.text.trim()}`).join('\n');
+  }
+  return (record.text ?? '').trim();
+}
+
+function countMedications(list: string): number {
+  return list.split(',').map((s) => s.trim()).filter(Boolean).length;
+}
+
+/** From encounter to note: transcript (typed, dictated or transcribed), options, generation, editing. */
+export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const pollMs = deps.pollMs ?? 500;
+  const timeoutMs = deps.timeoutMs ?? 600_000;
+  const readStyles = (): SavedStyle[] => {
+    try {
+      const v = JSON.parse(deps.storage?.getItem(STYLES_KEY) ?? '[]') as SavedStyle[];
+      return Array.isArray(v) ? v.filter((s) => typeof s?.name === 'string' && typeof s?.template === 'string') : [];
+    } catch {
+      return [];
+    }
+  };
+  const writeStyles = (styles: SavedStyle[]): void => deps.storage?.setItem(STYLES_KEY, JSON.stringify(styles));
+  let generation = 0;
+
+  const store = createStore<NoteState>()((set, get) => ({
+    transcript: '',
+    kind: 'soap',
+    styleTemplate: '',
+    templateId: '',
+    language: deps.defaultLanguage ?? 'en',
+    patientName: '',
+    dateOfBirth: '',
+    date: '',
+    medicationList: '',
+    status: 'idle',
+    markdown: '',
+    editing: false,
+    encounter: 'idle',
+    templates: [],
+    styles: readStyles(),
+    styleStatus: 'idle',
+    set: (patch) => set(patch),
+    problems() {
+      const s = get();
+      const out: string[] = [];
+      if (!s.transcript.trim()) out.push('Add a transcript: dictate, record the encounter or paste it.');
+      if (s.kind === 'note_style' && !s.styleTemplate.trim()) out.push('Choose or write a note style.');
+      if (s.kind === 'note_template' && !s.templateId) out.push('Choose a note template.');
+      if (countMedications(s.medicationList) > 50) out.push('The medication list has more than 50 entries.');
+      if (s.dateOfBirth && !/^\d{4}-\d{2}-\d{2}$/.test(s.dateOfBirth)) out.push('Date of birth must be a date.');
+      return out;
+    },
+    async generate() {
+      const client = deps.client();
+      const problems = get().problems();
+      if (!client) return set({ error: 'Connect to the local API in Settings first.' });
+      if (problems.length > 0) return set({ error: problems.join(' ') });
+      const s = get();
+      const body: CreateNoteRequest = {
+        transcript: s.transcript,
+        language: s.language,
+        noteType:
+          s.kind === 'note_style' ? { type: 'note_style', template: s.styleTemplate }
+          : s.kind === 'note_template' ? { type: 'note_template', templateId: s.templateId }
+          : { type: 'soap' },
+        ...(s.date ? { date: s.date } : {}),
+        ...(s.patientName || s.dateOfBirth ? { patientInfo: { ...(s.patientName ? { name: s.patientName } : {}), ...(s.dateOfBirth ? { dateOfBirth: s.dateOfBirth } : {}) } } : {}),
+        ...(s.medicationList.trim() ? { medicationList: s.medicationList.trim() } : {}),
+      };
+      const mine = ++generation;
+      set({ status: 'submitting', error: undefined, editing: false });
+      try {
+        const { noteId } = await client.createNote(body);
+        set({ noteId, status: 'STATUS_PENDING' });
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          if (mine !== generation) return;
+          const note = await client.getNote(noteId);
+          if (mine !== generation) return;
+          if (note.status === 'STATUS_DONE') {
+            const md = note.payload?.markdown ?? '';
+            return set({ status: 'STATUS_DONE', generated: md, markdown: md });
+          }
+          if (note.status === 'STATUS_FAILED') return set({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
+          set({ status: note.status });
+          if (Date.now() > deadline) return set({ status: 'STATUS_FAILED', error: 'The note is taking too long; it is still being written in the background.' });
+          await sleep(pollMs);
+        }
+      } catch (err) {
+        if (mine === generation) set({ status: 'STATUS_FAILED', error: (err as Error).message });
+      }
+    },
+    setEditing: (editing) => set({ editing }),
+    setMarkdown: (markdown) => set({ markdown }),
+    async transcribeEncounter(audio, filename) {
+      const client = deps.client();
+      if (!client) return set({ encounterError: 'Connect to the local API in Settings first.' });
+      set({ encounter: 'uploading', encounterError: undefined });
+      try {
+        const { id } = await client.uploadTranscription({
+          audio, filename, language: get().language, diarization: true, ...(deps.speechEngine?.() ? { engine: deps.speechEngine() } : {}),
+        });
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const record = await client.getTranscription(id);
+          if (record.status === 'completed') return set({ encounter: 'completed', transcript: transcriptFromRecord(record) });
+          if (record.status === 'failed') return set({ encounter: 'failed', encounterError: record.error ?? 'The recording could not be transcribed.' });
+          set({ encounter: record.status });
+          if (Date.now() > deadline) return set({ encounter: 'failed', encounterError: 'Transcription is taking too long.' });
+          await sleep(pollMs);
+        }
+      } catch (err) {
+        set({ encounter: 'failed', encounterError: (err as Error).message });
+      }
+    },
+    async loadTemplates() {
+      const client = deps.client();
+      if (!client) return;
+      try {
+        set({ templates: (await client.listTemplates()).items });
+      } catch {
+        set({ templates: [] });
+      }
+    },
+    async makeStyle(name, sampleNote, instructions) {
+      const client = deps.client();
+      if (!client) return set({ styleError: 'Connect to the local API in Settings first.' });
+      if (!name.trim() || !sampleNote.trim()) return set({ styleError: 'A style needs a name and a sample note.' });
+      set({ styleStatus: 'working', styleError: undefined });
+      try {
+        const { template } = await client.createNoteStyle(sampleNote, instructions);
+        const styles = [...get().styles.filter((s) => s.name !== name.trim()), { name: name.trim(), template }];
+        writeStyles(styles);
+        set({ styles, styleStatus: 'idle', kind: 'note_style', styleTemplate: template });
+      } catch (err) {
+        set({ styleStatus: 'idle', styleError: (err as Error).message });
+      }
+    },
+    deleteStyle(name) {
+      const styles = get().styles.filter((s) => s.name !== name);
+      writeStyles(styles);
+      set({ styles });
+    },
+  }));
+  return store;
+}

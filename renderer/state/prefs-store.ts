@@ -1,0 +1,43 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+
+/** Speech engines a transcription may ask for (main/config.ts ASR engines); '' is the server default. */
+export const SPEECH_ENGINES = ['', 'pocketsphinx', 'onnx-ctc', 'onnx-whisper', 'openai-compatible'] as const;
+
+export interface Prefs {
+  language: NoteLanguage;
+  /** Engine for encounter uploads; '' uses the engine the local API was started with. */
+  speechEngine: string;
+  /** Dictation formatting on by default. */
+  formatting: boolean;
+}
+
+export interface PrefsState extends Prefs {
+  update(patch: Partial<Prefs>): void;
+}
+
+const KEY = 'clindoc.prefs';
+
+/** The physician's preferences, kept in localStorage (no patient data). */
+export function createPrefsStore(storage?: Pick<Storage, 'getItem' | 'setItem'>): StoreApi<PrefsState> {
+  let saved: Partial<Prefs> = {};
+  try {
+    saved = JSON.parse(storage?.getItem(KEY) ?? '{}') as Partial<Prefs>;
+  } catch {
+    saved = {};
+  }
+  const initial: Prefs = {
+    language: NOTE_LANGUAGES.includes(saved.language as NoteLanguage) ? (saved.language as NoteLanguage) : 'en',
+    speechEngine: typeof saved.speechEngine === 'string' && (SPEECH_ENGINES as readonly string[]).includes(saved.speechEngine) ? saved.speechEngine : '',
+    formatting: saved.formatting !== false,
+  };
+  const store = createStore<PrefsState>()((set, get) => ({
+    ...initial,
+    update(patch) {
+      set(patch);
+      const { language, speechEngine, formatting } = get();
+      storage?.setItem(KEY, JSON.stringify({ language, speechEngine, formatting }));
+    },
+  }));
+  return store;
+}

@@ -1,0 +1,62 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { useStore, type StoreApi } from 'zustand';
+import type { ConnectionEnv, DesktopBridge } from '../api/connection.js';
+import { listMicrophones, startCapture } from '../audio/capture.js';
+import { createStreamClient } from '../audio/stream-client.js';
+import { createConnectionStore, type ConnectionState } from './connection-store.js';
+import { createDictationStore, type DictationDeps, type DictationState } from './dictation-store.js';
+import { createNoteStore, type NoteState } from './note-store.js';
+import { createPrefsStore, type PrefsState } from './prefs-store.js';
+
+export interface AppStores {
+  connection: StoreApi<ConnectionState>;
+  dictation: StoreApi<DictationState>;
+  notes: StoreApi<NoteState>;
+  prefs: StoreApi<PrefsState>;
+  bridge: DesktopBridge | undefined;
+}
+
+export interface AppEnv {
+  bridge: DesktopBridge | undefined;
+  connectionEnv: ConnectionEnv;
+  local: Pick<Storage, 'getItem' | 'setItem'>;
+  fetch?: typeof fetch;
+  /** Audio and socket seams; the browser's by default. */
+  dictation?: Partial<Omit<DictationDeps, 'client'>>;
+}
+
+/** Wires the app's stores together. No module-level singletons: tests build their own. */
+export function createAppStores(env: AppEnv): AppStores {
+  const prefs = createPrefsStore(env.local);
+  const connection = createConnectionStore({ env: env.connectionEnv, ...(env.fetch ? { fetch: env.fetch } : {}) });
+  const client = () => (connection.getState().status === 'ready' ? connection.getState().client : undefined);
+  const dictation = createDictationStore({
+    client,
+    startCapture,
+    listMicrophones,
+    createStream: createStreamClient,
+    now: () => performance.now(),
+    ...env.dictation,
+  });
+  dictation.setState({ formatting: prefs.getState().formatting, language: prefs.getState().language });
+  const notes = createNoteStore({ client, storage: env.local, defaultLanguage: prefs.getState().language, speechEngine: () => prefs.getState().speechEngine });
+  return { connection, dictation, notes, prefs, bridge: env.bridge };
+}
+
+const StoresContext = createContext<AppStores | undefined>(undefined);
+
+export function StoresProvider({ stores, children }: { stores: AppStores; children: ReactNode }) {
+  return <StoresContext.Provider value={stores}>{children}</StoresContext.Provider>;
+}
+
+/** The app's stores (inside StoresProvider). */
+export function useStores(): AppStores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('useStores outside StoresProvider');
+  return stores;
+}
+
+export const useConnection = <T,>(pick: (s: ConnectionState) => T): T => useStore(useStores().connection, pick);
+export const useDictation = <T,>(pick: (s: DictationState) => T): T => useStore(useStores().dictation, pick);
+export const useNotes = <T,>(pick: (s: NoteState) => T): T => useStore(useStores().notes, pick);
+export const usePrefs = <T,>(pick: (s: PrefsState) => T): T => useStore(useStores().prefs, pick);

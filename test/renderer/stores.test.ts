@@ -1,0 +1,139 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { startServer, type TestServer } from '../support/server.js';
+import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
+import { createConnectionStore } from '../../renderer/state/connection-store.js';
+import { createNoteStore } from '../../renderer/state/note-store.js';
+import { createDictationStore } from '../../renderer/state/dictation-store.js';
+import { countData, deleteAllData } from '../../renderer/state/data-admin.js';
+import type { StreamClientDeps } from '../../renderer/audio/stream-client.js';
+import type { StreamMessage } from '../../renderer/api/types.js';
+
+class MemoryStorage {
+  private map = new Map<string, string>();
+  getItem = (k: string): string | null => this.map.get(k) ?? null;
+  setItem = (k: string, v: string): void => void this.map.set(k, v);
+  removeItem = (k: string): void => void this.map.delete(k);
+}
+
+let server: TestServer;
+let client: ApiClient;
+beforeAll(async () => {
+  server = await startServer();
+  client = createApiClient({ baseUrl: server.base, ...server.creds });
+});
+afterAll(async () => server?.close());
+
+const TRANSCRIPT = `Doctor: What brings you in today?
+Patient: I have had a sore throat and a fever of 38.5 for three days.
+Doctor: Any cough? Patient: A mild dry cough.
+Doctor: Throat is red, no exudate. Lungs are clear. Plan: rest, fluids, paracetamol 1 g up to four times a day, and come back if it gets worse.`;
+
+describe('connection store', () => {
+  it('takes credentials from a #account=&key= link, keeps them for the tab only and clears the address bar', async () => {
+    const session = new MemoryStorage();
+    const local = new MemoryStorage();
+    let cleared = false;
+    const store = createConnectionStore({
+      env: { hash: `#account=${server.creds.accountId}&key=${server.creds.apiKey}`, session, local, clearHash: () => { cleared = true; } },
+      fetch: (input, init) => fetch(typeof input === 'string' && input.startsWith('/') ? `${server.base}${input}` : input, init),
+    });
+    await store.getState().load();
+    expect(store.getState().status).toBe('ready');
+    expect(cleared).toBe(true);
+    expect(session.getItem('clindoc.credentials')).toContain(server.creds.accountId);
+    expect(local.getItem('clindoc.credentials')).toBeNull();
+  });
+
+  it('says so when the key is wrong', async () => {
+    const store = createConnectionStore({
+      env: { hash: '', session: new MemoryStorage(), local: new MemoryStorage(), clearHash: () => undefined },
+      fetch: (input, init) => fetch(`${server.base}${String(input)}`, init),
+    });
+    await store.getState().enter(server.creds.accountId, 'cdk_wrong', true);
+    expect(store.getState().status).toBe('rejected');
+  });
+});
+
+describe('note store against the local API', () => {
+  it('writes a SOAP note from a transcript, reports progress, and can be edited', async () => {
+    const seen: string[] = [];
+    const notes = createNoteStore({ client: () => client, sleep: () => new Promise((r) => setTimeout(r, 20)) });
+    notes.subscribe((s) => { if (s.status !== 'idle' && seen.at(-1) !== s.status) seen.push(s.status); });
+    notes.getState().set({ transcript: TRANSCRIPT, patientName: 'Ana Test', medicationList: 'paracetamol' });
+    await notes.getState().generate();
+    const s = notes.getState();
+    expect(s.error).toBeUndefined();
+    expect(s.status).toBe('STATUS_DONE');
+    expect(seen[0]).toBe('submitting');
+    expect(s.markdown.toLowerCase()).toContain('throat');
+    notes.getState().setMarkdown(`${s.markdown}\nAddendum.`);
+    expect(notes.getState().markdown).not.toBe(notes.getState().generated);
+  });
+
+  it('explains what is missing instead of sending an empty transcript or too many medications', async () => {
+    const notes = createNoteStore({ client: () => client });
+    await notes.getState().generate();
+    expect(notes.getState().error).toMatch(/Add a transcript/);
+    notes.getState().set({ transcript: 'x', medicationList: Array.from({ length: 51 }, (_, i) => `drug${i}`).join(', ') });
+    expect(notes.getState().problems()).toEqual(['The medication list has more than 50 entries.']);
+  });
+
+  it('shows the API’s reason when generation is refused', async () => {
+    const notes = createNoteStore({ client: () => client });
+    notes.getState().set({ transcript: TRANSCRIPT, kind: 'note_template', templateId: 'no-such-template' });
+    await notes.getState().generate();
+    expect(notes.getState().status).toBe('STATUS_FAILED');
+    expect(notes.getState().error).toBeTruthy();
+  });
+});
+
+describe('dictation store', () => {
+  it('shows partials, then final text with the user’s macros expanded by the API, and undoes an expansion', async () => {
+    await client.createMacro({ id: 'exam', examples: ['physical exam'], expansion_text: 'Physical exam: lungs clear, heart regular.' });
+    let emit: ((m: StreamMessage) => void) | undefined;
+    const dictation = createDictationStore({
+      client: () => client,
+      listMicrophones: async () => [],
+      now: () => performance.now(),
+      startCapture: async (o) => {
+        o.onAudio(new Float32Array(1600));
+        return { sampleRate: 48_000, deviceLabel: 'test', stop: async () => undefined };
+      },
+      createStream: (d: StreamClientDeps) => {
+        emit = (m) => d.onMessage(m, 0);
+        return { start: () => d.onState('open'), sendAudio: () => undefined, stop: async () => undefined, state: () => 'open' };
+      },
+    });
+    await dictation.getState().loadMacros();
+    await dictation.getState().start();
+    expect(dictation.getState().status).toBe('listening');
+    const t = { type: 'transcript' as const, audio_start: 0, audio_end: 2, duration: 2, words: [], timestamp: '' };
+    emit!({ ...t, text: 'Normal physical', is_final: false });
+    expect(dictation.getState().partial).toBe('Normal physical');
+    emit!({ ...t, text: 'Normal physical exam.', is_final: true });
+    expect(dictation.getState().partial).toBe('');
+    const deadline = Date.now() + 5000;
+    while (dictation.getState().segments[0]?.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(dictation.getState().text()).toContain('Physical exam: lungs clear, heart regular.');
+    const seg = dictation.getState().segments[0]!;
+    const macro = seg.pieces.find((p) => p.kind === 'macro')!;
+    dictation.getState().toggleExpansion(seg.id, macro.id);
+    expect(dictation.getState().text()).toContain('physical exam');
+    expect(dictation.getState().text()).not.toContain('lungs clear');
+    await dictation.getState().stop();
+    expect(dictation.getState().status).toBe('idle');
+    expect(dictation.getState().segments).toHaveLength(1);
+  });
+});
+
+describe('delete all data', () => {
+  it('removes every stored object of the account through the API', async () => {
+    await client.createWebhook('http://127.0.0.1:9/hook');
+    const before = await countData(client);
+    expect(before.macros + before.notes + before.webhooks).toBeGreaterThan(0);
+    const steps: number[] = [];
+    await deleteAllData(client, (done) => steps.push(done));
+    expect(await countData(client)).toEqual({ notes: 0, transcriptions: 0, macros: 0, templates: 0, webhooks: 0 });
+    expect(steps.at(-1)).toBe(before.notes + before.transcriptions + before.macros + before.templates + before.webhooks);
+  });
+});
