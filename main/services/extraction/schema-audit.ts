@@ -26,6 +26,12 @@ const REFUSED_KEYWORDS: Record<string, string> = {
  */
 export const MIN_BOUND_LIMITS: Record<string, number> = { minLength: 10_000, minItems: 1_000, minProperties: 1_000, minContains: 1_000 };
 
+/**
+ * Nested lower bounds multiply (1,000 objects of 1,000 properties of 1,000 properties...): past
+ * this many forced values the answer could not come from a text, and building it would stall.
+ */
+export const MAX_FORCED_VALUES = 200_000;
+
 /** Keywords whose values are data, not schemas: their contents are not walked. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required']);
 /** Keywords that map names to subschemas: their keys are property names, not keywords. */
@@ -37,7 +43,7 @@ const MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', 
  */
 export function auditSchema(schema: unknown): void {
   let nodes = 0;
-  const visit = (node: unknown, path: string, depth: number): void => {
+  const visit = (node: unknown, path: string, depth: number, forced = 1): void => {
     if (++nodes > SCHEMA_SHAPE_LIMITS.maxNodes) throw new SchemaAuditError(`schema has more than ${SCHEMA_SHAPE_LIMITS.maxNodes} nodes`);
     if (depth > SCHEMA_SHAPE_LIMITS.maxDepth) throw new SchemaAuditError(`schema nests deeper than ${SCHEMA_SHAPE_LIMITS.maxDepth} levels at ${path || '/'}`);
     if (Array.isArray(node)) {
@@ -45,6 +51,14 @@ export function auditSchema(schema: unknown): void {
       return;
     }
     if (!isObject(node)) return;
+    let inner = forced;
+    for (const key of ['minItems', 'minProperties']) {
+      const bound = node[key];
+      if (typeof bound === 'number' && bound > 1) inner *= bound;
+    }
+    if (inner > MAX_FORCED_VALUES) {
+      throw new SchemaAuditError(`nested minItems/minProperties at ${path || '/'} force more than ${MAX_FORCED_VALUES} values`);
+    }
     for (const [key, value] of Object.entries(node)) {
       const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (Object.hasOwn(MIN_BOUND_LIMITS, key) && typeof value === 'number' && value > MIN_BOUND_LIMITS[key]!) {
@@ -54,10 +68,10 @@ export function auditSchema(schema: unknown): void {
       if (key === 'required' && typeof value === 'boolean') throw new SchemaAuditError(`unsupported draft-03 boolean \`required\` at ${at} (use a required array on the parent)`);
       if (DATA_KEYWORDS.has(key)) continue;
       if (MAP_KEYWORDS.has(key) && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 2);
+        for (const [name, sub] of Object.entries(value)) visit(sub, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 2, inner);
         continue;
       }
-      if (typeof value === 'object' && value !== null) visit(value, at, depth + 1);
+      if (typeof value === 'object' && value !== null) visit(value, at, depth + 1, inner);
     }
   };
   visit(schema, '', 0);
