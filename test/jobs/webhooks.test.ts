@@ -24,12 +24,17 @@ describe('webhooks', () => {
   let url: string;
   const received: Received[] = [];
   let failuresLeft = 0;
+  /** Runs before the receiver answers (lets a test change state between attempts deterministically). */
+  let beforeAnswer: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
+      req.on('end', async () => {
         received.push({ headers: req.headers, body });
+        const hook = beforeAnswer;
+        beforeAnswer = undefined;
+        await hook?.();
         if (failuresLeft > 0) {
           failuresLeft -= 1;
           res.statusCode = 500;
@@ -72,7 +77,9 @@ describe('webhooks', () => {
     expect(received[2]!.body).not.toContain('rash');
     const tampered = { ...received[2]!, body: received[2]!.body.replace('succeeded', 'failed') };
     expect(verify(secret, tampered)).toBe(false);
-    const rows = s.clindoc.db.prepare('SELECT a.status_code AS code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.resource_id = ? ORDER BY a.attempt').all(noteId) as Array<{ code: number }>;
+    const attempts = () =>
+      s.clindoc.db.prepare('SELECT a.status_code AS code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.resource_id = ? ORDER BY a.attempt').all(noteId) as Array<{ code: number }>;
+    const rows = await waitFor(async () => (attempts().length >= 3 ? attempts() : undefined), 10_000);
     expect(rows.map((r) => r.code)).toEqual([500, 500, 200]);
     await fetch(`${s.base}/v1/webhooks/${id}`, { method: 'DELETE', headers: s.headers() });
   });
@@ -81,9 +88,14 @@ describe('webhooks', () => {
     const { id } = await hook(['note_generation.succeeded']);
     failuresLeft = 1;
     received.length = 0;
-    const noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: '[patient] My back hurts.' }) })).json()).data.noteId;
+    let noteId = '';
+    // The note is deleted while the first attempt is in flight; that attempt then fails, and the
+    // retry must find the note gone and cancel rather than deliver.
+    beforeAnswer = async () => {
+      await fetch(`${s.base}/v1/notes/${noteId}`, { method: 'DELETE', headers: s.headers() });
+    };
+    noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: '[patient] My back hurts.' }) })).json()).data.noteId;
     await waitFor(async () => (received.length >= 1 ? true : undefined), 15_000);
-    await fetch(`${s.base}/v1/notes/${noteId}`, { method: 'DELETE', headers: s.headers() });
     await waitFor(async () => {
       const row = s.clindoc.db.prepare('SELECT status FROM webhook_deliveries WHERE resource_id = ?').get(noteId) as { status: string };
       return row.status === 'cancelled' ? true : undefined;
