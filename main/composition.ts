@@ -253,6 +253,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
             allowedHosts: config.allowedHosts, recognizer, vad: () => (vad ??= createSileroVad()),
             createDecoder: (o) => createStreamDecoder(o),
+            limits: {
+              maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,
+              maxSessionSeconds: config.streamMaxSessionSeconds, maxMessageBytes: config.streamMaxMessageBytes,
+            },
           });
           jobs!.start();
           dispatcher!.start();

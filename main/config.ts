@@ -70,6 +70,14 @@ export interface ClindocConfig {
   retentionDays: number;
   /** CLINDOC_RETENTION_SWEEP_SECONDS: how often the retention sweep runs; default 3600. */
   retentionSweepSeconds: number;
+  /** CLINDOC_STREAM_MAX_SESSIONS, default 6 open streaming sessions per account. */
+  streamMaxSessionsPerAccount: number;
+  /** CLINDOC_STREAM_IDLE_SECONDS, default 30 s with neither audio nor KeepAlive. */
+  streamIdleTimeoutSeconds: number;
+  /** CLINDOC_STREAM_MAX_SECONDS, default 7200 s of audio per session. */
+  streamMaxSessionSeconds: number;
+  /** CLINDOC_STREAM_MAX_MESSAGE_BYTES, default 1048576 per client message. */
+  streamMaxMessageBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -185,5 +193,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...(encryptionKey ? { encryptionKey } : {}),
     retentionDays: int(env, 'CLINDOC_RETENTION_DAYS', 0, 0, 36_500),
     retentionSweepSeconds: int(env, 'CLINDOC_RETENTION_SWEEP_SECONDS', 3600, 1, 86_400),
+    streamMaxSessionsPerAccount: int(env, 'CLINDOC_STREAM_MAX_SESSIONS', 6, 1, 1000),
+    streamIdleTimeoutSeconds: int(env, 'CLINDOC_STREAM_IDLE_SECONDS', 30, 1, 3600),
+    streamMaxSessionSeconds: int(env, 'CLINDOC_STREAM_MAX_SECONDS', 7200, 10, 86_400),
+    streamMaxMessageBytes: int(env, 'CLINDOC_STREAM_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
   };
 }
