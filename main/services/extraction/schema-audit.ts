@@ -32,6 +32,15 @@ export const MIN_BOUND_LIMITS: Record<string, number> = { minLength: 10_000, min
  */
 export const MAX_FORCED_VALUES = 200_000;
 
+/**
+ * Validation keywords of 2019-09/2020-12 that draft-04/06/07 validators ignore. A schema that
+ * declares an older draft yet uses them would have them silently ignored, so it is refused.
+ */
+export const NEWER_DRAFT_KEYWORDS = new Set([
+  'prefixItems', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', 'minContains', 'maxContains',
+  '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor',
+]);
+
 /** Keywords whose values are data, not schemas: their contents are not walked. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required']);
 /** Keywords that map names to subschemas: their keys are property names, not keywords. */
@@ -41,7 +50,8 @@ const MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', 
  * Walks the schema once: depth and size limits, refused keywords (with their JSON pointer),
  * and draft-03 `required: true`.
  */
-export function auditSchema(schema: unknown): void {
+export function auditSchema(schema: unknown, draft?: string): void {
+  const older = draft === '04' || draft === '06' || draft === '07';
   let nodes = 0;
   const visit = (node: unknown, path: string, depth: number, forced = 1): void => {
     if (++nodes > SCHEMA_SHAPE_LIMITS.maxNodes) throw new SchemaAuditError(`schema has more than ${SCHEMA_SHAPE_LIMITS.maxNodes} nodes`);
@@ -63,6 +73,9 @@ export function auditSchema(schema: unknown): void {
       const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (Object.hasOwn(MIN_BOUND_LIMITS, key) && typeof value === 'number' && value > MIN_BOUND_LIMITS[key]!) {
         throw new SchemaAuditError(`${key} ${value} at ${at} is above the ${MIN_BOUND_LIMITS[key]} Clindoc accepts`);
+      }
+      if (older && NEWER_DRAFT_KEYWORDS.has(key)) {
+        throw new SchemaAuditError(`keyword ${key} at ${at} is not part of draft-${draft} (the declared $schema); declare https://json-schema.org/draft/2020-12/schema to use it`);
       }
       if (Object.hasOwn(REFUSED_KEYWORDS, key)) throw new SchemaAuditError(`unsupported keyword ${REFUSED_KEYWORDS[key]} at ${at}`);
       if (key === 'required' && typeof value === 'boolean') throw new SchemaAuditError(`unsupported draft-03 boolean \`required\` at ${at} (use a required array on the parent)`);

@@ -8,7 +8,7 @@ import draft06Meta from 'ajv/dist/refs/json-schema-draft-06.json' with { type: '
 import { createChecker, type Checker } from './checker.js';
 import { createAjvRegExpEngine } from './safe-regexp.js';
 import { auditSchema } from './schema-audit.js';
-import { createRefResolver, detectDraft, type Draft, type RefResolver, type Schema } from './schema-walk.js';
+import { createRefResolver, detectDraft, isObject, type Draft, type RefResolver, type Schema } from './schema-walk.js';
 
 type AjvLike = InstanceType<typeof Ajv>;
 
@@ -73,7 +73,7 @@ export function createSchemaRegistry(options: { cacheSize?: number } = {}) {
         return hit;
       }
       let draft = detectDraft(schema);
-      auditSchema(schema);
+      auditSchema(schema, isObject(schema) && typeof schema.$schema === 'string' ? draft : undefined);
       let validate: ValidateFunction;
       try {
         validate = ajvFor(draft).compile(schema as object);

@@ -18,7 +18,30 @@ export function detectDraft(schema: unknown): Draft {
   if (declared.includes('draft-07')) return '07';
   if (declared.includes('2019-09')) return '2019';
   if (declared.includes('2020-12')) return '2020';
-  return usesDraft04Habits(schema) ? '04' : '07';
+  if (usesDraft04Habits(schema)) return '04';
+  // Undeclared schemas written with 2019-09/2020-12 keywords are read as 2020-12, so those
+  // keywords are enforced instead of ignored as a draft-07 validator would.
+  return usesNewerKeywords(schema) ? '2020' : '07';
+}
+
+const NEWER_KEYWORDS = ['prefixItems', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', 'minContains', 'maxContains', '$dynamicRef'];
+const NOT_SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'enum', 'const', 'default', 'examples', 'required']);
+
+function usesNewerKeywords(schema: unknown): boolean {
+  let visited = 0;
+  const visit = (node: unknown, inMap: boolean, depth = 0): boolean => {
+    // Bounded in breadth and depth: hostile schemas nest thousands of levels (the audit refuses them).
+    if (visited++ > 20_000 || depth > 128) return false;
+    if (Array.isArray(node)) return node.some((n) => visit(n, false, depth + 1));
+    if (!isObject(node)) return false;
+    for (const [key, value] of Object.entries(node)) {
+      if (!inMap && NEWER_KEYWORDS.includes(key)) return true;
+      if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
+      if (typeof value === 'object' && value !== null && visit(value, !inMap && NOT_SCHEMA_MAPS.has(key), depth + 1)) return true;
+    }
+    return false;
+  };
+  return visit(schema, false);
 }
 
 /** Boolean `exclusiveMinimum`/`exclusiveMaximum` only make sense in draft-04. */
