@@ -22,7 +22,6 @@ import { createStyleService } from './services/notes/style-service.js';
 import { createTemplateService } from './services/templates/template-service.js';
 import { createTranscriptionService, TRANSCRIPTION_JOB } from './services/transcriptions/transcription-service.js';
 import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
-import { createExtractionService } from './services/extraction/index.js';
 import { createMacroService } from './services/macros/index.js';
 import { createMacroLibraryService } from './services/macros/library-service.js';
 import { createWebhookService } from './services/webhooks/webhook-service.js';
@@ -33,6 +32,7 @@ import { invalidRequest } from './services/errors.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createApiApp } from './server/app.js';
+import { createEmbeddedExtractionService } from './engines/extraction/index.js';
 import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
 import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
 import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
@@ -210,7 +210,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const { app } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates: createTemplateService({ store: stores.templates }), transcriptions,
-      extraction: createExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
+      extraction: createEmbeddedExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
       macroLibrary: createMacroLibraryService({ store: stores.macros }), webhooks, idempotency: stores.idempotency, audit,
     },
     {

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { createExtractionService } from '../../main/services/extraction/index.js';
+import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
 import { NOTE } from './helpers.js';
 
-const service = createExtractionService();
+const service = createEmbeddedExtractionService();
 const extract = async (text: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> =>
   (await service.extract(text, { type: 'object', properties, ...extra })) as Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { createExtractionService } from '../../main/services/extraction/index.js';
+import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
 import { NOTE, validatesAgainst } from './helpers.js';
 
-const service = createExtractionService();
+const service = createEmbeddedExtractionService();
 
 describe('text-to-json answers always validate against the caller schema', () => {
   const cases: { name: string; draft: '04' | '07' | '2019' | '2020'; schema: Record<string, unknown> }[] = [
@@ -111,7 +111,7 @@ describe('text-to-json answers always validate against the caller schema', () =>
   });
 
   it('compiles each distinct schema once and reuses it', async () => {
-    const local = createExtractionService();
+    const local = createEmbeddedExtractionService();
     const schema = { type: 'object', properties: { age: { type: 'integer' } } };
     const first = await local.extract(NOTE, schema);
     const second = await local.extract(NOTE, JSON.parse(JSON.stringify(schema)));

@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { DomainError } from '../../main/services/errors.js';
-import { createExtractionService, EXTRACTION_LIMITS } from '../../main/services/extraction/index.js';
+import { EXTRACTION_LIMITS } from '../../main/services/extraction/index.js';
+import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
 import { NOTE } from './helpers.js';
 
-const service = createExtractionService();
+const service = createEmbeddedExtractionService();
 
 async function failure(text: string, schema: unknown): Promise<DomainError> {
   try {

@@ -1,4 +1,5 @@
 import type { FieldNode, TextExtractor } from '../../services/extraction/ports.js';
+import { createExtractionService, type ExtractionDeps, type ExtractionService } from '../../services/extraction/index.js';
 import { readFacts } from './facts.js';
 import { readField } from './field-reader.js';
 
@@ -14,4 +15,9 @@ export function createEmbeddedExtractor(): TextExtractor {
       return readField(root, facts);
     },
   };
+}
+
+/** The text-to-JSON service reading with the embedded clinical reader (and a model when given). */
+export function createEmbeddedExtractionService(deps: Omit<ExtractionDeps, 'extractor'> = {}): ExtractionService {
+  return createExtractionService({ ...deps, extractor: createEmbeddedExtractor() });
 }

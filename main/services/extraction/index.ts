@@ -1,6 +1,5 @@
 import type { LanguageModel } from '../language-model.js';
 import { invalidRequest, payloadTooLarge } from '../errors.js';
-import { createEmbeddedExtractor } from '../../engines/extraction/index.js';
 import { buildFieldTree } from './field-tree.js';
 import { buildValue, type BuildContext } from './generator.js';
 import { createLlmExtractor } from './llm-path.js';
@@ -34,8 +33,8 @@ const BUILD_STEPS = 50_000;
 export interface ExtractionDeps {
   /** When set, extraction goes through the model first; the embedded reader is the fallback. */
   languageModel?: LanguageModel;
-  /** Text reader used without a model or when the model's answer cannot be repaired. */
-  extractor?: TextExtractor;
+  /** Text reader used without a model or when the model's answer cannot be repaired (the embedded clinical reader). */
+  extractor: TextExtractor;
   /** Compiled schemas kept (LRU, keyed by a hash of the schema). Default 256. */
   schemaCacheSize?: number;
 }
@@ -45,9 +44,9 @@ export interface ExtractionDeps {
  * cached by hash; the text is read by the language model (when configured) or the embedded
  * clinical reader; the result is rebuilt to conform and checked by ajv before it is returned.
  */
-export function createExtractionService(deps: ExtractionDeps = {}): ExtractionService {
+export function createExtractionService(deps: ExtractionDeps): ExtractionService {
   const registry = createSchemaRegistry({ cacheSize: deps.schemaCacheSize });
-  const reader = deps.extractor ?? createEmbeddedExtractor();
+  const reader = deps.extractor;
   const llm = deps.languageModel ? createLlmExtractor(deps.languageModel) : undefined;
   const trees = new WeakMap<CompiledSchema, FieldNode>();
 
