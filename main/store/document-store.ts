@@ -1,7 +1,6 @@
 import type { Db } from './database.js';
 import type { DocumentStore, TemplateRecord } from '../services/storage.js';
-import { decodeCursor, pageOf } from './paging.js';
-import { invalidRequest } from '../services/errors.js';
+import { createPager } from './paging.js';
 import { accountRowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface Row { id: string; account_id: string; body: string; created_at: number; updated_at: number }
@@ -21,10 +20,7 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', 
      ON CONFLICT(account_id, id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
   );
   const get = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? AND id = ?`);
-  const first = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
-  const after = db.prepare(
-    `SELECT * FROM ${table} WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
-  );
+  const page = createPager<Row>(db, table);
   const del = db.prepare(`DELETE FROM ${table} WHERE account_id = ? AND id = ?`);
   return {
     put: (r) =>
@@ -33,15 +29,7 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', 
       const row = get.get(accountId, id) as Row | undefined;
       return row ? toDoc(row) : undefined;
     },
-    list: (accountId, limit, cursor) => {
-      let rows: Row[];
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
-        rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
-      } else rows = first.all(accountId, limit + 1) as Row[];
-      return pageOf(rows, limit, toDoc, (r) => [r.created_at, r.id]);
-    },
+    list: (accountId, limit, cursor) => page(accountId, limit, cursor, toDoc),
     delete: (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }

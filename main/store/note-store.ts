@@ -1,7 +1,6 @@
 import type { Db } from './database.js';
 import type { NoteRecord, NoteStore } from '../services/storage.js';
-import { decodeCursor, pageOf } from './paging.js';
-import { invalidRequest } from '../services/errors.js';
+import { createPager } from './paging.js';
 import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface NoteRow {
@@ -38,10 +37,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   );
   const get = db.prepare('SELECT * FROM notes WHERE account_id = ? AND id = ?');
   const getAny = db.prepare('SELECT * FROM notes WHERE id = ?');
-  const first = db.prepare('SELECT * FROM notes WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?');
-  const after = db.prepare(
-    'SELECT * FROM notes WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
-  );
+  const page = createPager<NoteRow>(db, 'notes');
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
   return {
     insert: (n) =>
@@ -55,15 +51,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
       const row = getAny.get(id) as NoteRow | undefined;
       return row ? toNote(cipher, row) : undefined;
     },
-    list: (accountId, limit, cursor) => {
-      let rows: NoteRow[];
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
-        rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as NoteRow[];
-      } else rows = first.all(accountId, limit + 1) as NoteRow[];
-      return pageOf(rows, limit, (r) => toNote(cipher, r), (r) => [r.created_at, r.id]);
-    },
+    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
     update: (id, changes) => {
       const sets: string[] = [];
       const values: unknown[] = [];

@@ -1,4 +1,6 @@
 import type { Page } from '../services/storage.js';
+import type { Db } from './database.js';
+import { invalidRequest } from '../services/errors.js';
 
 /** Opaque cursor for newest-first paging on (created_at, id). */
 export function encodeCursor(createdAt: number, id: string): string {
@@ -24,4 +26,24 @@ export function pageOf<Row, T>(rows: Row[], limit: number, map: (row: Row) => T,
   const kept = more ? rows.slice(0, limit) : rows;
   const last = kept[kept.length - 1];
   return { items: kept.map(map), nextCursor: more && last ? encodeCursor(...key(last)) : null };
+}
+
+/**
+ * Newest-first, account-scoped paging over one table with (created_at, id) order. `table` is a
+ * fixed name chosen by the store, never caller input.
+ */
+export function createPager<Row extends { created_at: number; id: string }>(db: Db, table: string) {
+  const first = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`);
+  const after = db.prepare(
+    `SELECT * FROM ${table} WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  );
+  return <T>(accountId: string, limit: number, cursor: string | undefined, map: (row: Row) => T): Page<T> => {
+    let rows: Row[];
+    if (cursor) {
+      const c = decodeCursor(cursor);
+      if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
+      rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
+    } else rows = first.all(accountId, limit + 1) as Row[];
+    return pageOf(rows, limit, map, (r) => [r.created_at, r.id]);
+  };
 }

@@ -1,7 +1,6 @@
 import type { Db } from './database.js';
 import type { TranscriptionRecord, TranscriptionStore } from '../services/storage.js';
-import { decodeCursor, pageOf } from './paging.js';
-import { invalidRequest } from '../services/errors.js';
+import { createPager } from './paging.js';
 import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 interface Row {
@@ -40,10 +39,7 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
   );
   const get = db.prepare('SELECT * FROM transcriptions WHERE account_id = ? AND id = ?');
   const getAny = db.prepare('SELECT * FROM transcriptions WHERE id = ?');
-  const first = db.prepare('SELECT * FROM transcriptions WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?');
-  const after = db.prepare(
-    'SELECT * FROM transcriptions WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
-  );
+  const page = createPager<Row>(db, 'transcriptions');
   const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
   return {
     insert: (t) =>
@@ -57,15 +53,7 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
       const row = getAny.get(id) as Row | undefined;
       return row ? toRecord(cipher, row) : undefined;
     },
-    list: (accountId, limit, cursor) => {
-      let rows: Row[];
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        if (!c) throw invalidRequest('cursor: not a cursor returned by this API');
-        rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
-      } else rows = first.all(accountId, limit + 1) as Row[];
-      return pageOf(rows, limit, (r) => toRecord(cipher, r), (r) => [r.created_at, r.id]);
-    },
+    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toRecord(cipher, r)),
     update: (id, changes) => {
       const sets: string[] = [];
       const values: unknown[] = [];
