@@ -6,7 +6,9 @@
  * Each conversation alternates utterances of two speakers with 0.2-0.6 s pauses; the true turns
  * are known. The script prints DER (collar 0.25 s) for `diarizeMono` with
  *   - oracle speech segments (scores speaker clustering alone), speaker count given and estimated;
- *   - segments from a simple energy detector (what a VAD-less pipeline would get).
+ *   - segments from a simple energy detector (what a VAD-less pipeline would get);
+ *   - segments from Silero VAD alone, and from the robust VAD the pipeline uses (Silero, with
+ *     energy segments added when Silero misses loud stretches: main/engines/vad/robust-vad.ts).
  *
  * A second, labelled stand-in set: MTS-Dialog doctor-patient dialogues (../shared/data, read in
  * place) spoken by two espeak-ng voices. Same synthesiser, same channel: only the voice differs.
@@ -20,44 +22,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
-import { createSileroVad } from '../main/engines/vad/index.js';
+import { createRobustVad, createSileroVad, energySegments as energySegmentsAt } from '../main/engines/vad/index.js';
 import { diarizationErrorRate, diarizeMono, type SpeakerTurn } from '../main/services/transcriptions/diarization.js';
 import type { SpeechSegment } from '../main/services/transcriptions/ports.js';
 
 const SR = 16000;
+/** Where Debian's codec2-examples installs its recordings (`dpkg -L codec2-examples`). */
 const dir = process.env.CLINDOC_CODEC2_DIR ?? '/usr/share/codec2';
 /** Long recordings, each one distinct speaker. */
 const SPEAKERS = ['david4', 'vk2tpm_004', 'vk5qi', 've9qrp'];
 
-/** Energy speech detector: 30 ms frames above a level set between the quiet and loud percentiles. */
-export function energySegments(pcm: Int16Array, minSilence = 0.25, minSpeech = 0.3): SpeechSegment[] {
-  const frame = Math.round(SR * 0.03);
-  const energies: number[] = [];
-  for (let i = 0; i + frame <= pcm.length; i += frame) {
-    let e = 0;
-    for (let j = i; j < i + frame; j++) e += pcm[j]! * pcm[j]!;
-    energies.push(10 * Math.log10(e / frame + 1));
-  }
-  const sorted = [...energies].sort((a, b) => a - b);
-  const lo = sorted[Math.floor(sorted.length * 0.1)] ?? 0;
-  const hi = sorted[Math.floor(sorted.length * 0.9)] ?? 0;
-  const threshold = lo + (hi - lo) * 0.35;
-  const segs: SpeechSegment[] = [];
-  let start = -1;
-  let lastSpeech = -1;
-  energies.forEach((e, k) => {
-    const t = (k * frame) / SR;
-    if (e > threshold) {
-      if (start < 0) start = t;
-      lastSpeech = t + frame / SR;
-    } else if (start >= 0 && t - lastSpeech > minSilence) {
-      if (lastSpeech - start >= minSpeech) segs.push({ start, end: lastSpeech });
-      start = -1;
-    }
-  });
-  if (start >= 0 && lastSpeech - start >= minSpeech) segs.push({ start, end: lastSpeech });
-  return segs;
-}
+/** Energy speech detector at 16 kHz (the engine's, main/engines/vad/energy-vad.ts). */
+const energySegments = (pcm: Int16Array, minSilenceSec = 0.25, minSpeechSec = 0.3): SpeechSegment[] =>
+  energySegmentsAt(pcm, SR, { minSilenceSec, minSpeechSec });
 
 /** Deterministic pseudo-random numbers, so every run builds the same conversations. */
 function rng(seed: number): () => number {
@@ -174,7 +151,8 @@ async function main(): Promise<void> {
   const names = [...pools.keys()].filter((n) => pools.get(n)!.length >= 3);
   const rand = rng(7);
   const silero = createSileroVad();
-  const rows: Array<{ pair: string; dur: number; oracle2: number; oracleK: number; energy2: number; sileroK: number; sileroMiss: number; k: number }> = [];
+  const robust = createRobustVad({ model: silero });
+  const rows: Array<{ pair: string; dur: number; oracle2: number; oracleK: number; energy2: number; sileroK: number; sileroMiss: number; robust2: number; source: string; k: number }> = [];
   const t0 = performance.now();
   let audioSec = 0;
   for (let i = 0; i < names.length; i++) {
@@ -189,6 +167,8 @@ async function main(): Promise<void> {
       const hypK = diarizeMono(pcm, SR, oracle);
       const hypE = diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 });
       const hypS = diarizeMono(pcm, SR, await silero.segments(pcm, SR), { numSpeakers: 2 });
+      const decision = await robust.decide(pcm, SR);
+      const hypR = diarizeMono(pcm, SR, decision.segments, { numSpeakers: 2 });
       rows.push({
         pair: `${names[i]} + ${names[j]}`,
         dur: pcm.length / SR,
@@ -197,6 +177,8 @@ async function main(): Promise<void> {
         energy2: diarizationErrorRate(truth, hypE).der,
         sileroK: diarizationErrorRate(truth, hypS).der,
         sileroMiss: (() => { const d = diarizationErrorRate(truth, hypS); return d.total ? d.missed / d.total : 0; })(),
+        robust2: diarizationErrorRate(truth, hypR).der,
+        source: `${decision.source}, Silero covered ${Math.round(100 * decision.coverage)}%`,
         k: new Set(hypK.map((h) => h.speaker)).size,
       });
     }
@@ -204,12 +186,12 @@ async function main(): Promise<void> {
   const elapsed = (performance.now() - t0) / 1000;
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`.padStart(7);
   console.log('two-speaker conversations from codec2-examples real speech (8 kHz, upsampled to 16 kHz); DER with 0.25 s collar');
-  console.log('pair                          dur(s)  oracle,k=2  oracle,k=est (k)  energyVAD,k=2  SileroVAD,k=2 (missed)');
+  console.log('pair                          dur(s)  oracle,k=2  oracle,k=est (k)  energyVAD,k=2  SileroVAD,k=2 (missed)  robustVAD,k=2 (decision)');
   for (const r of rows) {
-    console.log(`${r.pair.padEnd(28)} ${r.dur.toFixed(1).padStart(7)}  ${pct(r.oracle2)}     ${pct(r.oracleK)} (${r.k})     ${pct(r.energy2)}        ${pct(r.sileroK)} (${pct(r.sileroMiss).trim()})`);
+    console.log(`${r.pair.padEnd(28)} ${r.dur.toFixed(1).padStart(7)}  ${pct(r.oracle2)}     ${pct(r.oracleK)} (${r.k})     ${pct(r.energy2)}        ${pct(r.sileroK)} (${pct(r.sileroMiss).trim().padStart(6)})  ${pct(r.robust2)} (${r.source})`);
   }
   const mean = (f: (r: (typeof rows)[number]) => number): string => pct(rows.reduce((s, r) => s + f(r), 0) / Math.max(rows.length, 1));
-  console.log(`${'mean'.padEnd(28)} ${audioSec.toFixed(1).padStart(7)}  ${mean((r) => r.oracle2)}     ${mean((r) => r.oracleK)}         ${mean((r) => r.energy2)}        ${mean((r) => r.sileroK)}`);
+  console.log(`${'mean'.padEnd(28)} ${audioSec.toFixed(1).padStart(7)}  ${mean((r) => r.oracle2)}     ${mean((r) => r.oracleK)}         ${mean((r) => r.energy2)}        ${mean((r) => r.sileroK)}           ${mean((r) => r.robust2)}`);
   // One-speaker recordings: how often the speaker count is over-estimated.
   const single = names.map((name) => {
     const pool = pools.get(name)!.slice(0, 12);
@@ -219,7 +201,7 @@ async function main(): Promise<void> {
     return { name, k: new Set(hyp.map((h) => h.speaker)).size, der: diarizationErrorRate(one, hyp).der };
   });
   console.log(`one-speaker recordings, speakers estimated: ${single.map((r) => `${r.name}=${r.k} (DER ${pct(r.der).trim()})`).join(', ')}`);
-  console.log(`diarization time: ${elapsed.toFixed(2)} s for ${(audioSec * 4).toFixed(0)} s of audio (real-time factor ${(elapsed / (audioSec * 4)).toFixed(4)}, VAD included)`);
+  console.log(`diarization time: ${elapsed.toFixed(2)} s for ${(audioSec * 5).toFixed(0)} s of audio (real-time factor ${(elapsed / (audioSec * 5)).toFixed(4)}, VAD included)`);
 }
 
 await main();

@@ -1,26 +1,38 @@
 /**
- * Word error rate and real-time factor of the embedded speech engine, before and after the
- * clinical vocabulary, batch and streaming.
+ * Word error rate and real-time factor per speech engine: the embedded pocketsphinx before and
+ * after the clinical vocabulary (batch and streaming), and the ONNX engines (CLINDOC_ASR_MODEL_DIR)
+ * and an OpenAI-compatible server (CLINDOC_ASR_BASE_URL, CLINDOC_ASR_MODEL, CLINDOC_ASR_API_KEY)
+ * when configured; otherwise they print "skipped: not configured".
  *
  * Sets:
- *  - real: real recorded speech. Every `NAME.wav` with a `NAME.txt` reference in
- *    CLINDOC_SPEECH_SAMPLES (default /tmp/clindoc-speech-samples), plus the public-domain JFK
- *    inaugural clip shipped inside the npm package `nodejs-whisper` (fetched with `npm pack`
- *    into that folder when missing; never into the repository).
+ *  - real: real recorded speech, never copied into the repository:
+ *    - every `NAME.wav` with a `NAME.txt` reference in CLINDOC_SPEECH_SAMPLES (default
+ *      /tmp/clindoc-speech-samples), including the public-domain JFK inaugural clip shipped inside
+ *      the npm package `nodejs-whisper` (fetched with `npm pack` into that folder when missing);
+ *    - Debian's `pocketsphinx-testdata` (BSD-2, CMU; read in place from
+ *      /usr/share/pocketsphinx/test/data or CLINDOC_PS_TESTDATA, else `apt-get download` +
+ *      `dpkg -x` into the samples folder): five LibriVox (public domain) readings of Sense and
+ *      Sensibility and five spoken card names, each with its reference transcript.
  *  - clinical: synthetic dictation, espeak-ng reading sentences from the notes of ACI-Bench
  *    test2 (held out from the clinical LM).
  * Normaliser (main/engines/speech/pocketsphinx/text-normalizer.ts): lowercase, digits spelled as
  * words, % -> percent, / -> over, hyphens split, other punctuation dropped. WER = (S + D + I) / N.
  *
- * Run: npx tsx scripts/eval-wer.ts [--max N]   (env CLINDOC_DATA_DIR, default ../shared/data)
+ * `--sweep W1,W2,...` also scores the batch engine at each clinical-LM interpolation weight
+ * (0 = general LM alone, with the clinical dictionary) to choose the default.
+ *
+ * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical]
+ * (env CLINDOC_DATA_DIR, default ../shared/data)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
 import { createPocketsphinxRecognizer } from '../main/engines/speech/pocketsphinx/index.js';
 import { normalizeWords } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
-import { createSileroVad } from '../main/engines/vad/index.js';
+import { createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
+import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from '../main/engines/speech/onnx/index.js';
+import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-compatible.js';
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { parseCsv } from './build-medical-lm.js';
 
@@ -28,6 +40,11 @@ const SAMPLES = resolve(process.env.CLINDOC_SPEECH_SAMPLES ?? '/tmp/clindoc-spee
 const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'));
 const maxArg = process.argv.indexOf('--max');
 const MAX_CLINICAL = maxArg > 0 ? Number(process.argv[maxArg + 1]) : 15;
+const sweepArg = process.argv.indexOf('--sweep');
+const SWEEP = sweepArg > 0 ? process.argv[sweepArg + 1]!.split(',').map(Number) : [];
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+const PS_TESTDATA = process.env.CLINDOC_PS_TESTDATA ?? '/usr/share/pocketsphinx/test/data';
 
 interface Clip {
   id: string;
@@ -64,7 +81,7 @@ async function realClips(): Promise<Clip[]> {
       console.log('could not fetch the JFK sample from npm (offline?): real-speech set limited to local files');
     }
   }
-  const clips: Clip[] = [];
+  const clips: Clip[] = await pocketsphinxTestdata();
   for (const f of readdirSync(SAMPLES).filter((n) => /\.(wav|flac|mp3|ogg)$/.test(n)).sort()) {
     const ref = join(SAMPLES, f.replace(/\.\w+$/, '.txt'));
     if (!existsSync(ref)) continue;
@@ -72,6 +89,47 @@ async function realClips(): Promise<Clip[]> {
     clips.push({ id: f, pcm: audio.channels[0]!, reference: readFileSync(ref, 'utf8') });
   }
   return clips;
+}
+
+/** The folder of Debian's pocketsphinx-testdata: installed, or unpacked into the samples folder. */
+function testdataDir(): string | undefined {
+  if (existsSync(join(PS_TESTDATA, 'librivox', 'transcription'))) return PS_TESTDATA;
+  const unpacked = join(SAMPLES, 'pocketsphinx-testdata');
+  const dir = join(unpacked, 'usr', 'share', 'pocketsphinx', 'test', 'data');
+  if (existsSync(join(dir, 'librivox', 'transcription'))) return dir;
+  try {
+    mkdirSync(unpacked, { recursive: true });
+    execFileSync('apt-get', ['download', 'pocketsphinx-testdata'], { cwd: unpacked, stdio: 'ignore' });
+    const deb = readdirSync(unpacked).find((f) => f.endsWith('.deb'));
+    if (!deb) return undefined;
+    execFileSync('dpkg', ['-x', join(unpacked, deb), unpacked]);
+    rmSync(join(unpacked, deb));
+    return existsSync(join(dir, 'librivox', 'transcription')) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sphinx transcription lines: `<s> words </s> (fileid)`. */
+async function sphinxSet(dir: string, transcription: string, prefix: string): Promise<Clip[]> {
+  const clips: Clip[] = [];
+  for (const line of readFileSync(join(dir, transcription), 'utf8').split('\n')) {
+    const m = /^(?:<s>)?\s*(.*?)\s*(?:<\/s>)?\s*\(([^)]+)\)\s*$/.exec(line.trim());
+    if (!m) continue;
+    const wav = join(dir, `${m[2]}.wav`);
+    if (!existsSync(wav)) continue;
+    clips.push({ id: `${prefix}${m[2]}`, pcm: (await decoder.decodeFile(wav)).channels[0]!, reference: m[1]! });
+  }
+  return clips;
+}
+
+async function pocketsphinxTestdata(): Promise<Clip[]> {
+  const dir = testdataDir();
+  if (!dir) {
+    console.log('pocketsphinx-testdata not found and not downloadable (apt-get install pocketsphinx-testdata): LibriVox and cards clips skipped');
+    return [];
+  }
+  return [...(await sphinxSet(join(dir, 'librivox'), 'transcription', 'librivox/')), ...(await sphinxSet(join(dir, 'cards'), 'cards.transcription', 'cards/'))];
 }
 
 async function clinicalClips(): Promise<Clip[]> {
@@ -127,23 +185,60 @@ async function evaluate(label: string, rec: SpeechRecognizer, clips: Clip[], str
   return `| ${label} | ${clips.length} | ${audioSec.toFixed(1)} | ${words} | ${wer}% | ${rtf.toFixed(2)} |`;
 }
 
+/** Engines that are configured on this machine, by the same variables the app reads. */
+function configuredEngines(): Array<[string, SpeechRecognizer | null]> {
+  const modelDir = process.env.CLINDOC_ASR_MODEL_DIR;
+  const baseUrl = process.env.CLINDOC_ASR_BASE_URL;
+  return [
+    ['onnx-ctc', modelDir ? createOnnxCtcRecognizer({ modelDir }) : null],
+    ['onnx-whisper', modelDir ? createOnnxWhisperRecognizer({ modelDir }) : null],
+    ['openai-compatible', baseUrl ? createOpenAiCompatibleRecognizer({
+      baseUrl, model: process.env.CLINDOC_ASR_MODEL ?? 'whisper-1', ...(process.env.CLINDOC_ASR_API_KEY ? { apiKey: process.env.CLINDOC_ASR_API_KEY } : {}),
+    }) : null],
+  ];
+}
+
 async function main(): Promise<void> {
-  const sets: Array<[string, Clip[]]> = [['real', await realClips()], ['clinical (espeak-ng)', await clinicalClips()]];
-  const vad = createSileroVad();
+  const sets: Array<[string, Clip[]]> = [];
+  if (ONLY !== 'clinical') sets.push(['real', await realClips()]);
+  if (ONLY !== 'real') sets.push(['clinical (espeak-ng)', await clinicalClips()]);
+  // The product's batch segmentation: Silero plus energy (main/engines/vad/robust-vad.ts).
+  const silero = createSileroVad();
+  const vad = createRobustVad({ model: silero });
   const engines: Array<[string, SpeechRecognizer, boolean]> = [];
   const general = createPocketsphinxRecognizer({ medical: false, vad });
   const medical = createPocketsphinxRecognizer({ medical: true, vad });
   engines.push(['pocketsphinx general LM, batch', general, false], ['pocketsphinx general LM, streaming', general, true]);
   engines.push(['pocketsphinx + clinical LM, batch', medical, false], ['pocketsphinx + clinical LM, streaming', medical, true]);
+  const others = configuredEngines();
+  for (const [name, rec] of others) {
+    if (rec) engines.push([name, rec, false]);
+    else console.log(`${name}: skipped: not configured (${name === 'openai-compatible' ? 'CLINDOC_ASR_BASE_URL' : 'CLINDOC_ASR_MODEL_DIR'})`);
+  }
+  for (const [setName, clips] of sets) console.log(`set ${setName}: ${clips.length} clips (${clips.map((c) => c.id).join(', ')})`);
   console.log('| engine / set | clips | audio s | ref words | WER | RTF |');
   console.log('|---|---|---|---|---|---|');
   for (const [setName, clips] of sets) {
     if (clips.length === 0) continue;
-    for (const [name, rec, streaming] of engines) console.log(await evaluate(`${name} / ${setName}`, rec, clips, streaming));
+    for (const [name, rec, streaming] of engines) {
+      try {
+        console.log(await evaluate(`${name} / ${setName}`, rec, clips, streaming));
+      } catch (err) {
+        console.log(`| ${name} / ${setName} | failed: ${(err as Error).message} |`);
+      }
+    }
+  }
+  for (const w of SWEEP) {
+    const rec = createPocketsphinxRecognizer({ medical: true, vad, clinicalWeight: w });
+    for (const [setName, clips] of sets) {
+      if (clips.length) console.log(await evaluate(`pocketsphinx clinical weight ${w}, batch / ${setName}`, rec, clips, false));
+    }
+    await rec.close();
   }
   await general.close();
   await medical.close();
-  await vad.close();
+  for (const [, rec] of others) await rec?.close?.();
+  await silero.close();
 }
 
 await main();

@@ -13,6 +13,8 @@ ls /usr/lib/*/libpocketsphinx.so.3 >/dev/null 2>&1 || need+=(libpocketsphinx3)
 [ -d /usr/share/pocketsphinx/model/en-us ] || need+=(pocketsphinx-en-us)
 # Real two-speaker recordings for the diarization score (scripts/eval-diarization.ts).
 dpkg -s codec2-examples >/dev/null 2>&1 || need+=(codec2-examples)
+# Real English recordings with transcripts (LibriVox readings, spoken card names; BSD-2) for the WER script.
+dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || need+=(pocketsphinx-testdata)
 if [ ${#need[@]} -eq 0 ]; then
   echo "setup-system: Debian packages already installed"
   exit 0

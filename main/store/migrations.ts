@@ -155,4 +155,8 @@ export const MIGRATIONS: readonly string[] = [
     retention_days INTEGER
   );
   `,
+  // 4: per-account default speech recogniser (NULL follows CLINDOC_ASR_ENGINE)
+  `
+  ALTER TABLE account_settings ADD COLUMN asr_engine TEXT;
+  `,
 ];

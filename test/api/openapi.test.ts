@@ -83,6 +83,12 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('GET', '/v1/audit-events', '/v1/audit-events?limit=5');
     await call('GET', '/v1/settings/retention', '/v1/settings/retention');
     await call('PUT', '/v1/settings/retention', '/v1/settings/retention', { days: 30 });
+    await call('GET', '/v1/settings/engines', '/v1/settings/engines');
+    await call('PUT', '/v1/settings/engines', '/v1/settings/engines', { asrEngine: 'pocketsphinx' });
+    await call('PUT', '/v1/settings/engines', '/v1/settings/engines', { asrEngine: 'no-such-engine' });
+    await call('GET', '/v1/storage', '/v1/storage');
+    await call('DELETE', '/v1/storage', '/v1/storage');
+    await call('DELETE', '/v1/storage', '/v1/storage?confirm=all');
     // Every documented REST operation was exercised.
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
     const exercised = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));

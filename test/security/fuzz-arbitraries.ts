@@ -12,6 +12,7 @@ export const VALID_BODIES: Record<string, unknown> = {
   createSavedMacro: { id: 'm', examples: ['normal chest exam'], expansion_text: 'Lungs clear.' },
   replaceSavedMacro: { id: 'fuzz-id', examples: ['normal chest exam'], expansion_text: 'Lungs clear.' },
   setRetention: { days: 30 },
+  setEngineSettings: { asrEngine: 'pocketsphinx' },
   analyzeCoding: { text: 'Type 2 diabetes mellitus without complications; office visit.' },
   codingAnalyze: { text: 'Type 2 diabetes mellitus without complications; office visit.' },
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
 import { DomainError, invalidRequest, notFound } from '../errors.js';
+import type { EngineSettingsService } from './engine-settings.js';
 
 /** Options of a V2 upload (API-DECISIONS "Transcriptions"). */
 export interface TranscriptionOptions {
@@ -79,7 +80,7 @@ export interface TranscriptionEvents {
 export interface TranscriptionService {
   /** Streams uploaded audio into blob storage (415 for unsupported types, 413 past the limit). */
   storeAudio(stream: NodeJS.ReadableStream, contentType: string): Promise<{ key: string; type: string }>;
-  /** Records stored audio as a pending transcription and queues it. */
+  /** Records stored audio as a pending transcription and queues it (400, audio dropped, for an engine not configured here). */
   accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Pick<TranscriptionV2View, 'id' | 'status' | 'created_at' | 'updated_at'>;
   /** Drops audio stored for an upload that was then refused. */
   discardAudio(key: string): void;
@@ -120,6 +121,8 @@ export function createTranscriptionService(deps: {
   enqueue: (kind: string, accountId: string, resourceId: string) => void;
   maxAudioBytes: number;
   events?: TranscriptionEvents;
+  /** Engine choice (request, account default, device default); without it `engine` passes through unchecked. */
+  engines?: Pick<EngineSettingsService, 'resolve'>;
   now?: () => number;
 }): TranscriptionService {
   const now = deps.now ?? Date.now;
@@ -134,8 +137,18 @@ export function createTranscriptionService(deps: {
       return { key, type };
     },
     discardAudio: (key) => deps.blobs.delete(key),
-    accept(accountId, audio, options) {
+    accept(accountId, audio, requested) {
       const { key, type } = audio;
+      let options = requested;
+      if (deps.engines) {
+        try {
+          // Fixed at upload, so a job resumed after a crash uses the engine the caller was promised.
+          options = { ...requested, engine: deps.engines.resolve(accountId, requested.engine) };
+        } catch (err) {
+          deps.blobs.delete(key);
+          throw err;
+        }
+      }
       const t = now();
       const id = randomUUID();
       deps.store.insert({

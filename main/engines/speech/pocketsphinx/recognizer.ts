@@ -6,6 +6,9 @@
  * over the whole utterance, on koffi's worker thread so the event loop stays free.
  * Streaming: one decoder per session (idle decoders are pooled). Its live CMN is seeded from the
  * session's own first audio, which removes the cold-first-utterance pitfall of a fresh decoder.
+ * Stream decoders skip the flat-lexicon second pass by default: it re-searches the whole
+ * utterance when it ends, which is most of a final's cost, for no accuracy gain we could measure
+ * (docs/speech.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +20,7 @@ import type {
   SpeechStream,
   VoiceActivityDetector,
 } from '../../../services/transcriptions/ports.js';
-import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder } from './decoder.js';
+import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses } from './decoder.js';
 import { loadSphinx, type SphinxNative } from './native.js';
 import { planUtterances } from './segmenter.js';
 import { createPocketsphinxStream } from './stream.js';
@@ -33,7 +36,11 @@ export interface PocketsphinxOptions {
   medical?: boolean;
   /** Folder with `clinical.lm` and `clinical.dict`. Default `resources/asr` under the working directory. */
   resourcesDir?: string;
-  /** Weight of the clinical LM in the mixture, 0 to 1. Default 0.5. */
+  /**
+   * Weight of the clinical LM in the mixture, 0 to 1. Env `CLINDOC_ASR_CLINICAL_WEIGHT`, default 0.1:
+   * chosen with `scripts/eval-wer.ts --sweep` (batch WER, real / synthetic clinical: 0 -> 21.9% / 91.5%,
+   * 0.1 -> 26.3% / 80.8%, 0.2 -> 28.1% / 81.9%, 0.5 -> 30.7% / 83.6%).
+   */
   clinicalWeight?: number;
   /** Detector used to cut long clips into utterances. Without one, cuts fall at the quietest points. */
   vad?: VoiceActivityDetector;
@@ -43,9 +50,20 @@ export interface PocketsphinxOptions {
   warmupSec?: number;
   /** Idle stream decoders kept for reuse (each ~90 MB). Default 2. */
   poolSize?: number;
+  /**
+   * Search passes of stream decoders. Env `CLINDOC_ASR_STREAM_FWDFLAT` (`1` turns the flat pass
+   * on); default `{fwdflat: false, bestpath: true}` (best path kept: word confidences come from it).
+   */
+  streamPasses?: SearchPasses;
 }
 
 const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
+
+/** CLINDOC_ASR_CLINICAL_WEIGHT when it is a number in [0, 1], else the measured default 0.1. */
+function clinicalWeightFromEnv(): number {
+  const w = Number(process.env.CLINDOC_ASR_CLINICAL_WEIGHT ?? 0.1);
+  return Number.isFinite(w) && w >= 0 && w <= 1 ? w : 0.1;
+}
 
 function assertEnglish(options: RecognitionOptions): void {
   const lang = (options.language ?? 'en').toLowerCase();
@@ -75,6 +93,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   const medicalWanted = options.medical ?? process.env.CLINDOC_ASR_MEDICAL !== '0';
   const maxUtteranceSec = options.maxUtteranceSec ?? 20;
   const poolSize = options.poolSize ?? 2;
+  const streamPasses: SearchPasses = options.streamPasses ?? { fwdflat: process.env.CLINDOC_ASR_STREAM_FWDFLAT === '1', bestpath: true };
   const sampleRate = 16000;
 
   let native: SphinxNative | null = null;
@@ -105,15 +124,15 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
       lmPath: options.lmPath ?? join(modelDir, 'en-us.lm.bin'),
       dictPath: options.dictPath ?? (useClinical ? clinical!.dict : join(modelDir, 'cmudict-en-us.dict')),
       sampleRate,
-      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? 0.5 } : {}),
+      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? clinicalWeightFromEnv() } : {}),
     };
     native = loadSphinx();
     return { native, config };
   }
 
-  function newDecoder(): NativeDecoder {
+  function newDecoder(passes?: SearchPasses): NativeDecoder {
     const s = setup();
-    return createNativeDecoder(s.native, s.config, expectedCmn);
+    return createNativeDecoder(s.native, passes ? { ...s.config, passes } : s.config, expectedCmn);
   }
 
   async function decodeClip(pcm: Int16Array): Promise<RecognitionResult> {
@@ -153,7 +172,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     },
     createStream(opts) {
       assertEnglish(opts);
-      const dec = idle.pop() ?? newDecoder();
+      const dec = idle.pop() ?? newDecoder(streamPasses);
       const stream = createPocketsphinxStream(dec, {
         sampleRate,
         warmupSec: options.warmupSec ?? Number(process.env.CLINDOC_ASR_WARMUP_SEC ?? 0.3),
