@@ -21,7 +21,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function main(): Promise<void> {
-  if (!existsSync(join(RENDERER, 'index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  // Always a fresh production build: a dist/ left by someone else's build would measure the wrong bundle.
+  execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
 
   const html = readFileSync(join(RENDERER, 'index.html'), 'utf8');
   const initial = [...html.matchAll(/(?:src|href)="\/([^"]+\.(?:js|css))"/g)].map((m) => m[1]!);

@@ -22,6 +22,8 @@ import { createStyleService } from './services/notes/style-service.js';
 import { createTemplateService } from './services/templates/template-service.js';
 import { createTranscriptionService, TRANSCRIPTION_JOB } from './services/transcriptions/transcription-service.js';
 import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
+import { createEngineSettingsService } from './services/transcriptions/engine-settings.js';
+import { createEngineSettingsStore } from './store/engine-settings-store.js';
 import { createMacroService } from './services/macros/index.js';
 import { createMacroLibraryService } from './services/macros/library-service.js';
 import { createWebhookService } from './services/webhooks/webhook-service.js';
@@ -32,6 +34,8 @@ import { invalidRequest } from './services/errors.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createApiApp } from './server/app.js';
+import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
+import { createStorageUsageStore } from './store/storage-usage-store.js';
 import { createEmbeddedExtractionService } from './engines/extraction/index.js';
 import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
 import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
@@ -40,7 +44,7 @@ import { createLlmNoteWriter } from './engines/text/llm-note-writer.js';
 import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
 import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
-import { createSileroVad } from './engines/vad/index.js';
+import { createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
@@ -133,6 +137,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
     audit: createAuditStore(db),
     retention: createRetentionStore(db),
+    engineSettings: createEngineSettingsStore(db),
   };
   const audit = createAuditService({
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
@@ -145,12 +150,16 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel) : createEmbeddedStyleWriter());
 
   let vad: ReturnType<typeof createSileroVad> | undefined;
+  // Batch segmentation and diarization use Silero plus an energy detector, so speech Silero does
+  // not hear (narrow-band, codec-processed) is still recognised and attributed; live endpointing keeps Silero.
+  let robustVad: RobustVad | undefined;
+  const batchVad = (): RobustVad => (robustVad ??= createRobustVad({ model: (vad ??= createSileroVad()) }));
   const recognizers = new Map<string, SpeechRecognizer>();
   const recognizer = (engine = config.asrEngine): SpeechRecognizer => {
     const cached = recognizers.get(engine);
     if (cached) return cached;
     let made: SpeechRecognizer;
-    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true, vad: (vad ??= createSileroVad()) });
+    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true, vad: batchVad() });
     else if (engine === 'openai-compatible') {
       if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
       made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
@@ -161,7 +170,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     recognizers.set(engine, made);
     return made;
   };
-  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: () => (vad ??= createSileroVad()) });
+  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: batchVad });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = (path, opts) => {
     const key = stores.blobs.keyOf(path);
@@ -177,8 +186,12 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     notes: stores.notes, templates: stores.templates, writer, enqueue,
     events: { noteFinished: (e) => webhooks.emit({ accountId: e.accountId, resourceId: e.id, type: e.status === 'STATUS_DONE' ? 'note_generation.succeeded' : 'note_generation.failed' }) },
   });
+  const engines = createEngineSettingsService({
+    store: stores.engineSettings, defaultEngine: config.asrEngine,
+    available: ['pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : [])],
+  });
   const transcriptions = createTranscriptionService({
-    store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
+    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
     events: {
       transcriptionFinished: (e) => webhooks.emit({
         accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',
@@ -206,12 +219,17 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     },
   });
 
+  const templates = createTemplateService({ store: stores.templates });
+  const macroLibrary = createMacroLibraryService({ store: stores.macros });
   let boundPort = config.port;
   const { app } = createApiApp(
     {
-      accounts, notes, styles: createStyleService({ writer: styles }), templates: createTemplateService({ store: stores.templates }), transcriptions,
+      accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createEmbeddedExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
-      macroLibrary: createMacroLibraryService({ store: stores.macros }), webhooks, idempotency: stores.idempotency, audit,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines,
+      storage: createStorageUsageService({
+        reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
+      }),
     },
     {
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,

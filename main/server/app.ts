@@ -10,6 +10,7 @@ import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { auditTrail } from './middleware/audit.js';
 import { registerAuditRoutes } from './routes/audit.js';
+import { registerSettingsRoutes } from './routes/settings.js';
 import type { AuditService } from '../services/audit/audit-service.js';
 import { buildOpenApi } from './openapi.js';
 import { docsRouter } from './docs.js';
@@ -19,12 +20,15 @@ import { registerTemplateRoutes } from './routes/note-templates.js';
 import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerMacroLibraryRoutes } from './routes/macro-library.js';
+import { registerStorageRoutes } from './routes/storage.js';
+import type { StorageUsageService } from '../services/storage-usage/storage-usage-service.js';
 import { streamingPaths } from './stream-doc.js';
 import type { AccountService, Principal } from '../services/accounts/account-service.js';
 import type { NoteService } from '../services/notes/note-service.js';
 import type { StyleService } from '../services/notes/style-service.js';
 import type { TemplateService } from '../services/templates/template-service.js';
 import type { TranscriptionService } from '../services/transcriptions/transcription-service.js';
+import type { EngineSettingsService } from '../services/transcriptions/engine-settings.js';
 import type { ExtractionService } from '../services/extraction/index.js';
 import type { MacroService } from '../services/macros/index.js';
 import type { WebhookService } from '../services/webhooks/webhook-service.js';
@@ -45,6 +49,10 @@ export interface ApiServices {
   idempotency: IdempotencyStore;
   /** The audit trail and retention settings (issue 9). */
   audit: AuditService;
+  /** The account's storage usage and "delete all data". */
+  storage: StorageUsageService;
+  /** The account's default speech recogniser (`/v1/settings/engines`). */
+  engines: EngineSettingsService;
 }
 
 export interface ApiOptions {
@@ -118,6 +126,8 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerWebhookRoutes(registry, { webhooks: services.webhooks });
   registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
   registerAuditRoutes(registry, { audit: services.audit });
+  registerStorageRoutes(registry, { storage: services.storage });
+  registerSettingsRoutes(registry, { engines: services.engines });
 
   let doc: Record<string, unknown> | undefined;
   const openapi = (): Record<string, unknown> =>

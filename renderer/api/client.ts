@@ -1,6 +1,6 @@
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type {
-  Connection, CreateNoteRequest, MacroDefinition, MacroResult, NoteView, Page, StreamToken, TranscriptionRecord, WebhookView,
+  Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
 
 /** A failed API call: the HTTP status and the server's `{error, message}` text (never patient data). */
@@ -48,6 +48,13 @@ export interface ApiClient {
   listWebhooks(): Promise<WebhookView[]>;
   createWebhook(url: string, events?: string[]): Promise<WebhookView>;
   deleteWebhook(id: string): Promise<void>;
+  /** What the account stores: counts and bytes by kind. */
+  storageUsage(): Promise<StorageReport>;
+  /** Deletes all of the account's data (not its audit trail). */
+  deleteAllStorage(): Promise<DeletedCounts>;
+  engineSettings(): Promise<EngineSettings>;
+  /** Sets the account's default recogniser; null follows the device default. */
+  setEngineSettings(asrEngine: string | null): Promise<EngineSettings>;
   /** The socket URL of live transcription, authenticated with a fresh temporary token. */
   streamUrl(params: { language?: string; dictation: boolean; sampleRate: number }): Promise<string>;
 }
@@ -91,6 +98,10 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       }
     },
     createNote: (body) => call('POST', '/v1/notes', body),
+    storageUsage: () => call('GET', '/v1/storage'),
+    engineSettings: () => call('GET', '/v1/settings/engines'),
+    setEngineSettings: (asrEngine) => call('PUT', '/v1/settings/engines', { asrEngine }),
+    deleteAllStorage: () => call('DELETE', '/v1/storage?confirm=all'),
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
     deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),

@@ -75,3 +75,14 @@ export type StreamMessage =
   | { type: 'status'; status: 'connected' | 'disconnected'; timestamp: string }
   | { type: 'error'; error: string; timestamp: string }
   | { type: 'transcript'; audio_start: number; audio_end: number; duration: number; text: string; is_final: boolean; words: TranscriptWord[]; timestamp: string };
+
+/** Count and bytes of one kind of stored object (`GET /v1/storage`). */
+export interface KindUsage { count: number; bytes: number }
+export interface StorageReport {
+  notes: KindUsage; transcriptions: KindUsage; audio: KindUsage; templates: KindUsage; macros: KindUsage; webhooks: KindUsage;
+  totalBytes: number;
+}
+export interface DeletedCounts { notes: number; transcriptions: number; templates: number; macros: number; webhooks: number }
+
+/** The account's default speech recogniser (`/v1/settings/engines`). */
+export interface EngineSettings { asrEngine: string; source: 'account' | 'default'; available: string[] }

@@ -1,32 +1,42 @@
-import { useRef, useState } from 'react';
-import { countData, deleteAllData, type DataCounts } from '../state/data-admin.js';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { deleteAllData, describeDeleted, describeUsage, formatBytes, storageUsage, type StorageReport } from '../state/data-admin.js';
 import { useConnection, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
-const describe = (c: DataCounts): string =>
-  `${c.notes} notes, ${c.transcriptions} transcriptions, ${c.macros} macros, ${c.templates} templates, ${c.webhooks} webhooks`;
-
-/** The data folder, what is stored, and deleting all of it (after confirmation). */
+/** The data folder, how much is stored, and deleting all of it (after confirmation). */
 export function DataPanel() {
   const { bridge, dictation, notes } = useStores();
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
-  const [counts, setCounts] = useState<DataCounts>();
+  const [usage, setUsage] = useState<StorageReport>();
   const [progress, setProgress] = useState<string>();
   const [error, setError] = useState<string>();
   const [confirmText, setConfirmText] = useState('');
   const dialog = useRef<HTMLDialogElement>(null);
+  const refresh = useCallback(async () => {
+    if (!client) return;
+    try {
+      setUsage(await storageUsage(client));
+    } catch (err) {
+      setError(`The storage size could not be read: ${(err as Error).message}`);
+    }
+  }, [client]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
   if (!client) return null;
   const deleteAll = async (): Promise<void> => {
     dialog.current?.close();
     setError(undefined);
+    setProgress('Deleting all data…');
     try {
-      const gone = await deleteAllData(client, (done, total) => setProgress(`Deleting… ${done} of ${total}`));
+      const gone = await deleteAllData(client);
       dictation.getState().clear();
       dictation.setState({ macros: [] });
       notes.setState({ markdown: '', generated: undefined, noteId: undefined, transcript: '', status: 'idle', templates: [] });
-      setProgress(`Deleted ${describe(gone)}.`);
-      setCounts(await countData(client));
+      setProgress(`Deleted ${describeDeleted(gone)}.`);
+      await refresh();
     } catch (err) {
+      setProgress(undefined);
       setError(`Deleting stopped: ${(err as Error).message}`);
     }
   };
@@ -34,21 +44,25 @@ export function DataPanel() {
     <section aria-labelledby="data-title">
       <h3 id="data-title">Data</h3>
       <p>
-        Everything stays on this computer, in Clindoc&apos;s data folder (a SQLite database and the uploaded audio).
+        Everything stays on this computer, in Clindoc&apos;s data folder (a SQLite database and the uploaded audio, encrypted).
         {bridge ? '' : ' In a browser the folder is the one the local API was started with (CLINDOC_DATA_DIR).'}
       </p>
+      {/* Reserved height: the figures arrive after the first paint without moving the buttons. */}
+      <dl className="usage" aria-live="polite">
+        <div><dt>Stored for this account</dt><dd data-testid="storage-total">{usage ? formatBytes(usage.totalBytes) : 'Reading…'}</dd></div>
+        <div><dt>Contents</dt><dd>{usage ? describeUsage(usage) : '…'}</dd></div>
+      </dl>
       <div className="toolbar">
         {bridge && <button type="button" onClick={() => void bridge.openDataFolder()}>Open data folder</button>}
-        <button type="button" onClick={() => void countData(client).then(setCounts, (e: Error) => setError(e.message))}>Count stored items</button>
+        <button type="button" onClick={() => { setError(undefined); void refresh(); }}>Refresh storage size</button>
         <button type="button" className="danger" onClick={() => { setConfirmText(''); dialog.current?.showModal(); }}>Delete all data…</button>
       </div>
-      {counts && <p role="status">Stored: {describe(counts)}.</p>}
       {progress && <StatusMessage>{progress}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
       <dialog ref={dialog} aria-labelledby="delete-title">
         <form method="dialog" onSubmit={(e) => { e.preventDefault(); void deleteAll(); }}>
           <h3 id="delete-title">Delete all data?</h3>
-          <p>Every note, transcription and its audio, macro, template and webhook of this account is deleted. This cannot be undone.</p>
+          <p>Every note, transcription and its audio, macro, template and webhook of this account is deleted. This cannot be undone. The audit trail is kept.</p>
           <label htmlFor="delete-confirm">Type DELETE to confirm</label>
           <input id="delete-confirm" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} autoComplete="off" />
           <div className="toolbar">

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNotes, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
@@ -8,6 +8,8 @@ const ENCOUNTER_TEXT: Record<string, string> = {
   processing: 'Transcribing and separating speakers…',
   completed: 'Transcribed. The transcript is below; check it before generating.',
 };
+
+const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
 /**
  * A whole encounter as audio: recorded here (MediaRecorder, WebM/Opus) or picked from a file,
@@ -20,6 +22,14 @@ export function EncounterRecorder() {
   const [recording, setRecording] = useState(false);
   const [recError, setRecError] = useState<string>();
   const recorder = useRef<MediaRecorder | undefined>(undefined);
+  const [startedAt, setStartedAt] = useState<number>();
+  const [elapsed, setElapsed] = useState(0);
+  useEffect(() => {
+    // A visible clock tells the physician the recording is running and how long it is.
+    if (startedAt === undefined) return;
+    const tick = setInterval(() => setElapsed(Math.floor((Date.now() - startedAt) / 1000)), 250);
+    return () => clearInterval(tick);
+  }, [startedAt]);
   const busy = status === 'uploading' || status === 'pending' || status === 'processing';
 
   const start = async (): Promise<void> => {
@@ -37,6 +47,8 @@ export function EncounterRecorder() {
       };
       rec.start(1000);
       recorder.current = rec;
+      setElapsed(0);
+      setStartedAt(Date.now());
       setRecording(true);
     } catch (err) {
       setRecError(`The microphone could not be opened: ${(err as Error).message}`);
@@ -45,6 +57,7 @@ export function EncounterRecorder() {
   const stop = (): void => {
     recorder.current?.stop();
     recorder.current = undefined;
+    setStartedAt(undefined);
     setRecording(false);
   };
 
@@ -69,7 +82,12 @@ export function EncounterRecorder() {
           />
         </label>
       </div>
-      {recording && <StatusMessage>Recording the encounter… speakers are separated when it is transcribed.</StatusMessage>}
+      {recording && (
+        <StatusMessage>
+          {/* One span: the message box lays its children out as flex items. */}
+          <span>Recording the encounter: <span role="timer" aria-label="Recording time">{clock(elapsed)}</span>. Speakers are separated when it is transcribed.</span>
+        </StatusMessage>
+      )}
       {ENCOUNTER_TEXT[status] && <StatusMessage>{ENCOUNTER_TEXT[status]}</StatusMessage>}
       {(error || recError) && <ErrorMessage>{error ?? recError}</ErrorMessage>}
     </fieldset>

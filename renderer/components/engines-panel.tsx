@@ -1,5 +1,42 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { EngineSettings } from '../api/types.js';
+import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
+import { ErrorMessage, StatusMessage } from './messages.js';
+
+const ENGINE_NAMES: Record<string, string> = {
+  pocketsphinx: 'Embedded (pocketsphinx)', 'onnx-ctc': 'ONNX CTC model', 'onnx-whisper': 'ONNX Whisper model', 'openai-compatible': 'OpenAI-compatible server',
+};
+
+/** The account's default recogniser for recordings: a live setting of the local API. */
+function AccountRecogniser() {
+  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
+  const [settings, setSettings] = useState<EngineSettings>();
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (client) void client.engineSettings().then(setSettings, (e: Error) => setError(e.message));
+  }, [client]);
+  if (!client) return null;
+  const choose = (value: string): void => {
+    setError(undefined);
+    setSaved(false);
+    void client.setEngineSettings(value || null).then((s) => { setSettings(s); setSaved(true); }, (e: Error) => setError(e.message));
+  };
+  return (
+    <div className="grid">
+      <label>
+        Recogniser for recordings (this account)
+        <select value={settings?.source === 'account' ? settings.asrEngine : ''} disabled={!settings} onChange={(e) => choose(e.target.value)}>
+          <option value="">Device default{settings?.source === 'default' ? ` (${ENGINE_NAMES[settings.asrEngine] ?? settings.asrEngine})` : ''}</option>
+          {(settings?.available ?? []).map((x) => <option key={x} value={x}>{ENGINE_NAMES[x] ?? x}</option>)}
+        </select>
+      </label>
+      {saved && <StatusMessage>Saved: recordings use {ENGINE_NAMES[settings?.asrEngine ?? ''] ?? settings?.asrEngine}.</StatusMessage>}
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+    </div>
+  );
+}
 
 /**
  * Engine settings. The local API chooses its engines when it starts (environment variables read by
@@ -24,7 +61,8 @@ export function EnginesPanel() {
   return (
     <section aria-labelledby="engines-title">
       <h3 id="engines-title">Engines</h3>
-      <p className="hint">Engines are chosen when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
+      <AccountRecogniser />
+      <p className="hint">The other engines are chosen when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
       <div className="grid">
         <label>
           Note writer

@@ -82,7 +82,7 @@ export function SectionEditor({ template, section, path, depth, onChange }: Prop
       {section.type === 'heading' && (
         <div className="children">
           {section.children.map((child, i) => (
-            <SectionEditor key={`${child.id}-${i}`} template={template} section={child} path={[...path, i]} depth={depth + 1} onChange={onChange} />
+            <SectionEditor key={i} template={template} section={child} path={[...path, i]} depth={depth + 1} onChange={onChange} />
           ))}
           <div className="toolbar">
             <button type="button" onClick={() => onChange(addSection(template, path, 'text'))} aria-label={`Add text section under ${name}`}>Add text</button>

@@ -36,7 +36,7 @@ export function StyleMaker() {
           {styles.map((s) => (
             <li key={s.name}>
               {s.name}{' '}
-              <button type="button" className="link" onClick={() => notes.getState().set({ kind: 'note_style', styleTemplate: s.template })}>Use</button>{' '}
+              <button type="button" className="link" onClick={() => notes.getState().set({ kind: 'note_style', styleTemplate: s.template })} aria-label={`Use style ${s.name}`}>Use</button>{' '}
               <button type="button" className="link" onClick={() => notes.getState().deleteStyle(s.name)} aria-label={`Delete style ${s.name}`}>Delete</button>
             </li>
           ))}

@@ -70,7 +70,9 @@ export function MacrosPage() {
               const file = e.target.files?.[0];
               e.target.value = '';
               if (!file) return;
+              // A new import replaces the outcome of the last one, so old news never sits beside a new error.
               setError(undefined);
+              setMessage(undefined);
               void file.text().then(async (text) => {
                 const { created, replaced } = await importMacros(client, parseMacroFile(text));
                 setMessage(`Imported ${created} new and ${replaced} updated macros.`);

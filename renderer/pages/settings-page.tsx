@@ -5,7 +5,6 @@ import { DataPanel } from '../components/data-panel.js';
 import { EnginesPanel } from '../components/engines-panel.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
-import { SPEECH_ENGINES } from '../state/prefs-store.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
 
 function ConnectionForm() {
@@ -39,7 +38,6 @@ export function SettingsPage() {
   const state = useConnection((s) => s);
   const language = usePrefs((s) => s.language);
   const formatting = usePrefs((s) => s.formatting);
-  const speechEngine = usePrefs((s) => s.speechEngine);
   const base = state.connection?.baseUrl || window.location.origin;
   const port = new URL(base).port;
   return (
@@ -75,12 +73,6 @@ export function SettingsPage() {
               if (dictation.getState().status === 'idle') dictation.getState().setLanguage(l);
             }}>
               {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
-            </select>
-          </label>
-          <label>
-            Speech engine for recordings
-            <select value={speechEngine} onChange={(e) => prefs.getState().update({ speechEngine: e.target.value })}>
-              {SPEECH_ENGINES.map((x) => <option key={x} value={x}>{x || 'Server default'}</option>)}
             </select>
           </label>
           <label className="check">

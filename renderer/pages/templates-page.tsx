@@ -67,7 +67,7 @@ export function TemplatesPage() {
                 setDraft(e.target.value ? { ...rest, global_prompt: e.target.value } : rest);
               }} />
             </label>
-            {draft.sections.map((s, i) => <SectionEditor key={`${s.id}-${i}`} template={draft} section={s} path={[i]} depth={s.type === 'heading' ? 1 : 0} onChange={setDraft} />)}
+            {draft.sections.map((s, i) => <SectionEditor key={i} template={draft} section={s} path={[i]} depth={s.type === 'heading' ? 1 : 0} onChange={setDraft} />)}
             <div className="toolbar">
               <button type="button" onClick={() => setDraft(addSection(draft, [], 'heading'))}>Add heading</button>
               <button type="button" onClick={() => setDraft(addSection(draft, [], 'text'))}>Add text section</button>

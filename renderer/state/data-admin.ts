@@ -1,53 +1,48 @@
 import type { ApiClient } from '../api/client.js';
-import type { Page } from '../api/types.js';
+import type { DeletedCounts, StorageReport } from '../api/types.js';
 
-export interface DataCounts { notes: number; transcriptions: number; macros: number; templates: number; webhooks: number }
+export type { DeletedCounts, StorageReport };
 
-async function all<T>(list: (cursor?: string) => Promise<Page<T>>): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await list(cursor);
-    out.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return out;
+/** "1.2 MB": bytes in the units people read. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-/** How many of each stored object the account has. */
-export async function countData(client: ApiClient): Promise<DataCounts> {
-  const [notes, transcriptions, macros, templates, webhooks] = await Promise.all([
-    all((c) => client.listNotes(c)),
-    all((c) => client.listTranscriptions(c)),
-    all((c) => client.listMacros(c)),
-    all((c) => client.listTemplates(c)),
-    client.listWebhooks(),
-  ]);
-  return { notes: notes.length, transcriptions: transcriptions.length, macros: macros.length, templates: templates.length, webhooks: webhooks.length };
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** What is stored, in a sentence: "3 notes, 1 transcription (2 audio files, 1.2 MB), …". */
+export function describeUsage(u: StorageReport): string {
+  return [
+    plural(u.notes.count, 'note'),
+    `${plural(u.transcriptions.count, 'transcription')} (${plural(u.audio.count, 'audio file')}, ${formatBytes(u.audio.bytes)})`,
+    plural(u.macros.count, 'macro'),
+    plural(u.templates.count, 'template'),
+    plural(u.webhooks.count, 'webhook'),
+  ].join(', ');
+}
+
+/** What a deletion removed, in a sentence. */
+export function describeDeleted(d: DeletedCounts): string {
+  return [plural(d.notes, 'note'), plural(d.transcriptions, 'transcription'), plural(d.macros, 'macro'), plural(d.templates, 'template'), plural(d.webhooks, 'webhook')].join(', ');
+}
+
+/** The account's storage: counts and bytes by kind (`GET /v1/storage`). */
+export function storageUsage(client: ApiClient): Promise<StorageReport> {
+  return client.storageUsage();
 }
 
 /**
  * Deletes every note, transcription (with its audio), macro, template and webhook of the account
- * through the public API, reporting progress. Returns what was deleted.
+ * in one request (`DELETE /v1/storage?confirm=all`); the server keeps the audit trail.
  */
-export async function deleteAllData(client: ApiClient, onProgress: (done: number, total: number) => void = () => undefined): Promise<DataCounts> {
-  const notes = await all((c) => client.listNotes(c));
-  const transcriptions = await all((c) => client.listTranscriptions(c));
-  const macros = await all((c) => client.listMacros(c));
-  const templates = await all((c) => client.listTemplates(c));
-  const webhooks = await client.listWebhooks();
-  const jobs: (() => Promise<void>)[] = [
-    ...notes.map((n) => () => client.deleteNote(n.id)),
-    ...transcriptions.map((t) => () => client.deleteTranscription(t.id)),
-    ...macros.map((m) => () => client.deleteMacro(m.id)),
-    ...templates.map((t) => () => client.deleteTemplate(t.id)),
-    ...webhooks.map((w) => () => client.deleteWebhook(w.id)),
-  ];
-  let done = 0;
-  onProgress(0, jobs.length);
-  for (const job of jobs) {
-    await job();
-    onProgress(++done, jobs.length);
-  }
-  return { notes: notes.length, transcriptions: transcriptions.length, macros: macros.length, templates: templates.length, webhooks: webhooks.length };
+export function deleteAllData(client: ApiClient): Promise<DeletedCounts> {
+  return client.deleteAllStorage();
 }

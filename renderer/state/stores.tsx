@@ -39,7 +39,9 @@ export function createAppStores(env: AppEnv): AppStores {
     ...env.dictation,
   });
   dictation.setState({ formatting: prefs.getState().formatting, language: prefs.getState().language });
-  const notes = createNoteStore({ client, storage: env.local, defaultLanguage: prefs.getState().language, speechEngine: () => prefs.getState().speechEngine });
+  // Recordings follow the account's recogniser (Settings > Engines, stored by the local API), so
+  // every integration and this window agree on it.
+  const notes = createNoteStore({ client, storage: env.local, defaultLanguage: prefs.getState().language });
   return { connection, dictation, notes, prefs, bridge: env.bridge };
 }
 

@@ -5,7 +5,8 @@ import { templateProblems, type NoteTemplate } from '../../shared/note-template.
  * Validates a NoteTemplate exactly as the local API does: its JSON Schema (the same object the
  * server hands to ajv) and then `templateProblems` (depth, levels, unique ids). The renderer's
  * CSP forbids `eval`, which ajv's compiled validators need, so this walks the schema directly;
- * it understands the keywords that schema uses, and a test checks it agrees with ajv.
+ * it understands the keywords that schema uses, and a test checks it agrees with ajv word for word
+ * (the editor shows the physician the very message the API would answer with).
  */
 type Schema = Record<string, unknown>;
 
@@ -34,18 +35,18 @@ function walk(schema: Schema, value: unknown, path: string, out: string[]): void
   }
   if (typeof schema.type === 'string' && !typeOk(schema.type, value)) return void out.push(`${path}: must be ${schema.type}`);
   if ('const' in schema && value !== schema.const) return void out.push(`${path}: must be equal to constant ${show(schema.const)}`);
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return void out.push(`${path}: must be one of ${schema.enum.join(', ')}`);
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return void out.push(`${path}: must be equal to one of the allowed values`);
   if (typeof value === 'string') {
     const length = Array.from(value).length;
-    if (typeof schema.minLength === 'number' && length < schema.minLength) return void out.push(`${path}: must not have fewer than ${schema.minLength} characters`);
-    if (typeof schema.maxLength === 'number' && length > schema.maxLength) return void out.push(`${path}: must not have more than ${schema.maxLength} characters`);
+    if (typeof schema.minLength === 'number' && length < schema.minLength) return void out.push(`${path}: must NOT have fewer than ${schema.minLength} characters`);
+    if (typeof schema.maxLength === 'number' && length > schema.maxLength) return void out.push(`${path}: must NOT have more than ${schema.maxLength} characters`);
   }
   if (typeof value === 'number') {
     if (typeof schema.minimum === 'number' && value < schema.minimum) return void out.push(`${path}: must be >= ${schema.minimum}`);
     if (typeof schema.maximum === 'number' && value > schema.maximum) return void out.push(`${path}: must be <= ${schema.maximum}`);
   }
   if (Array.isArray(value)) {
-    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return void out.push(`${path}: must not have more than ${schema.maxItems} items`);
+    if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return void out.push(`${path}: must NOT have more than ${schema.maxItems} items`);
     if (schema.items) value.forEach((item, i) => walk(schema.items as Schema, item, `${path}[${i}]`, out));
   }
   if (typeOk('object', value)) {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { wavBytes } from '../support/audio.js';
 
 const TEMPLATE = {
@@ -64,10 +66,45 @@ describe('account isolation: another account\'s ids answer 404 everywhere', () =
     expect(hooks.data).toEqual([]);
   });
 
+  it('storage usage counts only the caller\'s data, and deleting all data leaves the other account untouched', async () => {
+    const usage = async (headers: Record<string, string>) => (await (await fetch(`${s.base}/v1/storage`, { headers })).json()).data;
+    const before = await usage(s.headers());
+    expect(before.notes.count).toBeGreaterThan(0);
+    expect(before.templates.count).toBe(1);
+    expect(before.totalBytes).toBeGreaterThan(0);
+    expect(await usage(b)).toMatchObject({ notes: { count: 0, bytes: 0 }, transcriptions: { count: 0 }, audio: { count: 0, bytes: 0 }, templates: { count: 0 }, macros: { count: 0 }, webhooks: { count: 0 }, totalBytes: 0 });
+    const res = await fetch(`${s.base}/v1/storage?confirm=all`, { method: 'DELETE', headers: b });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ notes: 0, transcriptions: 0, templates: 0, macros: 0, webhooks: 0 });
+    const after = await usage(s.headers());
+    for (const kind of ['notes', 'transcriptions', 'audio', 'templates', 'macros', 'webhooks']) expect(after[kind].count).toBe(before[kind].count);
+  });
+
   it('cannot use another account\'s stored template by id when creating a note', async () => {
     const res = await fetch(`${s.base}/v1/notes`, {
       method: 'POST', headers: b, body: JSON.stringify({ transcript: 'x', noteType: { type: 'note_template', templateId: ids.template } }),
     });
     expect(res.status).toBe(400);
+  });
+
+  it('deleting all data removes every object of the account and its audio files', async () => {
+    const a = s.headers();
+    await waitFor(async () => ((await (await fetch(`${s.base}/v2/audio/transcriptions/${ids.transcription}`, { headers: a })).json()).status !== 'pending' ? true : undefined));
+    const blobFiles = (): string[] => readdirSync(join(s.dataDir, 'blobs'), { recursive: true }).map(String).filter((f) => statSync(join(s.dataDir, 'blobs', f)).isFile());
+    const before = (await (await fetch(`${s.base}/v1/storage`, { headers: a })).json()).data;
+    // The usage report counts exactly the audio files on disk.
+    expect(before.audio.count).toBe(1);
+    expect(blobFiles().length).toBe(1);
+    expect(before.audio.bytes).toBe(blobFiles().reduce((n, f) => n + statSync(join(s.dataDir, 'blobs', f)).size, 0));
+    const refused = await fetch(`${s.base}/v1/storage`, { method: 'DELETE', headers: a });
+    expect(refused.status).toBe(400);
+    const res = await fetch(`${s.base}/v1/storage?confirm=all`, { method: 'DELETE', headers: a });
+    expect((await res.json()).data).toEqual({ notes: 1, transcriptions: 1, templates: 1, macros: 1, webhooks: 1 });
+    const usage = (await (await fetch(`${s.base}/v1/storage`, { headers: a })).json()).data;
+    expect(usage.totalBytes).toBe(0);
+    expect(blobFiles()).toEqual([]);
+    for (const path of ['/v1/notes', '/v1/note-templates', '/v2/audio/transcriptions', '/v1/macro-library']) {
+      expect((await (await fetch(`${s.base}${path}`, { headers: a })).json()).data.items).toEqual([]);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
+import { ensureRendererBuild } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -40,7 +41,7 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    if (!existsSync(join(RENDERER, 'index.html'))) execFileSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    ensureRendererBuild(); // rebuilt when any renderer source is newer than the build
     work = mkdtempSync(join(tmpdir(), 'clindoc-e2e-'));
     // Real speech: a synthetic voice saying short clinical phrases, padded with silence so
     // endpointing closes each utterance; Chromium loops the file as the microphone.

@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { validateNoteTemplate } from '../../main/services/templates/template-service.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import AjvDraft06 from 'ajv';
@@ -86,6 +87,16 @@ describe('template editor validation agrees with the API', () => {
   ];
   it.each(cases)('%s', (_name, template) => {
     expect(validateTemplate(template).length === 0).toBe(apiAccepts(template));
+  });
+  // The editor shows the physician the very message the API would answer with.
+  it.each(cases.filter(([, t]) => !apiAccepts(t)))('%s: same message as the API', (_name, template) => {
+    let message = '';
+    try {
+      validateNoteTemplate(template);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(validateTemplate(template)[0]).toBe(message);
   });
 
   it('edits sections without breaking ids, order or nesting', () => {

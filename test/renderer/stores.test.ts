@@ -4,7 +4,7 @@ import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
 import { createConnectionStore } from '../../renderer/state/connection-store.js';
 import { createNoteStore } from '../../renderer/state/note-store.js';
 import { createDictationStore } from '../../renderer/state/dictation-store.js';
-import { countData, deleteAllData } from '../../renderer/state/data-admin.js';
+import { deleteAllData, describeUsage, formatBytes, storageUsage } from '../../renderer/state/data-admin.js';
 import type { StreamClientDeps } from '../../renderer/audio/stream-client.js';
 import type { StreamMessage } from '../../renderer/api/types.js';
 
@@ -126,14 +126,21 @@ describe('dictation store', () => {
   });
 });
 
-describe('delete all data', () => {
-  it('removes every stored object of the account through the API', async () => {
+describe('storage and delete all data', () => {
+  it('shows what is stored, then deletes every object of the account through the API', async () => {
     await client.createWebhook('http://127.0.0.1:9/hook');
-    const before = await countData(client);
-    expect(before.macros + before.notes + before.webhooks).toBeGreaterThan(0);
-    const steps: number[] = [];
-    await deleteAllData(client, (done) => steps.push(done));
-    expect(await countData(client)).toEqual({ notes: 0, transcriptions: 0, macros: 0, templates: 0, webhooks: 0 });
-    expect(steps.at(-1)).toBe(before.notes + before.transcriptions + before.macros + before.templates + before.webhooks);
+    const before = await storageUsage(client);
+    expect(before.macros.count + before.notes.count + before.webhooks.count).toBeGreaterThan(0);
+    expect(before.totalBytes).toBeGreaterThan(0);
+    expect(describeUsage(before)).toContain(`${before.webhooks.count} webhook`);
+    const gone = await deleteAllData(client);
+    expect(gone).toEqual({ notes: before.notes.count, transcriptions: before.transcriptions.count, macros: before.macros.count, templates: before.templates.count, webhooks: before.webhooks.count });
+    const after = await storageUsage(client);
+    expect(after.totalBytes).toBe(0);
+    expect(describeUsage(after)).toBe('0 notes, 0 transcriptions (0 audio files, 0 B), 0 macros, 0 templates, 0 webhooks');
+  });
+
+  it('writes sizes the way people read them', () => {
+    expect([formatBytes(0), formatBytes(999), formatBytes(1500), formatBytes(25_000), formatBytes(3_400_000)]).toEqual(['0 B', '999 B', '1.5 kB', '25 kB', '3.4 MB']);
   });
 });

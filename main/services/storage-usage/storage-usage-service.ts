@@ -1,0 +1,80 @@
+import type { Page } from '../storage.js';
+import type { AccountUsage, StorageUsageReader } from './ports.js';
+
+/** A resource the account owns that can be listed page by page and deleted by id. */
+export interface OwnedResource {
+  list(accountId: string, limit: number, cursor?: string): Page<{ id: string }>;
+  delete(accountId: string, id: string): void;
+}
+
+export interface StorageUsageDeps {
+  reader: StorageUsageReader;
+  notes: OwnedResource;
+  transcriptions: OwnedResource;
+  templates: OwnedResource;
+  macros: OwnedResource;
+  webhooks: { list(accountId: string): { id: string }[]; delete(accountId: string, id: string): void };
+}
+
+/** The storage summary the API answers with. */
+export interface StorageReport extends AccountUsage {
+  totalBytes: number;
+}
+
+/** How many objects of each kind a deletion removed. */
+export interface DeletedCounts {
+  notes: number;
+  transcriptions: number;
+  templates: number;
+  macros: number;
+  webhooks: number;
+}
+
+export interface StorageUsageService {
+  usage(accountId: string): StorageReport;
+  /**
+   * Deletes every note, transcription (with its audio), note template, saved macro and webhook
+   * of the account. The audit trail is kept: it records that the deletion happened.
+   */
+  deleteAll(accountId: string): DeletedCounts;
+}
+
+const PAGE = 100;
+
+/**
+ * Storage usage and "delete all data" for one account. Deletion goes through each resource's own
+ * service, so it does exactly what deleting one object does (audio files removed, pending jobs
+ * find their object gone) and can only ever reach the caller's account.
+ */
+export function createStorageUsageService(deps: StorageUsageDeps): StorageUsageService {
+  const drain = (resource: OwnedResource, accountId: string): number => {
+    let deleted = 0;
+    // Always read the first page again: deleting shifts the cursor's ground.
+    for (;;) {
+      const { items } = resource.list(accountId, PAGE);
+      if (items.length === 0) return deleted;
+      for (const item of items) {
+        resource.delete(accountId, item.id);
+        deleted++;
+      }
+    }
+  };
+  return {
+    usage(accountId) {
+      const u = deps.reader.usage(accountId);
+      const totalBytes = u.notes.bytes + u.transcriptions.bytes + u.audio.bytes + u.templates.bytes + u.macros.bytes + u.webhooks.bytes;
+      return { ...u, totalBytes };
+    },
+    deleteAll(accountId) {
+      const hooks = deps.webhooks.list(accountId);
+      for (const h of hooks) deps.webhooks.delete(accountId, h.id);
+      return {
+        notes: drain(deps.notes, accountId),
+        transcriptions: drain(deps.transcriptions, accountId),
+        templates: drain(deps.templates, accountId),
+        macros: drain(deps.macros, accountId),
+        webhooks: hooks.length,
+      };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Shared pieces of the browser end-to-end tests: the tools they need, a fresh renderer build,
+ * speech recordings for the fake microphone, and Chromium opened on the app against a real
+ * local API.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestServer } from '../support/server.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const RENDERER = join(ROOT, 'dist', 'renderer');
+export const OUT = join(ROOT, 'test-results', 'e2e');
+
+const has = (cmd: string): boolean => {
+  try {
+    execFileSync('which', [cmd], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The tools a browser e2e needs that are not installed here (empty when it can run). */
+export function missingTools(): string[] {
+  const missing = [!existsSync(CHROMIUM) && CHROMIUM, !has('espeak-ng') && 'espeak-ng', !has('ffmpeg') && 'ffmpeg'].filter((x): x is string => Boolean(x));
+  if (missing.length) console.warn(`[e2e] skipped: ${missing.join(', ')} not installed`);
+  return missing;
+}
+
+/**
+ * Builds dist/renderer when it is missing or older than any renderer or shared source, so the
+ * browser never tests a stale interface. Test files run in parallel, so the check and the build
+ * happen under one lock: the second file waits and then finds the build fresh.
+ */
+export function ensureRendererBuild(): void {
+  const index = join(RENDERER, 'index.html');
+  const script = `if [ ! -f "${index}" ] || [ -n "$(find renderer shared vite.config.ts -newer "${index}" -type f -print -quit)" ]; then npx vite build; fi`;
+  execFileSync('flock', ['/tmp/clindoc-renderer-build.lock', 'sh', '-c', script], { cwd: ROOT, stdio: 'ignore' });
+}
+
+/** One speaker's line of a recording: what is said, and the espeak-ng voice that says it. */
+export interface SpokenLine { text: string; voice?: string }
+
+/**
+ * Writes a 48 kHz mono WAV of real (synthetic) speech for Chromium's fake microphone: each line
+ * spoken by its voice, a pause between lines, and `tailSeconds` of silence so endpointing closes
+ * the last utterance before Chromium loops the file.
+ */
+export function speechRecording(dir: string, name: string, lines: SpokenLine[], tailSeconds = 1.5): string {
+  mkdirSync(dir, { recursive: true });
+  const parts = lines.map((line, i) => {
+    const raw = join(dir, `${name}-${i}.wav`);
+    execFileSync('espeak-ng', ['-v', line.voice ?? 'en-us+m3', '-s', '140', '-w', raw, line.text]);
+    return raw;
+  });
+  const out = join(dir, `${name}.wav`);
+  const inputs = parts.flatMap((p) => ['-i', p]);
+  // Each part is resampled to one format and followed by 0.6 s of silence, then all are joined.
+  const chains = parts.map((_, i) => `[${i}:a]aresample=48000,aformat=sample_fmts=s16:channel_layouts=mono,apad=pad_dur=0.6[p${i}]`);
+  const filter = `${chains.join(';')};${parts.map((_, i) => `[p${i}]`).join('')}concat=n=${parts.length}:v=0:a=1,apad=pad_dur=${tailSeconds}[out]`;
+  execFileSync('ffmpeg', ['-y', '-loglevel', 'error', ...inputs, '-filter_complex', filter, '-map', '[out]', '-ar', '48000', '-ac', '1', out]);
+  return out;
+}
+
+/** Seconds of audio in a WAV file, as ffprobe reads it. */
+export function durationOf(path: string): number {
+  return Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path]).toString().trim());
+}
+
+export interface OpenApp { browser: Browser; context: BrowserContext; page: Page }
+
+/**
+ * Launches Debian's Chromium with `micWav` as the microphone, grants the microphone and the
+ * clipboard to the app's origin only, and opens the app signed in through the URL fragment.
+ */
+export async function openApp(server: TestServer, micWav: string): Promise<OpenApp> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${micWav}`, '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: server.base });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/#account=${server.creds.accountId}&key=${server.creds.apiKey}`);
+  await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+  return { browser, context, page };
+}
+
+/** Saves a full-page screenshot under test-results/e2e. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: join(OUT, name), fullPage: true });
+}
