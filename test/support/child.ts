@@ -27,7 +27,7 @@ export async function startHeadless(env: Record<string, string>): Promise<{ chil
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
     const check = (): void => {
       if (out.includes('local API listening')) {
         clearTimeout(timer);
