@@ -150,10 +150,11 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel) : createEmbeddedStyleWriter());
 
   let vad: ReturnType<typeof createSileroVad> | undefined;
+  const silero = (): ReturnType<typeof createSileroVad> => (vad ??= createSileroVad({ threshold: config.vadThreshold }));
   // Batch segmentation and diarization use Silero plus an energy detector, so speech Silero does
   // not hear (narrow-band, codec-processed) is still recognised and attributed; live endpointing keeps Silero.
   let robustVad: RobustVad | undefined;
-  const batchVad = (): RobustVad => (robustVad ??= createRobustVad({ model: (vad ??= createSileroVad()) }));
+  const batchVad = (): RobustVad => (robustVad ??= createRobustVad({ model: silero(), minCoverage: config.vadMinCoverage }));
   const recognizers = new Map<string, SpeechRecognizer>();
   const recognizer = (engine = config.asrEngine): SpeechRecognizer => {
     const cached = recognizers.get(engine);
@@ -170,7 +171,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     recognizers.set(engine, made);
     return made;
   };
-  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer, vad: batchVad });
+  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = (path, opts) => {
     const key = stores.blobs.keyOf(path);
@@ -269,8 +270,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           boundPort = typeof address === 'object' && address ? address.port : config.port;
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, recognizer, vad: () => (vad ??= createSileroVad()),
-            createDecoder: (o) => createStreamDecoder(o),
+            allowedHosts: config.allowedHosts, recognizer, vad: silero,
+            createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
             limits: {
               maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,
               maxSessionSeconds: config.streamMaxSessionSeconds, maxMessageBytes: config.streamMaxMessageBytes,

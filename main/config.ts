@@ -70,6 +70,21 @@ export interface ClindocConfig {
   retentionDays: number;
   /** CLINDOC_RETENTION_SWEEP_SECONDS: how often the retention sweep runs; default 3600. */
   retentionSweepSeconds: number;
+  /** CLINDOC_MAX_AUDIO_SECONDS, default 14400: longest decoded audio (guards against decompression bombs). */
+  maxAudioSeconds: number;
+  /** CLINDOC_FFMPEG_PATH / CLINDOC_FFPROBE_PATH, default `ffmpeg` / `ffprobe` on the PATH. */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** CLINDOC_FFMPEG_TIMEOUT_MS, default 300000: longest one file decode may take. */
+  ffmpegTimeoutMs: number;
+  /** CLINDOC_VAD_THRESHOLD, default 0.5: Silero speech probability that counts as speech. */
+  vadThreshold: number;
+  /** CLINDOC_VAD_MIN_COVERAGE, default 0.8: below this share of energy-detected speech found by Silero, batch VAD unites both. */
+  vadMinCoverage: number;
+  /** CLINDOC_ASR_MEDICAL, default true: mix the clinical language model into pocketsphinx (`0` turns it off). */
+  asrMedical: boolean;
+  /** CLINDOC_ASR_CLINICAL_WEIGHT, default 0.1: weight of the clinical language model in the mixture. */
+  asrClinicalWeight: number;
   /** CLINDOC_STREAM_MAX_SESSIONS, default 6 open streaming sessions per account. */
   streamMaxSessionsPerAccount: number;
   /** CLINDOC_STREAM_IDLE_SECONDS, default 30 s with neither audio nor KeepAlive. */
@@ -96,6 +111,22 @@ const int = (env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+};
+
+const fraction = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || value < 0 || value > 1) throw new ConfigError(name, `must be a number from 0 to 1, got "${raw}"`);
+  return value;
+};
+
+const flag = (env: Env, name: string, fallback: boolean): boolean => {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 };
 
 const list = (env: Env, name: string): string[] =>
@@ -193,6 +224,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...(encryptionKey ? { encryptionKey } : {}),
     retentionDays: int(env, 'CLINDOC_RETENTION_DAYS', 0, 0, 36_500),
     retentionSweepSeconds: int(env, 'CLINDOC_RETENTION_SWEEP_SECONDS', 3600, 1, 86_400),
+    maxAudioSeconds: int(env, 'CLINDOC_MAX_AUDIO_SECONDS', 14_400, 1, 86_400),
+    ffmpegPath: env.CLINDOC_FFMPEG_PATH?.trim() || 'ffmpeg',
+    ffprobePath: env.CLINDOC_FFPROBE_PATH?.trim() || 'ffprobe',
+    ffmpegTimeoutMs: int(env, 'CLINDOC_FFMPEG_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    vadThreshold: fraction(env, 'CLINDOC_VAD_THRESHOLD', 0.5),
+    vadMinCoverage: fraction(env, 'CLINDOC_VAD_MIN_COVERAGE', 0.8),
+    asrMedical: flag(env, 'CLINDOC_ASR_MEDICAL', true),
+    asrClinicalWeight: fraction(env, 'CLINDOC_ASR_CLINICAL_WEIGHT', 0.1),
     streamMaxSessionsPerAccount: int(env, 'CLINDOC_STREAM_MAX_SESSIONS', 6, 1, 1000),
     streamIdleTimeoutSeconds: int(env, 'CLINDOC_STREAM_IDLE_SECONDS', 30, 1, 3600),
     streamMaxSessionSeconds: int(env, 'CLINDOC_STREAM_MAX_SECONDS', 7200, 10, 86_400),

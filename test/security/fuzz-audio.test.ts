@@ -14,16 +14,12 @@ import { markedWav } from './helpers.js';
 describe('hostile audio', () => {
   let s: TestServer;
   const dir = mkdtempSync(join(tmpdir(), 'clindoc-bomb-'));
-  const previous = process.env.CLINDOC_MAX_AUDIO_SECONDS;
   beforeAll(async () => {
-    process.env.CLINDOC_MAX_AUDIO_SECONDS = '300'; // the decoder reads it when the pipeline is built
-    s = await startServer();
+    s = await startServer({ CLINDOC_MAX_AUDIO_SECONDS: '300' });
   });
   afterAll(async () => {
     await s.close();
     rmSync(dir, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.CLINDOC_MAX_AUDIO_SECONDS;
-    else process.env.CLINDOC_MAX_AUDIO_SECONDS = previous;
   });
 
   const upload = async (body: Uint8Array<ArrayBuffer>, type: string, query = '?diarization=false') => {

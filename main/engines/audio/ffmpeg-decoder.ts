@@ -9,16 +9,16 @@ import { DomainError } from '../../services/errors.js';
 import type { AudioDecoder, DecodedAudio } from '../../services/transcriptions/ports.js';
 
 export interface FfmpegDecoderOptions {
-  /** ffmpeg binary. Env `CLINDOC_FFMPEG_PATH`, default `ffmpeg` on PATH. */
+  /** ffmpeg binary. Set from config `CLINDOC_FFMPEG_PATH` by the composition; default `ffmpeg` on PATH. */
   ffmpegPath?: string;
-  /** ffprobe binary (used only to count channels). Env `CLINDOC_FFPROBE_PATH`, default `ffprobe`. */
+  /** ffprobe binary (used only to count channels). Set from config `CLINDOC_FFPROBE_PATH` by the composition; default `ffprobe`. */
   ffprobePath?: string;
-  /** Kill ffmpeg after this many ms. Env `CLINDOC_FFMPEG_TIMEOUT_MS`, default 300000 (5 min). */
+  /** Kill ffmpeg after this many ms. Set from config `CLINDOC_FFMPEG_TIMEOUT_MS` by the composition; default 300000 (5 min). */
   timeoutMs?: number;
   /**
    * Longest audio decoded, in seconds of two-channel PCM (more channels get proportionally less).
    * A few MB of compressed silence can expand to gigabytes of PCM; past this ffmpeg is stopped and
-   * the file is refused instead of exhausting memory. Env `CLINDOC_MAX_AUDIO_SECONDS`, default 14400 (4 h).
+   * the file is refused instead of exhausting memory. Set from config `CLINDOC_MAX_AUDIO_SECONDS` by the composition; default 14400 (4 h).
    */
   maxSeconds?: number;
 }
@@ -93,11 +93,11 @@ const undecodable = (): DomainError =>
  * decode that exceeds the timeout throws `invalid_request`.
  */
 export function createFfmpegDecoder(options: FfmpegDecoderOptions = {}): AudioDecoder {
-  const ffmpeg = options.ffmpegPath ?? process.env.CLINDOC_FFMPEG_PATH ?? 'ffmpeg';
-  const ffprobe = options.ffprobePath ?? process.env.CLINDOC_FFPROBE_PATH ?? 'ffprobe';
-  const timeoutMs = options.timeoutMs ?? Number(process.env.CLINDOC_FFMPEG_TIMEOUT_MS ?? 300_000);
+  const ffmpeg = options.ffmpegPath ?? 'ffmpeg';
+  const ffprobe = options.ffprobePath ?? 'ffprobe';
+  const timeoutMs = options.timeoutMs ?? 300_000;
 
-  const maxSeconds = options.maxSeconds ?? Number(process.env.CLINDOC_MAX_AUDIO_SECONDS ?? 14_400);
+  const maxSeconds = options.maxSeconds ?? 14_400;
   async function spawnOrUnavailable(bin: string, args: string[], maxBytes?: number): Promise<RunResult> {
     try {
       return await run(bin, args, timeoutMs, maxBytes);

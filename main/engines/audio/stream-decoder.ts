@@ -25,7 +25,7 @@ export interface StreamDecoderOptions {
   channels?: number;
   /** Output rate. Default 16000. */
   outputRate?: number;
-  /** ffmpeg binary. Env `CLINDOC_FFMPEG_PATH`, default `ffmpeg`. */
+  /** ffmpeg binary. Set from config `CLINDOC_FFMPEG_PATH` by the composition; default `ffmpeg`. */
   ffmpegPath?: string;
   /** How long `end()` waits for ffmpeg to drain before killing it. Default 5000 ms. */
   endTimeoutMs?: number;
@@ -118,7 +118,7 @@ export function createStreamDecoder(options: StreamDecoderOptions): StreamDecode
     } as StreamDecoder;
   }
 
-  const ffmpegPath = options.ffmpegPath ?? process.env.CLINDOC_FFMPEG_PATH ?? 'ffmpeg';
+  const ffmpegPath = options.ffmpegPath ?? 'ffmpeg';
   let child: ChildProcessWithoutNullStreams | undefined;
   let exited: Promise<void> = Promise.resolve();
   let failed = false;

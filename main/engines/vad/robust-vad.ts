@@ -20,7 +20,7 @@ export interface RobustVadOptions {
   energy?: EnergyVadOptions;
   /**
    * Share of the energy detector's speech that the model must cover for its segments to be used
-   * alone, 0 to 1. Env `CLINDOC_VAD_MIN_COVERAGE`, default 0.8.
+   * alone, 0 to 1. Set from config `CLINDOC_VAD_MIN_COVERAGE` by the composition; default 0.8.
    */
   minCoverage?: number;
   /**
@@ -68,7 +68,7 @@ export type RobustVad = VoiceActivityDetector & { decide(pcm: Int16Array, sample
 
 /** Creates the model + energy detector described above. */
 export function createRobustVad(options: RobustVadOptions): RobustVad {
-  const minCoverage = options.minCoverage ?? Number(process.env.CLINDOC_VAD_MIN_COVERAGE ?? 0.8);
+  const minCoverage = options.minCoverage ?? 0.8;
   const minContrast = options.minContrastDb ?? 10;
   const decide = async (pcm: Int16Array, sampleRate: number): Promise<RobustVadDecision> => {
     const model = await options.model.segments(pcm, sampleRate);

