@@ -116,7 +116,7 @@ describe('back-pressure', () => {
     expect(resumes).toBe(1);
     // What was kept is transcribed.
     expect(sent.some((m) => m.type === 'transcript' && (m as unknown as Transcript).words.length > 0)).toBe(true);
-    session.shutdown(1000, 'done');
+    await session.shutdown(1000, 'done');
     expect(ended).toBe(true);
     await recognizer.close();
     await vad.close();

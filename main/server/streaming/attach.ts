@@ -165,7 +165,14 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
       closed = true;
       deps.server.off('upgrade', onUpgrade);
       const sockets = [...live].map((l) => l.ws);
-      for (const l of [...live]) l.session.shutdown(1001, 'server shutting down');
+      // Each session sends the final for what it heard (a recogniser call may still be running);
+      // a session that cannot finish in time is cut below like any other.
+      let giveUp: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...live].map((l) => l.session.shutdown(1001, 'server shutting down'))),
+        new Promise<void>((resolve) => (giveUp = setTimeout(resolve, 3000))),
+      ]);
+      clearTimeout(giveUp);
       // Give clients a moment to answer the close frame, then cut what is left.
       await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
         if (ws.readyState === WebSocket.CLOSED) return resolve();

@@ -13,6 +13,11 @@
  * - back-pressure: past half of `maxBufferedSeconds` of undecoded or unrecognised audio the socket
  *   stops being read (TCP pushes back on the client); what still arrives past the full limit is
  *   dropped with an `error` message, so memory stays bounded whatever the client does.
+ *
+ * Recognition goes through one serial work queue per session (audio chunks and finals, in
+ * order), so a session never runs two recogniser calls at once. When the stream offers async
+ * calls (pocketsphinx runs them on libuv's thread pool) sessions recognise in parallel and the
+ * event loop stays free for sockets, decoding and the detector.
  */
 import type { Logger } from 'pino';
 import type { SpeechStream } from '../../services/transcriptions/ports.js';
@@ -20,6 +25,9 @@ import { errorMessage, parseClientMessage, statusMessage, transcriptMessage, typ
 import type { SessionEndpointer } from './endpointing.js';
 import { sniffContainer } from './containers.js';
 import type { StreamingLimits } from './limits.js';
+import { createRecognitionQueue, DEFAULT_SESSION_TUNING, type SessionTuning } from './recognition-queue.js';
+
+export type { SessionTuning } from './recognition-queue.js';
 
 /** The socket as a session sees it. */
 export interface SessionSocket {
@@ -40,15 +48,6 @@ export interface ChunkDecoder {
   backlogBytes(): number;
   /** Set while an external decoder process runs. */
   readonly pid: number | undefined;
-}
-
-export interface SessionTuning {
-  /** Audio between partial checks, ms. Default 200. */
-  partialIntervalMs: number;
-  /** Continuous speech that forces a final, s (search cost grows with utterance length). Default 15. */
-  maxUtteranceSec: number;
-  /** Silence after which an open, wordless stretch is closed without a message, s. Default 4. */
-  silenceRolloverSec: number;
 }
 
 export interface SessionDeps {
@@ -88,8 +87,11 @@ export interface StreamSession {
   receive(data: Buffer, isBinary: boolean): void;
   /** The client's socket closed: release without sending. */
   socketClosed(): void;
-  /** Server-side end: final for what was heard, `disconnected`, close. */
-  shutdown(code: number, reason: string, error?: string): void;
+  /**
+   * Server-side end: audio not yet recognised is dropped, then a final for what was heard,
+   * `disconnected`, close. Resolves once the session has released everything.
+   */
+  shutdown(code: number, reason: string, error?: string): Promise<void>;
   stats(): SessionStats;
   readonly ended: boolean;
 }
@@ -97,29 +99,19 @@ export interface StreamSession {
 /** Starts a session; the caller has already sent `connected`. */
 export function createStreamSession(deps: SessionDeps): StreamSession {
   const { socket, stream, limits, sampleRate, logger } = deps;
-  const tuning: SessionTuning = { partialIntervalMs: 200, maxUtteranceSec: 15, silenceRolloverSec: 4, ...deps.tuning };
-  const partialEvery = Math.round((tuning.partialIntervalMs * sampleRate) / 1000);
+  const tuning: SessionTuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
   const hardPendingBytes = limits.maxMessageBytes * 8;
 
-  let endpointer = deps.endpointer;
   let decoder: ChunkDecoder | undefined;
   let lastPcmAt = 0;
   const inbox: ClientMessage[] = [];
   let pendingBytes = 0; // audio bytes in the inbox
-  const pcmQueue: Int16Array[] = [];
-  let queuedSamples = 0;
   let draining = false;
-  let pumping = false;
-  let idleWaiters: Array<() => void> = [];
   let released = false;
   let closing = false;
+  let ending: Promise<void> | undefined;
   let paused = false;
-  let fed = 0; // session samples handed to the recogniser
-  let segStart = 0;
-  let lastPartialCheck = 0;
-  let lastPartialText = '';
-  let partialShown = false;
-  const stats = { partials: 0, finals: 0, errors: 0, droppedChunks: 0, peakQueuedSeconds: 0 };
+  const stats = { errors: 0, droppedChunks: 0, peakQueuedSeconds: 0 };
   let idleTimer: NodeJS.Timeout | undefined;
 
   const send = (m: ServerMessage): void => {
@@ -129,15 +121,29 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
     stats.errors++;
     send(errorMessage(text));
   };
-  const queuedSeconds = (): number => queuedSamples / sampleRate;
+  const recognition = createRecognitionQueue({
+    stream, endpointer: deps.endpointer, fallbackEndpointer: deps.fallbackEndpointer, sampleRate,
+    dictation: deps.dictation, tuning, logger, emit: send,
+    afterChunk() {
+      updatePressure();
+      if (recognition.fedSamples / sampleRate >= limits.maxSessionSeconds) {
+        void shutdown(1008, 'session too long', `session reached its maximum of ${limits.maxSessionSeconds} s of audio: session closed`);
+      }
+    },
+    onFailure(err) {
+      logger.error({ err: (err as Error).name }, 'speech recognition failed in a streaming session');
+      void shutdown(1011, 'recognition failed', 'speech recognition failed: session closed');
+    },
+  });
+  const queuedSeconds = (): number => recognition.queuedSamples / sampleRate;
   const backlog = (): number => pendingBytes + (decoder?.backlogBytes() ?? 0);
 
   const touch = (): void => {
     clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
       // Audio still being worked through is not idleness: the clock restarts when it is done.
-      if (pumping || draining || pcmQueue.length > 0) return touch();
-      shutdown(1008, 'idle timeout', `no audio or KeepAlive for ${limits.idleTimeoutSeconds} s: session closed`);
+      if (recognition.busy || draining) return touch();
+      void shutdown(1008, 'idle timeout', `no audio or KeepAlive for ${limits.idleTimeoutSeconds} s: session closed`);
     }, limits.idleTimeoutSeconds * 1000);
     idleTimer.unref();
   };
@@ -162,103 +168,14 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
     clearTimeout(idleTimer);
     decoder?.close();
     decoder = undefined;
+    recognition.stop();
+    // A recogniser call still running keeps its decoder until it returns (the stream sees to it).
     stream.close();
     inbox.length = 0;
-    pcmQueue.length = 0;
-    queuedSamples = 0;
     pendingBytes = 0;
-    for (const w of idleWaiters.splice(0)) w();
-    logger.info({ audioSeconds: Math.round((fed / sampleRate) * 10) / 10, partials: stats.partials, finals: stats.finals, errors: stats.errors, dropped: stats.droppedChunks }, 'streaming session ended');
+    const audioSeconds = Math.round((recognition.fedSamples / sampleRate) * 10) / 10;
+    logger.info({ audioSeconds, partials: recognition.partials, finals: recognition.finals, errors: stats.errors, dropped: stats.droppedChunks }, 'streaming session ended');
     deps.onEnd();
-  };
-
-  /** Ends the current segment; `always` sends a final even without words (Finalize, endpoint). */
-  const finalizeSegment = (always: boolean): void => {
-    if (released) return;
-    const result = stream.finalizeUtterance();
-    const window = { start: segStart / sampleRate, end: fed / sampleRate };
-    const hasAudio = fed > segStart;
-    segStart = fed;
-    lastPartialCheck = fed;
-    lastPartialText = '';
-    const shown = partialShown;
-    partialShown = false;
-    if (result.words.length > 0 || shown || (always && hasAudio)) {
-      stats.finals++;
-      send(transcriptMessage(result, window, { isFinal: true, dictation: deps.dictation }));
-    }
-  };
-
-  const maybePartial = (): void => {
-    if (fed - lastPartialCheck < partialEvery) return;
-    lastPartialCheck = fed;
-    const result = stream.partial();
-    if (!result || result.words.length === 0) return;
-    const msg = transcriptMessage(result, { start: segStart / sampleRate, end: fed / sampleRate }, { isFinal: false, dictation: deps.dictation });
-    if (msg.text === lastPartialText || msg.words.length === 0) return;
-    lastPartialText = msg.text;
-    partialShown = true;
-    stats.partials++;
-    send(msg);
-  };
-
-  const endpoints = async (pcm: Int16Array): Promise<Array<{ type: string }>> => {
-    try {
-      return await endpointer.push(pcm);
-    } catch (err) {
-      // The detector failed (model missing or broken): keep finals coming with the fallback.
-      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
-      endpointer = deps.fallbackEndpointer();
-      return endpointer.push(pcm);
-    }
-  };
-
-  const processPcm = async (pcm: Int16Array): Promise<void> => {
-    stream.accept(pcm);
-    fed += pcm.length;
-    const events = await endpoints(pcm);
-    if (released) return;
-    let finalized = false;
-    for (const e of events) {
-      if (e.type === 'speech_end') {
-        finalizeSegment(true);
-        finalized = true;
-      }
-    }
-    const segSec = (fed - segStart) / sampleRate;
-    if (!finalized && !endpointer.inSpeech && segSec >= tuning.silenceRolloverSec) finalizeSegment(false);
-    else if (!finalized && segSec >= tuning.maxUtteranceSec) finalizeSegment(false);
-    else if (!finalized) maybePartial();
-    if (fed / sampleRate >= limits.maxSessionSeconds) {
-      shutdown(1008, 'session too long', `session reached its maximum of ${limits.maxSessionSeconds} s of audio: session closed`);
-    }
-  };
-
-  const pump = async (): Promise<void> => {
-    if (pumping) return;
-    pumping = true;
-    try {
-      while (pcmQueue.length > 0 && !released) {
-        const pcm = pcmQueue.shift()!;
-        queuedSamples -= pcm.length;
-        await processPcm(pcm);
-        updatePressure();
-      }
-    } catch (err) {
-      logger.error({ err: (err as Error).name }, 'speech recognition failed in a streaming session');
-      shutdown(1011, 'recognition failed', 'speech recognition failed: session closed');
-    } finally {
-      pumping = false;
-      if (pcmQueue.length === 0) for (const w of idleWaiters.splice(0)) w();
-    }
-  };
-
-  const pumpIdle = (): Promise<void> => {
-    if (released || (!pumping && pcmQueue.length === 0)) return Promise.resolve();
-    return new Promise((resolve) => {
-      idleWaiters.push(resolve);
-      void pump();
-    });
   };
 
   const openDecoder = (): ChunkDecoder => {
@@ -266,10 +183,8 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
     d.on('pcm', (pcm) => {
       if (released || d !== decoder) return;
       lastPcmAt = Date.now();
-      pcmQueue.push(pcm);
-      queuedSamples += pcm.length;
+      recognition.pushAudio(pcm);
       updatePressure();
-      void pump();
     });
     d.on('error', (err) => {
       if (released || d !== decoder) return;
@@ -309,10 +224,9 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
     closing = true;
     const d = decoder;
     if (d) await d.end();
-    await pumpIdle();
-    if (released) return;
     // Finalize answers with a final even when nothing was said; at the end only words matter.
-    finalizeSegment(false);
+    await recognition.finalize(false);
+    if (released) return;
     send(statusMessage('disconnected'));
     socket.close(1000, 'CloseStream');
     release();
@@ -329,8 +243,7 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
           writeAudio(m.bytes);
         } else if (m.kind === 'finalize') {
           await settleDecoder();
-          await pumpIdle();
-          finalizeSegment(true);
+          await recognition.finalize(true);
         } else if (m.kind === 'close') {
           await closeStream();
         }
@@ -338,23 +251,41 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
       }
     } catch (err) {
       logger.error({ err: (err as Error).name }, 'streaming session failed');
-      shutdown(1011, 'internal error', 'the session failed: session closed');
+      void shutdown(1011, 'internal error', 'the session failed: session closed');
     } finally {
       draining = false;
     }
   };
 
-  function shutdown(code: number, reason: string, error?: string): void {
-    if (released) return;
-    try {
-      finalizeSegment(false);
-    } catch {
-      // the recogniser is already broken; the client still gets its disconnect
+  function shutdown(code: number, reason: string, error?: string): Promise<void> {
+    if (released) return Promise.resolve();
+    if (ending) return ending;
+    closing = true;
+    clearTimeout(idleTimer);
+    // The session ends now: audio not yet recognised is dropped, what was heard gets its final.
+    inbox.length = 0;
+    pendingBytes = 0;
+    decoder?.close();
+    decoder = undefined;
+    recognition.dropAudio();
+    if (paused) {
+      // Read again so the client's close frame is seen; its audio frames are ignored from here.
+      paused = false;
+      socket.resume();
     }
-    if (error) sendError(error);
-    send(statusMessage('disconnected'));
-    socket.close(code, reason);
-    release();
+    ending = (async () => {
+      try {
+        await recognition.finalize(false);
+      } catch {
+        // the recogniser is already broken; the client still gets its disconnect
+      }
+      if (released) return;
+      if (error) sendError(error);
+      send(statusMessage('disconnected'));
+      socket.close(code, reason);
+      release();
+    })();
+    return ending;
   }
 
   touch();
@@ -388,13 +319,13 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
     socketClosed: release,
     shutdown,
     stats: () => ({
-      audioSeconds: fed / sampleRate,
+      audioSeconds: recognition.fedSamples / sampleRate,
       queuedSeconds: queuedSeconds(),
       pendingBytes: backlog(),
       peakQueuedSeconds: stats.peakQueuedSeconds,
       paused,
-      partials: stats.partials,
-      finals: stats.finals,
+      partials: recognition.partials,
+      finals: recognition.finals,
       errors: stats.errors,
       droppedChunks: stats.droppedChunks,
     }),

@@ -35,8 +35,18 @@ export interface SpeechStream {
   partial(): RecognitionResult | null;
   /** Ends the current utterance and returns its final result; the stream accepts the next one. */
   finalizeUtterance(): RecognitionResult;
-  /** Releases native resources; safe to call twice. */
+  /**
+   * Releases native resources; safe to call twice. With async work still running, the release
+   * happens once it has settled.
+   */
   close(): void;
+  /**
+   * Optional off-thread forms of `accept` and `finalizeUtterance` (engines whose work is native
+   * CPU time offer them, so sessions run in parallel and the event loop stays free). A stream runs
+   * its calls one at a time in call order; while one is pending, the synchronous methods throw.
+   */
+  acceptAsync?(pcm: Int16Array): Promise<void>;
+  finalizeUtteranceAsync?(): Promise<RecognitionResult>;
 }
 
 export interface SpeechRecognizer {

@@ -1,11 +1,13 @@
 /**
  * One native pocketsphinx decoder: configuration, utterance control, hypothesis with word times
  * and posterior confidences, cepstral-mean (CMN) access, and release. Callers own serialisation:
- * a decoder must never run two native calls at once.
+ * a decoder must never run two native calls at once, and the `...Async` calls (koffi on libuv's
+ * thread pool) count as running until their promise settles.
  */
 import { DomainError } from '../../../services/errors.js';
 import type { RecognitionResult, RecognizedWord } from '../../../services/transcriptions/ports.js';
 import { NGRAM_AUTO, type Ptr, type SphinxNative } from './native.js';
+import type { NativeSlots } from './native-slots.js';
 
 /** Seconds per pocketsphinx frame (the en-us model's 100 frames per second). */
 export const FRAME_SEC = 0.01;
@@ -20,11 +22,31 @@ export interface LmSpec {
   mixWeight?: number;
 }
 
+/** pocketsphinx's optional second and third search passes, run when an utterance ends. */
+export interface SearchPasses {
+  /** Flat-lexicon re-search of the whole utterance (`-fwdflat`); the costly part of `ps_end_utt`. */
+  fwdflat: boolean;
+  /** Word lattice and best path (`-bestpath`); also what word posteriors (confidences) come from. */
+  bestpath: boolean;
+}
+
+/** Caps on the forward search, per 10 ms frame: the main lever on its CPU cost. */
+export interface SearchPruning {
+  /** Active HMMs kept (`-maxhmmpf`; pocketsphinx's default 30000). */
+  maxHmmPerFrame: number;
+  /** Distinct words that may end (`-maxwpf`); unlimited when absent, as capping it cost accuracy. */
+  maxWordsPerFrame?: number;
+}
+
 export interface DecoderConfig extends LmSpec {
   /** Acoustic model folder (`.../en-us/en-us`). */
   hmmDir: string;
   dictPath: string;
   sampleRate: number;
+  /** Passes after the forward search; pocketsphinx's default (both on) when absent. */
+  passes?: SearchPasses;
+  /** Absolute pruning of the forward search; pocketsphinx's defaults when absent. */
+  pruning?: SearchPruning;
 }
 
 export interface NativeDecoder {
@@ -32,8 +54,14 @@ export interface NativeDecoder {
   startUtt(): void;
   endUtt(): void;
   process(pcm: Int16Array, fullUtt?: boolean): void;
+  /** `process` on libuv's thread pool: the event loop (and other sessions) go on meanwhile. */
+  processAsync(pcm: Int16Array, fullUtt?: boolean): Promise<void>;
+  /** `endUtt` on libuv's thread pool. */
+  endUttAsync(): Promise<void>;
   /** Words of the current (or just ended) utterance, `offsetSec` added to times. */
   result(offsetSec: number, withConfidence: boolean): RecognitionResult;
+  /** `result` with the segment search (lattice and posteriors after an utterance) off the event loop. */
+  resultAsync(offsetSec: number, withConfidence: boolean): Promise<RecognitionResult>;
   /** Current CMN mean vector, or null when the struct layout could not be verified. */
   getCmn(): Float32Array | null;
   setCmn(mean: Float32Array): boolean;
@@ -65,16 +93,24 @@ export function parseCmnInit(featParams: string): Float32Array | null {
 // against feat.params' -cmninit before it is trusted).
 const FEAT_CMN_STRUCT_OFFSET = 88;
 
-/** Creates a decoder; throws `engine_unavailable` if pocketsphinx rejects the configuration. */
+/**
+ * Creates a decoder; throws `engine_unavailable` if pocketsphinx rejects the configuration.
+ * `slots`, when given, caps the async calls running at once across the decoders sharing it.
+ */
 export function createNativeDecoder(
   native: SphinxNative,
   cfg: DecoderConfig,
   expectedCmn: Float32Array | null,
+  slots?: NativeSlots,
 ): NativeDecoder {
+  const offThread = <T>(fn: () => Promise<T>): Promise<T> => (slots ? slots.run(fn) : fn());
   // With a mixture the set is installed after init; loading -lm too would hold it twice.
   const argv = [
     '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
     '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null',
+    ...(cfg.passes ? ['-fwdflat', cfg.passes.fwdflat ? 'yes' : 'no', '-bestpath', cfg.passes.bestpath ? 'yes' : 'no'] : []),
+    ...(cfg.pruning ? ['-maxhmmpf', String(cfg.pruning.maxHmmPerFrame)] : []),
+    ...(cfg.pruning?.maxWordsPerFrame ? ['-maxwpf', String(cfg.pruning.maxWordsPerFrame)] : []),
   ];
   const config = native.cmd_ln_parse_r(null, native.ps_args(), argv.length, argv, 1);
   if (!config) throw new DomainError('engine_unavailable', 'pocketsphinx rejected its configuration');
@@ -111,23 +147,48 @@ export function createNativeDecoder(
   }
   let freed = false;
   let fe: Ptr | null = null;
-  // This libpocketsphinx numbers segment frames over the decoder's whole life, while
-  // ps_get_n_frames counts the last utterance only: keep the running base to make word times
-  // relative to the utterance (a reused decoder would otherwise shift every word).
-  let frameBase = 0;
-  let uttBase = 0;
-  let hadUtterance = false;
+
+  /** Walks a segment iterator into words; the iterator is consumed (and freed) by the walk. */
+  const walk = (first: Ptr, offsetSec: number, withConfidence: boolean): RecognitionResult => {
+    const words: RecognizedWord[] = [];
+    for (let seg = first; seg; seg = native.ps_seg_next(seg)) {
+      const raw = native.ps_seg_word(seg);
+      if (isFiller(raw)) continue;
+      const sf = [0];
+      const ef = [0];
+      native.ps_seg_frames(seg, sf, ef);
+      let confidence = 0;
+      if (withConfidence) {
+        const post = native.ps_seg_prob(seg, [0], [0], [0]);
+        confidence = Math.max(0, Math.min(1, native.logmath_exp(lmath, post)));
+      }
+      words.push({
+        word: baseWord(raw).toLowerCase(),
+        start: round3(offsetSec + Math.max(0, sf[0]!) * FRAME_SEC),
+        end: round3(offsetSec + Math.max(0, ef[0]! + 1) * FRAME_SEC),
+        confidence: round3(confidence),
+      });
+    }
+    const text = words.map((w) => w.word).join(' ');
+    const confidence = words.length ? round3(words.reduce((s, w) => s + w.confidence, 0) / words.length) : 0;
+    return { text, words, confidence };
+  };
 
   return {
     ps,
     startUtt() {
-      if (hadUtterance) frameBase += native.ps_get_n_frames(ps);
-      uttBase = frameBase;
-      hadUtterance = true;
+      // Segment frames count from the start of the stream, which this libpocketsphinx never
+      // resets on its own: restarting it per utterance makes word times utterance-relative
+      // (a reused decoder, or a session's later utterances, would otherwise drift). The live
+      // cepstral mean lives in the feature module and survives the restart.
+      native.ps_start_stream(ps);
       if (native.ps_start_utt(ps) < 0) throw new DomainError('internal', 'pocketsphinx could not start an utterance');
     },
     endUtt() {
       native.ps_end_utt(ps);
+    },
+    async endUttAsync() {
+      await offThread(() => native.endUttAsync(ps));
     },
     process(pcm, fullUtt = false) {
       if (pcm.length === 0) return;
@@ -135,29 +196,17 @@ export function createNativeDecoder(
         throw new DomainError('internal', 'pocketsphinx failed to process audio');
       }
     },
-    result(offsetSec, withConfidence) {
-      const words: RecognizedWord[] = [];
-      for (let seg = native.ps_seg_iter(ps); seg; seg = native.ps_seg_next(seg)) {
-        const raw = native.ps_seg_word(seg);
-        if (isFiller(raw)) continue;
-        const sf = [0];
-        const ef = [0];
-        native.ps_seg_frames(seg, sf, ef);
-        let confidence = 0;
-        if (withConfidence) {
-          const post = native.ps_seg_prob(seg, [0], [0], [0]);
-          confidence = Math.max(0, Math.min(1, native.logmath_exp(lmath, post)));
-        }
-        words.push({
-          word: baseWord(raw).toLowerCase(),
-          start: round3(offsetSec + Math.max(0, sf[0]! - uttBase) * FRAME_SEC),
-          end: round3(offsetSec + Math.max(0, ef[0]! + 1 - uttBase) * FRAME_SEC),
-          confidence: round3(confidence),
-        });
+    async processAsync(pcm, fullUtt = false) {
+      if (pcm.length === 0) return;
+      if ((await offThread(() => native.processRawAsync(ps, pcm, fullUtt))) < 0) {
+        throw new DomainError('internal', 'pocketsphinx failed to process audio');
       }
-      const text = words.map((w) => w.word).join(' ');
-      const confidence = words.length ? round3(words.reduce((s, w) => s + w.confidence, 0) / words.length) : 0;
-      return { text, words, confidence };
+    },
+    result(offsetSec, withConfidence) {
+      return walk(native.ps_seg_iter(ps), offsetSec, withConfidence);
+    },
+    async resultAsync(offsetSec, withConfidence) {
+      return walk(await offThread(() => native.segIterAsync(ps)), offsetSec, withConfidence);
     },
     getCmn() {
       if (!cmnPtr || !expectedCmn) return null;

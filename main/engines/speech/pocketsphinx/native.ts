@@ -16,6 +16,8 @@ export interface SphinxNative {
   cmd_ln_free_r(config: Ptr): number;
   ps_init(config: Ptr): Ptr;
   ps_free(ps: Ptr): number;
+  /** Restarts the stream clock: segment frames of the next utterance count from its own start. */
+  ps_start_stream(ps: Ptr): number;
   ps_start_utt(ps: Ptr): number;
   ps_end_utt(ps: Ptr): number;
   ps_process_raw(ps: Ptr, data: Int16Array, n: number, noSearch: number, fullUtt: number): number;
@@ -49,6 +51,11 @@ export interface SphinxNative {
   processRawAsync(ps: Ptr, data: Int16Array, fullUtt: boolean): Promise<number>;
   /** Runs ps_end_utt (lattice and posteriors: the costly part of a batch decode) off the event loop. */
   endUttAsync(ps: Ptr): Promise<number>;
+  /**
+   * Runs ps_seg_iter off the event loop: after an utterance ends it builds the lattice, best path
+   * and word posteriors (the costly part of a final's confidences).
+   */
+  segIterAsync(ps: Ptr): Promise<Ptr>;
 }
 
 /** sphinxbase's NGRAM_AUTO / NGRAM_BIN file types. */
@@ -79,6 +86,7 @@ export function loadSphinx(): SphinxNative {
     cmd_ln_free_r: sb.func('int cmd_ln_free_r(void *config)'),
     ps_init: ps.func('void *ps_init(void *config)'),
     ps_free: ps.func('int ps_free(void *ps)'),
+    ps_start_stream: ps.func('int ps_start_stream(void *ps)'),
     ps_start_utt: ps.func('int ps_start_utt(void *ps)'),
     ps_end_utt: ps.func('int ps_end_utt(void *ps)'),
     ps_process_raw: ps.func('int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)'),
@@ -110,7 +118,7 @@ export function loadSphinx(): SphinxNative {
     ckd_free_2d: sb.func('void ckd_free_2d(void *p)'),
   };
   return {
-    ...(f as unknown as Omit<SphinxNative, 'readPointer' | 'processRawAsync' | 'endUttAsync' | 'cepstra'>),
+    ...(f as unknown as Omit<SphinxNative, 'readPointer' | 'processRawAsync' | 'endUttAsync' | 'segIterAsync' | 'cepstra'>),
     cepstra(fe, pcm, veclen) {
       const cep: unknown[] = [null];
       const nframes = [0];
@@ -136,6 +144,11 @@ export function loadSphinx(): SphinxNative {
     endUttAsync(decoder) {
       return new Promise((resolve, reject) => {
         f.ps_end_utt.async(decoder, (err: unknown, rv: number) => (err ? reject(err) : resolve(rv)));
+      });
+    },
+    segIterAsync(decoder) {
+      return new Promise((resolve, reject) => {
+        f.ps_seg_iter.async(decoder, (err: unknown, seg: Ptr) => (err ? reject(err) : resolve(seg)));
       });
     },
   };

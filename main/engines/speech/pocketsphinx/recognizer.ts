@@ -6,11 +6,13 @@
  * over the whole utterance, on koffi's worker thread so the event loop stays free.
  * Streaming: one decoder per session (idle decoders are pooled). Its live CMN is seeded from the
  * session's own first audio, which removes the cold-first-utterance pitfall of a fresh decoder.
- * Stream decoders skip the flat-lexicon second pass by default: it re-searches the whole
- * utterance when it ends, which is most of a final's cost, for no accuracy gain we could measure
- * (docs/speech.md).
+ * Stream decoders are tuned for many live sessions on few cores (docs/speech.md, "Live search
+ * settings"): no flat-lexicon second pass (it re-searches the whole utterance when it ends, most
+ * of a final's cost) and a capped forward search (about half the CPU per second of audio), for
+ * no accuracy loss we could measure. Batch keeps pocketsphinx's full search.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, engineUnavailable, invalidRequest } from '../../../services/errors.js';
 import type {
@@ -20,8 +22,9 @@ import type {
   SpeechStream,
   VoiceActivityDetector,
 } from '../../../services/transcriptions/ports.js';
-import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses } from './decoder.js';
+import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses, type SearchPruning } from './decoder.js';
 import { loadSphinx, type SphinxNative } from './native.js';
+import { createNativeSlots } from './native-slots.js';
 import { planUtterances } from './segmenter.js';
 import { createPocketsphinxStream } from './stream.js';
 
@@ -51,10 +54,27 @@ export interface PocketsphinxOptions {
   /** Idle stream decoders kept for reuse (each ~90 MB). Default 2. */
   poolSize?: number;
   /**
-   * Search passes of stream decoders. Env `CLINDOC_ASR_STREAM_FWDFLAT` (`1` turns the flat pass
-   * on); default `{fwdflat: false, bestpath: true}` (best path kept: word confidences come from it).
+   * Search of stream decoders. Env `CLINDOC_ASR_STREAM_FWDFLAT` (`1` turns the flat pass on),
+   * `CLINDOC_ASR_STREAM_MAXHMMPF` (default 8000; `0` leaves pocketsphinx's own 30000).
+   * Default `{fwdflat: false, bestpath: true, maxHmmPerFrame: 8000}`, words per frame unlimited;
+   * the best path stays on because word confidences come from it.
    */
-  streamPasses?: SearchPasses;
+  streamSearch?: Partial<SearchPasses & SearchPruning>;
+  /**
+   * Recogniser calls running at once on libuv's thread pool, all sessions and batch together.
+   * Env `CLINDOC_ASR_THREADS`, default the number of CPU cores, at most 3: below libuv's pool of
+   * 4 (UV_THREADPOOL_SIZE), so file and crypto work still finds a pool thread.
+   */
+  threads?: number;
+}
+
+/** The live search settings: options, then environment, then defaults. */
+function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<DecoderConfig, 'passes' | 'pruning'> {
+  const maxHmm = o.maxHmmPerFrame ?? Number(process.env.CLINDOC_ASR_STREAM_MAXHMMPF ?? 8000);
+  const passes = { fwdflat: o.fwdflat ?? process.env.CLINDOC_ASR_STREAM_FWDFLAT === '1', bestpath: o.bestpath ?? true };
+  if (!(maxHmm > 0)) return { passes };
+  const words = o.maxWordsPerFrame;
+  return { passes, pruning: { maxHmmPerFrame: Math.round(maxHmm), ...(words && words > 0 ? { maxWordsPerFrame: words } : {}) } };
 }
 
 const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
@@ -93,7 +113,8 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   const medicalWanted = options.medical ?? process.env.CLINDOC_ASR_MEDICAL !== '0';
   const maxUtteranceSec = options.maxUtteranceSec ?? 20;
   const poolSize = options.poolSize ?? 2;
-  const streamPasses: SearchPasses = options.streamPasses ?? { fwdflat: process.env.CLINDOC_ASR_STREAM_FWDFLAT === '1', bestpath: true };
+  const streamSearch = streamConfig(options.streamSearch);
+  const slots = createNativeSlots(options.threads ?? (Number(process.env.CLINDOC_ASR_THREADS) || Math.min(availableParallelism(), 3)));
   const sampleRate = 16000;
 
   let native: SphinxNative | null = null;
@@ -130,13 +151,12 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     return { native, config };
   }
 
-  function newDecoder(passes?: SearchPasses): NativeDecoder {
+  function newDecoder(search?: Pick<DecoderConfig, 'passes' | 'pruning'>): NativeDecoder {
     const s = setup();
-    return createNativeDecoder(s.native, passes ? { ...s.config, passes } : s.config, expectedCmn);
+    return createNativeDecoder(s.native, { ...s.config, ...search }, expectedCmn, slots);
   }
 
   async function decodeClip(pcm: Int16Array): Promise<RecognitionResult> {
-    const { native: n } = setup();
     batchDecoder ??= newDecoder();
     const dec = batchDecoder;
     const plan = await planUtterances(pcm, sampleRate, { maxSec: maxUtteranceSec, vad: options.vad });
@@ -144,9 +164,9 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     for (const seg of plan) {
       const piece = pcm.subarray(seg.startSample, seg.endSample);
       dec.startUtt();
-      await n.processRawAsync(dec.ps, piece, true);
-      await n.endUttAsync(dec.ps);
-      words.push(...dec.result(seg.startSample / sampleRate, true).words);
+      await dec.processAsync(piece, true);
+      await dec.endUttAsync();
+      words.push(...(await dec.resultAsync(seg.startSample / sampleRate, true)).words);
     }
     const text = words.map((w) => w.word).join(' ');
     const confidence = words.length ? Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 1000) / 1000 : 0;
@@ -172,7 +192,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     },
     createStream(opts) {
       assertEnglish(opts);
-      const dec = idle.pop() ?? newDecoder(streamPasses);
+      const dec = idle.pop() ?? newDecoder(streamSearch);
       const stream = createPocketsphinxStream(dec, {
         sampleRate,
         warmupSec: options.warmupSec ?? Number(process.env.CLINDOC_ASR_WARMUP_SEC ?? 0.3),

@@ -8,7 +8,14 @@
  * cepstrum computed with the decoder's own front end and installed as the live CMN, and only then
  * decoded; the mean is refined every half second over the session's first `seedWindowSec`.
  * That costs at most `warmupSec` of delay on the session's first words.
+ *
+ * Threads: `acceptAsync` and `finalizeUtteranceAsync` run the native search on libuv's thread
+ * pool, so several sessions decode in parallel and the event loop stays free. A decoder is not
+ * re-entrant: the stream runs its async calls one after another, in call order, and refuses a
+ * synchronous call while one is pending. `close()` waits for the pending call before the decoder
+ * is given back.
  */
+import { DomainError } from '../../../services/errors.js';
 import type { RecognitionResult, SpeechStream } from '../../../services/transcriptions/ports.js';
 import type { NativeDecoder } from './decoder.js';
 
@@ -54,6 +61,7 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
   let uttStart = 0; // session sample where the current utterance began
   let processed = 0; // session samples handed to the decoder
   let closed = false;
+  let released = false;
   let healthy = true;
   const seedWindow = Math.floor((options.seedWindowSec ?? 3) * sampleRate);
   const refineEvery = Math.floor(sampleRate / 2);
@@ -61,6 +69,8 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
   let seedFrames = 0;
   let seedSamples = 0;
   let lastRefine = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  let inFlight = 0;
 
   /** Adds audio to the running cepstral mean and installs it (when `install`). */
   const accumulateSeed = (pcm: Int16Array, install: boolean): void => {
@@ -76,27 +86,21 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
     }
   };
 
-  const decodeRaw = (pcm: Int16Array): void => {
-    if (pcm.length === 0) return;
+  // The bookkeeping below (seeding, utterance start) is cheap and synchronous; it returns the
+  // audio the search must still run over, which the sync and async paths then hand over.
+
+  const decodeRaw = (pcm: Int16Array): Int16Array[] => {
+    if (pcm.length === 0) return [];
     if (!inUtt) {
       dec.startUtt();
       inUtt = true;
       uttStart = processed;
     }
-    dec.process(pcm);
     processed += pcm.length;
+    return [pcm];
   };
 
-  const decodeNow = (pcm: Int16Array): void => {
-    if (seeded && seedSamples > 0 && seedSamples < seedWindow) {
-      const refine = seedSamples + pcm.length - lastRefine >= refineEvery;
-      accumulateSeed(pcm, refine);
-      if (refine) lastRefine = seedSamples;
-    }
-    decodeRaw(pcm);
-  };
-
-  const flushPending = (seed: boolean): void => {
+  const flushPending = (seed: boolean): Int16Array[] => {
     const all = concat(pending);
     pending = [];
     pendingLen = 0;
@@ -105,8 +109,28 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
       accumulateSeed(all, true);
       lastRefine = seedSamples;
     }
-    decodeRaw(all);
+    return decodeRaw(all);
   };
+
+  /** Takes a chunk in; returns the audio to search now (none while the warm-up is held back). */
+  const admit = (pcm: Int16Array): Int16Array[] => {
+    if (seeded) {
+      if (seedSamples > 0 && seedSamples < seedWindow) {
+        const refine = seedSamples + pcm.length - lastRefine >= refineEvery;
+        accumulateSeed(pcm, refine);
+        if (refine) lastRefine = seedSamples;
+      }
+      return decodeRaw(pcm);
+    }
+    pending.push(pcm.slice());
+    pendingLen += pcm.length;
+    if (pendingLen < warmupSamples) return [];
+    const all = concat(pending);
+    return flushPending(!(isQuiet(all) && processed < MAX_UNSEEDED_SEC * sampleRate));
+  };
+
+  /** Before an utterance ends: whatever warm-up audio is still held back gets decoded. */
+  const admitPending = (): Int16Array[] => (pendingLen > 0 ? flushPending(!isQuiet(concat(pending))) : []);
 
   const guard = <T>(fn: () => T): T => {
     try {
@@ -117,43 +141,93 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
     }
   };
 
+  const assertIdle = (): void => {
+    if (inFlight > 0) throw new DomainError('internal', 'the speech stream is busy with an asynchronous call');
+  };
+
+  /** Runs `fn` after every earlier async call has settled: one native call at a time. */
+  const enqueue = <T>(fn: () => Promise<T>): Promise<T> => {
+    inFlight++;
+    const run = queue.then(async () => {
+      try {
+        return await fn();
+      } catch (err) {
+        healthy = false;
+        throw err;
+      } finally {
+        inFlight--;
+      }
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    options.release(healthy);
+  };
+
   return {
     accept(pcm) {
       if (closed || pcm.length === 0) return;
+      assertIdle();
       guard(() => {
-        if (seeded) return decodeNow(pcm);
-        pending.push(pcm.slice());
-        pendingLen += pcm.length;
-        if (pendingLen < warmupSamples) return;
-        const all = concat(pending);
-        if (isQuiet(all) && processed < MAX_UNSEEDED_SEC * sampleRate) flushPending(false);
-        else flushPending(true);
+        for (const part of admit(pcm)) dec.process(part);
+      });
+    },
+    acceptAsync(pcm) {
+      if (closed || pcm.length === 0) return Promise.resolve();
+      return enqueue(async () => {
+        if (closed) return;
+        for (const part of admit(pcm)) await dec.processAsync(part);
       });
     },
     partial() {
       if (closed || !inUtt) return null;
+      assertIdle();
       const r = guard(() => dec.result(uttStart / sampleRate, false));
       return r.words.length > 0 ? r : null;
     },
     finalizeUtterance() {
       if (closed) return EMPTY;
+      assertIdle();
       return guard(() => {
-        if (pendingLen > 0) flushPending(!isQuiet(concat(pending)));
+        for (const part of admitPending()) dec.process(part);
         if (!inUtt) return EMPTY;
         dec.endUtt();
         inUtt = false;
         return dec.result(uttStart / sampleRate, true);
       });
     },
+    finalizeUtteranceAsync() {
+      if (closed) return Promise.resolve(EMPTY);
+      return enqueue(async () => {
+        if (closed) return EMPTY;
+        for (const part of admitPending()) await dec.processAsync(part);
+        if (!inUtt) return EMPTY;
+        await dec.endUttAsync();
+        inUtt = false;
+        return dec.resultAsync(uttStart / sampleRate, true);
+      });
+    },
     close() {
       if (closed) return;
       closed = true;
-      try {
-        if (inUtt) dec.endUtt();
-      } catch {
-        healthy = false;
-      }
-      options.release(healthy);
+      if (inFlight === 0 && !inUtt) return release();
+      // The decoder goes back only once the pending call has finished with it; an open
+      // utterance is ended off the event loop so a pooled decoder starts clean.
+      void queue
+        .then(async () => {
+          if (inUtt) {
+            inUtt = false;
+            await dec.endUttAsync();
+          }
+        })
+        .catch(() => {
+          healthy = false;
+        })
+        .finally(release);
     },
   };
 }
