@@ -160,7 +160,13 @@ async function main(): Promise<void> {
   const port = (server.address() as { port: number }).port;
   const medical = process.env.CLINDOC_ASR_MEDICAL !== '0' && clinicalArtefacts(join(process.cwd(), 'resources', 'asr')) !== null;
   // No decoder pool: every session starts on a fresh decoder, as the first session of a day does.
-  const recognizer = createPocketsphinxRecognizer({ medical, poolSize: 0 });
+  // Search knobs for comparisons (the product's defaults are the engine's own).
+  const streamSearch = {
+    ...(process.env.CLINDOC_ASR_STREAM_FWDFLAT === '1' ? { fwdflat: true } : {}),
+    ...(process.env.CLINDOC_ASR_STREAM_MAXHMMPF ? { maxHmmPerFrame: Number(process.env.CLINDOC_ASR_STREAM_MAXHMMPF) } : {}),
+  };
+  const threads = Number(process.env.CLINDOC_ASR_THREADS) || undefined;
+  const recognizer = createPocketsphinxRecognizer({ medical, poolSize: 0, streamSearch, ...(threads ? { threads } : {}) });
   const vad = createSileroVad();
   const sync = process.env.STREAM_BENCH_SYNC === '1';
   const served = sync ? syncOnly(recognizer) : recognizer;

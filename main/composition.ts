@@ -160,7 +160,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     const cached = recognizers.get(engine);
     if (cached) return cached;
     let made: SpeechRecognizer;
-    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: true, vad: batchVad() });
+    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: config.asrMedical, clinicalWeight: config.asrClinicalWeight, vad: batchVad() });
     else if (engine === 'openai-compatible') {
       if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
       made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });

@@ -29,18 +29,18 @@ import { planUtterances } from './segmenter.js';
 import { createPocketsphinxStream } from './stream.js';
 
 export interface PocketsphinxOptions {
-  /** Model folder with `en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`. Env `CLINDOC_POCKETSPHINX_MODEL_DIR`, default Debian's `/usr/share/pocketsphinx/model/en-us`. */
+  /** Model folder with `en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`. Default Debian's `/usr/share/pocketsphinx/model/en-us`. */
   modelDir?: string;
   /** Pronunciation dictionary. Default: the clinical dictionary when `medical`, else the model's cmudict. */
   dictPath?: string;
   /** General language model. Default: the model folder's `en-us.lm.bin`. */
   lmPath?: string;
-  /** Interpolate the clinical LM and use the clinical dictionary (resources/asr). Env `CLINDOC_ASR_MEDICAL` (`0` turns it off), default true when the artefacts exist. */
+  /** Interpolate the clinical LM and use the clinical dictionary (resources/asr). Config `CLINDOC_ASR_MEDICAL`; default true when the artefacts exist. */
   medical?: boolean;
   /** Folder with `clinical.lm` and `clinical.dict`. Default `resources/asr` under the working directory. */
   resourcesDir?: string;
   /**
-   * Weight of the clinical LM in the mixture, 0 to 1. Env `CLINDOC_ASR_CLINICAL_WEIGHT`, default 0.1:
+   * Weight of the clinical LM in the mixture, 0 to 1. Config `CLINDOC_ASR_CLINICAL_WEIGHT`, default 0.1:
    * chosen with `scripts/eval-wer.ts --sweep` (batch WER, real / synthetic clinical: 0 -> 21.9% / 91.5%,
    * 0.1 -> 26.3% / 80.8%, 0.2 -> 28.1% / 81.9%, 0.5 -> 30.7% / 83.6%).
    */
@@ -49,20 +49,20 @@ export interface PocketsphinxOptions {
   vad?: VoiceActivityDetector;
   /** Longest utterance decoded in one piece, seconds. Default 20. */
   maxUtteranceSec?: number;
-  /** Seconds of a session's first audio held back to seed CMN before decoding starts. Env `CLINDOC_ASR_WARMUP_SEC`, default 0.3. */
+  /** Seconds of a session's first audio held back to seed CMN before decoding starts. Default 0.3. */
   warmupSec?: number;
   /** Idle stream decoders kept for reuse (each ~90 MB). Default 2. */
   poolSize?: number;
   /**
-   * Search of stream decoders. Env `CLINDOC_ASR_STREAM_FWDFLAT` (`1` turns the flat pass on),
-   * `CLINDOC_ASR_STREAM_MAXHMMPF` (default 8000; `0` leaves pocketsphinx's own 30000).
+   * Search of stream decoders: `fwdflat` (default off), `maxHmmPerFrame` (default 8000; 0 leaves
+   * pocketsphinx's own 30000).
    * Default `{fwdflat: false, bestpath: true, maxHmmPerFrame: 8000}`, words per frame unlimited;
    * the best path stays on because word confidences come from it.
    */
   streamSearch?: Partial<SearchPasses & SearchPruning>;
   /**
    * Recogniser calls running at once on libuv's thread pool, all sessions and batch together.
-   * Env `CLINDOC_ASR_THREADS`, default the number of CPU cores, at most 3: below libuv's pool of
+   * Default the number of CPU cores, at most 3: below libuv's pool of
    * 4 (UV_THREADPOOL_SIZE), so file and crypto work still finds a pool thread.
    */
   threads?: number;
@@ -70,8 +70,8 @@ export interface PocketsphinxOptions {
 
 /** The live search settings: options, then environment, then defaults. */
 function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<DecoderConfig, 'passes' | 'pruning'> {
-  const maxHmm = o.maxHmmPerFrame ?? Number(process.env.CLINDOC_ASR_STREAM_MAXHMMPF ?? 8000);
-  const passes = { fwdflat: o.fwdflat ?? process.env.CLINDOC_ASR_STREAM_FWDFLAT === '1', bestpath: o.bestpath ?? true };
+  const maxHmm = o.maxHmmPerFrame ?? 8000;
+  const passes = { fwdflat: o.fwdflat ?? false, bestpath: o.bestpath ?? true };
   if (!(maxHmm > 0)) return { passes };
   const words = o.maxWordsPerFrame;
   return { passes, pruning: { maxHmmPerFrame: Math.round(maxHmm), ...(words && words > 0 ? { maxWordsPerFrame: words } : {}) } };
@@ -79,11 +79,8 @@ function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<Decoder
 
 const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
 
-/** CLINDOC_ASR_CLINICAL_WEIGHT when it is a number in [0, 1], else the measured default 0.1. */
-function clinicalWeightFromEnv(): number {
-  const w = Number(process.env.CLINDOC_ASR_CLINICAL_WEIGHT ?? 0.1);
-  return Number.isFinite(w) && w >= 0 && w <= 1 ? w : 0.1;
-}
+/** Measured default weight of the clinical LM (README "Speech"); configuration may override it. */
+const DEFAULT_CLINICAL_WEIGHT = 0.1;
 
 function assertEnglish(options: RecognitionOptions): void {
   const lang = (options.language ?? 'en').toLowerCase();
@@ -108,13 +105,13 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   createStream(options: RecognitionOptions): SpeechStream;
   close(): Promise<void>;
 } {
-  const modelDir = options.modelDir ?? process.env.CLINDOC_POCKETSPHINX_MODEL_DIR ?? DEBIAN_MODEL;
+  const modelDir = options.modelDir ?? DEBIAN_MODEL;
   const resourcesDir = options.resourcesDir ?? join(process.cwd(), 'resources', 'asr');
-  const medicalWanted = options.medical ?? process.env.CLINDOC_ASR_MEDICAL !== '0';
+  const medicalWanted = options.medical ?? true;
   const maxUtteranceSec = options.maxUtteranceSec ?? 20;
   const poolSize = options.poolSize ?? 2;
   const streamSearch = streamConfig(options.streamSearch);
-  const slots = createNativeSlots(options.threads ?? (Number(process.env.CLINDOC_ASR_THREADS) || Math.min(availableParallelism(), 3)));
+  const slots = createNativeSlots(options.threads ?? Math.min(availableParallelism(), 3));
   const sampleRate = 16000;
 
   let native: SphinxNative | null = null;
@@ -145,7 +142,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
       lmPath: options.lmPath ?? join(modelDir, 'en-us.lm.bin'),
       dictPath: options.dictPath ?? (useClinical ? clinical!.dict : join(modelDir, 'cmudict-en-us.dict')),
       sampleRate,
-      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? clinicalWeightFromEnv() } : {}),
+      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? DEFAULT_CLINICAL_WEIGHT } : {}),
     };
     native = loadSphinx();
     return { native, config };
@@ -195,7 +192,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
       const dec = idle.pop() ?? newDecoder(streamSearch);
       const stream = createPocketsphinxStream(dec, {
         sampleRate,
-        warmupSec: options.warmupSec ?? Number(process.env.CLINDOC_ASR_WARMUP_SEC ?? 0.3),
+        warmupSec: options.warmupSec ?? 0.3,
         release: (reusable) => {
           liveStreams.delete(stream);
           if (reusable && !closed && idle.length < poolSize) idle.push(dec);
