@@ -1,3 +1,4 @@
+import { wavFile } from '../support/audio.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -32,19 +33,5 @@ export function markedWav(marker: string, seconds = 0.5): Uint8Array<ArrayBuffer
   const data = Buffer.alloc(Math.round(seconds * sampleRate) * 2);
   const m = Buffer.from(marker, 'utf8');
   for (let i = 0; i + m.length <= data.length; i += m.length * 4) m.copy(data, i);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVE', 8);
-  header.write('fmt ', 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return new Uint8Array(Buffer.concat([header, data]));
+  return wavFile(data, sampleRate);
 }

@@ -3,11 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A WAV header + 16-bit mono PCM (silence or a tone), built in memory for upload tests. */
-export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Uint8Array<ArrayBuffer> {
-  const samples = Math.round(seconds * sampleRate);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(tone ? Math.round(8000 * Math.sin((2 * Math.PI * tone * i) / sampleRate)) : 0, i * 2);
+/** A 16-bit mono WAV file around the given PCM bytes. */
+export function wavFile(data: Buffer, sampleRate = 16000): Uint8Array<ArrayBuffer> {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);
@@ -23,6 +20,14 @@ export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Uint8Ar
   header.write('data', 36);
   header.writeUInt32LE(data.length, 40);
   return new Uint8Array(Buffer.concat([header, data]));
+}
+
+/** A WAV of silence or a tone, built in memory for upload tests. */
+export function wavBytes(seconds: number, sampleRate = 16000, tone = 0): Uint8Array<ArrayBuffer> {
+  const samples = Math.round(seconds * sampleRate);
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) data.writeInt16LE(tone ? Math.round(8000 * Math.sin((2 * Math.PI * tone * i) / sampleRate)) : 0, i * 2);
+  return wavFile(data, sampleRate);
 }
 
 /** Real synthetic speech from espeak-ng, as a WAV file at 16 kHz mono. */
