@@ -124,6 +124,39 @@ describe('embedded note writer: NoteTemplate objects', () => {
     expect(markdown).toMatch(/\*\*Impression\*\*: /);
     expect(markdown).toMatch(/## Labs\n\nNone today\./);
   });
+
+  it('meets min_items from what the transcript says even at minimal detail, and never pads', async () => {
+    const transcript = [
+      '[doctor] what brings you in today ?',
+      '[patient] i have had a cough for three weeks .',
+      '[patient] the cough is worse at night and wakes me up .',
+      '[patient] i bring up yellow sputum in the morning .',
+      '[patient] i have felt tired and run down for two weeks .',
+      '[patient] i get short of breath when i climb the stairs at work .',
+      '[patient] i had a fever of one hundred and one last weekend .',
+      '[patient] my chest feels tight when i cough hard .',
+      '[patient] i tried cough syrup from the pharmacy and it did not help .',
+      '[patient] i have been sleeping propped up on two pillows .',
+      '[patient] i noticed some wheezing when i lie down .',
+    ].join('\n');
+    const items = async (detail: 'minimal' | 'exhaustive', min?: number): Promise<string[]> => {
+      const t: NoteTemplate = {
+        id: 't2', title: 'HPI',
+        sections: [{ id: 'hpi', type: 'list', prompt: 'History of present illness', properties: { list_type: 'bullet', detail_level: detail, ...(min !== undefined ? { min_items: min } : {}) } }],
+      };
+      const { markdown } = await writer.write({ transcript, noteType: { type: 'note_template', noteTemplate: t }, language: 'en' });
+      return markdown.split('\n').filter((l) => l.startsWith('- '));
+    };
+    const minimal = await items('minimal');
+    const everything = await items('exhaustive');
+    expect(everything.length).toBeGreaterThan(minimal.length + 1);
+    const withMin = await items('minimal', minimal.length + 2);
+    expect(withMin.length).toBeGreaterThanOrEqual(minimal.length + 2);
+    // More than the transcript supports cannot be met: every line is still one of the transcript's.
+    const huge = await items('minimal', 500);
+    expect(huge.length).toBeLessThanOrEqual(everything.length);
+    for (const line of huge) expect(everything).toContain(line);
+  });
 });
 
 describe('embedded note writer: languages', () => {

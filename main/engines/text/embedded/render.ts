@@ -32,9 +32,11 @@ const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).le
 
 /**
  * Pick the items a section shows: the most informative first, within the section's word
- * budget and item limit, then back in transcript order. At least one item when any exist.
+ * budget and item limit, then back in transcript order. At least one item when any exist, and at
+ * least `min` (min_items / min_sentences) when the transcript supports that many: the budget
+ * gives way to the minimum, but nothing is ever padded or invented.
  */
-export function selectItems(items: ContentItem[], kind: SectionKind, detail: DetailLevel, max?: number): ContentItem[] {
+export function selectItems(items: ContentItem[], kind: SectionKind, detail: DetailLevel, max?: number, min = 0): ContentItem[] {
   const budget = BASE_WORDS[kind] * DETAIL_SCALE[detail];
   const limit = max ?? Infinity;
   const keep = new Set<ContentItem>();
@@ -42,7 +44,7 @@ export function selectItems(items: ContentItem[], kind: SectionKind, detail: Det
   for (const item of [...items].sort((a, b) => b.weight - a.weight || a.index - b.index)) {
     if (keep.size >= limit) break;
     const n = wordCount(item.text);
-    if (keep.size > 0 && words + n > budget) continue;
+    if (keep.size > 0 && keep.size >= min && words + n > budget) continue;
     keep.add(item);
     words += n;
   }
@@ -63,11 +65,13 @@ function line(item: ContentItem): string {
 function fill(section: LayoutSection, content: NoteContent): Filled {
   // A section's total item budget (max_items / max_sentences) is shared across its kinds in order.
   let budget = section.maxItems ?? Infinity;
+  let need = section.minItems ?? 0;
   const groups = section.kinds
     .map((kind) => {
       if (budget <= 0) return { kind, lines: [] as string[] };
-      const chosen = selectItems(content[kind], kind, section.detail, budget);
+      const chosen = selectItems(content[kind], kind, section.detail, budget, need);
       budget -= chosen.length;
+      need = Math.max(0, need - chosen.length);
       return { kind, lines: chosen.map(line) };
     })
     .filter((g) => g.lines.length > 0);
