@@ -2,6 +2,7 @@
  * Test audio made on the spot: espeak-ng speech encoded by ffmpeg into each contract format.
  * Nothing is checked in; every file lives in a temporary folder removed after the suite.
  */
+import { wavFile } from '../support/audio.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,21 +51,8 @@ export function createFixtures(): AudioFixtures {
       return new Int16Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
     },
     writeWav(name, pcm, rate = 16000) {
-      const header = Buffer.alloc(44);
-      header.write('RIFF', 0, 'latin1');
-      header.writeUInt32LE(36 + pcm.length * 2, 4);
-      header.write('WAVEfmt ', 8, 'latin1');
-      header.writeUInt32LE(16, 16);
-      header.writeUInt16LE(1, 20);
-      header.writeUInt16LE(1, 22);
-      header.writeUInt32LE(rate, 24);
-      header.writeUInt32LE(rate * 2, 28);
-      header.writeUInt16LE(2, 32);
-      header.writeUInt16LE(16, 34);
-      header.write('data', 36, 'latin1');
-      header.writeUInt32LE(pcm.length * 2, 40);
       const out = join(dir, name);
-      writeFileSync(out, Buffer.concat([header, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)]));
+      writeFileSync(out, wavFile(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), rate));
       return out;
     },
     cleanup() {
