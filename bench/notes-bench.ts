@@ -1,21 +1,21 @@
 /**
  * Speed of the embedded note writer on a 2,000-word transcript (goal: p50 < 200 ms).
- * Uses real ACI-Bench dialogues when ../shared/data is present, else a synthetic encounter
+ * Uses real ACI-Bench dialogues when the data sets are present (CLINDOC_EVAL_DATA), else a synthetic encounter
  * repeated to length. Prints figures; never fails on time.
  *
  *   npx tsx bench/notes-bench.ts
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
 import type { NoteTypeSpec } from '../main/services/notes/ports.js';
 import { parseCsv } from '../scripts/eval-notes.js';
+import { evalDataPath } from '../scripts/eval-data.js';
 import { ENCOUNTER } from '../test/notes/fixtures.js';
 
 const WORDS = 2000;
 const RUNS = 40;
-const file = resolve(process.env.CLINDOC_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'data'), 'aci-bench', 'valid.csv');
+const file = evalDataPath('aci-bench', 'valid.csv');
 
 function transcriptOf(words: number): { text: string; source: string } {
   const dialogues = existsSync(file) ? parseCsv(readFileSync(file, 'utf8')).map((r) => r.dialogue!) : [];

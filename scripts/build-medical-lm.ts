@@ -5,7 +5,9 @@
  * At run time the recogniser interpolates this LM with Debian's general en-us LM.
  * ACI-Bench test2 (taskC) is held out: scripts/eval-wer.ts dictates sentences from it.
  *
- * Run: npx tsx scripts/build-medical-lm.ts   (env CLINDOC_DATA_DIR, default ../shared/data)
+ * Run: npx tsx scripts/build-medical-lm.ts [--if-missing]   (env CLINDOC_EVAL_DATA, default ../shared/data)
+ * `--if-missing` keeps artefacts already in resources/asr (they are committed), so installing never
+ * rewrites them.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,9 +16,11 @@ import koffi from 'koffi';
 import { addSentence, createCounts, writeArpa } from '../main/engines/speech/pocketsphinx/arpa-builder.js';
 import { pronounce } from '../main/engines/speech/pocketsphinx/g2p-espeak.js';
 import { normalizeSentences } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
+import { clinicalArtefacts } from '../main/engines/speech/pocketsphinx/recognizer.js';
+import { evalDataDir, REPO_ROOT } from './eval-data.js';
 
-const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'));
-const OUT = resolve(process.cwd(), 'resources', 'asr');
+const DATA = evalDataDir();
+const OUT = join(REPO_ROOT, 'resources', 'asr');
 const CMUDICT = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
 
 /** Minimal RFC 4180 CSV reader (quoted fields with commas, quotes and newlines). */
@@ -86,8 +90,12 @@ function arpaToBin(arpa: string, bin: string): boolean {
 }
 
 function main(): void {
+  if (process.argv.includes('--if-missing') && clinicalArtefacts(OUT)) {
+    console.log(`clinical LM present in ${OUT}: kept (--if-missing)`);
+    return;
+  }
   if (!existsSync(DATA)) {
-    console.log(`data folder ${DATA} not found: skipping the clinical LM build (set CLINDOC_DATA_DIR)`);
+    console.log(`data-set folder ${DATA} not found: skipping the clinical LM build (set CLINDOC_EVAL_DATA)`);
     return;
   }
   const counts = createCounts();

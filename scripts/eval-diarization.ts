@@ -10,7 +10,7 @@
  *   - segments from Silero VAD alone, and from the robust VAD the pipeline uses (Silero, with
  *     energy segments added when Silero misses loud stretches: main/engines/vad/robust-vad.ts).
  *
- * A second, labelled stand-in set: MTS-Dialog doctor-patient dialogues (../shared/data, read in
+ * A second, labelled stand-in set: MTS-Dialog doctor-patient dialogues (CLINDOC_EVAL_DATA, read in
  * place) spoken by two espeak-ng voices. Same synthesiser, same channel: only the voice differs.
  *
  * Run: npx tsx scripts/eval-diarization.ts
@@ -22,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
+import { evalDataPath } from './eval-data.js';
 import { createRobustVad, createSileroVad, energySegments as energySegmentsAt } from '../main/engines/vad/index.js';
 import { diarizationErrorRate, diarizeMono, type SpeakerTurn } from '../main/services/transcriptions/diarization.js';
 import type { SpeechSegment } from '../main/services/transcriptions/ports.js';
@@ -96,7 +97,7 @@ function parseCsv(text: string): string[][] {
 
 /** Doctor-patient dialogues from MTS-Dialog spoken by two espeak-ng voices. */
 async function syntheticDialogues(): Promise<void> {
-  const csv = join(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'), 'mts-dialog', 'MTS-Dialog-ValidationSet.csv');
+  const csv = evalDataPath('mts-dialog', 'MTS-Dialog-ValidationSet.csv');
   if (!existsSync(csv)) {
     console.log(`synthetic dialogues: skipped, ${csv} is absent`);
     return;

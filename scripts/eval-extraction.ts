@@ -1,6 +1,6 @@
 /**
  * Text-to-JSON quality figures:
- *  (a) coverage over every schema in ../shared/data/jsonschemabench/<subset>/ — accepted,
+ *  (a) coverage over every schema in jsonschemabench/<subset>/ of the data-set folder (CLINDOC_EVAL_DATA) — accepted,
  *      answered, answer validates (checked again by an independent ajv instance) — with
  *      rejection reasons grouped by category;
  *  (b) field-level accuracy on the labelled clinical set in resources/eval/extraction/.
@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmbeddedExtractionService } from '../main/engines/extraction/index.js';
+import { evalDataPath } from './eval-data.js';
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -146,7 +147,7 @@ function pick(value: unknown, path: string): unknown {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const benchDir = join(root, '..', 'shared', 'data', 'jsonschemabench');
+const benchDir = evalDataPath('jsonschemabench');
 const args = process.argv.slice(2);
 const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : Number.POSITIVE_INFINITY;
 

@@ -6,7 +6,8 @@
  *
  *   npx tsx scripts/eval-notes.ts [split ...]     (default: valid clinicalnlp_taskB_test1)
  *
- * Data is read in place from ../shared/data/aci-bench; the script skips when it is absent.
+ * Data is read in place from `aci-bench/` in the data-set folder (CLINDOC_EVAL_DATA, default
+ * ../shared/data; scripts/eval-data.ts); the script skips when it is absent.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,8 +17,9 @@ import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
 import { isDrugWord } from '../main/engines/text/embedded/lexicon.js';
 import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/ports.js';
 import type { NoteTemplate } from '../shared/note-template.js';
+import { evalDataPath } from './eval-data.js';
 
-const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'data'), 'aci-bench');
+const DATA = evalDataPath('aci-bench');
 
 /** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes, newlines inside quotes). */
 export function parseCsv(text: string): Record<string, string>[] {
@@ -229,7 +231,7 @@ const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === res
 if (!isMain) {
   // Imported for its ROUGE functions: do nothing.
 } else if (!existsSync(DATA)) {
-  console.log(`skip: ACI-Bench data folder not found at ${DATA} (set CLINDOC_DATA_DIR to the folder holding aci-bench/)`);
+  console.log(`skip: ACI-Bench data folder not found at ${DATA} (set CLINDOC_EVAL_DATA to the folder holding aci-bench/)`);
 } else {
   const splits = process.argv.slice(2);
   for (const split of splits.length ? splits : ['valid', 'clinicalnlp_taskB_test1']) evaluate(split);

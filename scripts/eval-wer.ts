@@ -22,7 +22,7 @@
  * (0 = general LM alone, with the clinical dictionary) to choose the default.
  *
  * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical]
- * (env CLINDOC_DATA_DIR, default ../shared/data)
+ * (env CLINDOC_EVAL_DATA, default ../shared/data)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,9 +35,10 @@ import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from '../main/en
 import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-compatible.js';
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { parseCsv } from './build-medical-lm.js';
+import { evalDataDir } from './eval-data.js';
 
 const SAMPLES = resolve(process.env.CLINDOC_SPEECH_SAMPLES ?? '/tmp/clindoc-speech-samples');
-const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(process.cwd(), '..', 'shared', 'data'));
+const DATA = evalDataDir();
 const maxArg = process.argv.indexOf('--max');
 const MAX_CLINICAL = maxArg > 0 ? Number(process.argv[maxArg + 1]) : 15;
 const sweepArg = process.argv.indexOf('--sweep');
@@ -135,7 +136,7 @@ async function pocketsphinxTestdata(): Promise<Clip[]> {
 async function clinicalClips(): Promise<Clip[]> {
   const csv = join(DATA, 'aci-bench', 'clinicalnlp_taskC_test2.csv');
   if (!existsSync(csv)) {
-    console.log(`data folder ${DATA} not found: skipping synthetic clinical dictation`);
+    console.log(`data-set folder ${DATA} not found: skipping synthetic clinical dictation (set CLINDOC_EVAL_DATA)`);
     return [];
   }
   const sentences: string[] = [];

@@ -2,17 +2,18 @@
  * Builds the embedded writer's word-salience lexicon from ACI-Bench train (CC BY 4.0, Yim et
  * al. 2023): for each word spoken in an encounter, how often clinicians carried it into the
  * note. Writes main/engines/text/embedded/generated/salience.ts (word -> probability); no
- * transcript or note text is stored. Skips when the data folder is absent.
+ * transcript or note text is stored. Skips when the data-set folder (CLINDOC_EVAL_DATA) is absent.
  *
  *   npx tsx scripts/train-notes-lexicon.ts
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseCsv, tokens } from './eval-notes.js';
+import { evalDataPath } from './eval-data.js';
 import { parseTurns, toSentences } from '../main/engines/text/embedded/transcript.js';
 import { normaliseNumbers } from '../main/engines/text/embedded/numbers.js';
 
-const DATA = resolve(process.env.CLINDOC_DATA_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'data'), 'aci-bench');
+const DATA = evalDataPath('aci-bench');
 const OUT = join(import.meta.dirname, '..', 'main', 'engines', 'text', 'embedded', 'generated', 'salience.ts');
 const MIN_SEEN = 4;
 
