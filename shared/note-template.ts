@@ -7,7 +7,6 @@ export type DetailLevel = 'exhaustive' | 'detailed' | 'standard' | 'brief' | 'mi
 export type Tone = 'formal' | 'casual' | 'technical' | 'friendly' | 'instructional';
 export type ListType = 'bullet' | 'numeric';
 
-export const FORMATTING_STYLES: readonly FormattingStyle[] = ['markdown', 'plain'];
 export const DETAIL_LEVELS: readonly DetailLevel[] = ['exhaustive', 'detailed', 'standard', 'brief', 'minimal'];
 export const TONES: readonly Tone[] = ['formal', 'casual', 'technical', 'friendly', 'instructional'];
 export const LIST_TYPES: readonly ListType[] = ['bullet', 'numeric'];

@@ -49,7 +49,3 @@ export const invalidRequest = (message: string): DomainError => new DomainError(
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const payloadTooLarge = (message: string): DomainError => new DomainError('payload_too_large', message);
 export const engineUnavailable = (message: string): DomainError => new DomainError('engine_unavailable', message);
-
-export function isDomainError(err: unknown): err is DomainError {
-  return err instanceof DomainError;
-}

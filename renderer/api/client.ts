@@ -1,4 +1,6 @@
 import type { NoteTemplate } from '../../shared/note-template.js';
+import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
+import type { WebhookEvent } from '../../shared/api/webhook-events.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -26,11 +28,11 @@ export interface TranscriptionUpload {
 export interface ApiClient {
   readonly connection: Connection;
   health(): Promise<boolean>;
-  createNote(body: CreateNoteRequest): Promise<{ noteId: string }>;
+  createNote(body: CreateNoteRequest): Promise<NoteCreated>;
   getNote(id: string): Promise<NoteView>;
   listNotes(cursor?: string): Promise<Page<NoteView>>;
   deleteNote(id: string): Promise<void>;
-  createNoteStyle(sampleNote: string, instructions: string[]): Promise<{ template: string }>;
+  createNoteStyle(sampleNote: string, instructions: string[]): Promise<NoteStyleResult>;
   detectMacros(text: string, macros: MacroDefinition[]): Promise<MacroResult>;
   listMacros(cursor?: string): Promise<Page<MacroDefinition>>;
   createMacro(macro: MacroDefinition): Promise<MacroDefinition>;
@@ -40,13 +42,13 @@ export interface ApiClient {
   createTemplate(t: NoteTemplate): Promise<NoteTemplate>;
   replaceTemplate(id: string, t: NoteTemplate): Promise<NoteTemplate>;
   deleteTemplate(id: string): Promise<void>;
-  uploadTranscription(upload: TranscriptionUpload): Promise<{ id: string }>;
+  uploadTranscription(upload: TranscriptionUpload): Promise<TranscriptionAccepted>;
   getTranscription(id: string): Promise<TranscriptionRecord>;
   listTranscriptions(cursor?: string): Promise<Page<TranscriptionRecord>>;
   deleteTranscription(id: string): Promise<void>;
   createStreamToken(): Promise<StreamToken>;
   listWebhooks(): Promise<WebhookView[]>;
-  createWebhook(url: string, events?: string[]): Promise<WebhookView>;
+  createWebhook(url: string, events?: WebhookEvent[]): Promise<WebhookView>;
   deleteWebhook(id: string): Promise<void>;
   /** What the account stores: counts and bytes by kind. */
   storageUsage(): Promise<StorageReport>;
@@ -100,13 +102,13 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     createNote: (body) => call('POST', '/v1/notes', body),
     storageUsage: () => call('GET', '/v1/storage'),
     engineSettings: () => call('GET', '/v1/settings/engines'),
-    setEngineSettings: (asrEngine) => call('PUT', '/v1/settings/engines', { asrEngine }),
+    setEngineSettings: (asrEngine) => call('PUT', '/v1/settings/engines', { asrEngine } satisfies EngineSettingsBody),
     deleteAllStorage: () => call('DELETE', '/v1/storage?confirm=all'),
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
     deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),
-    createNoteStyle: (sampleNote, instructions) => call('POST', '/v1/note-styles', { sampleNote, instructions }),
-    detectMacros: (text, macros) => call('POST', '/v1/macros/detect', { text, macros }),
+    createNoteStyle: (sampleNote, instructions) => call('POST', '/v1/note-styles', { sampleNote, instructions } satisfies NoteStyleBody),
+    detectMacros: (text, macros) => call('POST', '/v1/macros/detect', { text, macros } satisfies MacroBody),
     listMacros: (cursor) => call('GET', page('/v1/macro-library', cursor)),
     createMacro: (m) => call('POST', '/v1/macro-library', m),
     replaceMacro: (macroId, m) => call('PUT', `/v1/macro-library/${id(macroId)}`, m),
@@ -128,14 +130,14 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       } catch {
         throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
       }
-      return readResponse<{ id: string }>(res, 'raw');
+      return readResponse<TranscriptionAccepted>(res, 'raw');
     },
     getTranscription: (tid) => call('GET', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'raw'),
     listTranscriptions: (cursor) => call('GET', page('/v2/audio/transcriptions', cursor)),
     deleteTranscription: (tid) => call('DELETE', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'none'),
     createStreamToken: () => call('POST', '/v1/audio/transcriptions/stream/token', undefined, 'raw'),
     listWebhooks: () => call('GET', '/v1/webhooks'),
-    createWebhook: (url, events) => call('POST', '/v1/webhooks', events && events.length ? { url, events } : { url }),
+    createWebhook: (url, events) => call('POST', '/v1/webhooks', (events && events.length ? { url, events } : { url }) satisfies WebhookBody),
     deleteWebhook: (wid) => call('DELETE', `/v1/webhooks/${id(wid)}`, undefined, 'none'),
     async streamUrl({ language, dictation, sampleRate }) {
       const { token } = await this.createStreamToken();

@@ -1,12 +1,7 @@
+import type { DesktopBridge } from '../../shared/bridge.js';
 import type { Connection } from './types.js';
 
-/** What the Electron preload exposes as `window.clindoc` (see preload/index.ts). */
-export interface DesktopBridge {
-  connection(): Promise<{ baseUrl: string; accountId: string | null; apiKey: string | null }>;
-  saveFile(defaultName: string, content: string | Uint8Array): Promise<{ saved: boolean }>;
-  version(): Promise<string>;
-  openDataFolder(): Promise<string>;
-}
+export type { DesktopBridge };
 
 /** Key under which browser credentials are kept (sessionStorage, or localStorage when remembered). */
 export const CREDENTIALS_KEY = 'clindoc.credentials';

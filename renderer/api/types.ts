@@ -1,10 +1,17 @@
 /**
- * Wire types of the local Clinical Documentation API as the renderer uses them (contract
- * "Resources and their fields" plus the OpenAPI extensions). Kept here, not imported from main/,
- * because the renderer reaches main only through HTTP.
+ * Wire types of the local Clinical Documentation API as the renderer uses them. Every one is
+ * derived from the schemas the server validates with (shared/api), imported as types only so no
+ * schema code reaches the bundle; only `Connection`, which never crosses the wire, is declared here.
  */
-import type { NoteTemplate } from '../../shared/note-template.js';
-import type { NoteLanguage } from '../../shared/languages.js';
+import type { TranscriptionV2View } from '../../shared/api/schemas.js';
+import type { ServerMessage } from '../../shared/api/stream-messages.js';
+
+export type {
+  CreateNoteBody as CreateNoteRequest, DeletedCounts, EngineSettings, KindUsage, MacroDefinition, MacroDetection, MacroResult, NoteKind,
+  NoteStatus, NoteView, Page, StorageReport, StreamToken, TranscriptionStatus, WebhookView,
+} from '../../shared/api/schemas.js';
+export type { TranscriptWord } from '../../shared/api/stream-messages.js';
+export { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/api/webhook-events.js';
 
 export interface Connection {
   /** '' means the page's own origin (the interface served by the local API). */
@@ -13,76 +20,8 @@ export interface Connection {
   apiKey: string;
 }
 
-export interface Page<T> { items: T[]; nextCursor: string | null }
-
-export type NoteStatus = 'STATUS_PENDING' | 'STATUS_PROCESSING' | 'STATUS_DONE' | 'STATUS_FAILED';
-
-export interface NoteView {
-  id: string;
-  status: NoteStatus;
-  payload?: { markdown: string; json?: Record<string, unknown> };
-  timestamp: { start: number; complete?: number };
-  error?: { message: string };
-}
-
-export type NoteKind = 'soap' | 'note_style' | 'note_template';
-
-export interface CreateNoteRequest {
-  transcript: string;
-  noteType?: { type?: NoteKind; description?: string; template?: string; includeJson?: boolean; noteTemplate?: NoteTemplate; templateId?: string };
-  date?: string;
-  language?: NoteLanguage;
-  patientInfo?: { name?: string; dateOfBirth?: string };
-  previousNote?: string;
-  context?: string;
-  instructions?: string[];
-  medicationList?: string;
-}
-
-export interface MacroDefinition { id: string; examples: string[]; expansion_text: string }
-
-export interface MacroDetection {
-  macro_id: string;
-  text_span: { start_char: number; end_char: number; text: string };
-  confidence: number;
-}
-export interface MacroResult { detections: MacroDetection[]; expanded_text: string }
-
-export interface StreamToken { token: string; expiresAt: string }
-
-export type TranscriptionStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export interface TranscriptionRecord {
-  id: string;
-  status: TranscriptionStatus;
-  language: string;
-  duration: number | null;
-  text: string | null;
-  confidence: number | null;
-  speakers: number | null;
-  utterances: { speaker: number | null; start: number; end: number; text: string; confidence: number }[];
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  error: string | null;
-}
-
-export const WEBHOOK_EVENTS = ['audio_transcription.succeeded', 'audio_transcription.failed', 'note_generation.succeeded', 'note_generation.failed'] as const;
-export interface WebhookView { id: string; url: string; events: string[]; created_at: string; secret?: string }
+/** A transcription as `GET /v2/audio/transcriptions/:id` returns it. */
+export type TranscriptionRecord = TranscriptionV2View;
 
 /** Messages of the streaming socket (contract "Streaming messages"). */
-export interface TranscriptWord { word: string; start: number; end: number; confidence: number; punctuated_word: string }
-export type StreamMessage =
-  | { type: 'status'; status: 'connected' | 'disconnected'; timestamp: string }
-  | { type: 'error'; error: string; timestamp: string }
-  | { type: 'transcript'; audio_start: number; audio_end: number; duration: number; text: string; is_final: boolean; words: TranscriptWord[]; timestamp: string };
-
-/** Count and bytes of one kind of stored object (`GET /v1/storage`). */
-export interface KindUsage { count: number; bytes: number }
-export interface StorageReport {
-  notes: KindUsage; transcriptions: KindUsage; audio: KindUsage; templates: KindUsage; macros: KindUsage; webhooks: KindUsage;
-  totalBytes: number;
-}
-export interface DeletedCounts { notes: number; transcriptions: number; templates: number; macros: number; webhooks: number }
-
-/** The account's default speech recogniser (`/v1/settings/engines`). */
-export interface EngineSettings { asrEngine: string; source: 'account' | 'default'; available: string[] }
+export type StreamMessage = ServerMessage;

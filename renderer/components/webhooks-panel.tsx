@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { WEBHOOK_EVENTS, type WebhookView } from '../api/types.js';
+import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookView } from '../api/types.js';
 import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
 import { EmptyState, ErrorMessage } from './messages.js';
@@ -9,7 +9,7 @@ export function WebhooksPanel() {
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
   const [hooks, setHooks] = useState<WebhookView[]>();
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
+  const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [created, setCreated] = useState<WebhookView>();
   const [error, setError] = useState<string>();
   const load = useCallback(async () => {

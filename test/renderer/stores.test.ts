@@ -108,9 +108,9 @@ describe('dictation store', () => {
     await dictation.getState().start();
     expect(dictation.getState().status).toBe('listening');
     const t = { type: 'transcript' as const, audio_start: 0, audio_end: 2, duration: 2, words: [], timestamp: '' };
-    emit!({ ...t, text: 'Normal physical', is_final: false });
+    emit!({ ...t, text: 'Normal physical', is_final: false, isFinal: false });
     expect(dictation.getState().partial).toBe('Normal physical');
-    emit!({ ...t, text: 'Normal physical exam.', is_final: true });
+    emit!({ ...t, text: 'Normal physical exam.', is_final: true, isFinal: true });
     expect(dictation.getState().partial).toBe('');
     const deadline = Date.now() + 5000;
     while (dictation.getState().segments[0]?.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
 import type { NoteService, CreateNoteRequest } from '../../services/notes/note-service.js';
 import type { StyleService } from '../../services/notes/style-service.js';
@@ -50,5 +49,3 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
     async ({ body }) => ({ template: await deps.styles.createTemplate(body.sampleNote as string, (body.instructions as string[] | undefined) ?? []) }),
   );
 }
-
-export const NoteIdParam = Type.Object({ noteId: Type.String() });

@@ -1,19 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
+import { DeletedCounts, StorageReport } from '../schemas.js';
 import type { StorageUsageService } from '../../services/storage-usage/storage-usage-service.js';
-
-const Usage = Type.Object({ count: Type.Integer({ minimum: 0 }), bytes: Type.Integer({ minimum: 0 }) });
-const StorageReport = Type.Object(
-  {
-    notes: Usage, transcriptions: Usage, audio: Usage, templates: Usage, macros: Usage, webhooks: Usage,
-    totalBytes: Type.Integer({ minimum: 0, description: 'Sum of the bytes above.' }),
-  },
-  { description: "The account's stored objects and the bytes they take (database rows as stored, encrypted where sealed, plus audio files)." },
-);
-const DeletedCounts = Type.Object({
-  notes: Type.Integer({ minimum: 0 }), transcriptions: Type.Integer({ minimum: 0 }), templates: Type.Integer({ minimum: 0 }),
-  macros: Type.Integer({ minimum: 0 }), webhooks: Type.Integer({ minimum: 0 }),
-});
 
 /** The account's storage: usage, and deleting all of its data (extension: `/v1/storage`). */
 export function registerStorageRoutes(registry: RouteRegistry, deps: { storage: StorageUsageService }): void {

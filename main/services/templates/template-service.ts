@@ -29,12 +29,6 @@ export function validateNoteTemplate(value: unknown, root = 'template'): NoteTem
   return template;
 }
 
-export interface TemplateView {
-  template: NoteTemplate;
-  createdAt: number;
-  updatedAt: number;
-}
-
 export interface TemplateService {
   create(accountId: string, body: unknown): NoteTemplate;
   get(accountId: string, id: string): NoteTemplate;

@@ -1,0 +1,231 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { NOTE_LANGUAGES } from '../languages.js';
+import { NOTE_TEMPLATE_SCHEMA } from '../note-template-schema.js';
+import type { NoteTemplate } from '../note-template.js';
+import { WEBHOOK_EVENTS } from './webhook-events.js';
+
+/**
+ * Request and response schemas of the local API, the one wire contract. The server validates
+ * with them and publishes them in OpenAPI; the renderer takes its types from them with
+ * `import type` (so TypeBox never enters the browser bundle) and `npm run typecheck` holds both
+ * sides to the same shapes. Unknown fields are accepted and ignored (API-DECISIONS), hence no
+ * `additionalProperties: false` on requests.
+ */
+
+const str = (description: string, opts: Record<string, unknown> = {}) => Type.String({ description, ...opts });
+
+/**
+ * A string limited to `values`. The JSON Schema is the plain `{type: 'string', enum}` that
+ * `Type.String({enum})` writes (so validation and OpenAPI are unchanged), but the static type is
+ * the union of the values rather than `string`, so the renderer cannot send a value the server
+ * rejects.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+export const ErrorBody = Type.Object(
+  { error: Type.Integer({ description: 'HTTP status code' }), message: Type.String() },
+  { description: 'Error body: `error` is the HTTP status as an integer.' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Path parameter `name`: an id of 1-200 characters. */
+export const IdParam = (name: string) => Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (1-100, default 20).' })),
+  cursor: Type.Optional(Type.String({ maxLength: 500, description: 'Opaque cursor from a previous page\'s `nextCursor`.' })),
+});
+
+/** One page of a list: `items` and the cursor of the next page. */
+export const pageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Cursor of the next page, null on the last.' }) });
+/** The static type of `pageOf(schema)` for any item type. */
+export type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** Reference to the NoteTemplate model; the registry's validator and the OpenAPI builder resolve it. */
+export const NoteTemplateSchema = Type.Unsafe<NoteTemplate>({ $ref: NOTE_TEMPLATE_SCHEMA.$id });
+
+export const NOTE_KINDS = ['note_style', 'soap', 'note_template'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+
+export const CreateNoteBody = Type.Object({
+  transcript: str('The raw medical transcript text to be turned into a clinical note.', { minLength: 1, maxLength: 500_000 }),
+  noteType: Type.Optional(
+    Type.Object({
+      description: Type.Optional(Type.String({ maxLength: 2000 })),
+      type: Type.Optional(
+        StringEnum(NOTE_KINDS, { default: 'soap', description: 'note_style (free-text template), soap (built-in), note_template (NoteTemplate object or stored id).' }),
+      ),
+      template: Type.Optional(str('Free-text instruction describing the sections the note must have (note_style).', { maxLength: 50_000 })),
+      includeJson: Type.Optional(Type.Boolean({ description: 'Also produce payload.json, the note as structured data.' })),
+      noteTemplate: Type.Optional(NoteTemplateSchema),
+      templateId: Type.Optional(str('Id of a stored note template (note_template).', { maxLength: 200 })),
+    }),
+  ),
+  date: Type.Optional(str('Encounter date: YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ.', { maxLength: 20 })),
+  language: Type.Optional(StringEnum(NOTE_LANGUAGES, { default: 'en', description: 'Output language of the note.' })),
+  patientInfo: Type.Optional(
+    Type.Object({ name: Type.Optional(Type.String({ maxLength: 500 })), dateOfBirth: Type.Optional(str('YYYY-MM-DD', { maxLength: 10 })) }),
+  ),
+  previousNote: Type.Optional(Type.String({ maxLength: 200_000 })),
+  context: Type.Optional(Type.String({ maxLength: 50_000 })),
+  instructions: Type.Optional(Type.Array(Type.String({ maxLength: 5000 }), { maxItems: 50 })),
+  medicationList: Type.Optional(str('Up to 50 medications, comma separated.', { maxLength: 10_000 })),
+});
+export type CreateNoteBody = Static<typeof CreateNoteBody>;
+
+export const NoteCreated = Type.Object({ noteId: Type.String() });
+export type NoteCreated = Static<typeof NoteCreated>;
+
+export const NOTE_STATUSES = ['STATUS_PENDING', 'STATUS_PROCESSING', 'STATUS_DONE', 'STATUS_FAILED'] as const;
+export type NoteStatus = (typeof NOTE_STATUSES)[number];
+
+export const NoteView = Type.Object(
+  {
+    id: Type.String(),
+    status: StringEnum(NOTE_STATUSES),
+    payload: Type.Optional(Type.Object({ markdown: Type.String(), json: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })),
+    timestamp: Type.Object({ start: Type.Integer(), complete: Type.Optional(Type.Integer()) }),
+    error: Type.Optional(Type.Object({ message: Type.String() })),
+  },
+  { description: 'A note. `payload` is present only when status is STATUS_DONE; `error` only when STATUS_FAILED.' },
+);
+export type NoteView = Static<typeof NoteView>;
+
+export const NoteStyleBody = Type.Object({
+  sampleNote: str('A sample note whose structure and style the template should reproduce.', { minLength: 1, maxLength: 200_000 }),
+  instructions: Type.Optional(Type.Array(Type.String({ maxLength: 5000 }), { maxItems: 50, description: 'May be empty.' })),
+});
+export type NoteStyleBody = Static<typeof NoteStyleBody>;
+export const NoteStyleResult = Type.Object({ template: Type.String() });
+export type NoteStyleResult = Static<typeof NoteStyleResult>;
+
+export const TextToJsonBody = Type.Object({
+  text: str('Unstructured text to transform.', { maxLength: 200_000 }),
+  schema: Type.Object({}, { description: 'A JSON Schema describing the structure to extract.' }),
+});
+
+export const MacroBody = Type.Object({
+  text: str('Text to analyse.'),
+  macros: Type.Array(
+    Type.Object({
+      id: str('Unique macro identifier.'),
+      examples: Type.Array(Type.String(), { description: 'Text forms that stand for the macro.' }),
+      expansion_text: str('Replacement text.'),
+    }),
+  ),
+  min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Detections below this confidence are dropped.' })),
+});
+export type MacroBody = Static<typeof MacroBody>;
+
+const MacroDetection = Type.Object({
+  macro_id: Type.String(),
+  text_span: Type.Object({ start_char: Type.Integer(), end_char: Type.Integer(), text: Type.String() }),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+});
+export type MacroDetection = Static<typeof MacroDetection>;
+
+export const MacroResult = Type.Object({ detections: Type.Array(MacroDetection), expanded_text: Type.String() });
+export type MacroResult = Static<typeof MacroResult>;
+
+/** A saved macro (`/v1/macro-library`); the same shape as one entry of `MacroBody.macros`. */
+export const MacroDefinitionSchema = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+  examples: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 50 }),
+  expansion_text: Type.String({ maxLength: 20_000 }),
+});
+export type MacroDefinition = Static<typeof MacroDefinitionSchema>;
+
+export const TranscriptionV1View = Type.Object({
+  id: Type.String(),
+  payload: Type.Object({ transcription: Type.String() }),
+  timestamp: Type.Object({ start: Type.Integer(), complete: Type.Optional(Type.Integer()) }),
+});
+export type TranscriptionV1View = Static<typeof TranscriptionV1View>;
+
+const Word = Type.Object({
+  word: Type.String(),
+  punctuated_word: Type.String(),
+  start: Type.Number(),
+  end: Type.Number(),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  speaker: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const TRANSCRIPTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+
+export const TranscriptionV2View = Type.Object({
+  id: Type.String(),
+  status: StringEnum(TRANSCRIPTION_STATUSES),
+  language: Type.String(),
+  duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds of audio, once known.' }),
+  text: Type.Union([Type.String(), Type.Null()]),
+  confidence: Type.Union([Type.Number(), Type.Null()]),
+  speakers: Type.Union([Type.Integer(), Type.Null()]),
+  utterances: Type.Array(
+    Type.Object({ speaker: Type.Union([Type.Integer(), Type.Null()]), start: Type.Number(), end: Type.Number(), text: Type.String(), confidence: Type.Number() }),
+  ),
+  words: Type.Array(Word),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type TranscriptionV2View = Static<typeof TranscriptionV2View>;
+
+export const TranscriptionAccepted = Type.Object({
+  id: Type.String(),
+  status: Type.Literal('pending'),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type TranscriptionAccepted = Static<typeof TranscriptionAccepted>;
+
+export const StreamToken = Type.Object({ token: Type.String(), expiresAt: Type.String({ format: 'date-time' }) });
+export type StreamToken = Static<typeof StreamToken>;
+
+export const WebhookBody = Type.Object({
+  url: str('HTTPS URL, or http on a loopback address, that receives events.', { minLength: 1, maxLength: 2000 }),
+  events: Type.Optional(
+    Type.Array(StringEnum(WEBHOOK_EVENTS), { minItems: 1, uniqueItems: true, description: 'Events to receive; all when omitted.' }),
+  ),
+});
+export type WebhookBody = Static<typeof WebhookBody>;
+export const WebhookView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+  secret: Type.Optional(Type.String({ description: 'Signing secret (whsec_...), returned only when the webhook is created.' })),
+});
+export type WebhookView = Static<typeof WebhookView>;
+
+const Usage = Type.Object({ count: Type.Integer({ minimum: 0 }), bytes: Type.Integer({ minimum: 0 }) });
+/** Count and bytes of one kind of stored object. */
+export type KindUsage = Static<typeof Usage>;
+export const StorageReport = Type.Object(
+  {
+    notes: Usage, transcriptions: Usage, audio: Usage, templates: Usage, macros: Usage, webhooks: Usage,
+    totalBytes: Type.Integer({ minimum: 0, description: 'Sum of the bytes above.' }),
+  },
+  { description: "The account's stored objects and the bytes they take (database rows as stored, encrypted where sealed, plus audio files)." },
+);
+export type StorageReport = Static<typeof StorageReport>;
+export const DeletedCounts = Type.Object({
+  notes: Type.Integer({ minimum: 0 }), transcriptions: Type.Integer({ minimum: 0 }), templates: Type.Integer({ minimum: 0 }),
+  macros: Type.Integer({ minimum: 0 }), webhooks: Type.Integer({ minimum: 0 }),
+});
+export type DeletedCounts = Static<typeof DeletedCounts>;
+
+export const EngineSettings = Type.Object({
+  asrEngine: Type.String({ description: 'Recogniser used for uploads that do not name an `engine`.' }),
+  source: StringEnum(['account', 'default'], { description: '`default` when the account follows CLINDOC_ASR_ENGINE.' }),
+  available: Type.Array(Type.String(), { description: 'Recognisers configured on this device (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible).' }),
+});
+export type EngineSettings = Static<typeof EngineSettings>;
+export const EngineSettingsBody = Type.Object({
+  asrEngine: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `available`; null returns to the device default.' }),
+});
+export type EngineSettingsBody = Static<typeof EngineSettingsBody>;

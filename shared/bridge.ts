@@ -1,0 +1,15 @@
+/**
+ * What the Electron preload exposes to the renderer as `window.clindoc`: where the local API is
+ * and how to authenticate, saving an exported file, the app version and opening the data folder.
+ * Declared once here so the preload (which implements it) and the renderer (which calls it)
+ * cannot drift; nothing else crosses the bridge.
+ */
+export interface DesktopBridge {
+  /** The local API's origin and this install's credentials; null credentials when none are set up. */
+  connection(): Promise<{ baseUrl: string; accountId: string | null; apiKey: string | null }>;
+  /** Opens a save dialog and writes `content`; `saved` is false when the user cancels. */
+  saveFile(defaultName: string, content: string | Uint8Array): Promise<{ saved: boolean }>;
+  version(): Promise<string>;
+  /** Opens the data folder in the file manager; resolves to '' or the shell's error text. */
+  openDataFolder(): Promise<string>;
+}
