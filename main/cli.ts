@@ -25,6 +25,8 @@ const USAGE = `Usage: clindoc <command>
   stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
               [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
                                          stream an audio file at real-time pace and print partial and final lines
+  codes import ORDER_FILE [TABULAR_XML] [--edition FY2025] [--json]
+                                         load a newer CMS ICD-10-CM release (plain or .gz) into the data folder
 
 Environment: CLINDOC_DATA_DIR selects the data folder (see README).`;
 
@@ -42,6 +44,7 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
+      edition: { type: 'string' },
     },
   });
   const [group, action, arg] = positionals;
@@ -69,6 +72,17 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) fail(`configuration error: ${err.message}`, 2);
     throw err;
+  }
+  if (group === 'codes') {
+    if (action !== 'import' || !arg) fail('usage: clindoc codes import ORDER_FILE [TABULAR_XML] [--edition FY2025]', 2);
+    const { importCodeSet } = await import('./engines/coding/import.js');
+    try {
+      const done = importCodeSet(config.dataDir, arg, positionals[3], values.edition);
+      process.stdout.write(values.json ? `${JSON.stringify(done)}\n` : `${done.system} ${done.edition}: ${done.billable} billable codes -> ${done.path}\n`);
+    } catch (err) {
+      fail((err as Error).message);
+    }
+    return;
   }
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
   const accounts = createAccountService({ store: createAccountStore(db) });
