@@ -45,6 +45,7 @@ import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
 import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
 import { createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
+import { createClusteringDiarizer } from './engines/diarization/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
@@ -171,7 +172,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     recognizers.set(engine, made);
     return made;
   };
-  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad });
+  const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad, diarizer: createClusteringDiarizer() });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = (path, opts) => {
     const key = stores.blobs.keyOf(path);

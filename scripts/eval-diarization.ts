@@ -4,7 +4,8 @@
  * speakers, 8 kHz, read in place from /usr/share/codec2/wav or CLINDOC_CODEC2_DIR).
  *
  * Each conversation alternates utterances of two speakers with 0.2-0.6 s pauses; the true turns
- * are known. The script prints DER (collar 0.25 s) for `diarizeMono` with
+ * are known. The script prints DER (collar 0.25 s) for the clustering diarizer
+ * (main/engines/diarization) with
  *   - oracle speech segments (scores speaker clustering alone), speaker count given and estimated;
  *   - segments from a simple energy detector (what a VAD-less pipeline would get);
  *   - segments from Silero VAD alone, and from the robust VAD the pipeline uses (Silero, with
@@ -24,14 +25,19 @@ import { join } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
 import { evalDataPath } from './eval-data.js';
 import { createRobustVad, createSileroVad, energySegments as energySegmentsAt } from '../main/engines/vad/index.js';
-import { diarizationErrorRate, diarizeMono, type SpeakerTurn } from '../main/services/transcriptions/diarization.js';
-import type { SpeechSegment } from '../main/services/transcriptions/ports.js';
+import { createClusteringDiarizer } from '../main/engines/diarization/index.js';
+import type { DiarizationOptions, SpeakerTurn, SpeechSegment } from '../main/services/transcriptions/ports.js';
+import { diarizationErrorRate } from './diarization-error-rate.js';
 
 const SR = 16000;
 /** Where Debian's codec2-examples installs its recordings (`dpkg -L codec2-examples`). */
 const dir = process.env.CLINDOC_CODEC2_DIR ?? '/usr/share/codec2';
 /** Long recordings, each one distinct speaker. */
 const SPEAKERS = ['david4', 'vk2tpm_004', 'vk5qi', 've9qrp'];
+
+const diarizer = createClusteringDiarizer();
+const diarizeMono = (pcm: Int16Array, sampleRate: number, segments: SpeechSegment[], options?: DiarizationOptions): Promise<SpeakerTurn[]> =>
+  diarizer.diarize(pcm, sampleRate, segments, options);
 
 /** Energy speech detector at 16 kHz (the engine's, main/engines/vad/energy-vad.ts). */
 const energySegments = (pcm: Int16Array, minSilenceSec = 0.25, minSpeechSec = 0.3): SpeechSegment[] =>
@@ -126,7 +132,7 @@ async function syntheticDialogues(): Promise<void> {
       const pcm = new Int16Array(parts.reduce((k, p) => k + p.length, 0));
       let o = 0;
       for (const p of parts) { pcm.set(p, o); o += p.length; }
-      ders.push(diarizationErrorRate(truth, diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 })).der);
+      ders.push(diarizationErrorRate(truth, await diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 })).der);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -164,12 +170,12 @@ async function main(): Promise<void> {
       const { pcm, truth } = conversation(a, b, rand, 2 * Math.min(a.length, b.length, 6));
       audioSec += pcm.length / SR;
       const oracle = truth.map(({ start, end }) => ({ start, end }));
-      const hyp2 = diarizeMono(pcm, SR, oracle, { numSpeakers: 2 });
-      const hypK = diarizeMono(pcm, SR, oracle);
-      const hypE = diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 });
-      const hypS = diarizeMono(pcm, SR, await silero.segments(pcm, SR), { numSpeakers: 2 });
+      const hyp2 = await diarizeMono(pcm, SR, oracle, { numSpeakers: 2 });
+      const hypK = await diarizeMono(pcm, SR, oracle);
+      const hypE = await diarizeMono(pcm, SR, energySegments(pcm), { numSpeakers: 2 });
+      const hypS = await diarizeMono(pcm, SR, await silero.segments(pcm, SR), { numSpeakers: 2 });
       const decision = await robust.decide(pcm, SR);
-      const hypR = diarizeMono(pcm, SR, decision.segments, { numSpeakers: 2 });
+      const hypR = await diarizeMono(pcm, SR, decision.segments, { numSpeakers: 2 });
       rows.push({
         pair: `${names[i]} + ${names[j]}`,
         dur: pcm.length / SR,
@@ -194,13 +200,14 @@ async function main(): Promise<void> {
   const mean = (f: (r: (typeof rows)[number]) => number): string => pct(rows.reduce((s, r) => s + f(r), 0) / Math.max(rows.length, 1));
   console.log(`${'mean'.padEnd(28)} ${audioSec.toFixed(1).padStart(7)}  ${mean((r) => r.oracle2)}     ${mean((r) => r.oracleK)}         ${mean((r) => r.energy2)}        ${mean((r) => r.sileroK)}           ${mean((r) => r.robust2)}`);
   // One-speaker recordings: how often the speaker count is over-estimated.
-  const single = names.map((name) => {
+  const single: Array<{ name: string; k: number; der: number }> = [];
+  for (const name of names) {
     const pool = pools.get(name)!.slice(0, 12);
     const { pcm, truth } = conversation(pool, pool, rand, pool.length - (pool.length % 2));
-    const hyp = diarizeMono(pcm, SR, truth.map(({ start, end }) => ({ start, end })));
+    const hyp = await diarizeMono(pcm, SR, truth.map(({ start, end }) => ({ start, end })));
     const one = truth.map((t) => ({ ...t, speaker: 0 }));
-    return { name, k: new Set(hyp.map((h) => h.speaker)).size, der: diarizationErrorRate(one, hyp).der };
-  });
+    single.push({ name, k: new Set(hyp.map((h) => h.speaker)).size, der: diarizationErrorRate(one, hyp).der });
+  }
   console.log(`one-speaker recordings, speakers estimated: ${single.map((r) => `${r.name}=${r.k} (DER ${pct(r.der).trim()})`).join(', ')}`);
   console.log(`diarization time: ${elapsed.toFixed(2)} s for ${(audioSec * 5).toFixed(0)} s of audio (real-time factor ${(elapsed / (audioSec * 5)).toFixed(4)}, VAD included)`);
 }

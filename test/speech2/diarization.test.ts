@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFfmpegDecoder } from '../../main/engines/audio/index.js';
-import {
-  assignSpeakers, diarizationErrorRate, diarize, diarizeChannels, diarizeMono, type SpeakerTurn,
-} from '../../main/services/transcriptions/diarization.js';
-import type { SpeechSegment, VoiceActivityDetector } from '../../main/services/transcriptions/ports.js';
+import { createClusteringDiarizer } from '../../main/engines/diarization/index.js';
+import { assignSpeakers, diarizeChannels, diarize as diarizeAudio } from '../../main/services/transcriptions/diarization.js';
+import type { DecodedAudio, DiarizationOptions, SpeakerTurn, SpeechSegment, VoiceActivityDetector } from '../../main/services/transcriptions/ports.js';
+import { diarizationErrorRate } from '../../scripts/diarization-error-rate.js';
 
 const SR = 16000;
 
@@ -34,6 +34,11 @@ const energyVad: VoiceActivityDetector = {
     return out;
   },
 };
+
+const diarizer = createClusteringDiarizer();
+const diarize = (audio: DecodedAudio, vad: VoiceActivityDetector, options?: DiarizationOptions): Promise<SpeakerTurn[]> =>
+  diarizeAudio(audio, { vad, diarizer }, options);
+const diarizeMono = (pcm: Int16Array, sampleRate: number, segments: SpeechSegment[]): Promise<SpeakerTurn[]> => diarizer.diarize(pcm, sampleRate, segments);
 
 describe('diarizationErrorRate', () => {
   const ref: SpeakerTurn[] = [{ start: 0, end: 4, speaker: 0 }, { start: 5, end: 9, speaker: 1 }];
@@ -113,19 +118,19 @@ describe('diarize on real synthesised speech', () => {
     expect(diarizationErrorRate(truth, hyp).der).toBeLessThan(0.15);
   });
 
-  it('estimates two speakers when not told how many', () => {
-    const hyp = diarizeMono(mono, SR, truth.map(({ start, end }) => ({ start, end })));
+  it('estimates two speakers when not told how many', async () => {
+    const hyp = await diarizeMono(mono, SR, truth.map(({ start, end }) => ({ start, end })));
     expect(new Set(hyp.map((h) => h.speaker)).size).toBe(2);
   });
 
-  it('estimates one speaker when one voice says every line', () => {
+  it('estimates one speaker when one voice says every line', async () => {
     const male = truth.filter((t) => t.speaker === 0);
     const parts = male.map((t) => mono.subarray(Math.round(t.start * SR), Math.round(t.end * SR)));
     const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
     let o = 0;
     const segs: SpeechSegment[] = [];
     for (const p of parts) { pcm.set(p, o); segs.push({ start: o / SR, end: (o + p.length) / SR }); o += p.length; }
-    const hyp = diarizeMono(pcm, SR, segs);
+    const hyp = await diarizeMono(pcm, SR, segs);
     expect(new Set(hyp.map((h) => h.speaker)).size).toBe(1);
   });
 

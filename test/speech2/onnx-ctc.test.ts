@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOnnxCtcRecognizer, splitAtQuiet } from '../../main/engines/speech/onnx/index.js';
-import { logMelSpectrogram } from '../../main/services/transcriptions/diarization.js';
+import { logMelSpectrogram } from '../../main/engines/diarization/index.js';
 import { DomainError } from '../../main/services/errors.js';
 import { buildModel, FLOAT, INT64 } from './onnx-builder.js';
 

@@ -1,6 +1,6 @@
-import type { AudioDecoder, RecognizedWord, SpeechRecognizer, VoiceActivityDetector } from './ports.js';
+import type { AudioDecoder, RecognizedWord, SpeakerDiarizer, SpeakerTurn, SpeechRecognizer, VoiceActivityDetector } from './ports.js';
 import type { TranscriptionOptions, TranscriptionPipeline, TranscribedUtterance, TranscribedWord, TranscriptResult } from './transcription-service.js';
-import { assignSpeakers, diarize, type SpeakerTurn } from './diarization.js';
+import { assignSpeakers, diarize } from './diarization.js';
 import { punctuateWords } from './dictation-format.js';
 
 /** A pause longer than this between two words of one speaker starts a new utterance (seconds). */
@@ -42,13 +42,15 @@ export function createTranscriptionPipeline(deps: {
   decoder: AudioDecoder;
   recognizer: (engine?: string) => SpeechRecognizer;
   vad: () => VoiceActivityDetector;
+  /** Tells voices apart within one channel. */
+  diarizer: SpeakerDiarizer;
 }): TranscriptionPipeline {
   return async (audioPath: string, options: TranscriptionOptions): Promise<TranscriptResult> => {
     const recognizer = deps.recognizer(options.engine);
     const audio = await deps.decoder.decodeFile(audioPath, { sampleRate: recognizer.sampleRate, keepChannels: options.diarization });
     const mono = downmix(audio.channels);
     const recognized = await recognizer.transcribe(mono, { language: options.language });
-    const turns: SpeakerTurn[] = options.diarization && recognized.words.length ? await diarize(audio, deps.vad()) : [];
+    const turns: SpeakerTurn[] = options.diarization && recognized.words.length ? await diarize(audio, { vad: deps.vad(), diarizer: deps.diarizer }) : [];
     const speakered: Array<RecognizedWord & { speaker: number | null }> = options.diarization
       ? assignSpeakers(recognized.words, turns)
       : recognized.words.map((w) => ({ ...w, speaker: null }));

@@ -1,7 +1,8 @@
 /**
- * Ports for speech: recognisers, audio decoding and voice activity detection. Implementations
- * live in `main/engines/` (pocketsphinx through koffi, ONNX models, OpenAI-compatible servers,
- * ffmpeg, Silero VAD). Audio and recognised text are patient data: never log them.
+ * Ports for speech: recognisers, audio decoding, voice activity detection, live endpointing and
+ * diarization. Implementations live in `main/engines/` (pocketsphinx through koffi, ONNX models,
+ * OpenAI-compatible servers, ffmpeg, Silero VAD, clustering diarizer). Audio and recognised text
+ * are patient data: never log them.
  */
 
 /** One recognised word; times are seconds from the start of the audio handed to the engine. */
@@ -86,4 +87,27 @@ export interface SpeechSegment {
 export interface VoiceActivityDetector {
   /** Speech segments of a whole clip (16 kHz mono PCM). */
   segments(pcm: Int16Array, sampleRate: number): Promise<SpeechSegment[]>;
+}
+
+/** A stretch of speech by one speaker, seconds from the start of the audio. */
+export interface SpeakerTurn {
+  start: number;
+  end: number;
+  speaker: number;
+}
+
+export interface DiarizationOptions {
+  /** Exact number of speakers when the caller knows it (a two-person encounter). */
+  numSpeakers?: number;
+  /** Upper bound when the count is estimated. Default 4. */
+  maxSpeakers?: number;
+}
+
+/** Tells voices apart in one microphone's recording (several microphones are told apart by channel). */
+export interface SpeakerDiarizer {
+  /**
+   * Speaker turns of mono PCM, found inside `segments` (what a VoiceActivityDetector heard).
+   * Speakers are numbered 0, 1... by first appearance; touching turns of one speaker are joined.
+   */
+  diarize(pcm: Int16Array, sampleRate: number, segments: SpeechSegment[], options?: DiarizationOptions): Promise<SpeakerTurn[]>;
 }

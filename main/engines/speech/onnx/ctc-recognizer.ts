@@ -12,7 +12,7 @@
 import * as ort from 'onnxruntime-node';
 import { join } from 'node:path';
 import { engineUnavailable, invalidRequest } from '../../../services/errors.js';
-import { logMelSpectrogram } from '../../../services/transcriptions/diarization.js';
+import { logMelSpectrogram } from '../../diarization/log-mel.js';
 import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecognizer } from '../../../services/transcriptions/ports.js';
 import { decodeCtcGreedy, toResult } from './ctc-decode.js';
 import { findCtcModel, readFolderConfig, readJson, requireFolder, supportsLanguage, type ModelFolderConfig } from './model-folder.js';
