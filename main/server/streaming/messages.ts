@@ -4,23 +4,10 @@
  */
 import type { RecognitionResult } from '../../services/transcriptions/ports.js';
 import { punctuateWords } from '../../services/transcriptions/dictation-format.js';
+import type { ErrorMessage, StatusMessage, TranscriptMessage } from '../../../shared/api/stream-messages.js';
 
-export interface StatusMessage { type: 'status'; status: 'connected' | 'disconnected'; timestamp: string }
-export interface ErrorMessage { type: 'error'; error: string; timestamp: string }
-export interface TranscriptWord { word: string; start: number; end: number; confidence: number; punctuated_word: string }
-export interface TranscriptMessage {
-  type: 'transcript';
-  audio_start: number;
-  audio_end: number;
-  duration: number;
-  text: string;
-  is_final: boolean;
-  /** Deprecated alias of `is_final`, kept for older clients. */
-  isFinal: boolean;
-  words: TranscriptWord[];
-  timestamp: string;
-}
-export type ServerMessage = StatusMessage | ErrorMessage | TranscriptMessage;
+// The message shapes are declared once in shared/api, where the renderer reads them too.
+export type { ErrorMessage, ServerMessage, StatusMessage, TranscriptMessage, TranscriptWord } from '../../../shared/api/stream-messages.js';
 
 /** What a client message asks for, once parsed. */
 export type ClientMessage =
