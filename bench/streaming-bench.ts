@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { WebSocket } from 'ws';
 import { loadConfig } from '../main/config.js';
+import { locateAppFiles } from '../main/app-files.js';
 import { createClindoc } from '../main/composition.js';
 import { createStreamDecoder } from '../main/engines/audio/index.js';
 import { attachStreaming } from '../main/server/streaming/attach.js';
@@ -158,7 +159,8 @@ async function main(): Promise<void> {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
-  const medical = process.env.CLINDOC_ASR_MEDICAL !== '0' && clinicalArtefacts(join(process.cwd(), 'resources', 'asr')) !== null;
+  const resourcesDir = locateAppFiles().asrDir;
+  const medical = process.env.CLINDOC_ASR_MEDICAL !== '0' && clinicalArtefacts(resourcesDir) !== null;
   // No decoder pool: every session starts on a fresh decoder, as the first session of a day does.
   // Search knobs for comparisons (the product's defaults are the engine's own).
   const streamSearch = {
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
     ...(process.env.CLINDOC_ASR_STREAM_MAXHMMPF ? { maxHmmPerFrame: Number(process.env.CLINDOC_ASR_STREAM_MAXHMMPF) } : {}),
   };
   const threads = Number(process.env.CLINDOC_ASR_THREADS) || undefined;
-  const recognizer = createPocketsphinxRecognizer({ medical, poolSize: 0, streamSearch, ...(threads ? { threads } : {}) });
+  const recognizer = createPocketsphinxRecognizer({ medical, resourcesDir, poolSize: 0, streamSearch, ...(threads ? { threads } : {}) });
   const vad = createSileroVad();
   const sync = process.env.STREAM_BENCH_SYNC === '1';
   const served = sync ? syncOnly(recognizer) : recognizer;

@@ -43,7 +43,8 @@ import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
 import { createLlmNoteWriter } from './engines/text/llm-note-writer.js';
 import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
-import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { missingAppFiles } from './app-files.js';
 import { createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
 import { createClusteringDiarizer } from './engines/diarization/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
@@ -99,9 +100,14 @@ function chooseLanguageModel(config: ClindocConfig): LanguageModel | undefined {
   if (config.llmBaseUrl && config.llmModel) {
     return createOpenAiCompatibleModel({
       baseUrl: config.llmBaseUrl, model: config.llmModel, timeoutMs: config.llmTimeoutMs, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
+      ...(config.llmMaxRetries !== undefined ? { maxRetries: config.llmMaxRetries } : {}), stream: config.llmStream,
     });
   }
-  if (config.llmModelPath) return createLlamaCppModel({ modelPath: config.llmModelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
+  if (config.llmModelPath) {
+    return createLlamaCppModel({
+      modelPath: config.llmModelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}), ...(config.llmContextSize ? { contextSize: config.llmContextSize } : {}),
+    });
+  }
   return undefined;
 }
 
@@ -147,8 +153,19 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const languageModel = chooseLanguageModel(config);
   let noteWriter: NoteWriter | undefined;
   let styleWriter: StyleWriter | undefined;
-  const writer = (): NoteWriter => (noteWriter ??= languageModel ? createLlmNoteWriter(languageModel) : createEmbeddedNoteWriter());
-  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel) : createEmbeddedStyleWriter());
+  const { promptsDir } = config.resources;
+  const writer = (): NoteWriter => (noteWriter ??= languageModel ? createLlmNoteWriter(languageModel, { promptsDir }) : createEmbeddedNoteWriter());
+  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : createEmbeddedStyleWriter());
+  // Bundled files are found from the installation, not the working directory; an absent one is a
+  // warning with a fallback, never a failed start or a failed transcription.
+  const pocketsphinxFiles = { medical: config.asrMedical, resourcesDir: config.resources.asrDir };
+  const clinicalLanguageModel = clinicalModelStatus(pocketsphinxFiles);
+  if (clinicalLanguageModel.reason === 'missing') {
+    logger.warn({ path: clinicalLanguageModel.path }, 'clinical language model missing: the embedded recogniser uses the general English model');
+  }
+  for (const m of missingAppFiles({ rendererDir: config.rendererDir, ...(languageModel ? { promptsDir } : {}) })) {
+    logger.warn({ path: m.path }, `bundled ${m.what} missing: ${m.consequence}`);
+  }
 
   let vad: ReturnType<typeof createSileroVad> | undefined;
   const silero = (): ReturnType<typeof createSileroVad> => (vad ??= createSileroVad({ threshold: config.vadThreshold }));
@@ -161,13 +178,19 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     const cached = recognizers.get(engine);
     if (cached) return cached;
     let made: SpeechRecognizer;
-    if (engine === 'pocketsphinx') made = createPocketsphinxRecognizer({ medical: config.asrMedical, clinicalWeight: config.asrClinicalWeight, vad: batchVad() });
+    if (engine === 'pocketsphinx') {
+      made = createPocketsphinxRecognizer({
+        ...pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: batchVad(), ...(config.asrThreads ? { threads: config.asrThreads } : {}),
+        libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
+      });
+    }
     else if (engine === 'openai-compatible') {
       if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
       made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
     } else if (engine === 'onnx-ctc' || engine === 'onnx-whisper') {
       if (!config.asrModelDir) throw invalidRequest(`engine: ${engine} needs CLINDOC_ASR_MODEL_DIR`);
-      made = engine === 'onnx-ctc' ? createOnnxCtcRecognizer({ modelDir: config.asrModelDir }) : createOnnxWhisperRecognizer({ modelDir: config.asrModelDir });
+      const onnx = { modelDir: config.asrModelDir, ...(config.asrThreads ? { threads: config.asrThreads } : {}) };
+      made = engine === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx);
     } else throw invalidRequest(`engine: "${engine}" is not configured on this device`);
     recognizers.set(engine, made);
     return made;
@@ -191,6 +214,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const engines = createEngineSettingsService({
     store: stores.engineSettings, defaultEngine: config.asrEngine,
     available: ['pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : [])],
+    clinicalLanguageModel,
   });
   const transcriptions = createTranscriptionService({
     engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { locateAppFiles, type AppFiles } from './app-files.js';
 
 /**
  * Clindoc's configuration: one schema, read from environment variables. Every field documents
@@ -45,18 +46,38 @@ export interface ClindocConfig {
   llmThreads?: number;
   /** CLINDOC_LLM_TIMEOUT_MS, default 120000. */
   llmTimeoutMs: number;
+  /** CLINDOC_LLM_MAX_RETRIES: further attempts after a 429, 5xx or refused connection; default the engine's (2). */
+  llmMaxRetries?: number;
+  /** CLINDOC_LLM_STREAM: ask the OpenAI-compatible server for server-sent events; default false. */
+  llmStream: boolean;
+  /** CLINDOC_LLM_CONTEXT_SIZE: llama.cpp context window in tokens; default the engine's (8192, capped by the model's). */
+  llmContextSize?: number;
   /** CLINDOC_ASR_ENGINE: default recogniser (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible); default pocketsphinx. */
   asrEngine: string;
   /** CLINDOC_ASR_MODEL_DIR: folder of an ONNX speech model; default none. */
   asrModelDir?: string;
+  /**
+   * CLINDOC_ASR_THREADS: CPU threads for speech recognition. pocketsphinx runs at most this many
+   * recognitions at once (default the cores, at most 3); ONNX models use this many threads per
+   * recognition (default 1).
+   */
+  asrThreads?: number;
+  /** CLINDOC_POCKETSPHINX_LIB / CLINDOC_SPHINXBASE_LIB: the native libraries; default Debian's `libpocketsphinx.so.3` / `libsphinxbase.so.3`. */
+  pocketsphinxLib?: string;
+  sphinxbaseLib?: string;
   /** CLINDOC_ASR_BASE_URL / CLINDOC_ASR_MODEL / CLINDOC_ASR_API_KEY: OpenAI-compatible transcription server. */
   asrBaseUrl?: string;
   asrModel?: string;
   asrApiKey?: string;
   /** CLINDOC_WEBHOOK_TIMEOUT_MS, default 10000 per delivery attempt. */
   webhookTimeoutMs: number;
-  /** CLINDOC_RENDERER_DIR: built interface to serve at `/`; default dist/renderer of the checkout. */
+  /** CLINDOC_RENDERER_DIR: built interface to serve at `/`; default the bundled one (main/app-files.ts). */
   rendererDir: string;
+  /**
+   * Folders of the resources bundled with the app, found by main/app-files.ts from where Clindoc
+   * is installed (never the working directory); no environment variable: they ship with the code.
+   */
+  resources: BundledResources;
   /**
    * CLINDOC_ENCRYPTION_KEY: master key (32 bytes as 64 hex digits or base64) that seals the data
    * folder's key ring. Default none: the desktop app uses the OS keychain; headless runs generate
@@ -94,6 +115,9 @@ export interface ClindocConfig {
   /** CLINDOC_STREAM_MAX_MESSAGE_BYTES, default 1048576 per client message. */
   streamMaxMessageBytes: number;
 }
+
+/** Bundled resource folders (see {@link AppFiles}). */
+export type BundledResources = Pick<AppFiles, 'asrDir' | 'promptsDir' | 'codesDir'>;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -165,8 +189,13 @@ export function platformDataDir(env: Env = process.env, platform = process.platf
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ASR_ENGINES = ['pocketsphinx', 'onnx-ctc', 'onnx-whisper', 'openai-compatible'];
 
-/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): ClindocConfig {
+/**
+ * Reads and validates the configuration; throws ConfigError naming the first bad variable.
+ * @param cwd decides only the data folder's default (`./data` when it is a checkout)
+ * @param files the app's bundled files; default found from this module (main/app passes the
+ *   packaged app's resources path)
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), files: AppFiles = locateAppFiles()): ClindocConfig {
   const root = checkoutRoot(cwd);
   const host = (env.CLINDOC_HOST ?? '127.0.0.1').trim();
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new ConfigError('CLINDOC_HOST', `is not a host name or address: "${host}"`);
@@ -194,6 +223,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError('CLINDOC_ENCRYPTION_KEY', 'must be 32 bytes written as 64 hex digits or base64 (openssl rand -base64 32)');
   }
   const threads = env.CLINDOC_LLM_THREADS ? int(env, 'CLINDOC_LLM_THREADS', 1, 1, 256) : undefined;
+  const asrThreads = env.CLINDOC_ASR_THREADS ? int(env, 'CLINDOC_ASR_THREADS', 1, 1, 256) : undefined;
+  const llmMaxRetries = env.CLINDOC_LLM_MAX_RETRIES ? int(env, 'CLINDOC_LLM_MAX_RETRIES', 2, 0, 20) : undefined;
+  const llmContextSize = env.CLINDOC_LLM_CONTEXT_SIZE ? int(env, 'CLINDOC_LLM_CONTEXT_SIZE', 8192, 256, 1_048_576) : undefined;
+  const pocketsphinxLib = env.CLINDOC_POCKETSPHINX_LIB?.trim() || undefined;
+  const sphinxbaseLib = env.CLINDOC_SPHINXBASE_LIB?.trim() || undefined;
   return {
     port: int(env, 'CLINDOC_PORT', 8080, 0, 65535),
     host,
@@ -214,13 +248,20 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...(llmModelPath ? { llmModelPath } : {}),
     ...(threads ? { llmThreads: threads } : {}),
     llmTimeoutMs: int(env, 'CLINDOC_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    ...(llmMaxRetries !== undefined ? { llmMaxRetries } : {}),
+    llmStream: flag(env, 'CLINDOC_LLM_STREAM', false),
+    ...(llmContextSize ? { llmContextSize } : {}),
     asrEngine,
     ...(asrModelDir ? { asrModelDir } : {}),
+    ...(asrThreads ? { asrThreads } : {}),
+    ...(pocketsphinxLib ? { pocketsphinxLib } : {}),
+    ...(sphinxbaseLib ? { sphinxbaseLib } : {}),
     ...(asrBaseUrl ? { asrBaseUrl } : {}),
     ...(env.CLINDOC_ASR_MODEL ? { asrModel: env.CLINDOC_ASR_MODEL } : {}),
     ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
-    rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || join(root ?? cwd, 'dist', 'renderer')),
+    rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || files.rendererDir),
+    resources: { asrDir: files.asrDir, promptsDir: files.promptsDir, codesDir: files.codesDir },
     ...(encryptionKey ? { encryptionKey } : {}),
     retentionDays: int(env, 'CLINDOC_RETENTION_DAYS', 0, 0, 36_500),
     retentionSweepSeconds: int(env, 'CLINDOC_RETENTION_SWEEP_SECONDS', 3600, 1, 86_400),

@@ -36,9 +36,12 @@ import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { parseCsv } from './build-medical-lm.js';
 import { evalDataDir } from './eval-data.js';
+import { locateAppFiles } from '../main/app-files.js';
 
 const SAMPLES = resolve(process.env.CLINDOC_SPEECH_SAMPLES ?? '/tmp/clindoc-speech-samples');
 const DATA = evalDataDir();
+/** The clinical language model the app bundles (main/app-files.ts). */
+const CLINICAL_DIR = locateAppFiles().asrDir;
 const maxArg = process.argv.indexOf('--max');
 const MAX_CLINICAL = maxArg > 0 ? Number(process.argv[maxArg + 1]) : 15;
 const sweepArg = process.argv.indexOf('--sweep');
@@ -208,7 +211,7 @@ async function main(): Promise<void> {
   const vad = createRobustVad({ model: silero });
   const engines: Array<[string, SpeechRecognizer, boolean]> = [];
   const general = createPocketsphinxRecognizer({ medical: false, vad });
-  const medical = createPocketsphinxRecognizer({ medical: true, vad });
+  const medical = createPocketsphinxRecognizer({ medical: true, resourcesDir: CLINICAL_DIR, vad });
   engines.push(['pocketsphinx general LM, batch', general, false], ['pocketsphinx general LM, streaming', general, true]);
   engines.push(['pocketsphinx + clinical LM, batch', medical, false], ['pocketsphinx + clinical LM, streaming', medical, true]);
   const others = configuredEngines();
@@ -230,7 +233,7 @@ async function main(): Promise<void> {
     }
   }
   for (const w of SWEEP) {
-    const rec = createPocketsphinxRecognizer({ medical: true, vad, clinicalWeight: w });
+    const rec = createPocketsphinxRecognizer({ medical: true, resourcesDir: CLINICAL_DIR, vad, clinicalWeight: w });
     for (const [setName, clips] of sets) {
       if (clips.length) console.log(await evaluate(`pocketsphinx clinical weight ${w}, batch / ${setName}`, rec, clips, false));
     }

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
+import { locateAppFiles } from '../app-files.js';
 import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
 import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
 import { loadKeychainKey } from './keychain-key.js';
@@ -36,8 +37,10 @@ function fatal(err: unknown): void {
 
 async function start(): Promise<void> {
   const env = { ...process.env, CLINDOC_DATA_DIR: process.env.CLINDOC_DATA_DIR ?? app.getPath('userData') };
-  const config = loadConfig(env, app.isPackaged ? app.getAppPath() : process.cwd());
-  if (!process.env.CLINDOC_RENDERER_DIR) config.rendererDir = join(app.getAppPath(), 'dist', 'renderer');
+  // Packaged: bundled resources sit in process.resourcesPath (electron-builder extraResources) and
+  // the interface in the app archive. From a checkout: the repository, whatever the working directory.
+  const files = locateAppFiles(app.isPackaged ? { resourcesPath: process.resourcesPath, appPath: app.getAppPath() } : {});
+  const config = loadConfig(env, app.isPackaged ? app.getAppPath() : process.cwd(), files);
   // The data folder's master key is kept by the OS keychain (safeStorage) when there is one.
   const keychainKey = process.env.CLINDOC_ENCRYPTION_KEY ? undefined : loadKeychainKey(safeStorage, config.dataDir);
   clindoc = createClindoc(config, keychainKey ? { keychainKey } : {});

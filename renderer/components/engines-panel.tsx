@@ -8,6 +8,15 @@ const ENGINE_NAMES: Record<string, string> = {
   pocketsphinx: 'Embedded (pocketsphinx)', 'onnx-ctc': 'ONNX CTC model', 'onnx-whisper': 'ONNX Whisper model', 'openai-compatible': 'OpenAI-compatible server',
 };
 
+/** Whether the embedded recogniser has its clinical vocabulary, in words a clinic's IT person can act on. */
+function ClinicalModelLine({ model }: { model: EngineSettings['clinicalLanguageModel'] }) {
+  if (model.loaded) return <p className="hint" data-testid="clinical-model">Clinical language model: loaded{model.path ? ` from ${model.path}` : ''}.</p>;
+  const why = model.reason === 'disabled'
+    ? 'turned off (CLINDOC_ASR_MEDICAL=0)'
+    : `not found${model.path ? ` in ${model.path}` : ''}; reinstall Clindoc or run scripts/build-medical-lm.ts`;
+  return <p className="hint" data-testid="clinical-model">Clinical language model: not loaded, {why}. The embedded recogniser uses the general English model, which misses more medical words.</p>;
+}
+
 /** The account's default recogniser for recordings: a live setting of the local API. */
 function AccountRecogniser() {
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
@@ -32,6 +41,7 @@ function AccountRecogniser() {
           {(settings?.available ?? []).map((x) => <option key={x} value={x}>{ENGINE_NAMES[x] ?? x}</option>)}
         </select>
       </label>
+      {settings?.clinicalLanguageModel && <ClinicalModelLine model={settings.clinicalLanguageModel} />}
       {saved && <StatusMessage>Saved: recordings use {ENGINE_NAMES[settings?.asrEngine ?? ''] ?? settings?.asrEngine}.</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
     </div>

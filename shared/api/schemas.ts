@@ -223,6 +223,11 @@ export const EngineSettings = Type.Object({
   asrEngine: Type.String({ description: 'Recogniser used for uploads that do not name an `engine`.' }),
   source: StringEnum(['account', 'default'], { description: '`default` when the account follows CLINDOC_ASR_ENGINE.' }),
   available: Type.Array(Type.String(), { description: 'Recognisers configured on this device (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible).' }),
+  clinicalLanguageModel: Type.Object({
+    loaded: Type.Boolean({ description: 'True when the embedded recogniser mixes the clinical language model into its general English one.' }),
+    path: Type.Optional(Type.String({ description: 'Folder the model is loaded from, or where it was looked for.' })),
+    reason: Type.Optional(StringEnum(['disabled', 'missing'], { description: 'Why it is not loaded: `disabled` (CLINDOC_ASR_MEDICAL=0) or `missing` from the installation (a warning at start-up; the general model transcribes instead).' })),
+  }, { description: 'State of the clinical language model of the embedded recogniser (pocketsphinx), decided at start-up.' }),
 });
 export type EngineSettings = Static<typeof EngineSettings>;
 export const EngineSettingsBody = Type.Object({

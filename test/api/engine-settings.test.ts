@@ -63,7 +63,10 @@ describe('per-account default speech engine (/v1/settings/engines)', () => {
   it('lists the engines configured here and starts at the device default', async () => {
     const got = await settings(s.headers());
     expect(got.status).toBe(200);
-    expect(got.body.data).toEqual({ asrEngine: 'pocketsphinx', source: 'default', available: ['pocketsphinx', 'openai-compatible'] });
+    expect(got.body.data).toEqual({
+      asrEngine: 'pocketsphinx', source: 'default', available: ['pocketsphinx', 'openai-compatible'],
+      clinicalLanguageModel: { loaded: true, path: expect.stringMatching(/resources[\\/]asr$/) },
+    });
   });
 
   it("uses the account's default for uploads without an engine; the upload's own engine wins", async () => {

@@ -7,9 +7,9 @@
  *   === user ===
  *   ...
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateAppFiles } from '../../app-files.js';
 
 export interface PromptTemplate {
   system: string;
@@ -17,21 +17,11 @@ export interface PromptTemplate {
 }
 
 /**
- * Finds `resources/prompts` by walking up from this module, so the same code works from the
- * source tree (tsx, tests) and from a build output placed under the repository.
+ * The bundled prompts folder (main/app-files.ts), for callers that pass none. Composition passes
+ * `config.resources.promptsDir`, which is the same folder unless the packaged app moved it.
  */
 export function defaultPromptsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, 'resources', 'prompts');
-    if (existsSync(join(candidate, 'note.md'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  // Packaged Electron apps ship resources beside the app archive.
-  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;
-  return join(resourcesPath ?? join(process.cwd(), 'resources'), 'prompts');
+  return locateAppFiles().promptsDir;
 }
 
 /**

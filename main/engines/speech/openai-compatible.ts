@@ -14,12 +14,12 @@ export interface OpenAiCompatibleOptions {
   /**
    * Server address, with or without the `/v1` suffix: `http://127.0.0.1:8000` and
    * `https://api.openai.com/v1` both work. Environment (read by the composition root):
-   * `CLINDOC_ASR_OPENAI_BASE_URL`.
+   * `CLINDOC_ASR_BASE_URL`.
    */
   baseUrl: string;
-  /** Model name sent as `model` (`whisper-1`, `Systran/faster-whisper-small`...). Env `CLINDOC_ASR_OPENAI_MODEL`. */
+  /** Model name sent as `model` (`whisper-1`, `Systran/faster-whisper-small`...). Env `CLINDOC_ASR_MODEL`, default `whisper-1`. */
   model: string;
-  /** Sent as `Authorization: Bearer`; local servers usually need none. Env `CLINDOC_ASR_OPENAI_API_KEY`. */
+  /** Sent as `Authorization: Bearer`; local servers usually need none. Env `CLINDOC_ASR_API_KEY`. */
   apiKey?: string;
   /** Per-attempt time limit in milliseconds. Default 120000 (long dictations on a slow CPU server). */
   timeoutMs?: number;

@@ -12,6 +12,15 @@ export interface EngineSettingsStore {
   setAsrEngine(accountId: string, engine: string | null): void;
 }
 
+/** Whether the embedded recogniser uses the clinical language model (decided by composition at start-up). */
+export interface ClinicalLanguageModelView {
+  loaded: boolean;
+  /** Folder it is loaded from, or where it was looked for. */
+  path?: string;
+  /** Why it is not loaded. */
+  reason?: 'disabled' | 'missing';
+}
+
 export interface EngineSettingsView {
   /** The recogniser an upload without `engine` uses. */
   asrEngine: string;
@@ -19,6 +28,8 @@ export interface EngineSettingsView {
   source: 'account' | 'default';
   /** Engines configured on this device, any of which may be chosen. */
   available: string[];
+  /** The embedded recogniser's clinical language model: device state, the same for every account. */
+  clinicalLanguageModel: ClinicalLanguageModelView;
 }
 
 export interface EngineSettingsService {
@@ -31,10 +42,17 @@ export interface EngineSettingsService {
 
 /**
  * Creates the engine-choice service. `available` lists the engines this device can run (from
- * configuration); `defaultEngine` is CLINDOC_ASR_ENGINE.
+ * configuration); `defaultEngine` is CLINDOC_ASR_ENGINE; `clinicalLanguageModel` is what the
+ * embedded recogniser found at start-up (default: not loaded, reason unknown to this service).
  */
-export function createEngineSettingsService(deps: { store: EngineSettingsStore; defaultEngine: string; available: readonly string[] }): EngineSettingsService {
+export function createEngineSettingsService(deps: {
+  store: EngineSettingsStore;
+  defaultEngine: string;
+  available: readonly string[];
+  clinicalLanguageModel?: ClinicalLanguageModelView;
+}): EngineSettingsService {
   const available = [...new Set([deps.defaultEngine, ...deps.available])];
+  const clinicalLanguageModel = deps.clinicalLanguageModel ?? { loaded: false };
   const check = (engine: string): string => {
     if (!available.includes(engine)) {
       throw invalidRequest(`engine: "${engine.slice(0, 40)}" is not configured on this device (available: ${available.join(', ')})`);
@@ -44,8 +62,8 @@ export function createEngineSettingsService(deps: { store: EngineSettingsStore; 
   const get = (accountId: string): EngineSettingsView => {
     const own = deps.store.getAsrEngine(accountId);
     // A stored choice whose engine was since unconfigured falls back rather than failing uploads.
-    if (own !== null && available.includes(own)) return { asrEngine: own, source: 'account', available };
-    return { asrEngine: deps.defaultEngine, source: 'default', available };
+    if (own !== null && available.includes(own)) return { asrEngine: own, source: 'account', available, clinicalLanguageModel };
+    return { asrEngine: deps.defaultEngine, source: 'default', available, clinicalLanguageModel };
   };
   return {
     get,

@@ -62,21 +62,24 @@ export interface SphinxNative {
 export const NGRAM_AUTO = 0;
 export const NGRAM_BIN = 2;
 
-const LIBS = {
-  pocketsphinx: process.env.CLINDOC_POCKETSPHINX_LIB ?? 'libpocketsphinx.so.3',
-  sphinxbase: process.env.CLINDOC_SPHINXBASE_LIB ?? 'libsphinxbase.so.3',
-};
+/** File names (or paths) of the native libraries; configuration may point elsewhere. */
+export interface SphinxLibraries {
+  /** Default Debian's `libpocketsphinx.so.3` (config `CLINDOC_POCKETSPHINX_LIB`). */
+  pocketsphinx?: string;
+  /** Default Debian's `libsphinxbase.so.3` (config `CLINDOC_SPHINXBASE_LIB`). */
+  sphinxbase?: string;
+}
 
 /**
  * Loads both libraries and binds the functions. Throws `engine_unavailable` when the Debian
  * packages are missing, so the API can answer 503 instead of crashing.
  */
-export function loadSphinx(): SphinxNative {
+export function loadSphinx(libraries: SphinxLibraries = {}): SphinxNative {
   let ps: LibraryHandle;
   let sb: LibraryHandle;
   try {
-    sb = koffi.load(LIBS.sphinxbase);
-    ps = koffi.load(LIBS.pocketsphinx);
+    sb = koffi.load(libraries.sphinxbase ?? 'libsphinxbase.so.3');
+    ps = koffi.load(libraries.pocketsphinx ?? 'libpocketsphinx.so.3');
   } catch (err) {
     throw engineUnavailable('pocketsphinx is not installed (Debian packages libpocketsphinx3 and pocketsphinx-en-us)');
   }

@@ -23,7 +23,7 @@ import type {
   VoiceActivityDetector,
 } from '../../../services/transcriptions/ports.js';
 import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses, type SearchPruning } from './decoder.js';
-import { loadSphinx, type SphinxNative } from './native.js';
+import { loadSphinx, type SphinxLibraries, type SphinxNative } from './native.js';
 import { createNativeSlots } from './native-slots.js';
 import { planUtterances } from './segmenter.js';
 import { createPocketsphinxStream } from './stream.js';
@@ -35,9 +35,13 @@ export interface PocketsphinxOptions {
   dictPath?: string;
   /** General language model. Default: the model folder's `en-us.lm.bin`. */
   lmPath?: string;
-  /** Interpolate the clinical LM and use the clinical dictionary (resources/asr). Config `CLINDOC_ASR_MEDICAL`; default true when the artefacts exist. */
+  /** Interpolate the clinical LM and use the clinical dictionary. Config `CLINDOC_ASR_MEDICAL`; default true. */
   medical?: boolean;
-  /** Folder with `clinical.lm` and `clinical.dict`. Default `resources/asr` under the working directory. */
+  /**
+   * Folder with `clinical.lm.bin` (or `clinical.lm`) and `clinical.dict`, chosen by the caller
+   * (composition passes the bundled `resources/asr` found by main/app-files.ts). Without it, or
+   * when the files are absent, the recogniser uses the general model: see {@link clinicalModelStatus}.
+   */
   resourcesDir?: string;
   /**
    * Weight of the clinical LM in the mixture, 0 to 1. Config `CLINDOC_ASR_CLINICAL_WEIGHT`, default 0.1:
@@ -66,6 +70,8 @@ export interface PocketsphinxOptions {
    * 4 (UV_THREADPOOL_SIZE), so file and crypto work still finds a pool thread.
    */
   threads?: number;
+  /** Native library names or paths; default Debian's. */
+  libraries?: SphinxLibraries;
 }
 
 /** The live search settings: options, then environment, then defaults. */
@@ -97,6 +103,27 @@ export function clinicalArtefacts(resourcesDir: string): { lm: string; dict: str
   return existsSync(lm) && existsSync(dict) ? { lm, dict } : null;
 }
 
+/** Whether the embedded recogniser mixes in the clinical language model, and if not, why. */
+export interface ClinicalModelStatus {
+  /** True when recognition uses the clinical language model and dictionary. */
+  loaded: boolean;
+  /** The folder the model is loaded from, or where it was looked for. */
+  path?: string;
+  /** Why it is not loaded: `disabled` by configuration, or `missing` from `path`. */
+  reason?: 'disabled' | 'missing';
+}
+
+/**
+ * What a recogniser created with these options will use. A missing model is never an error: the
+ * general model transcribes instead, and the caller warns once at start-up.
+ */
+export function clinicalModelStatus(options: Pick<PocketsphinxOptions, 'medical' | 'resourcesDir'>): ClinicalModelStatus {
+  const path = options.resourcesDir;
+  if (options.medical === false) return { loaded: false, ...(path ? { path } : {}), reason: 'disabled' };
+  if (!path || !clinicalArtefacts(path)) return { loaded: false, ...(path ? { path } : {}), reason: 'missing' };
+  return { loaded: true, path };
+}
+
 /**
  * Creates the embedded recogniser (name `pocketsphinx`). Native libraries and models load on first
  * use; a missing installation surfaces as DomainError `engine_unavailable`.
@@ -104,10 +131,12 @@ export function clinicalArtefacts(resourcesDir: string): { lm: string; dict: str
 export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}): SpeechRecognizer & {
   createStream(options: RecognitionOptions): SpeechStream;
   close(): Promise<void>;
+  /** Decided once, at creation: the files it found then are the ones it loads. */
+  readonly clinicalModel: ClinicalModelStatus;
 } {
   const modelDir = options.modelDir ?? DEBIAN_MODEL;
-  const resourcesDir = options.resourcesDir ?? join(process.cwd(), 'resources', 'asr');
-  const medicalWanted = options.medical ?? true;
+  const clinicalModel = clinicalModelStatus(options);
+  const clinical = clinicalModel.loaded ? clinicalArtefacts(clinicalModel.path!) : null;
   const maxUtteranceSec = options.maxUtteranceSec ?? 20;
   const poolSize = options.poolSize ?? 2;
   const streamSearch = streamConfig(options.streamSearch);
@@ -130,21 +159,16 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     if (!existsSync(join(hmmDir, 'mdef'))) {
       throw engineUnavailable('the pocketsphinx en-us model is not installed (Debian package pocketsphinx-en-us)');
     }
-    const clinical = clinicalArtefacts(resourcesDir);
-    if (options.medical === true && !clinical) {
-      throw engineUnavailable('the clinical language model is missing: run `npx tsx scripts/build-medical-lm.ts`');
-    }
-    const useClinical = medicalWanted && clinical !== null;
     const featParams = join(hmmDir, 'feat.params');
     expectedCmn = existsSync(featParams) ? parseCmnInit(readFileSync(featParams, 'utf8')) : null;
     config = {
       hmmDir,
       lmPath: options.lmPath ?? join(modelDir, 'en-us.lm.bin'),
-      dictPath: options.dictPath ?? (useClinical ? clinical!.dict : join(modelDir, 'cmudict-en-us.dict')),
+      dictPath: options.dictPath ?? (clinical ? clinical.dict : join(modelDir, 'cmudict-en-us.dict')),
       sampleRate,
-      ...(useClinical ? { mixPath: clinical!.lm, mixWeight: options.clinicalWeight ?? DEFAULT_CLINICAL_WEIGHT } : {}),
+      ...(clinical ? { mixPath: clinical.lm, mixWeight: options.clinicalWeight ?? DEFAULT_CLINICAL_WEIGHT } : {}),
     };
-    native = loadSphinx();
+    native = loadSphinx(options.libraries);
     return { native, config };
   }
 
@@ -173,6 +197,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   return {
     name: 'pocketsphinx',
     sampleRate,
+    clinicalModel,
     transcribe(pcm, opts) {
       try {
         assertEnglish(opts);
