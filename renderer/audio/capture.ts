@@ -1,4 +1,5 @@
-import { createResampler, levelOf } from './resampler.js';
+import { createResampler } from '../../shared/audio/resampler.js';
+import { levelOf } from './pcm.js';
 
 export interface Microphone { deviceId: string; label: string }
 

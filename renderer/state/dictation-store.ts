@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.js';
 import type { MacroDefinition, StreamMessage } from '../api/types.js';
 import type { Capture, CaptureOptions, Microphone } from '../audio/capture.js';
-import { bytesToBase64, toLinear16 } from '../audio/resampler.js';
+import { bytesToBase64, toLinear16 } from '../audio/pcm.js';
 import type { StreamClient, StreamClientDeps, StreamState } from '../audio/stream-client.js';
 import { piecesFromDetections, segmentsText, type Segment } from './transcript-pieces.js';
 

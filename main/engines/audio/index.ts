@@ -6,5 +6,4 @@ export {
   type StreamDecoder,
   type StreamDecoderOptions,
 } from './stream-decoder.js';
-export { createResampler, resampleInt16, type StreamResampler } from './resampler.js';
 export { alawToLinear, mulawToLinear } from './pcm-codecs.js';

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DomainError, invalidRequest } from '../../services/errors.js';
 import { createPcmChunkDecoder, floatToInt16, isPcmEncoding } from './pcm-codecs.js';
-import { createResampler } from './resampler.js';
+import { createResampler } from '../../../shared/audio/resampler.js';
 import { bytesToInt16 } from './ffmpeg-decoder.js';
 
 /** Streaming encodings of the contract; absent means container audio that ffmpeg identifies. */

