@@ -1,5 +1,5 @@
 import { ENUM_SYNONYMS } from './lexicon.js';
-import { isNegated } from './text-analysis.js';
+import { isNegated } from '../../services/clinical-language/context.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -33,6 +33,12 @@ export interface ClinicalFacts {
 
 /** Findings listed under these sections are not the patient's problems or symptoms. */
 const OTHER_LISTS = new Set(['allergies', 'medications', 'family']);
+/**
+ * A finding is the patient's when it is not listed under another list, not a relative's
+ * ("mother had breast cancer") and not merely conditional ("return if fever develops", "rule
+ * out PE"). Negated findings stay: they answer "pertinent negatives" fields.
+ */
+const patientsOwn = (m: Mention): boolean => !OTHER_LISTS.has(m.section ?? '') && !m.context.family && !m.context.hypothetical;
 const conditionMatcher = createTermMatcher(CONDITIONS);
 const symptomMatcher = createTermMatcher(SYMPTOMS);
 
@@ -55,8 +61,8 @@ export function readFacts(text: string): ClinicalFacts {
     medications: readMedications(text, sections),
     allergies: allergies.items,
     noKnownAllergies: allergies.none,
-    conditions: conditionMatcher.find(text, sections).filter((m) => !OTHER_LISTS.has(m.section ?? '')),
-    symptoms: symptomMatcher.find(text, sections).filter((m) => !OTHER_LISTS.has(m.section ?? '')),
+    conditions: conditionMatcher.find(text, sections).filter(patientsOwn),
+    symptoms: symptomMatcher.find(text, sections).filter(patientsOwn),
     labels: readLabels(text),
   };
 }

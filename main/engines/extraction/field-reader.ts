@@ -3,7 +3,8 @@ import type { ClinicalFacts } from './facts.js';
 import { enumFromText, escapeRe, mapToEnum } from './enum-mapping.js';
 import type { Medication } from './medications.js';
 import { displayName, type Mention } from './term-matcher.js';
-import { isNegated, splitList } from './text-analysis.js';
+import { isNegated } from '../../services/clinical-language/context.js';
+import { splitList } from './text-analysis.js';
 import { convertHeight, convertTemperature, convertWeight } from './vitals.js';
 
 /** Lower-case words of a field's name (camelCase and snake_case split), title and description. */

@@ -1,6 +1,7 @@
 import { DOSE_RE, DRUGS, FREQUENCY_RE, ROUTES } from './lexicon.js';
 import { createTermMatcher } from './term-matcher.js';
-import { isNegated, splitList, type Section } from './text-analysis.js';
+import { isNegated } from '../../services/clinical-language/context.js';
+import { splitList, type Section } from './text-analysis.js';
 
 export interface Medication {
   name: string;

@@ -1,4 +1,5 @@
-import { isNegated, type Section } from './text-analysis.js';
+import { contextOf, type FindingContext } from '../../services/clinical-language/context.js';
+import type { Section } from './text-analysis.js';
 
 /** One mention of a lexicon term in the text. */
 export interface Mention {
@@ -9,6 +10,8 @@ export interface Mention {
   start: number;
   end: number;
   negated: boolean;
+  /** Negation, uncertainty, history and whose finding it is, as the sentence says. */
+  context: FindingContext;
   /** Canonical section the mention sits in, when it sits in one. */
   section?: string;
 }
@@ -43,7 +46,8 @@ export function createTermMatcher(groups: string[][]): TermMatcher {
         const start = m.index;
         const end = start + surface.length;
         const section = sections.find((s) => start >= s.start && start < s.end)?.name;
-        out.push({ surface, canonical: name, start, end, negated: isNegated(text, start, end), section });
+        const context = contextOf(text, start, end);
+        out.push({ surface, canonical: name, start, end, negated: context.negated, context, section });
       }
       return out;
     },

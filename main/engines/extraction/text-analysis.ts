@@ -1,6 +1,7 @@
 /**
- * Shallow reading of clinical text: known section headers ("Allergies:", "PMH:"), clause
- * boundaries and NegEx-style negation scopes. Positions are UTF-16 offsets into the text.
+ * Shallow reading of clinical text: known section headers ("Allergies:", "PMH:") and list
+ * items. Positions are UTF-16 offsets into the text. Negation and other context of a finding is
+ * read by `services/clinical-language/context.ts`.
  */
 export interface Section {
   /** Canonical section name (`allergies`, `medications`, `pmh`, ...). */
@@ -59,35 +60,6 @@ export function findSections(text: string): Section[] {
     const body = (stop ? raw.trimStart().slice(0, stop.index) : raw).trim();
     return { name: mark.name, header: mark.header, start: mark.start, end: Math.min(end, mark.bodyStart + (raw.length - raw.trimStart().length) + body.length + 1), body };
   });
-}
-
-/** Words that open a negation scope running to the end of the clause. */
-const PRE_NEGATION = /\b(?:no|not|denies|denied|deny|denying|negative for|without|free of|absence of|absent|no evidence of|no signs? of|no history of|no hx of|never|nor|neither|rules? out|ruled out|resolved|unremarkable for|non)\b\s*$/i;
-const PRE_NEGATION_ANYWHERE = /\b(?:no|not|denies|denied|deny|denying|negative for|without|free of|absence of|no evidence of|no signs? of|no history of|never|neither|nor|ruled out)\b/gi;
-/** Words after a finding that negate it ("chest pain: denied", "fever - negative"). */
-const POST_NEGATION = /^[\s:,-]*(?:is |was |were |are )?(?:negative|denied|absent|none|ruled out|not present|resolved)\b/i;
-/** Words that end a negation scope. */
-const TERMINATORS = /\b(?:but|however|although|though|except|aside from|apart from|yet|reports|endorses|admits|complains|presents|positive for|with|has|notes|states)\b/gi;
-
-/** True when the mention at [start, end) falls inside a negation scope. */
-export function isNegated(text: string, start: number, end: number): boolean {
-  const clauseStart = Math.max(text.lastIndexOf('.', start - 1), text.lastIndexOf(';', start - 1), text.lastIndexOf('\n', start - 1), text.lastIndexOf(':', start - 1) - 0);
-  let prefix = text.slice(clauseStart + 1, start);
-  // Scope ends at the last terminator before the mention.
-  let lastTerm = -1;
-  TERMINATORS.lastIndex = 0;
-  for (let m = TERMINATORS.exec(prefix); m; m = TERMINATORS.exec(prefix)) lastTerm = m.index + m[0].length;
-  if (lastTerm >= 0) prefix = prefix.slice(lastTerm);
-  if (PRE_NEGATION.test(prefix)) return true;
-  PRE_NEGATION_ANYWHERE.lastIndex = 0;
-  if (PRE_NEGATION_ANYWHERE.test(prefix) && prefix.length < 160) return true;
-  const clauseEnd = nextBoundary(text, end);
-  return POST_NEGATION.test(text.slice(end, clauseEnd));
-}
-
-function nextBoundary(text: string, from: number): number {
-  const m = /[.;\n]/.exec(text.slice(from));
-  return m ? from + m.index : text.length;
 }
 
 /** Splits a list body ("a, b and c; d") into trimmed items, keeping parentheses together. */
