@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -18,10 +19,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `npm run serve`'s entry point as a real child process and waits until it listens. */
-export async function startHeadless(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main', 'headless.ts')], {
-    cwd: ROOT, env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * Starts `npm run serve`'s entry point as a real child process and waits until it listens.
+ * `cwd` (default the repository) is the child's working directory, as a service manager would set it.
+ */
+export async function startHeadless(env: Record<string, string>, options: { cwd?: string } = {}): Promise<{ child: ChildProcess; output: () => string }> {
+  // `--import tsx` is resolved from the working directory, so from elsewhere the loader is named by path.
+  const loader = options.cwd ? pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : 'tsx';
+  const child = spawn(process.execPath, ['--import', loader, join(ROOT, 'main', 'headless.ts')], {
+    cwd: options.cwd ?? ROOT, env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
