@@ -8,6 +8,7 @@ import type { Sentence } from './transcript.js';
 import type { SectionKind } from './sections.js';
 import { isDrugWord, symptomsIn, type BodySystem } from './lexicon.js';
 import { SALIENCE } from './generated/salience.js';
+import { answerPolarity } from '../../../services/clinical-language/context.js';
 
 export interface ClassifiedSentence {
   kind: SectionKind;
@@ -74,9 +75,6 @@ export function informativeness(text: string): number {
   return w;
 }
 
-const NEGATIVE_ANSWER = /^(no|nope|nah|not really|not that i|never|none|nothing|i don't|i do not|i haven't|i have not|i didn't|i did not|i'm not|i am not|negative|not at all)\b/i;
-const POSITIVE_ANSWER = /^(yes|yeah|yep|yup|i do|i have|i did|a little|a bit|sometimes|occasionally|definitely|i've had|i have had|uh-huh|mm-hmm|positive)\b/i;
-
 /** Route sentences to sections and read symptom answers; drops small talk and bare questions. */
 export function classifySentences(sentences: Sentence[]): { items: ClassifiedSentence[]; findings: SymptomFinding[] } {
   const items: ClassifiedSentence[] = [];
@@ -111,8 +109,9 @@ export function classifySentences(sentences: Sentence[]): { items: ClassifiedSen
 function answer(text: string, q: { text: string; index: number }, index: number, findings: SymptomFinding[]): void {
   const asked = symptomsIn(q.text);
   if (asked.length === 0) return;
-  const negative = NEGATIVE_ANSWER.test(text);
-  const positive = !negative && POSITIVE_ANSWER.test(text);
+  const polarity = answerPolarity(text);
+  const negative = polarity === 'negative';
+  const positive = polarity === 'positive';
   if (negative) for (const a of asked) findings.push({ term: a.term, system: a.system, present: false, index });
   // A "yes" to "fever or chills?" does not say which one: record only single-symptom questions.
   else if (positive && asked.length === 1) findings.push({ term: asked[0]!.term, system: asked[0]!.system, present: true, index });

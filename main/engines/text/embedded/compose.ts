@@ -12,6 +12,7 @@ import { normaliseNumbers } from './numbers.js';
 import type { SectionKind } from './sections.js';
 import { EXAM_SYSTEMS, symptomsIn } from './lexicon.js';
 import { phrase, symptomName, systemName } from './i18n.js';
+import { contextOf } from '../../../services/clinical-language/context.js';
 
 export interface ContentItem {
   text: string;
@@ -115,10 +116,12 @@ function statedSymptoms(sentences: Sentence[]): SymptomFinding[] {
     for (const sym of symptomsIn(s.text)) {
       const m = sym.re.exec(s.text);
       if (!m) continue;
-      const before = s.text.slice(Math.max(0, m.index - 30), m.index);
-      const negated = /\b(no|not|never|denies|without|haven't|hasn't|don't|didn't|any)\b[^,.;]*$/i.test(before);
-      if (/\b(any)\b[^,.;]*$/i.test(before) && !/\b(no|not|n't|never)\b/i.test(before)) continue;
-      out.push({ term: sym.term, system: sym.system, present: !negated, index });
+      const context = contextOf(s.text, m.index, m.index + m[0].length);
+      // Someone else's symptom, or one only to watch for ("call if the fever comes back"), is no finding.
+      if (context.family || context.hypothetical) continue;
+      // "any fever" without a negation is a question put as a statement ("any fever at all").
+      if (!context.negated && /\bany\b[^,.;]*$/i.test(s.text.slice(Math.max(0, m.index - 30), m.index))) continue;
+      out.push({ term: sym.term, system: sym.system, present: !context.negated, index });
     }
   });
   return out;
