@@ -5,11 +5,11 @@
  *
  *   npx tsx bench/notes-bench.ts
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
 import type { NoteTypeSpec } from '../main/services/notes/ports.js';
-import { parseCsv } from '../scripts/eval-notes.js';
+import { readCsv } from '../scripts/csv.js';
 import { evalDataPath } from '../scripts/eval-data.js';
 import { ENCOUNTER } from '../test/notes/fixtures.js';
 
@@ -18,7 +18,7 @@ const RUNS = 40;
 const file = evalDataPath('aci-bench', 'valid.csv');
 
 function transcriptOf(words: number): { text: string; source: string } {
-  const dialogues = existsSync(file) ? parseCsv(readFileSync(file, 'utf8')).map((r) => r.dialogue!) : [];
+  const dialogues = existsSync(file) ? readCsv(file).map((r) => r.dialogue!) : [];
   const pool = dialogues.length ? dialogues : [ENCOUNTER];
   const lines: string[] = [];
   let count = 0;

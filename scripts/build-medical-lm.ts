@@ -18,41 +18,11 @@ import { pronounce } from '../main/engines/speech/pocketsphinx/g2p-espeak.js';
 import { normalizeSentences } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
 import { clinicalArtefacts } from '../main/engines/speech/pocketsphinx/recognizer.js';
 import { evalDataDir, REPO_ROOT } from './eval-data.js';
+import { readCsv } from './csv.js';
 
 const DATA = evalDataDir();
 const OUT = join(REPO_ROOT, 'resources', 'asr');
 const CMUDICT = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
-
-/** Minimal RFC 4180 CSV reader (quoted fields with commas, quotes and newlines). */
-export function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  const [header, ...body] = rows;
-  return body.filter((r) => r.length === header!.length).map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
-}
 
 /** Training text: dialogues and notes of ACI-Bench (except test2) and MTS-Dialog. */
 export const TRAINING_FILES: Array<[string, string[]]> = [
@@ -106,7 +76,7 @@ function main(): void {
       console.log(`missing ${file}, skipped`);
       continue;
     }
-    for (const row of parseCsv(readFileSync(path, 'utf8'))) {
+    for (const row of readCsv(path)) {
       for (const col of columns) {
         for (const s of normalizeSentences(row[col] ?? '')) {
           addSentence(counts, s);
@@ -139,5 +109,5 @@ function main(): void {
   console.log(`examples of added words: ${[...oovPron.keys()].slice(0, 12).join(', ')}`);
 }
 
-// Run only when executed, not when eval-wer imports the CSV reader.
+// Run only when executed, not when imported (TRAINING_FILES).
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

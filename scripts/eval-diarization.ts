@@ -19,11 +19,12 @@
  * then CLINDOC_CODEC2_DIR=DIR/usr/share/codec2)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
 import { evalDataPath } from './eval-data.js';
+import { readCsv } from './csv.js';
 import { createRobustVad, createSileroVad, energySegments as energySegmentsAt } from '../main/engines/vad/index.js';
 import { createClusteringDiarizer } from '../main/engines/diarization/index.js';
 import type { DiarizationOptions, SpeakerTurn, SpeechSegment } from '../main/services/transcriptions/ports.js';
@@ -82,25 +83,6 @@ function conversation(a: Int16Array[], b: Int16Array[], rand: () => number, turn
   return { pcm, truth };
 }
 
-/** Minimal RFC 4180 CSV reader (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else if (c !== '\r') field += c;
-  }
-  if (field || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
-
 /** Doctor-patient dialogues from MTS-Dialog spoken by two espeak-ng voices. */
 async function syntheticDialogues(): Promise<void> {
   const csv = evalDataPath('mts-dialog', 'MTS-Dialog-ValidationSet.csv');
@@ -111,7 +93,7 @@ async function syntheticDialogues(): Promise<void> {
   const decoder = createFfmpegDecoder();
   const tmp = mkdtempSync(join(tmpdir(), 'clindoc-eval-diar-'));
   const voices: Record<string, string[]> = { Doctor: ['-v', 'en-us+m3', '-p', '40'], Patient: ['-v', 'en-us+f2', '-p', '60'] };
-  const dialogues = parseCsv(readFileSync(csv, 'utf8')).slice(1).map((r) => r[3] ?? '')
+  const dialogues = readCsv(csv).map((r) => r.dialogue ?? '')
     .map((d) => d.split(/\n/).map((l) => /^(Doctor|Patient):\s*(.+)$/.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null))
     .filter((turns) => turns.length >= 6).slice(0, 5);
   const ders: number[] = [];

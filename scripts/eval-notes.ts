@@ -12,48 +12,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
-import { normaliseNumbers } from '../main/engines/text/embedded/numbers.js';
+import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
 import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
 import { isDrugWord } from '../main/engines/text/embedded/lexicon.js';
 import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/ports.js';
 import type { NoteTemplate } from '../shared/note-template.js';
 import { evalDataPath } from './eval-data.js';
+import { readCsv } from './csv.js';
 
 const DATA = evalDataPath('aci-bench');
-
-/** Minimal RFC 4180 CSV reader (quoted fields, doubled quotes, newlines inside quotes). */
-export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [head, ...body] = rows.filter((r) => r.length > 1 || r[0]);
-  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
-}
 
 /** ROUGE tokens: lower-case alphanumeric runs (as rouge-score's default tokenizer). */
 export function tokens(text: string): string[] {
@@ -186,7 +153,7 @@ function evaluate(split: string): void {
     console.log(`skip ${split}: ${file} not found`);
     return;
   }
-  const rows = parseCsv(readFileSync(file, 'utf8'));
+  const rows = readCsv(file);
   console.log(`\n${split}: ${rows.length} encounters`);
   console.log('path            ROUGE-1  ROUGE-2  ROUGE-L  R-Lsum  words(ours/ref)  unsupported drugs/numbers  ms/note');
   for (const [name, noteType] of Object.entries(PATHS)) {

@@ -34,7 +34,7 @@ import { createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from '../main/engines/speech/onnx/index.js';
 import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-compatible.js';
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
-import { parseCsv } from './build-medical-lm.js';
+import { readCsv } from './csv.js';
 import { evalDataDir } from './eval-data.js';
 import { locateAppFiles } from '../main/app-files.js';
 
@@ -143,7 +143,7 @@ async function clinicalClips(): Promise<Clip[]> {
     return [];
   }
   const sentences: string[] = [];
-  for (const row of parseCsv(readFileSync(csv, 'utf8'))) {
+  for (const row of readCsv(csv)) {
     for (const s of (row.note ?? '').split(/(?<=[.?!])\s+|\n+/)) {
       const words = s.trim().split(/\s+/);
       if (words.length >= 6 && words.length <= 18 && /^[A-Za-z]/.test(s) && !/[A-Z]{2,}:/.test(s)) sentences.push(s.trim());

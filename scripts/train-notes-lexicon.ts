@@ -6,12 +6,13 @@
  *
  *   npx tsx scripts/train-notes-lexicon.ts
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsv, tokens } from './eval-notes.js';
+import { tokens } from './eval-notes.js';
+import { readCsv } from './csv.js';
 import { evalDataPath } from './eval-data.js';
 import { parseTurns, toSentences } from '../main/engines/text/embedded/transcript.js';
-import { normaliseNumbers } from '../main/engines/text/embedded/numbers.js';
+import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
 
 const DATA = evalDataPath('aci-bench');
 const OUT = join(import.meta.dirname, '..', 'main', 'engines', 'text', 'embedded', 'generated', 'salience.ts');
@@ -20,7 +21,7 @@ const MIN_SEEN = 4;
 if (!existsSync(join(DATA, 'train.csv'))) {
   console.log(`skip: ${join(DATA, 'train.csv')} not found`);
 } else {
-  const rows = parseCsv(readFileSync(join(DATA, 'train.csv'), 'utf8'));
+  const rows = readCsv(join(DATA, 'train.csv'));
   const seen = new Map<string, number>();
   const kept = new Map<string, number>();
   for (const row of rows) {
