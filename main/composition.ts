@@ -36,7 +36,8 @@ import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-
 import { createApiApp } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createStorageUsageStore } from './store/storage-usage-store.js';
-import { createEmbeddedExtractionService } from './engines/extraction/index.js';
+import { createEmbeddedExtractor } from './engines/extraction/index.js';
+import { createExtractionService } from './services/extraction/index.js';
 import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
 import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
 import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
@@ -94,6 +95,20 @@ export function readLocalCredentials(dataDir: string): { accountId: string; apiK
   const path = localCredentialsPath(dataDir);
   if (!existsSync(path)) return undefined;
   return JSON.parse(readFileSync(path, 'utf8')) as { accountId: string; apiKey: string };
+}
+
+/**
+ * The instructions of model-based extraction (`extraction.md`, one plain system prompt). Absent or
+ * unreadable, extraction keeps to the embedded reader and the start goes on, with a warning.
+ */
+function readExtractionPrompt(promptsDir: string, logger: Logger): string | undefined {
+  const path = join(promptsDir, 'extraction.md');
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    logger.warn({ path }, 'bundled extraction prompt missing: text-to-JSON uses the embedded reader only');
+    return undefined;
+  }
 }
 
 function chooseLanguageModel(config: ClindocConfig): LanguageModel | undefined {
@@ -166,6 +181,9 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   for (const m of missingAppFiles({ rendererDir: config.rendererDir, ...(languageModel ? { promptsDir } : {}) })) {
     logger.warn({ path: m.path }, `bundled ${m.what} missing: ${m.consequence}`);
   }
+  // Services never read files: the extraction model's instructions are read here and handed in.
+  const extractionPrompt = languageModel ? readExtractionPrompt(promptsDir, logger) : undefined;
+  const extractionLlm = languageModel && extractionPrompt !== undefined ? { model: languageModel, prompt: extractionPrompt } : undefined;
 
   let vad: ReturnType<typeof createSileroVad> | undefined;
   const silero = (): ReturnType<typeof createSileroVad> => (vad ??= createSileroVad({ threshold: config.vadThreshold }));
@@ -251,7 +269,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const { app } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
-      extraction: createEmbeddedExtractionService(languageModel ? { languageModel } : {}), macros: createMacroService(),
+      extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
       macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,

@@ -33,6 +33,7 @@ import { normalizeWords } from '../main/engines/speech/pocketsphinx/text-normali
 import { createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from '../main/engines/speech/onnx/index.js';
 import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-compatible.js';
+import { editDistance } from '../main/services/clinical-language/edit-distance.js';
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { readCsv } from './csv.js';
 import { evalDataDir } from './eval-data.js';
@@ -54,19 +55,6 @@ interface Clip {
   id: string;
   pcm: Int16Array;
   reference: string;
-}
-
-/** Word-level Levenshtein distance. */
-export function editDistance(ref: string[], hyp: string[]): number {
-  let prev = Array.from({ length: hyp.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= ref.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= hyp.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[hyp.length]!;
 }
 
 const decoder = createFfmpegDecoder();
@@ -180,7 +168,7 @@ async function evaluate(label: string, rec: SpeechRecognizer, clips: Clip[], str
   for (const clip of clips) {
     const hyp = streaming ? await streamTranscribe(rec, clip.pcm) : (await rec.transcribe(clip.pcm, { language: 'en' })).text;
     const ref = normalizeWords(clip.reference);
-    errors += editDistance(ref, normalizeWords(hyp));
+    errors += editDistance(ref, normalizeWords(hyp), { transpositions: false });
     words += ref.length;
     audioSec += clip.pcm.length / 16000;
   }

@@ -7,7 +7,7 @@
 import type { Canonicalizer } from './tokenize.js';
 import { tokenize } from './tokenize.js';
 import type { Lexeme, LexemeTable } from './similarity.js';
-import { singleDeletions } from './similarity.js';
+import { singleDeletions } from '../clinical-language/edit-distance.js';
 
 export interface PatternWord {
   lex: Lexeme;

@@ -1,9 +1,11 @@
 /**
  * Word-level similarity for dictated text: spelling distance (optimal string alignment, so a
  * swapped pair of letters costs one edit) combined with Double Metaphone codes for sound-alike
- * recognition errors ("hart" for "heart", "eggs am" for "exam").
+ * recognition errors ("hart" for "heart", "eggs am" for "exam"). Both come from
+ * `clinical-language/`, shared with medication correction.
  */
-import { doubleMetaphone } from 'double-metaphone';
+import { editDistance } from '../clinical-language/edit-distance.js';
+import { keysMatch, soundKeys, type SoundKeys } from '../clinical-language/phonetic.js';
 import { CONTRAST_PREFIX_PAIRS, FILLERS, NEGATIONS, NUMBER_WORDS, SOFT_FILLERS, STOP_WORDS } from './lexicon.js';
 
 /** A distinct canonical word with what similarity needs precomputed. */
@@ -12,7 +14,7 @@ export interface Lexeme {
   id: number;
   canon: string;
   /** Double Metaphone primary and secondary codes; null for non-alphabetic words. */
-  phon: readonly [string, string] | null;
+  phon: SoundKeys | null;
   /** Contains a digit, or is a number word: numbers must match exactly or by sound. */
   numeric: boolean;
   stop: boolean;
@@ -29,11 +31,10 @@ const DIGIT = /\p{N}/u;
 /** Builds the lexeme of a canonical word. */
 export function makeLexeme(canon: string, id = 0): Lexeme {
   const alpha = ALPHA.test(canon);
-  const phon = alpha ? doubleMetaphone(canon) : null;
   return {
     id,
     canon,
-    phon: phon !== null && phon[0].length > 0 ? phon : null,
+    phon: alpha ? soundKeys(canon) : null,
     numeric: NUMBER_WORDS.has(canon) || DIGIT.test(canon),
     stop: STOP_WORDS.has(canon),
     filler: FILLERS.has(canon) ? 1 : SOFT_FILLERS.has(canon) ? 2 : 0,
@@ -69,14 +70,14 @@ export function wordSimilarity(a: Lexeme, b: Lexeme): number {
   let best = 0;
   const maxEdits = numeric ? 0 : allowedEdits(longest);
   if (maxEdits > 0 && Math.abs(la - lb) <= maxEdits) {
-    const d = osaDistance(a.canon, b.canon, maxEdits);
+    const d = editDistance(a.canon, b.canon, { max: maxEdits });
     if (d <= maxEdits) {
       best = 1 - d / longest;
       // Misspellings rarely touch the first letter; a different first letter is weaker evidence.
       if (a.canon.charCodeAt(0) !== b.canon.charCodeAt(0)) best -= 0.1;
     }
   }
-  if (a.phon !== null && b.phon !== null && Math.min(la, lb) * 2 >= longest && phoneticMatch(a.phon, b.phon)) {
+  if (a.phon !== null && b.phon !== null && Math.min(la, lb) * 2 >= longest && keysMatch(a.phon, b.phon)) {
     const codeLength = Math.min(a.phon[0].length, b.phon[0].length);
     const phonetic = codeLength >= 3 ? 0.85 : codeLength === 2 ? 0.8 : 0.7;
     if (phonetic > best) best = phonetic;
@@ -104,61 +105,13 @@ function prefixedPair(a: string, b: string, pa: string, pb: string): boolean {
   // Between two real prefixes ("inspiration"/"expiration") the stems may differ by a letter; a
   // bare word against a prefixed one must match exactly, or "oscultation" would contrast with
   // "auscultation" as "a" + "uscultation".
-  return pa !== '' && pb !== '' && stemA.length >= 6 && osaDistance(stemA, stemB, 1) <= 1;
+  return pa !== '' && pb !== '' && stemA.length >= 6 && editDistance(stemA, stemB, { max: 1 }) <= 1;
 }
 
 /** The word without a common English inflection ("completed" -> "complete"). */
 function uninflected(w: string): string {
   const m = /^(.{4,}?)(?:ed|d|es|s|ing|ly)$/.exec(w);
   return m === null ? w : m[1];
-}
-
-function phoneticMatch(a: readonly [string, string], b: readonly [string, string]): boolean {
-  return a[0] === b[0] || a[0] === b[1] || a[1] === b[0];
-}
-
-/**
- * Optimal string alignment distance (Levenshtein plus adjacent transpositions), giving up as
- * soon as the distance must exceed `max` (returns max + 1 then).
- */
-export function osaDistance(a: string, b: string, max: number): number {
-  const n = a.length;
-  const m = b.length;
-  if (Math.abs(n - m) > max) return max + 1;
-  if (n === 0) return m;
-  if (m === 0) return n;
-  let prev2 = new Array<number>(m + 1).fill(0);
-  let prev = new Array<number>(m + 1);
-  let cur = new Array<number>(m + 1);
-  for (let j = 0; j <= m; j++) prev[j] = j;
-  for (let i = 1; i <= n; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= m; j++) {
-      const cb = b.charCodeAt(j - 1);
-      const cost = ca === cb ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        v = Math.min(v, prev2[j - 2] + 1);
-      }
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    const t = prev2;
-    prev2 = prev;
-    prev = cur;
-    cur = t;
-  }
-  return prev[m];
-}
-
-/** All strings obtained by deleting one character (the symmetric-delete index of SymSpell). */
-export function singleDeletions(word: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
-  return out;
 }
 
 /**
