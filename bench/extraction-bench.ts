@@ -4,7 +4,8 @@
  * p50/p95/max over repeated requests with the cached schema. Never fails on time.
  * Run: npx tsx bench/extraction-bench.ts [runs]
  */
-import { createEmbeddedExtractionService } from '../main/engines/extraction/index.js';
+import { createEmbeddedExtractor } from '../main/engines/extraction/index.js';
+import { createExtractionService } from '../main/services/extraction/index.js';
 
 const NOTE = `Patient: Robert Chen. DOB: 11/02/1956. Date of service: 2024-09-12.
 Chief complaint: worsening shortness of breath and leg swelling for one week.
@@ -44,7 +45,7 @@ const SCHEMA = {
 };
 
 const runs = Number(process.argv[2] ?? 300);
-const service = createEmbeddedExtractionService();
+const service = createExtractionService({ extractor: createEmbeddedExtractor() });
 const t0 = performance.now();
 await service.extract(NOTE, SCHEMA);
 const cold = performance.now() - t0;

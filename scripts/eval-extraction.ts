@@ -9,7 +9,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEmbeddedExtractionService } from '../main/engines/extraction/index.js';
+import { createEmbeddedExtractor } from '../main/engines/extraction/index.js';
+import { createExtractionService } from '../main/services/extraction/index.js';
 import { evalDataPath } from './eval-data.js';
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -111,7 +112,7 @@ async function scoreLabelledSet(root: string): Promise<void> {
     return;
   }
   const cases = (JSON.parse(readFileSync(file, 'utf8')) as { cases: LabelledCase[] }).cases;
-  const service = createEmbeddedExtractionService();
+  const service = createExtractionService({ extractor: createEmbeddedExtractor() });
   const byKind = new Map<string, { ok: number; total: number }>();
   let ok = 0;
   let total = 0;
@@ -168,7 +169,7 @@ async function coverage(): Promise<void> {
     console.log(`coverage: skipped, ${benchDir} is absent`);
     return;
   }
-  const service = createEmbeddedExtractionService();
+  const service = createExtractionService({ extractor: createEmbeddedExtractor() });
   const independent = createIndependentValidator();
   const totals = { total: 0, parsed: 0, accepted: 0, answered: 0, validates: 0 };
   const reasons = new Map<string, { count: number; examples: string[] }>();

@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
-import { NOTE } from './helpers.js';
+import { NOTE, embeddedExtraction } from './helpers.js';
 
-const service = createEmbeddedExtractionService();
+const service = embeddedExtraction();
 const extract = async (text: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> =>
   (await service.extract(text, { type: 'object', properties, ...extra })) as Record<string, unknown>;
 

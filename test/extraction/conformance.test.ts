@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
-import { NOTE, validatesAgainst } from './helpers.js';
+import { NOTE, validatesAgainst, embeddedExtraction } from './helpers.js';
 
-const service = createEmbeddedExtractionService();
+const service = embeddedExtraction();
 
 describe('text-to-json answers always validate against the caller schema', () => {
   const cases: { name: string; draft: '04' | '07' | '2019' | '2020'; schema: Record<string, unknown> }[] = [
@@ -111,7 +110,7 @@ describe('text-to-json answers always validate against the caller schema', () =>
   });
 
   it('compiles each distinct schema once and reuses it', async () => {
-    const local = createEmbeddedExtractionService();
+    const local = embeddedExtraction();
     const schema = { type: 'object', properties: { age: { type: 'integer' } } };
     const first = await local.extract(NOTE, schema);
     const second = await local.extract(NOTE, JSON.parse(JSON.stringify(schema)));

@@ -3,6 +3,10 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as draft04Module from 'ajv-draft-04';
 import * as formatsModule from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { createEmbeddedExtractor } from '../../main/engines/extraction/index.js';
+import { createExtractionService, type ExtractionService } from '../../main/services/extraction/index.js';
+import type { LanguageModel } from '../../main/services/language-model.js';
 
 const AjvDraft04 = ((draft04Module as unknown as { default: { default?: unknown } }).default.default ??
   (draft04Module as unknown as { default: unknown }).default) as typeof Ajv;
@@ -26,3 +30,14 @@ Allergies: penicillin (rash), sulfa.
 Vitals: BP 142/88 mmHg, HR 96 bpm, Temp 98.6 F, SpO2 95% on room air, RR 18, weight 82 kg.
 Social: former smoker, quit 10 years ago.
 Assessment: unstable angina. Plan: admit to telemetry.`;
+
+/** The extraction prompt the app ships (composition reads the same file and hands its text in). */
+export const SHIPPED_PROMPT = readFileSync(new URL('../../resources/prompts/extraction.md', import.meta.url), 'utf8');
+
+/**
+ * The text-to-JSON service wired as the composition wires it: the embedded clinical reader, and,
+ * given a model, the model first with the shipped prompt.
+ */
+export function embeddedExtraction(model?: LanguageModel): ExtractionService {
+  return createExtractionService({ extractor: createEmbeddedExtractor(), ...(model ? { llm: { model, prompt: SHIPPED_PROMPT } } : {}) });
+}

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { CompletionRequest, LanguageModel } from '../../main/services/language-model.js';
-import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
-import { NOTE, validatesAgainst } from './helpers.js';
+import { NOTE, validatesAgainst, embeddedExtraction } from './helpers.js';
 
 /** Test double for the LanguageModel port: answers the given strings in turn and records requests. */
 function scriptedModel(answers: (string | Error)[]): LanguageModel & { requests: CompletionRequest[] } {
@@ -33,7 +32,7 @@ const schema = {
 describe('extraction through a configured language model', () => {
   it('returns the model answer when it validates, and sends a grammar-safe schema', async () => {
     const model = scriptedModel(['{"age": 70, "sex": "Female", "allergies": ["latex"]}']);
-    const answer = await createEmbeddedExtractionService({ languageModel: model }).extract(NOTE, schema);
+    const answer = await embeddedExtraction(model).extract(NOTE, schema);
     expect(answer).toEqual({ age: 70, sex: 'Female', allergies: ['latex'] });
     const sent = JSON.stringify(model.requests[0]?.jsonSchema);
     expect(sent).not.toMatch(/\$ref|anyOf|allOf|definitions/);
@@ -43,7 +42,7 @@ describe('extraction through a configured language model', () => {
 
   it('repairs an answer with wrong types and extra fields', async () => {
     const model = scriptedModel(['```json\n{"age": "70", "sex": "Female", "mood": "ok", "allergies": null}\n```']);
-    const answer = await createEmbeddedExtractionService({ languageModel: model }).extract(NOTE, schema);
+    const answer = await embeddedExtraction(model).extract(NOTE, schema);
     expect(answer).toEqual({ age: 70, sex: 'Female', allergies: null });
     expect(validatesAgainst(schema, answer)).toBe(true);
   });
@@ -51,7 +50,7 @@ describe('extraction through a configured language model', () => {
   it('falls back to the embedded engine when the model answers garbage or fails', async () => {
     for (const reply of ['I cannot help with that.', new Error('engine down')]) {
       const model = scriptedModel([reply]);
-      const answer = await createEmbeddedExtractionService({ languageModel: model }).extract(NOTE, schema);
+      const answer = await embeddedExtraction(model).extract(NOTE, schema);
       expect(answer).toEqual({ age: 67, sex: 'Male', allergies: ['penicillin', 'sulfa'] });
     }
   });

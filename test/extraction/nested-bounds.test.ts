@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
+import { embeddedExtraction } from './helpers.js';
 import { DomainError } from '../../main/services/errors.js';
 
 describe('nested lower bounds', () => {
@@ -7,7 +7,7 @@ describe('nested lower bounds', () => {
     const leaf = { type: 'object', minProperties: 1000, additionalProperties: { type: 'integer' } };
     const schema = { type: 'object', minProperties: 1000, additionalProperties: { type: 'object', minProperties: 1000, additionalProperties: leaf } };
     const started = performance.now();
-    const err = await createEmbeddedExtractionService().extract('Patient is well.', schema).catch((e: unknown) => e);
+    const err = await embeddedExtraction().extract('Patient is well.', schema).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).status).toBe(400);
     expect((err as DomainError).message).toMatch(/force more than/);
@@ -17,7 +17,7 @@ describe('nested lower bounds', () => {
 
   it('still answers modest nested bounds', async () => {
     const schema = { type: 'object', properties: { visits: { type: 'array', minItems: 2, items: { type: 'object', minProperties: 1, additionalProperties: { type: 'string' } } } }, required: ['visits'] };
-    const data = (await createEmbeddedExtractionService().extract('Two visits.', schema)) as { visits: unknown[] };
+    const data = (await embeddedExtraction().extract('Two visits.', schema)) as { visits: unknown[] };
     expect(data.visits).toHaveLength(2);
   });
 });

@@ -1,10 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { DomainError } from '../../main/services/errors.js';
 import { EXTRACTION_LIMITS } from '../../main/services/extraction/index.js';
-import { createEmbeddedExtractionService } from '../../main/engines/extraction/index.js';
-import { NOTE } from './helpers.js';
+import { NOTE, embeddedExtraction } from './helpers.js';
 
-const service = createEmbeddedExtractionService();
+const service = embeddedExtraction();
 
 async function failure(text: string, schema: unknown): Promise<DomainError> {
   try {

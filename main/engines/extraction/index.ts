@@ -1,5 +1,4 @@
 import type { FieldNode, TextExtractor } from '../../services/extraction/ports.js';
-import { createExtractionService, type ExtractionDeps, type ExtractionService } from '../../services/extraction/index.js';
 import { readFacts } from './facts.js';
 import { readField } from './field-reader.js';
 
@@ -15,9 +14,4 @@ export function createEmbeddedExtractor(): TextExtractor {
       return readField(root, facts);
     },
   };
-}
-
-/** The text-to-JSON service reading with the embedded clinical reader (and a model when given). */
-export function createEmbeddedExtractionService(deps: Omit<ExtractionDeps, 'extractor'> = {}): ExtractionService {
-  return createExtractionService({ ...deps, extractor: createEmbeddedExtractor() });
 }

@@ -31,8 +31,11 @@ export const EXTRACTION_LIMITS = {
 const BUILD_STEPS = 50_000;
 
 export interface ExtractionDeps {
-  /** When set, extraction goes through the model first; the embedded reader is the fallback. */
-  languageModel?: LanguageModel;
+  /**
+   * When set, extraction goes through the model first, instructed by `prompt` (the text of
+   * `resources/prompts/extraction.md`, read by the composition); the embedded reader is the fallback.
+   */
+  llm?: { model: LanguageModel; prompt: string };
   /** Text reader used without a model or when the model's answer cannot be repaired (the embedded clinical reader). */
   extractor: TextExtractor;
   /** Compiled schemas kept (LRU, keyed by a hash of the schema). Default 256. */
@@ -47,7 +50,7 @@ export interface ExtractionDeps {
 export function createExtractionService(deps: ExtractionDeps): ExtractionService {
   const registry = createSchemaRegistry({ cacheSize: deps.schemaCacheSize });
   const reader = deps.extractor;
-  const llm = deps.languageModel ? createLlmExtractor(deps.languageModel) : undefined;
+  const llm = deps.llm ? createLlmExtractor(deps.llm.model, deps.llm.prompt) : undefined;
   const trees = new WeakMap<CompiledSchema, FieldNode>();
 
   const fieldTree = (compiled: CompiledSchema): FieldNode => {

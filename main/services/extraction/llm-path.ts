@@ -1,6 +1,3 @@
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LanguageModel } from '../language-model.js';
 import type { FieldNode } from './ports.js';
 import type { CompiledSchema } from './schema-registry.js';
@@ -13,9 +10,9 @@ const MAX_ANSWER_CHARS = 200_000;
  * llama.cpp-style JSON grammars honour (plain objects, arrays, primitive types and enums; no
  * `$ref`, `anyOf`, bounds or patterns), because grammars silently mishandle the rest. The
  * answer is only a proposal: the service validates it and repairs it with the schema builder.
+ * `system` is the instruction text (`resources/prompts/extraction.md`, read by the composition).
  */
-export function createLlmExtractor(model: LanguageModel, options: { prompt?: string } = {}) {
-  const system = options.prompt ?? loadPrompt();
+export function createLlmExtractor(model: LanguageModel, system: string) {
   return {
     /** Returns the parsed answer, or `undefined` when the model failed or answered non-JSON. */
     async extract(text: string, compiled: CompiledSchema, tree: FieldNode): Promise<unknown> {
@@ -38,17 +35,6 @@ export function createLlmExtractor(model: LanguageModel, options: { prompt?: str
       return parseJsonAnswer(answer);
     },
   };
-}
-
-/** The extraction prompt shipped in `resources/prompts/extraction.md`, found from this file upward. */
-function loadPrompt(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'resources', 'prompts', 'extraction.md');
-    if (existsSync(candidate)) return readFileSync(candidate, 'utf8');
-    dir = dirname(dir);
-  }
-  throw new Error('resources/prompts/extraction.md not found');
 }
 
 /** Rewrites the field tree into a grammar-safe schema (every property emitted, nullable leaves). */
