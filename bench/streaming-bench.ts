@@ -30,7 +30,7 @@ import { createClindoc } from '../main/composition.js';
 import { createStreamDecoder } from '../main/engines/audio/index.js';
 import { attachStreaming } from '../main/server/streaming/attach.js';
 import { createPocketsphinxRecognizer, clinicalArtefacts } from '../main/engines/speech/pocketsphinx/index.js';
-import { createSileroVad } from '../main/engines/vad/index.js';
+import { createEnergyEndpointer, createSileroVad } from '../main/engines/vad/index.js';
 import type { SpeechRecognizer, SpeechStream } from '../main/services/transcriptions/ports.js';
 
 const UTTERANCES = [
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   const served = sync ? syncOnly(recognizer) : recognizer;
   const handle = attachStreaming({
     server, logger: pino({ level: 'silent' }), accounts: clindoc.accounts, port: () => port, allowedOrigins: [], allowedHosts: [],
-    recognizer: () => served, vad: () => vad, limits: { maxSessionsPerAccount: 64 }, createDecoder: (o) => createStreamDecoder(o),
+    recognizer: () => served, vad: () => vad, fallbackEndpointer: createEnergyEndpointer, limits: { maxSessionsPerAccount: 64 }, createDecoder: (o) => createStreamDecoder(o),
   });
   const url = `ws://127.0.0.1:${port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`;
   const accounts = Array.from({ length: maxSessions }, (_, i) => clindoc.accounts.createAccount(`bench-${i}`));

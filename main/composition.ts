@@ -46,7 +46,7 @@ import { createLlmStyleWriter } from './engines/text/llm-style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
 import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
 import { missingAppFiles } from './app-files.js';
-import { createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
+import { createEnergyEndpointer, createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
 import { createClusteringDiarizer } from './engines/diarization/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
@@ -313,7 +313,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           boundPort = typeof address === 'object' && address ? address.port : config.port;
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, recognizer, vad: silero,
+            allowedHosts: config.allowedHosts, recognizer, vad: silero, fallbackEndpointer: createEnergyEndpointer,
             createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
             limits: {
               maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,

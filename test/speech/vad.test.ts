@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSileroVad, type EndpointEvent } from '../../main/engines/vad/index.js';
+import { createSileroVad } from '../../main/engines/vad/index.js';
+import type { EndpointEvent } from '../../main/services/transcriptions/ports.js';
 import { createFixtures, DIGITS_TEXT, type AudioFixtures } from './fixtures.js';
 
 describe('Silero voice activity detection', () => {

@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { createStreamDecoder } from '../../main/engines/audio/index.js';
 import { attachStreaming, type StreamingHandle, type StreamingLimits } from '../../main/server/streaming/attach.js';
 import { createPocketsphinxRecognizer } from '../../main/engines/speech/pocketsphinx/index.js';
-import { createSileroVad } from '../../main/engines/vad/index.js';
+import { createEnergyEndpointer, createSileroVad } from '../../main/engines/vad/index.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 export const DIGITS_TEXT = 'hello world. one two three four five six seven eight nine ten.';
@@ -141,7 +141,7 @@ export async function startStreaming(limits: Partial<StreamingLimits> = {}, engi
   const vad = createSileroVad();
   const handle = attachStreaming({
     server, logger: app.clindoc.logger, accounts: app.clindoc.accounts, port: () => port, allowedOrigins: ['http://allowed.example'],
-    allowedHosts: [], recognizer: () => recognizer, vad: () => vad, limits, createDecoder: (o) => createStreamDecoder(o),
+    allowedHosts: [], recognizer: () => recognizer, vad: () => vad, fallbackEndpointer: createEnergyEndpointer, limits, createDecoder: (o) => createStreamDecoder(o),
   });
   const path = '/v1/audio/transcriptions/stream';
   return {

@@ -5,6 +5,7 @@
  * threshold (the event carries the time the silence began). The live socket finalises an utterance
  * on `speech_end`, so `endSilenceMs` is most of the final's latency.
  */
+import type { EndpointEvent, Endpointer } from '../../services/transcriptions/ports.js';
 import type { FrameScorer } from './silero-vad.js';
 
 export interface EndpointerOptions {
@@ -16,17 +17,8 @@ export interface EndpointerOptions {
   minSpeechMs?: number;
 }
 
-export interface EndpointEvent {
-  type: 'speech_start' | 'speech_end';
-  /** Seconds from the start of the audio pushed into this endpointer. */
-  time: number;
-}
-
-export interface Endpointer {
-  /** Feeds 16 kHz mono PCM; resolves with the events it caused, in order. */
-  push(pcm: Int16Array): Promise<EndpointEvent[]>;
-  /** Whether an utterance is open. */
-  readonly inSpeech: boolean;
+/** The Endpointer port, plus how much audio the model has scored. */
+export interface SileroEndpointer extends Endpointer {
   /** Seconds of audio consumed so far. */
   readonly time: number;
 }
@@ -35,7 +27,7 @@ const FRAME = 512;
 const RATE = 16000;
 
 /** Creates an endpointer over a frame scorer that owns its own model state. */
-export function createEndpointer(scorer: FrameScorer, options: EndpointerOptions & { threshold: number }): Endpointer {
+export function createEndpointer(scorer: FrameScorer, options: EndpointerOptions & { threshold: number }): SileroEndpointer {
   const threshold = options.threshold;
   const negThreshold = Math.max(0.01, threshold - 0.15);
   const endSilenceFrames = Math.max(1, Math.round(((options.endSilenceMs ?? 500) * RATE) / 1000 / FRAME));

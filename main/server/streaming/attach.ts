@@ -11,8 +11,8 @@ import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { AccountService, Principal } from '../../services/accounts/account-service.js';
 import { DomainError } from '../../services/errors.js';
-import type { SpeechRecognizer, SpeechStream, VoiceActivityDetector } from '../../services/transcriptions/ports.js';
-import { createEnergyEndpointer, createSessionEndpointer, type EndpointingOptions } from './endpointing.js';
+import { DEFAULT_ENDPOINTING, sessionEndpointer } from '../../services/live/index.js';
+import type { EndpointerFactory, EndpointingDetector, EndpointingOptions, SpeechRecognizer, SpeechStream } from '../../services/transcriptions/ports.js';
 import { DEFAULT_STREAMING_LIMITS, type StreamingLimits } from './limits.js';
 import { errorMessage, statusMessage } from './messages.js';
 import { isPolicyError, readCredentials, readSessionParams, refuseByOrigin, type SessionParams } from './params.js';
@@ -27,7 +27,10 @@ export interface StreamingDeps {
   server: Server; logger: Logger; accounts: AccountService;
   port: () => number; allowedOrigins: string[]; allowedHosts: string[];
   recognizer: (engine?: string) => SpeechRecognizer;   // default engine when no arg
-  vad: () => VoiceActivityDetector;                    // the Silero VAD instance (its endpointer is used when present)
+  /** The detector whose endpointer live sessions use (Silero); it may throw when its model is unavailable. */
+  vad: () => EndpointingDetector;
+  /** Endpointer without a model (energy), for when the detector is unavailable or fails mid-session. */
+  fallbackEndpointer: EndpointerFactory;
   limits?: Partial<StreamingLimits>;
   /** Streaming audio decoder factory (the audio engines' `createStreamDecoder`), chosen by the composition. */
   createDecoder: (options: { encoding?: string; sampleRate: number; channels: number }) => ChunkDecoder;
@@ -58,7 +61,7 @@ const toBuffer = (data: RawData): Buffer =>
  */
 export function attachStreaming(deps: StreamingDeps): StreamingHandle {
   const limits: StreamingLimits = { ...DEFAULT_STREAMING_LIMITS, ...deps.limits };
-  const endpointing: EndpointingOptions = { endSilenceMs: 400, minSpeechMs: 96, ...deps.endpointing };
+  const endpointing: EndpointingOptions = { ...DEFAULT_ENDPOINTING, ...deps.endpointing };
   const makeDecoder = deps.createDecoder;
   // Frames up to 4x the message limit are read so the client gets an error message and goes on;
   // beyond that ws closes with 1009 without buffering the frame.
@@ -111,7 +114,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     perAccount.set(accountId, (perAccount.get(accountId) ?? 0) + 1);
     const logger = deps.logger.child({ streamSession: randomUUID().slice(0, 8), accountId });
     logger.info({ encoding: params.encoding ?? 'container', sampleRate: params.sampleRate, dictation: params.dictation }, 'streaming session started');
-    let vad: VoiceActivityDetector | undefined;
+    let vad: EndpointingDetector | undefined;
     try {
       vad = deps.vad();
     } catch {
@@ -120,7 +123,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     if (vad && !vadWarmed) {
       // Load the detector's model while the client starts talking, not on its first chunk.
       vadWarmed = true;
-      createSessionEndpointer(vad, endpointing).push(new Int16Array(512)).catch(() => undefined);
+      vad.createEndpointer(endpointing).push(new Int16Array(512)).catch(() => undefined);
     }
     sendRaw(statusMessage('connected'));
     const entry: Live = {
@@ -129,8 +132,8 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         socket: { send: sendRaw, close: (code, reason) => ws.close(code, reason), pause: () => ws.pause(), resume: () => ws.resume() },
         createDecoder: () => makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }),
         stream,
-        endpointer: createSessionEndpointer(vad, endpointing),
-        fallbackEndpointer: () => createEnergyEndpointer(endpointing),
+        endpointer: sessionEndpointer(vad, deps.fallbackEndpointer, endpointing),
+        fallbackEndpointer: () => deps.fallbackEndpointer(endpointing),
         limits, dictation: params.dictation, container: params.encoding === undefined, sampleRate: 16000, logger,
         ...(deps.tuning ? { tuning: deps.tuning } : {}),
         onEnd: () => {

@@ -2,8 +2,7 @@
  * Wire format of the streaming socket (contract "Streaming messages"): what the server sends and
  * how client messages are read. Pure functions; nothing here sees a socket.
  */
-import type { RecognitionResult } from '../../services/transcriptions/ports.js';
-import { punctuateWords } from '../../services/transcriptions/dictation-format.js';
+import type { LiveTranscript } from '../../services/live/index.js';
 import type { ErrorMessage, StatusMessage, TranscriptMessage } from '../../../shared/api/stream-messages.js';
 
 // The message shapes are declared once in shared/api, where the renderer reads them too.
@@ -70,39 +69,28 @@ export function parseClientMessage(data: Buffer, isBinary: boolean): ClientMessa
 }
 
 /**
- * Builds a transcript message for a stretch of session audio. `text` is the punctuated words
- * joined (with dictation the same formatting as batch), so what a client shows matches `words`.
+ * The wire form of a live transcript. `text` is the punctuated words joined (with dictation the
+ * same formatting as batch), so what a client shows matches `words`.
  */
-export function transcriptMessage(
-  result: RecognitionResult | null,
-  window: { start: number; end: number },
-  options: { isFinal: boolean; dictation: boolean },
-): TranscriptMessage {
-  const raw = result?.words ?? [];
-  const words = raw.length ? punctuateWords(raw, { dictation: options.dictation }).filter((w) => w.punctuated_word.trim()) : [];
-  const out = words.map((w) => ({
+export function transcriptMessage(transcript: LiveTranscript): TranscriptMessage {
+  const out = transcript.words.map((w) => ({
     word: w.word,
     start: round(w.start),
     end: round(w.end),
     confidence: round(Math.min(1, Math.max(0, w.confidence))),
     punctuated_word: w.punctuated_word,
   }));
-  const start = round(window.start);
-  const end = round(Math.max(window.end, window.start));
+  const start = round(transcript.start);
+  const end = round(transcript.end);
   return {
     type: 'transcript',
     audio_start: start,
     audio_end: end,
     duration: round(end - start),
-    text: joinPunctuated(out.map((w) => w.punctuated_word)),
-    is_final: options.isFinal,
-    isFinal: options.isFinal,
+    text: transcript.text,
+    is_final: transcript.isFinal,
+    isFinal: transcript.isFinal,
     words: out,
     timestamp: now(),
   };
-}
-
-/** Joins display words exactly as batch does: dictation line breaks take no spaces around them. */
-function joinPunctuated(parts: string[]): string {
-  return parts.join(' ').replace(/ ?\n ?/g, '\n');
 }

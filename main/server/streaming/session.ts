@@ -1,33 +1,25 @@
 /**
- * One live transcription session: client messages in, decoded audio through the recogniser and
- * the endpointer, transcript messages out. The socket, decoder, recogniser stream and endpointer
- * come in as dependencies, so the session's rules (ordering, limits, back-pressure, clean-up)
- * can be exercised without a network.
+ * One live transcription session on a socket: client messages in, decoded audio through the
+ * session's rules (main/services/live: segments, partials and finals, back-pressure), transcript
+ * messages out. The socket, decoder, recogniser stream and endpointer come in as dependencies, so
+ * the session can be exercised without a network.
  *
- * Rules (documented in docs/streaming.md):
+ * Protocol (documented in docs/streaming.md):
  * - messages are handled strictly in arrival order; audio is decoded as it comes;
- * - a partial is considered every `partialIntervalMs` of new audio and sent when its text changed;
- * - a final is sent when the endpointer hears `endSilenceMs` of silence after speech, on
- *   `Finalize`, on `CloseStream`, when an utterance runs past `maxUtteranceSec`, and before a
- *   server-side close; a segment that showed a partial always gets its final;
- * - back-pressure: past half of `maxBufferedSeconds` of undecoded or unrecognised audio the socket
- *   stops being read (TCP pushes back on the client); what still arrives past the full limit is
- *   dropped with an `error` message, so memory stays bounded whatever the client does.
- *
- * Recognition goes through one serial work queue per session (audio chunks and finals, in
- * order), so a session never runs two recogniser calls at once. When the stream offers async
- * calls (pocketsphinx runs them on libuv's thread pool) sessions recognise in parallel and the
- * event loop stays free for sockets, decoding and the detector.
+ * - `Finalize` asks for a final even without words, `CloseStream` for one when words were heard,
+ *   then `disconnected` and close 1000; a server-side close does the same with its own code;
+ * - back-pressure pauses and resumes reading the socket; a dropped chunk gets an `error` message;
+ * - no audio and no KeepAlive for `idleTimeoutSeconds` (audio still being worked through is not
+ *   idleness), or `maxSessionSeconds` of audio, ends the session.
  */
 import type { Logger } from 'pino';
-import type { SpeechStream } from '../../services/transcriptions/ports.js';
+import { acceptsChunk, createRecognitionQueue, DEFAULT_SESSION_TUNING, readingPaused, type SessionTuning } from '../../services/live/index.js';
+import type { Endpointer, SpeechStream } from '../../services/transcriptions/ports.js';
 import { errorMessage, parseClientMessage, statusMessage, transcriptMessage, type ClientMessage, type ServerMessage } from './messages.js';
-import type { SessionEndpointer } from './endpointing.js';
 import { sniffContainer } from './containers.js';
 import type { StreamingLimits } from './limits.js';
-import { createRecognitionQueue, DEFAULT_SESSION_TUNING, type SessionTuning } from './recognition-queue.js';
 
-export type { SessionTuning } from './recognition-queue.js';
+export type { SessionTuning } from '../../services/live/index.js';
 
 /** The socket as a session sees it. */
 export interface SessionSocket {
@@ -54,9 +46,9 @@ export interface SessionDeps {
   socket: SessionSocket;
   createDecoder: () => ChunkDecoder;
   stream: SpeechStream;
-  endpointer: SessionEndpointer;
+  endpointer: Endpointer;
   /** Endpointer used if the primary one fails at run time. */
-  fallbackEndpointer: () => SessionEndpointer;
+  fallbackEndpointer: () => Endpointer;
   limits: StreamingLimits;
   dictation: boolean;
   /** True when no `encoding` was given: each decoder's first chunk must carry a container header. */
@@ -100,7 +92,6 @@ export interface StreamSession {
 export function createStreamSession(deps: SessionDeps): StreamSession {
   const { socket, stream, limits, sampleRate, logger } = deps;
   const tuning: SessionTuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
-  const hardPendingBytes = limits.maxMessageBytes * 8;
 
   let decoder: ChunkDecoder | undefined;
   let lastPcmAt = 0;
@@ -123,7 +114,10 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
   };
   const recognition = createRecognitionQueue({
     stream, endpointer: deps.endpointer, fallbackEndpointer: deps.fallbackEndpointer, sampleRate,
-    dictation: deps.dictation, tuning, logger, emit: send,
+    dictation: deps.dictation, tuning, emit: (transcript) => send(transcriptMessage(transcript)),
+    onEndpointerFailure(err) {
+      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
+    },
     afterChunk() {
       updatePressure();
       if (recognition.fedSamples / sampleRate >= limits.maxSessionSeconds) {
@@ -151,15 +145,11 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
   const updatePressure = (): void => {
     const q = queuedSeconds();
     if (q > stats.peakQueuedSeconds) stats.peakQueuedSeconds = q;
-    const high = q > limits.maxBufferedSeconds / 2 || backlog() > limits.maxMessageBytes * 2;
-    const low = q < limits.maxBufferedSeconds / 4 && backlog() < limits.maxMessageBytes;
-    if (!paused && high) {
-      paused = true;
-      socket.pause();
-    } else if (paused && low) {
-      paused = false;
-      socket.resume();
-    }
+    const next = readingPaused(paused, { queuedSeconds: q, pendingBytes: backlog() }, limits);
+    if (next === paused) return;
+    paused = next;
+    if (paused) socket.pause();
+    else socket.resume();
   };
 
   const release = (): void => {
@@ -304,7 +294,7 @@ export function createStreamSession(deps: SessionDeps): StreamSession {
       touch();
       if (msg.kind === 'keepalive') return;
       if (msg.kind === 'audio') {
-        if (queuedSeconds() > limits.maxBufferedSeconds || backlog() + msg.bytes.length > hardPendingBytes) {
+        if (!acceptsChunk({ queuedSeconds: queuedSeconds(), pendingBytes: backlog() }, msg.bytes.length, limits)) {
           stats.droppedChunks++;
           sendError('audio is arriving faster than it can be transcribed: chunk dropped');
           return;

@@ -4,11 +4,13 @@
  * them exactly where they were asked for. One item runs at a time, so a session never has two
  * recogniser calls in flight; sessions are independent of each other, so with a stream that
  * offers async calls (pocketsphinx on libuv's thread pool) they recognise in parallel.
+ *
+ * When a segment ends: on the endpointer's `speech_end`; when a wordless stretch outside speech
+ * reaches `silenceRolloverSec` (quietly); when an utterance reaches `maxUtteranceSec`; and when
+ * the caller asks (`finalize`). A segment that showed a partial always gets its final.
  */
-import type { Logger } from 'pino';
-import type { RecognitionResult, SpeechStream } from '../../services/transcriptions/ports.js';
-import type { SessionEndpointer } from './endpointing.js';
-import { transcriptMessage, type ServerMessage } from './messages.js';
+import type { EndpointEvent, Endpointer, RecognitionResult, SpeechStream } from '../transcriptions/ports.js';
+import { liveTranscript, type LiveTranscript } from './live-transcript.js';
 
 export interface SessionTuning {
   /** Audio between partial checks, ms. Default 200. */
@@ -23,15 +25,16 @@ export const DEFAULT_SESSION_TUNING: SessionTuning = { partialIntervalMs: 200, m
 
 export interface RecognitionQueueDeps {
   stream: SpeechStream;
-  endpointer: SessionEndpointer;
+  endpointer: Endpointer;
   /** Endpointer used if the primary one fails at run time. */
-  fallbackEndpointer: () => SessionEndpointer;
+  fallbackEndpointer: () => Endpointer;
   sampleRate: number;
   dictation: boolean;
   tuning: SessionTuning;
-  logger: Logger;
   /** Sends a transcript (the session drops it once it has ended). */
-  emit(message: ServerMessage): void;
+  emit(transcript: LiveTranscript): void;
+  /** The primary endpointer failed and the fallback took over (for a log line; `err` carries no audio). */
+  onEndpointerFailure?(err: unknown): void;
   /** After each chunk: back-pressure and the session's duration limit. */
   afterChunk(): void;
   /** Recognising a chunk failed; the queue goes on with what comes next (a final, usually). */
@@ -66,7 +69,7 @@ type Item =
 
 /** Creates a session's queue. */
 export function createRecognitionQueue(deps: RecognitionQueueDeps): RecognitionQueue {
-  const { stream, sampleRate, tuning, logger } = deps;
+  const { stream, sampleRate, tuning } = deps;
   const partialEvery = Math.round((tuning.partialIntervalMs * sampleRate) / 1000);
   const items: Item[] = [];
   let endpointer = deps.endpointer;
@@ -89,12 +92,12 @@ export function createRecognitionQueue(deps: RecognitionQueueDeps): RecognitionQ
   const finalizeUtterance = (): Promise<RecognitionResult> =>
     stream.finalizeUtteranceAsync ? stream.finalizeUtteranceAsync() : Promise.resolve(stream.finalizeUtterance());
 
-  const endpoints = async (pcm: Int16Array): Promise<Array<{ type: string }>> => {
+  const endpoints = async (pcm: Int16Array): Promise<EndpointEvent[]> => {
     try {
       return await endpointer.push(pcm);
     } catch (err) {
       // The detector failed (model missing or broken): keep finals coming with the fallback.
-      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
+      deps.onEndpointerFailure?.(err);
       endpointer = deps.fallbackEndpointer();
       return endpointer.push(pcm);
     }
@@ -112,7 +115,7 @@ export function createRecognitionQueue(deps: RecognitionQueueDeps): RecognitionQ
     partialShown = false;
     if (result.words.length > 0 || shown || (always && hasAudio)) {
       finals++;
-      deps.emit(transcriptMessage(result, window, { isFinal: true, dictation: deps.dictation }));
+      deps.emit(liveTranscript(result, window, { isFinal: true, dictation: deps.dictation }));
     }
   };
 
@@ -121,7 +124,7 @@ export function createRecognitionQueue(deps: RecognitionQueueDeps): RecognitionQ
     lastPartialCheck = fed;
     const result = stream.partial();
     if (!result || result.words.length === 0) return;
-    const msg = transcriptMessage(result, { start: segStart / sampleRate, end: fed / sampleRate }, { isFinal: false, dictation: deps.dictation });
+    const msg = liveTranscript(result, { start: segStart / sampleRate, end: fed / sampleRate }, { isFinal: false, dictation: deps.dictation });
     if (msg.text === lastPartialText || msg.words.length === 0) return;
     lastPartialText = msg.text;
     partialShown = true;

@@ -89,6 +89,36 @@ export interface VoiceActivityDetector {
   segments(pcm: Int16Array, sampleRate: number): Promise<SpeechSegment[]>;
 }
 
+/** Where a live utterance starts or ends. */
+export interface EndpointEvent {
+  type: 'speech_start' | 'speech_end';
+  /** Seconds from the start of the audio pushed into this endpointer. */
+  time: number;
+}
+
+/** Follows one live session's audio (16 kHz mono PCM) and says where utterances start and end. */
+export interface Endpointer {
+  /** Feeds the next chunk; resolves with the events it caused, in order. */
+  push(pcm: Int16Array): Promise<EndpointEvent[]>;
+  /** Whether an utterance is open. */
+  readonly inSpeech: boolean;
+}
+
+export interface EndpointingOptions {
+  /** Silence that ends an utterance, ms: most of a final's latency. */
+  endSilenceMs: number;
+  /** Speech needed before an utterance counts as started, ms. */
+  minSpeechMs: number;
+}
+
+/** Makes a fresh endpointer (its own state) for one live session. */
+export type EndpointerFactory = (options: EndpointingOptions) => Endpointer;
+
+/** A voice activity detector that also endpoints live audio with its own model (Silero). */
+export interface EndpointingDetector extends VoiceActivityDetector {
+  createEndpointer: EndpointerFactory;
+}
+
 /** A stretch of speech by one speaker, seconds from the start of the audio. */
 export interface SpeakerTurn {
   start: number;
