@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplateText, writeTemplateText } from '../../main/engines/llm/style-template.js';
 import { correctMedicationSpelling, parseMedicationList } from '../../main/engines/llm/medication-spelling.js';
-import { createGrounding, statedNumbers } from '../../main/engines/llm/grounding.js';
+import { createGrounding } from '../../main/engines/llm/grounding.js';
+import { statedNumbers } from '../../main/services/clinical-language/numbers.js';
 import { toGrammarSchema } from '../../main/engines/llm/grammar-schema.js';
 import { fillPrompt, loadPrompt } from '../../main/engines/llm/prompt-files.js';
-import { splitSentences } from '../../main/engines/llm/sentences.js';
+import { splitSentences } from '../../main/services/clinical-language/tokenize.js';
 
 const shape = (template: string) => parseTemplateText(template).sections.map((s) => [s.heading, s.format]);
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { rewriteClinicianSentence, rewritePatientSentence, detectGender } from '../../main/engines/text/embedded/rewrite.js';
-import { normaliseNumbers, parseNumberWords } from '../../main/engines/text/embedded/numbers.js';
+import { normaliseNumbers } from '../../main/services/clinical-language/normalise.js';
+import { parseNumberWords } from '../../main/services/clinical-language/number-words.js';
 
 describe('third-person rewriting', () => {
   it('turns the patient\'s first person into clinical third person', () => {

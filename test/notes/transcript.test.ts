@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseTurns, splitSentences, toSentences } from '../../main/engines/text/embedded/transcript.js';
+import { parseTurns, toSentences } from '../../main/engines/text/embedded/transcript.js';
+import { splitSentences } from '../../main/services/clinical-language/tokenize.js';
 import { cleanUtterance } from '../../main/engines/text/embedded/clean.js';
 
 describe('transcript understanding', () => {

@@ -10,7 +10,7 @@ import type { StyleWriter } from '../../services/notes/ports.js';
 import { DomainError } from '../../services/errors.js';
 import { extractJson, UnusableAnswerError } from '../llm/note-answer.js';
 import { fillPrompt, loadPrompt } from '../llm/prompt-files.js';
-import { splitSentences } from '../llm/sentences.js';
+import { splitSentences } from '../../services/clinical-language/tokenize.js';
 import { writeTemplateText, type HeadingStyle, type SectionFormat, type TemplateSection } from '../llm/style-template.js';
 
 export interface LlmStyleWriterOptions {

@@ -176,11 +176,13 @@ export function statedNumbers(text: string): Set<string> {
   };
   for (const r of readNumbers(text)) {
     [r.value, r.to, r.over, ...(r.alternatives ?? [])].forEach(add);
-    for (const part of r.text.split(/[-/]/)) {
-      add(Number(part));
-      // "2.5 mg" also states 2 and 5 as they may be copied apart ("2 puffs, 5 days" rarely; kept lenient as before).
-      if (part.includes('.')) part.split('.').forEach((p) => add(Number(p)));
-    }
+    // "2.5 mg" also states 2 and 5: lenient, as a sentence is dropped on any unstated number.
+    for (const part of r.text.split(/[-/]/)) part.split('.').forEach((p) => add(Number(p)));
+  }
+  // Digits inside other tokens ("21st", "x3", "COVID-19") state their numbers too.
+  for (const m of text.matchAll(/\d+(?:\.\d+)?/g)) {
+    add(Number(m[0]));
+    m[0].split('.').forEach((p) => add(Number(p)));
   }
   const lower = text.toLowerCase();
   if (/\b(a|an|once|single)\b/.test(lower)) out.add('1');

@@ -8,7 +8,7 @@ import { parseTurns, toSentences, type Sentence } from './transcript.js';
 import { classifySentences, contentWords, type SymptomFinding } from './classify.js';
 import { detectGender, rewriteClinicianSentence, rewritePatientSentence, type Gender } from './rewrite.js';
 import { polishSentence } from './clean.js';
-import { normaliseNumbers } from './numbers.js';
+import { normaliseNumbers } from '../../../services/clinical-language/normalise.js';
 import type { SectionKind } from './sections.js';
 import { EXAM_SYSTEMS, symptomsIn } from './lexicon.js';
 import { phrase, symptomName, systemName } from './i18n.js';

@@ -3,7 +3,7 @@
  * three days" becomes "She has had a cough for 3 days"; the clinician's "your lungs are clear"
  * becomes "her lungs are clear". Only pronouns and verb agreement change, never the facts.
  */
-import { normaliseNumbers } from './numbers.js';
+import { normaliseNumbers } from '../../../services/clinical-language/normalise.js';
 import { polishSentence } from './clean.js';
 
 export type Gender = 'female' | 'male' | 'unknown';

@@ -4,6 +4,8 @@
  * tags in the eight note languages, or no tags at all (dictation or an untagged dialogue).
  */
 import { cleanUtterance } from './clean.js';
+import { joinSpokenDecimals } from '../../../services/clinical-language/numbers.js';
+import { readSpeakerTag, splitSentences } from '../../../services/clinical-language/tokenize.js';
 
 export type Role = 'doctor' | 'patient' | 'other' | 'unknown';
 
@@ -31,10 +33,6 @@ const PATIENT_LABEL = /^(patient|pt|client|paciente|patiente|patientin|paziente|
 const OTHER_LABEL =
   /^(nurse|mother|father|mom|dad|parent|wife|husband|son|daughter|caregiver|family|guardian|interpreter|partner|spouse|enfermera|infirmière|madre|padre|mère|père)$/iu;
 
-// `[doctor] text`, `Doctor: text`, `Dr. Lee: text`, `Speaker 1: text`, `医生：text`.
-const BRACKET_TAG = /^\s*\[([^\]]{1,40})\]\s*:?\s*/u;
-const COLON_TAG = /^\s*([\p{L}][\p{L}\p{N} .'-]{0,30}?)\s*[:：]\s+|^\s*([\p{L}][\p{L}\p{N} .'-]{0,30}?)\s*：\s*/u;
-
 /** Classify a speaker label into a role; labels such as `Speaker 1` stay unknown. */
 export function roleOfLabel(label: string): Role {
   const l = label.trim().replace(/\s+/g, ' ');
@@ -44,17 +42,12 @@ export function roleOfLabel(label: string): Role {
   return 'unknown';
 }
 
+/**
+ * `[doctor] text`, `Doctor: text`, `Dr. Lee: text`, `Speaker 1: text`, `医生：text`. A colon
+ * after an ordinary phrase ("Blood pressure: 120/80") is not a speaker tag.
+ */
 function splitTag(line: string): { speaker: string; text: string } | null {
-  const b = BRACKET_TAG.exec(line);
-  if (b) return { speaker: b[1]!.trim(), text: line.slice(b[0].length) };
-  const c = COLON_TAG.exec(line);
-  if (c) {
-    const label = (c[1] ?? c[2] ?? '').trim();
-    // A colon after an ordinary phrase ("Blood pressure: 120/80") is not a speaker tag.
-    if (roleOfLabel(label) !== 'unknown' || /^(speaker|spk|s)\s*\d+$/i.test(label) || /^[A-Z]{1,3}\d?$/.test(label))
-      return { speaker: label, text: line.slice(c[0].length) };
-  }
-  return null;
+  return readSpeakerTag(line, (label) => roleOfLabel(label) !== 'unknown' || /^(speaker|spk|s)\s*\d+$/i.test(label) || /^[A-Z]{1,3}\d?$/.test(label));
 }
 
 /** Split a transcript into speaker turns, joining continuation lines into the turn above. */
@@ -145,35 +138,12 @@ export function assignRoles(turns: Turn[]): void {
   }
 }
 
-const ABBREVIATIONS = /\b(dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no|fig|sr|jr|prof|dra|sra|sr|mme|mlle|herr|frau|p\.o|b\.i\.d|t\.i\.d|q\.d)\.$/i;
-
-/** Split cleaned text into sentences, keeping abbreviations and decimals intact. */
-export function splitSentences(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '.' || ch === '?' || ch === '!' || ch === '。' || ch === '？' || ch === '！') {
-      const next = text[i + 1];
-      const cjk = ch === '。' || ch === '？' || ch === '！';
-      if (!cjk && next !== undefined && !/\s/.test(next)) continue;
-      const candidate = text.slice(start, i + 1);
-      if (ch === '.' && ABBREVIATIONS.test(candidate)) continue;
-      const s = candidate.trim();
-      if (s) out.push(s);
-      start = i + 1;
-    }
-  }
-  const rest = text.slice(start).trim();
-  if (rest) out.push(rest);
-  return out;
-}
-
 /** Turns to cleaned sentences with role, turn number and relative position. */
 export function toSentences(turns: Turn[]): Sentence[] {
   const raw: Omit<Sentence, 'position'>[] = [];
   for (const t of turns) {
-    for (const s of splitSentences(cleanUtterance(t.text))) {
+    // Spoken decimals ("twelve . five milligrams") are joined first, or clean-up would cut them in two.
+    for (const s of splitSentences(cleanUtterance(joinSpokenDecimals(t.text)))) {
       const text = s.trim();
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
       // ASR often drops the question mark: a short sentence opening like a question is one.
