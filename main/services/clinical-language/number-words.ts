@@ -46,6 +46,20 @@ export function isNumberWord(word: string | undefined): boolean {
 /** True for a word that can only continue a number, never start a new one after a finished group. */
 const isTensOrTeen = (w: string | undefined): boolean => own(TENS, w) || own(TEENS, w);
 
+/** How {@link readNumberAt} reads. */
+export interface ReadOptions {
+  /** Read "point five" with no whole part as 0.5 (the caller has judged the context). */
+  barePoint?: boolean;
+  /** Read "twenty twenty four" as a year (default true); false reads 20, then 24. */
+  years?: boolean;
+  /**
+   * Fold a disfluent repeat or false start into the number that follows: "six hundred six
+   * hundred" is 600 and "ninety ninety seven" is 97, with `repeated` set. A single word said
+   * twice ("two two") is not folded.
+   */
+  foldRepeats?: boolean;
+}
+
 /** A number read from words[start, next). */
 export interface WordNumber {
   value: number;
@@ -57,6 +71,8 @@ export interface WordNumber {
   form: 'cardinal' | 'short' | 'decimal' | 'year' | 'digits';
   /** For decimals: the separator the speaker or recogniser used. */
   point?: 'point' | '.';
+  /** A repeat or false start before it was folded in (with `foldRepeats`). */
+  repeated?: boolean;
 }
 
 interface Part { value: number; next: number }
@@ -130,7 +146,22 @@ function cardinal(w: readonly string[], i: number): Part | null {
  * point five patients" is not 0.5. Adjacent numbers are not joined here beyond what English
  * allows; callers decide about repeats.
  */
-export function readNumberAt(words: readonly string[], i: number, opts: { barePoint?: boolean } = {}): WordNumber | null {
+export function readNumberAt(words: readonly string[], i: number, opts: ReadOptions = {}): WordNumber | null {
+  let n = readOne(words, i, opts);
+  if (!n || !opts.foldRepeats) return n;
+  for (;;) {
+    const again = readOne(words, n.next, opts);
+    if (!again) return n;
+    const said = words.slice(i, n.next);
+    // One word said twice ("two two", "twenty twenty") may be meant: only longer repeats and
+    // restarts that go on ("ninety ninety seven") are folded.
+    const restart = (said.length > 1 || again.next - n.next > 1) && said.every((w, k) => words[n!.next + k] === w);
+    if (!restart) return n;
+    n = { ...again, repeated: true };
+  }
+}
+
+function readOne(words: readonly string[], i: number, opts: ReadOptions): WordNumber | null {
   const first = words[i];
   if (first !== undefined && /^\d+(?:\.\d+)?$/.test(first)) {
     return { value: Number(first), text: first, next: i + 1, form: 'digits' };
@@ -145,7 +176,7 @@ export function readNumberAt(words: readonly string[], i: number, opts: { barePo
       whole = { value: whole.value * 100 + rest.value, next: rest.next };
       form = 'short';
     }
-  } else if (whole && whole.next === i + 1 && (whole.value === 19 || whole.value === 20)) {
+  } else if (whole && whole.next === i + 1 && (whole.value === 19 || whole.value === 20) && opts.years !== false) {
     // Years: "nineteen eighty", "twenty twenty four", "twenty oh five".
     const oh = (words[i + 1] === 'oh' || words[i + 1] === 'o') ? digitValue(words[i + 2]) : undefined;
     const rest = oh !== undefined ? { value: oh, next: i + 3 } : isTensOrTeen(words[i + 1]) ? belowHundred(words, i + 1) : null;

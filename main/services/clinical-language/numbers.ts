@@ -150,7 +150,8 @@ function foldAdjacent(text: string, readings: NumberReading[]): NumberReading[] 
     }
     const a = wordList(prev.spoken);
     const b = wordList(r.spoken);
-    const restart = prev.text === r.text || (a.length < b.length && a.every((w, k) => b[k] === w));
+    // A single word said twice ("two two") stays two numbers, flagged below.
+    const restart = (a.length > 1 || b.length > 1) && a.length <= b.length && a.every((w, k) => b[k] === w);
     if (restart) {
       out[out.length - 1] = { ...r, start: prev.start, spoken: text.slice(prev.start, r.end), repeated: true };
       continue;

@@ -10,7 +10,9 @@
  *   sigmoid colon"), judged from the word before them;
  * - numbers to digits: cardinals ("one hundred twenty" -> 120), the clinical short form
  *   ("one twenty" -> 120, "one oh five" -> 105), decimals ("ninety eight point six" -> 98.6);
- *   a lone "one".."nine" stays a word unless a unit, "over" or "percent" follows;
+ *   a lone "one".."nine" stays a word unless a unit, "over" or "percent" follows; a disfluent
+ *   repeat is written once ("six hundred six hundred milligrams" -> "600 mg", never 60600);
+ *   number words and units are read by `services/clinical-language`;
  * - readings: "one twenty over eighty" -> "120/80";
  * - units after a number: "five milligrams" -> "5 mg", "ninety eight point six degrees" ->
  *   "98.6 °F", "ninety eight percent" -> "98%", "seventy two beats per minute" -> "72 bpm";
@@ -23,23 +25,12 @@
  * their own but are appended to the previous entry's `punctuated_word`.
  */
 import type { RecognizedWord } from './ports.js';
+import { readNumberAt, readOrdinalAt, readYearAt } from '../clinical-language/number-words.js';
+import { formatQuantity, unitAt } from '../clinical-language/units.js';
 
 /** A timed word with its display form (capitalised, punctuated, numbers as digits). */
 export type PunctuatedWord = RecognizedWord & { punctuated_word: string };
 
-const UNITS: Record<string, number> = {
-  zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
-  ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16,
-  seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
-const ORDINALS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9,
-  tenth: 10, eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15,
-  sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30,
-};
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
   'september', 'october', 'november', 'december'];
 
@@ -69,37 +60,6 @@ const PERIOD_NOUN_BEFORE = new Set(['menstrual', 'the', 'a', 'this', 'that', 'po
 const COLON_NOUN_BEFORE = new Set(['the', 'a', 'sigmoid', 'ascending', 'descending', 'transverse',
   'her', 'his', 'their', 'your', 'of', 'entire', 'distal', 'proximal', 'right', 'left', 'spastic']);
 
-/** Units, longest phrases first. `space` is false for units written against the number. */
-const UNIT_PHRASES: Array<{ words: string[]; out: string; space: boolean }> = [
-  { words: ['millimeters', 'of', 'mercury'], out: 'mmHg', space: true },
-  { words: ['milligrams', 'per', 'kilogram'], out: 'mg/kg', space: true },
-  { words: ['beats', 'per', 'minute'], out: 'bpm', space: true },
-  { words: ['breaths', 'per', 'minute'], out: 'breaths/min', space: true },
-  { words: ['international', 'units'], out: 'IU', space: true },
-  { words: ['degrees', 'fahrenheit'], out: '°F', space: true },
-  { words: ['degrees', 'celsius'], out: '°C', space: true },
-  { words: ['degrees', 'centigrade'], out: '°C', space: true },
-  { words: ['percent'], out: '%', space: false },
-  ...unitForms(['milligram'], 'mg'),
-  ...unitForms(['microgram', 'mcg'], 'mcg'),
-  ...unitForms(['gram'], 'g'),
-  ...unitForms(['kilogram', 'kilo'], 'kg'),
-  ...unitForms(['milliliter', 'millilitre', 'cc'], 'mL'),
-  ...unitForms(['liter', 'litre'], 'L'),
-  ...unitForms(['milliequivalent'], 'mEq'),
-  ...unitForms(['millimeter', 'millimetre'], 'mm'),
-  ...unitForms(['centimeter', 'centimetre'], 'cm'),
-  ...unitForms(['pound'], 'lb'),
-  ...unitForms(['inch'], 'in'),
-];
-
-function unitForms(singulars: string[], out: string): Array<{ words: string[]; out: string; space: boolean }> {
-  return singulars.flatMap((s) => [
-    { words: [s.endsWith('ch') ? `${s}es` : `${s}s`], out, space: true },
-    { words: [s], out, space: true },
-  ]);
-}
-
 /** One output token and the span of input words [from, to) it came from. */
 interface Token {
   text: string;
@@ -115,115 +75,8 @@ function matchAt(words: string[], i: number, phrase: string[]): boolean {
   return phrase.every((p, k) => words[i + k] === p);
 }
 
-interface NumberMatch { value: number; text: string; next: number; words: number }
-
-/** Cardinal number at `i` ("one hundred twenty three", "two thousand five", "forty"). */
-function parseCardinal(words: string[], i: number): NumberMatch | null {
-  let total = 0;
-  let current = 0;
-  let j = i;
-  let used = false;
-  let lastWasUnit = false;
-  let lastWasTens = false;
-  while (j < words.length) {
-    const w = words[j]!;
-    if (/^\d+$/.test(w) && !used) {
-      current = Number(w);
-      used = true;
-      j++;
-      break;
-    }
-    if (w in UNITS && w !== 'oh') {
-      if (lastWasUnit || (lastWasTens && UNITS[w]! >= 10)) break;
-      current += UNITS[w]!;
-      lastWasUnit = true;
-    } else if (w in TENS) {
-      if (lastWasUnit || lastWasTens || current % 100 !== 0) break;
-      current += TENS[w]!;
-      lastWasTens = true;
-      j++;
-      used = true;
-      continue;
-    } else if (w === 'hundred' && used && current > 0 && current < 100) {
-      current *= 100;
-      lastWasUnit = false;
-    } else if (w === 'thousand' && used) {
-      total += Math.max(current, 1) * 1000;
-      current = 0;
-      lastWasUnit = false;
-    } else if (w === 'and' && used && current >= 100 && (words[j + 1]! in UNITS || words[j + 1]! in TENS)) {
-      j++;
-      continue;
-    } else break;
-    lastWasTens = false;
-    used = true;
-    j++;
-  }
-  if (!used) return null;
-  const value = total + current;
-  return { value, text: String(value), next: j, words: j - i };
-}
-
-/** Number at `i` including the clinical short form ("one twenty") and decimals ("point six"). */
-function parseNumber(words: string[], i: number): NumberMatch | null {
-  const first = parseCardinal(words, i);
-  if (!first) return null;
-  let { value, next } = first;
-  // "one twenty" / "one oh five": a single digit then a two-digit group reads as hundreds.
-  if (first.words === 1 && value >= 1 && value <= 9 && next < words.length) {
-    const w = words[next]!;
-    if (w === 'oh' && words[next + 1]! in UNITS && UNITS[words[next + 1]!]! < 10) {
-      value = value * 100 + UNITS[words[next + 1]!]!;
-      next += 2;
-    } else if (w in TENS || (w in UNITS && UNITS[w]! >= 10)) {
-      const rest = parseCardinal(words, next);
-      if (rest && rest.value < 100) {
-        value = value * 100 + rest.value;
-        next = rest.next;
-      }
-    }
-  }
-  let text = String(value);
-  if (words[next] === 'point' && next + 1 < words.length && words[next + 1]! in UNITS) {
-    let digits = '';
-    let k = next + 1;
-    while (k < words.length && words[k]! in UNITS && UNITS[words[k]!]! < 10) digits += String(UNITS[words[k++]!]);
-    if (digits) {
-      text = `${text}.${digits}`;
-      next = k;
-    }
-  }
-  return { value, text, next, words: next - i };
-}
-
-function parseOrdinal(words: string[], i: number): { value: number; next: number } | null {
-  const w = words[i];
-  if (w === undefined) return null;
-  if (w in ORDINALS) return { value: ORDINALS[w]!, next: i + 1 };
-  const m = /^(\d{1,2})(st|nd|rd|th)$/.exec(w);
-  if (m) return { value: Number(m[1]), next: i + 1 };
-  if ((w === 'twenty' || w === 'thirty') && words[i + 1]! in ORDINALS && ORDINALS[words[i + 1]!]! < 10) {
-    return { value: TENS[w]! + ORDINALS[words[i + 1]!]!, next: i + 2 };
-  }
-  return null;
-}
-
-/** Year at `i`: "twenty twenty four", "nineteen eighty", "two thousand five", "2024". */
-function parseYear(words: string[], i: number): { value: number; next: number } | null {
-  const a = parseCardinal(words, i);
-  if (a && a.value >= 1000 && a.value <= 2999) return { value: a.value, next: a.next };
-  if (a && a.value >= 10 && a.value <= 29 && a.words === 1) {
-    const b = parseCardinal(words, a.next);
-    if (b && b.value >= 10 && b.value < 100) return { value: a.value * 100 + b.value, next: b.next };
-    if (words[a.next] === 'oh' && words[a.next + 1]! in UNITS) {
-      return { value: a.value * 100 + UNITS[words[a.next + 1]!]!, next: a.next + 2 };
-    }
-  }
-  return null;
-}
-
 /** Turns normalised words into output tokens. `raw` keeps the recogniser's spelling for plain words. */
-function tokenize(words: string[], raw: string[], dictation: boolean): Token[] {
+function toTokens(words: string[], raw: string[], dictation: boolean): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < words.length) {
@@ -240,13 +93,13 @@ function tokenize(words: string[], raw: string[], dictation: boolean): Token[] {
       }
     }
     const month = MONTHS.indexOf(w);
-    if (month >= 0 && !(w === 'may' && !parseOrdinal(words, i + 1))) {
-      const day = parseOrdinal(words, i + 1) ?? (() => {
-        const c = parseCardinal(words, i + 1);
-        return c && c.value >= 1 && c.value <= 31 && c.words <= 2 ? { value: c.value, next: c.next } : null;
+    if (month >= 0 && !(w === 'may' && !readOrdinalAt(words, i + 1))) {
+      const day = readOrdinalAt(words, i + 1) ?? (() => {
+        const c = readNumberAt(words, i + 1, { years: false });
+        return c && c.form === 'cardinal' && c.value >= 1 && c.value <= 31 && c.next - i - 1 <= 2 ? { value: c.value, next: c.next } : null;
       })();
       if (day) {
-        const year = parseYear(words, words[day.next] === 'of' ? day.next + 1 : day.next);
+        const year = readYearAt(words, words[day.next] === 'of' ? day.next + 1 : day.next);
         const name = w[0]!.toUpperCase() + w.slice(1);
         const text = year ? `${name} ${day.value}, ${year.value}` : `${name} ${day.value}`;
         const to = year ? year.next : day.next;
@@ -255,29 +108,28 @@ function tokenize(words: string[], raw: string[], dictation: boolean): Token[] {
         continue;
       }
     }
-    const num = parseNumber(words, i);
+    // Years are read only after a month: alone, "twenty twenty" is as likely a visual acuity.
+    const num = readNumberAt(words, i, { years: false, foldRepeats: true });
     if (num) {
       let text = num.text;
       let next = num.next;
       // A reading such as blood pressure: "<number> over <number>".
       if (words[next] === 'over') {
-        const den = parseNumber(words, next + 1);
+        const den = readNumberAt(words, next + 1, { years: false });
         if (den) {
           text = `${text}/${den.text}`;
           next = den.next;
         }
       }
-      const unit = UNIT_PHRASES.find((u) => matchAt(words, next, u.words));
+      const unit = unitAt(words, next, num.value);
       if (unit) {
-        text = unit.space ? `${text} ${unit.out}` : `${text}${unit.out}`;
-        next += unit.words.length;
-      } else if (words[next] === 'degrees') {
-        // Body temperature in the product's locale is Fahrenheit; Celsius values are said with "celsius".
-        text = `${text} ${num.value >= 80 && num.value <= 115 ? '°F' : '°'}`;
-        next += 1;
+        text = formatQuantity(text, { symbol: unit.symbol, space: unit.unit.space });
+        next = unit.next;
       }
-      const lone = num.words === 1 && next === num.next && num.value < 10 && !/^\d/.test(w);
-      if (!lone) {
+      // A lone small number stays a word ("two children"); a folded repeat ("two two") too, as said.
+      const lone = !num.repeated && next === num.next && num.next === i + 1 && num.value < 10 && !/^\d/.test(w);
+      const loneRepeat = num.repeated && next === num.next && num.value < 10 && !/^\d/.test(w) && num.form !== 'decimal';
+      if (!lone && !loneRepeat) {
         out.push({ text, kind: 'word', from: i, to: next });
         i = next;
         continue;
@@ -326,7 +178,7 @@ function joinTokens(tokens: Token[], texts: string[]): string {
 export function formatDictation(text: string): string {
   const raw = text.split(/\s+/).filter(Boolean);
   const words = raw.map(norm);
-  const tokens = tokenize(words, raw, true);
+  const tokens = toTokens(words, raw, true);
   return joinTokens(tokens, capitalise(tokens, true));
 }
 
@@ -347,7 +199,7 @@ export function punctuateWords(words: RecognizedWord[], opts: { dictation: boole
       return { ...w, punctuated_word: p };
     });
   }
-  const tokens = tokenize(normed, raw, true);
+  const tokens = toTokens(normed, raw, true);
   const texts = capitalise(tokens, true);
   const result: PunctuatedWord[] = [];
   tokens.forEach((t, k) => {
