@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { NOTE_LANGUAGES } from '../../shared/languages.js';
 import { ErrorMessage, EmptyState } from '../components/messages.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
-import type { Segment } from '../state/transcript-pieces.js';
+import { shownTexts, type Segment } from '../state/transcript-pieces.js';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Not listening',
@@ -14,15 +14,16 @@ const STATUS_TEXT: Record<string, string> = {
 
 function SegmentView({ segment }: { segment: Segment }) {
   const { dictation } = useStores();
+  const shown = shownTexts(segment.pieces);
   return (
     <span className={segment.pending ? 'segment pending' : 'segment'}>
-      {segment.pieces.map((p) =>
+      {segment.pieces.map((p, i) =>
         p.kind === 'text' ? (
-          <span key={p.id}>{p.text}</span>
+          <span key={p.id}>{shown[i]}</span>
         ) : (
           <span key={p.id} className="macro-wrap">
             <mark className={p.undone ? 'macro undone' : 'macro'} title={p.undone ? `Macro ${p.macroId} (not expanded)` : `Expanded macro ${p.macroId} from “${p.original}”`} data-macro-id={p.macroId}>
-              {p.undone ? p.original : p.expansion}
+              {shown[i]}
             </mark>
             <button
               type="button"

@@ -1,3 +1,4 @@
+import { joinExpansion } from '../../shared/macros/join-expansion.js';
 import type { MacroDefinition, MacroDetection } from '../api/types.js';
 
 /** A run of dictated text, or a macro expansion that can be undone (shows `original` again). */
@@ -34,13 +35,30 @@ export function piecesFromDetections(text: string, detections: MacroDetection[],
   return pieces;
 }
 
-/** The text a piece shows now. */
+/** The text a piece holds now, on its own (see `shownTexts` for what the user sees). */
 export const pieceText = (p: Piece): string => (p.kind === 'text' ? p.text : p.undone ? p.original : p.expansion);
+
+/**
+ * The text each piece of a segment shows. An expansion that ends in a mark meets the dictated
+ * mark after it as the local API joins them (one mark, not "bilaterally.."); undoing the
+ * expansion shows the spoken words with their own mark again.
+ */
+export function shownTexts(pieces: Piece[]): string[] {
+  const shown = pieces.map(pieceText);
+  pieces.forEach((p, i) => {
+    const next = pieces[i + 1];
+    if (p.kind !== 'macro' || p.undone || next?.kind !== 'text') return;
+    const joined = joinExpansion(shown[i]!, shown[i + 1]!);
+    shown[i] = joined.expansion;
+    shown[i + 1] = shown[i + 1]!.slice(joined.skip);
+  });
+  return shown;
+}
 
 /** The whole dictation as plain text: segments separated by a space. */
 export function segmentsText(segments: Segment[]): string {
   return segments
-    .map((s) => s.pieces.map(pieceText).join(''))
+    .map((s) => shownTexts(s.pieces).join(''))
     .filter((t) => t.trim().length > 0)
     .join(' ');
 }

@@ -52,7 +52,7 @@ describe('macro detection tolerates real dictation', () => {
       const result = detect(text);
       expect(result.detections.map((d) => d.text_span.text)).toEqual([span]);
     }
-    expect(detect('Please insert normal chest exam.').expanded_text).toBe('Please CHEST: Clear to auscultation bilaterally..');
+    expect(detect('Please insert normal chest exam.').expanded_text).toBe('Please CHEST: Clear to auscultation bilaterally.');
   });
 
   it('finds several macros and repeated macros in one text', () => {
@@ -122,5 +122,42 @@ describe('confidence', () => {
   it('marks a phrase running across a sentence end as doubtful', () => {
     expect(confidence('The abdomen was normal. Chest exam deferred.')).toBeLessThan(0.6);
     expect(confidence('normal chest exam')).toBeGreaterThan(0.9);
+  });
+});
+
+describe('punctuation where an expansion meets the dictated text', () => {
+  const withMacros = (macros: MacroDefinition[], text: string): string => service.detect({ text, macros }).expanded_text;
+  const ends = (mark: string): MacroDefinition[] => [{ id: 'nce', examples: ['normal chest exam'], expansion_text: `CHEST: clear${mark}` }];
+
+  it('keeps one mark when the expansion ends in the mark the speaker dictated', () => {
+    expect(withMacros(ends('.'), 'Normal chest exam. Abdomen soft.')).toBe('CHEST: clear. Abdomen soft.');
+    expect(withMacros(ends('?'), 'normal chest exam?')).toBe('CHEST: clear?');
+    expect(withMacros(ends('!'), 'normal chest exam!')).toBe('CHEST: clear!');
+    expect(withMacros(ends(','), 'normal chest exam, abdomen soft')).toBe('CHEST: clear, abdomen soft');
+  });
+
+  it('keeps the stronger mark when two different marks meet', () => {
+    expect(withMacros(ends(','), 'normal chest exam. Abdomen soft')).toBe('CHEST: clear. Abdomen soft');
+    expect(withMacros(ends('.'), 'normal chest exam, abdomen soft')).toBe('CHEST: clear. abdomen soft');
+    expect(withMacros(ends('.'), 'normal chest exam?')).toBe('CHEST: clear?');
+    expect(withMacros(ends('?'), 'normal chest exam.')).toBe('CHEST: clear?');
+  });
+
+  it('leaves an expansion without final punctuation, and text without a mark, as they are', () => {
+    expect(withMacros(ends(''), 'normal chest exam.')).toBe('CHEST: clear.');
+    expect(withMacros(ends(''), 'normal chest exam, abdomen soft')).toBe('CHEST: clear, abdomen soft');
+    expect(withMacros(ends('.'), 'normal chest exam and abdomen soft')).toBe('CHEST: clear. and abdomen soft');
+    expect(withMacros(ends(':'), 'normal chest exam.')).toBe('CHEST: clear:.');
+  });
+
+  it('does not take a decimal point or an ellipsis for a sentence mark', () => {
+    expect(withMacros(ends('.'), 'normal chest exam .5 cm nodule')).toBe('CHEST: clear. .5 cm nodule');
+    expect(withMacros(ends('.'), 'normal chest exam...')).toBe('CHEST: clear....');
+  });
+
+  it('joins each of several expansions on its own, and keeps the spans of the spoken words', () => {
+    const result = detect('Normal chest exam. Regular rate and rhythm. Follow up as needed.');
+    expect(result.expanded_text).toBe('CHEST: Clear to auscultation bilaterally. HEART: RRR, no murmurs. Follow up as needed.');
+    expect(result.detections.map((d) => d.text_span.text)).toEqual(['Normal chest exam', 'Regular rate and rhythm', 'Follow up as needed']);
   });
 });

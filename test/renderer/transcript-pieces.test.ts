@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { piecesFromDetections, pieceText, segmentsText } from '../../renderer/state/transcript-pieces.js';
+import { piecesFromDetections, pieceText, segmentsText, shownTexts } from '../../renderer/state/transcript-pieces.js';
 
 const macros = [
   { id: 'exam', examples: ['physical exam'], expansion_text: 'Physical exam: lungs clear.' },
@@ -46,5 +46,37 @@ describe('macro expansions in the dictated text', () => {
       ids(),
     );
     expect(pieces.map(pieceText).join('')).toBe('Physical exam: lungs clear. follow up');
+  });
+});
+
+describe('punctuation where an expansion meets the dictated text', () => {
+  const exam = (expansion: string, text: string) => {
+    const pieces = piecesFromDetections(
+      text,
+      [{ macro_id: 'exam', text_span: { start_char: 7, end_char: 20, text: 'physical exam' }, confidence: 1 }],
+      [{ id: 'exam', examples: ['physical exam'], expansion_text: expansion }],
+      ids(),
+    );
+    return { pieces, undo: () => pieces.map((p) => (p.kind === 'macro' ? { ...p, undone: true } : p)) };
+  };
+  const shown = (pieces: Parameters<typeof shownTexts>[0]): string => segmentsText([{ id: 1, pieces, pending: false }]);
+
+  it('shows one period, not two, and the spoken period again once the expansion is undone', () => {
+    const { pieces, undo } = exam('Physical exam: lungs clear.', 'Normal physical exam. Next');
+    expect(shown(pieces)).toBe('Normal Physical exam: lungs clear. Next');
+    expect(shownTexts(pieces)).toEqual(['Normal ', 'Physical exam: lungs clear.', ' Next']);
+    expect(shown(undo())).toBe('Normal physical exam. Next');
+  });
+
+  it('keeps one mark for "?", "!" and ",", and the stronger of two different marks', () => {
+    expect(shown(exam('Lungs clear?', 'Normal physical exam?').pieces)).toBe('Normal Lungs clear?');
+    expect(shown(exam('Lungs clear!', 'Normal physical exam!').pieces)).toBe('Normal Lungs clear!');
+    expect(shown(exam('Lungs clear,', 'Normal physical exam, heart regular').pieces)).toBe('Normal Lungs clear, heart regular');
+    expect(shown(exam('Lungs clear,', 'Normal physical exam. Heart regular').pieces)).toBe('Normal Lungs clear. Heart regular');
+    expect(shown(exam('Lungs clear.', 'Normal physical exam?').pieces)).toBe('Normal Lungs clear?');
+  });
+
+  it('leaves an expansion without final punctuation as it is', () => {
+    expect(shown(exam('Lungs clear', 'Normal physical exam. Next').pieces)).toBe('Normal Lungs clear. Next');
   });
 });

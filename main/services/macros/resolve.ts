@@ -7,6 +7,7 @@
  * macro listed first in the request, then to its earlier example. Winners are taken greedily in
  * rank order; a candidate that overlaps an accepted one is dropped.
  */
+import { joinExpansion } from '../../../shared/macros/join-expansion.js';
 import type { Candidate } from './detect.js';
 
 /** Rank bonus per matched example word when candidates overlap. */
@@ -47,13 +48,19 @@ export function createCodePointMapper(text: string): (unitOffset: number) => num
   return (u) => map[u];
 }
 
-/** The text with each winner's span replaced by its expansion; everything else unchanged. */
+/**
+ * The text with each winner's span replaced by its expansion. Everything else is unchanged, but
+ * for a punctuation mark right after a span that the expansion already ends with: one mark is
+ * kept, not two (shared/macros/join-expansion.ts).
+ */
 export function expand(text: string, winners: Candidate[], expansionOf: (c: Candidate) => string): string {
   let out = '';
   let at = 0;
-  for (const w of winners) {
-    out += text.slice(at, w.start) + expansionOf(w);
-    at = w.end;
-  }
+  winners.forEach((w, i) => {
+    const until = winners[i + 1]?.start ?? text.length;
+    const joined = joinExpansion(expansionOf(w), text.slice(w.end, until));
+    out += text.slice(at, w.start) + joined.expansion;
+    at = w.end + joined.skip;
+  });
   return out + text.slice(at);
 }
