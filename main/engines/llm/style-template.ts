@@ -10,6 +10,7 @@
  *   General instructions:
  *   - Concise clinical third person.
  */
+import { NUMBER_WORDS, parseNumberWords } from '../../services/clinical-language/number-words.js';
 
 export type SectionFormat = 'prose' | 'bullet' | 'numbered';
 /** How a heading looks: `## Plan`, `**Plan**`, `PLAN`, `Plan:`. */
@@ -34,16 +35,13 @@ export interface ParsedTemplate {
   sections: TemplateSection[];
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12, fifteen: 15, twenty: 20,
-};
 const LIST_HEADINGS = /^(plan|medications?|current medications|allergies|problem list|orders|instructions|patient instructions|follow[- ]?up|diagnoses|differential diagnosis|todo|tasks)$/i;
 
 function count(text: string, noun: RegExp): number | undefined {
-  const n = `(\\d+|${Object.keys(NUMBER_WORDS).join('|')})`;
+  const n = `(\\d+|${NUMBER_WORDS.join('|')})`;
   const m = new RegExp(`${n}(?:\\s*(?:-|–|to)\\s*${n})?\\s+(?:short\\s+|brief\\s+|concise\\s+)?${noun.source}`, 'i').exec(text);
   if (!m) return undefined;
-  const value = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s) || NUMBER_WORDS[s.toLowerCase()]);
+  const value = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s) || parseNumberWords(s));
   return value(m[2]) ?? value(m[1]);
 }
 

@@ -28,6 +28,9 @@ const ONES_SPELLED = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'sev
   'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS_SPELLED = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
+/** Every single-word cardinal below a hundred, for patterns that look for a count ("two sentences"). */
+export const NUMBER_WORDS: readonly string[] = [...Object.keys(DIGITS), ...Object.keys(TEENS), ...Object.keys(TENS)];
+
 const own = (table: Readonly<Record<string, number>>, w: string | undefined): w is string =>
   w !== undefined && Object.prototype.hasOwnProperty.call(table, w);
 

@@ -6,24 +6,8 @@
  * removed except apostrophes inside words; whitespace collapsed.
  */
 
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
-  'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-
-/** Spells a non-negative integer below one million. */
-export function numberToWords(n: number): string {
-  if (n < 20) return ONES[n]!;
-  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? ` ${ONES[n % 10]}` : '');
-  if (n < 1000) return `${ONES[Math.floor(n / 100)]} hundred${n % 100 ? ` ${numberToWords(n % 100)}` : ''}`;
-  if (n < 1_000_000) return `${numberToWords(Math.floor(n / 1000))} thousand${n % 1000 ? ` ${numberToWords(n % 1000)}` : ''}`;
-  return String(n).split('').map((d) => ONES[Number(d)]).join(' ');
-}
-
-function spellNumber(token: string): string {
-  const [int, frac] = token.split('.');
-  const intWords = int!.length > 6 ? int!.split('').map((d) => ONES[Number(d)]).join(' ') : numberToWords(Number(int));
-  return frac ? `${intWords} point ${frac.split('').map((d) => ONES[Number(d)]).join(' ')}` : intWords;
-}
+import { spellNumber } from '../../../services/clinical-language/number-words.js';
+import { stripSpeakerTags } from '../../../services/clinical-language/tokenize.js';
 
 /** Normalises text to lowercase words (see the module comment for the rules). */
 export function normalizeWords(text: string): string[] {
@@ -51,8 +35,7 @@ export function normalizeWords(text: string): string[] {
 
 /** Splits running text into sentences (., ?, !, ; or line breaks) of normalised words. */
 export function normalizeSentences(text: string): string[][] {
-  return text
-    .replace(/\[(doctor|patient|patient_guest|doctor_guest|speaker|guest)[^\]]*\]/gi, '\n')
+  return stripSpeakerTags(text)
     .split(/(?<!\d)[.?!;:](?!\d)|\n+/)
     .map(normalizeWords)
     .filter((s) => s.length > 0);
