@@ -129,30 +129,24 @@ describe('punctuation where an expansion meets the dictated text', () => {
   const withMacros = (macros: MacroDefinition[], text: string): string => service.detect({ text, macros }).expanded_text;
   const ends = (mark: string): MacroDefinition[] => [{ id: 'nce', examples: ['normal chest exam'], expansion_text: `CHEST: clear${mark}` }];
 
-  it('keeps one mark when the expansion ends in the mark the speaker dictated', () => {
-    expect(withMacros(ends('.'), 'Normal chest exam. Abdomen soft.')).toBe('CHEST: clear. Abdomen soft.');
-    expect(withMacros(ends('?'), 'normal chest exam?')).toBe('CHEST: clear?');
-    expect(withMacros(ends('!'), 'normal chest exam!')).toBe('CHEST: clear!');
-    expect(withMacros(ends(','), 'normal chest exam, abdomen soft')).toBe('CHEST: clear, abdomen soft');
-  });
-
-  it('keeps the stronger mark when two different marks meet', () => {
-    expect(withMacros(ends(','), 'normal chest exam. Abdomen soft')).toBe('CHEST: clear. Abdomen soft');
-    expect(withMacros(ends('.'), 'normal chest exam, abdomen soft')).toBe('CHEST: clear. abdomen soft');
-    expect(withMacros(ends('.'), 'normal chest exam?')).toBe('CHEST: clear?');
-    expect(withMacros(ends('?'), 'normal chest exam.')).toBe('CHEST: clear?');
-  });
-
-  it('leaves an expansion without final punctuation, and text without a mark, as they are', () => {
-    expect(withMacros(ends(''), 'normal chest exam.')).toBe('CHEST: clear.');
-    expect(withMacros(ends(''), 'normal chest exam, abdomen soft')).toBe('CHEST: clear, abdomen soft');
-    expect(withMacros(ends('.'), 'normal chest exam and abdomen soft')).toBe('CHEST: clear. and abdomen soft');
-    expect(withMacros(ends(':'), 'normal chest exam.')).toBe('CHEST: clear:.');
-  });
-
-  it('does not take a decimal point or an ellipsis for a sentence mark', () => {
-    expect(withMacros(ends('.'), 'normal chest exam .5 cm nodule')).toBe('CHEST: clear. .5 cm nodule');
-    expect(withMacros(ends('.'), 'normal chest exam...')).toBe('CHEST: clear....');
+  it.each([
+    // [what happens, the expansion's final mark, what was dictated, the expanded text]
+    ['one period, not two', '.', 'Normal chest exam. Abdomen soft.', 'CHEST: clear. Abdomen soft.'],
+    ['one question mark', '?', 'normal chest exam?', 'CHEST: clear?'],
+    ['one exclamation mark', '!', 'normal chest exam!', 'CHEST: clear!'],
+    ['one comma', ',', 'normal chest exam, abdomen soft', 'CHEST: clear, abdomen soft'],
+    ['a period over a comma', ',', 'normal chest exam. Abdomen soft', 'CHEST: clear. Abdomen soft'],
+    ['a period over a dictated comma', '.', 'normal chest exam, abdomen soft', 'CHEST: clear. abdomen soft'],
+    ['a dictated question mark over a period', '.', 'normal chest exam?', 'CHEST: clear?'],
+    ['a question mark over a dictated period', '?', 'normal chest exam.', 'CHEST: clear?'],
+    ['an expansion without a final mark keeps the dictated one', '', 'normal chest exam.', 'CHEST: clear.'],
+    ['an expansion without a final mark keeps a dictated comma', '', 'normal chest exam, abdomen soft', 'CHEST: clear, abdomen soft'],
+    ['text without a mark is unchanged', '.', 'normal chest exam and abdomen soft', 'CHEST: clear. and abdomen soft'],
+    ['a colon is not merged', ':', 'normal chest exam.', 'CHEST: clear:.'],
+    ['a decimal point is not a mark', '.', 'normal chest exam .5 cm nodule', 'CHEST: clear. .5 cm nodule'],
+    ['an ellipsis is not merged', '.', 'normal chest exam...', 'CHEST: clear....'],
+  ])('%s', (_what, mark, text, expanded) => {
+    expect(withMacros(ends(mark), text)).toBe(expanded);
   });
 
   it('joins each of several expansions on its own, and keeps the spans of the spoken words', () => {
