@@ -1,5 +1,6 @@
 import { ENUM_SYNONYMS } from './lexicon.js';
 import { isNegated } from '../../services/clinical-language/context.js';
+import { splitSentences } from '../../services/clinical-language/tokenize.js';
 
 export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -7,7 +8,8 @@ export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, 
 export function enumFromText(values: unknown[], text: string, w: { key: string; all: string }): unknown {
   // Prefer a value mentioned in a sentence that also names the field.
   const keyWord = w.key.split(' ').filter((x) => x.length > 3)[0];
-  const sentences = text.split(/(?<=[.;\n])/);
+  // Clauses: sentences (decimals and titles kept whole), lines, and parts joined by semicolons.
+  const sentences = splitSentences(text, { lineBreaks: true }).flatMap((s) => s.split(/(?<=;)/));
   const scoped = keyWord ? sentences.filter((s) => s.toLowerCase().includes(keyWord)) : [];
   for (const pool of [scoped, sentences]) {
     for (const s of pool) {
