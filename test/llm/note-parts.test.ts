@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplateText, writeTemplateText } from '../../main/engines/llm/style-template.js';
-import { correctMedicationSpelling, parseMedicationList } from '../../main/engines/llm/medication-spelling.js';
+import { correctMedicationNames, parseMedicationList } from '../../main/services/clinical-language/medications.js';
 import { createGrounding } from '../../main/engines/llm/grounding.js';
 import { statedNumbers } from '../../main/services/clinical-language/numbers.js';
 import { toGrammarSchema } from '../../main/engines/llm/grammar-schema.js';
@@ -69,11 +69,11 @@ describe('medication spelling', () => {
 
   it('fixes misspelt and mis-heard drug names and leaves other words alone', () => {
     expect(meds).toEqual(['Metformin', 'Lisinopril', 'Zyrtec', 'insulin glargine']);
-    expect(correctMedicationSpelling('Takes metforman and lisinipril; tried zirtek. Started insulin glargin.', meds)).toBe(
+    expect(correctMedicationNames('Takes metforman and lisinipril; tried zirtek. Started insulin glargin.', meds)).toBe(
       'Takes Metformin and Lisinopril; tried Zyrtec. Started insulin glargine.',
     );
     const untouched = 'Patient reports formation of lesions, listless mood, metabolic panel normal.';
-    expect(correctMedicationSpelling(untouched, meds)).toBe(untouched);
+    expect(correctMedicationNames(untouched, meds)).toBe(untouched);
   });
 });
 

@@ -38,28 +38,6 @@ concussion; fracture; ankle sprain|sprain; tendinitis|tendonitis; carpal tunnel 
 hypothyroid; alcohol use disorder|alcoholism; opioid use disorder; tobacco use disorder|nicotine dependence; insomnia disorder; obesity class 2; vitamin d deficiency
 `);
 
-/** Common drugs: generic name first, then brand names and abbreviations. */
-export const DRUGS: string[][] = parse(`
-lisinopril; metformin; atorvastatin; amlodipine; metoprolol; metoprolol tartrate; metoprolol succinate; losartan; hydrochlorothiazide|hctz; omeprazole; levothyroxine|synthroid
-simvastatin; albuterol; gabapentin; sertraline|zoloft; furosemide|lasix; aspirin|asa; warfarin|coumadin; apixaban|eliquis; rivaroxaban|xarelto; clopidogrel|plavix
-insulin glargine|lantus; insulin lispro|humalog; insulin aspart|novolog; insulin; prednisone; amoxicillin; amoxicillin-clavulanate|augmentin; azithromycin|z-pack|zithromax
-ciprofloxacin|cipro; doxycycline; cephalexin|keflex; ibuprofen|advil|motrin; acetaminophen|tylenol|paracetamol; tramadol; oxycodone; hydrocodone; morphine; pantoprazole|protonix
-montelukast|singulair; fluticasone|flonase; escitalopram|lexapro; fluoxetine|prozac; citalopram|celexa; bupropion|wellbutrin; trazodone; alprazolam|xanax; lorazepam|ativan
-clonazepam|klonopin; zolpidem|ambien; carvedilol; spironolactone; tamsulosin|flomax; finasteride; allopurinol; colchicine; meloxicam; naproxen|aleve; cyclobenzaprine|flexeril
-methylprednisolone|medrol; ondansetron|zofran; famotidine|pepcid; sitagliptin|januvia; glipizide; glyburide; glimepiride; empagliflozin|jardiance; dapagliflozin|farxiga
-semaglutide|ozempic|wegovy; liraglutide|victoza; dulaglutide|trulicity; rosuvastatin|crestor; pravastatin; valsartan; olmesartan; irbesartan; diltiazem; verapamil; digoxin
-hydralazine; nitroglycerin; isosorbide mononitrate; enoxaparin|lovenox; heparin; penicillin; nitrofurantoin|macrobid; trimethoprim-sulfamethoxazole|bactrim|tmp-smx
-vancomycin; ceftriaxone; levofloxacin; clindamycin; metronidazole|flagyl; fluconazole; valacyclovir|valtrex; acyclovir; oseltamivir|tamiflu; prednisolone; budesonide
-tiotropium|spiriva; lamotrigine; levetiracetam|keppra; topiramate; sumatriptan; donepezil; quetiapine|seroquel; aripiprazole|abilify; risperidone; olanzapine; lithium
-venlafaxine; duloxetine|cymbalta; mirtazapine; buspirone; hydroxyzine; cetirizine|zyrtec; loratadine|claritin; diphenhydramine|benadryl; methotrexate; hydroxychloroquine
-adalimumab|humira; vitamin d|vitamin d3|cholecalciferol; folic acid; ferrous sulfate|iron; potassium chloride; magnesium oxide; calcium carbonate; multivitamin; benzonatate
-guaifenesin; dextromethorphan; pseudoephedrine; loperamide; docusate; senna; polyethylene glycol|miralax; sucralfate; esomeprazole|nexium; lansoprazole; ranitidine
-propranolol; atenolol; bisoprolol; labetalol; nifedipine; clonidine; chlorthalidone; torsemide; bumetanide; amiodarone; dabigatran; ticagrelor; prasugrel; ezetimibe
-fenofibrate; gemfibrozil; niacin; estradiol; medroxyprogesterone; norethindrone; testosterone; alendronate; sildenafil; tadalafil; oxybutynin; tolterodine; mirabegron
-methocarbamol; baclofen; tizanidine; celecoxib; diclofenac; ketorolac; hydromorphone; fentanyl; buprenorphine; naloxone; methadone; nicotine patch; varenicline
-cefdinir; cefuroxime; penicillin vk; dicloxacillin; linezolid; mupirocin; ketoconazole; terbinafine; nystatin; permethrin; ivermectin; albendazole
-`);
-
 /** Non-drug allergens commonly listed under allergies. */
 export const ALLERGENS: string[] = ['penicillin', 'penicillins', 'sulfa', 'sulfa drugs', 'sulfonamides', 'codeine', 'latex', 'peanuts', 'peanut', 'shellfish', 'eggs', 'egg', 'bee stings', 'iodine', 'contrast', 'iv contrast', 'morphine', 'amoxicillin', 'cephalosporins', 'nsaids', 'aspirin', 'tree nuts', 'milk', 'soy', 'wheat', 'gluten', 'dust', 'pollen', 'cats', 'dogs', 'adhesive tape', 'erythromycin', 'tetracycline', 'ciprofloxacin', 'vancomycin', 'ibuprofen', 'lisinopril', 'ace inhibitors'];
 

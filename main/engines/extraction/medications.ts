@@ -1,4 +1,5 @@
-import { DOSE_RE, DRUGS, FREQUENCY_RE, ROUTES } from './lexicon.js';
+import { DRUGS } from '../../services/clinical-language/medications.js';
+import { DOSE_RE, FREQUENCY_RE, ROUTES } from './lexicon.js';
 import { createTermMatcher } from './term-matcher.js';
 import { isNegated } from '../../services/clinical-language/context.js';
 import { splitList, type Section } from './text-analysis.js';
@@ -18,7 +19,7 @@ export interface Allergy {
   reaction?: string;
 }
 
-const drugMatcher = createTermMatcher(DRUGS);
+const drugMatcher = createTermMatcher(DRUGS.map((d) => [...d.names]));
 const STOP_WORDS = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'on', 'to', 'with', 'for', 'was', 'is', 'has', 'take', 'takes', 'taking', 'on', 'at', 'in', 'mg', 'her', 'his', 'bp', 'hr', 'pain', 'score', 'about', 'approximately', 'weight', 'weighs', 'lost', 'gained', 'temp', 'sat']);
 
 /** Parses dose, route and frequency out of the words that follow a drug name. */
@@ -75,11 +76,13 @@ export function readMedications(text: string, sections: Section[]): Medication[]
       add({ name, ...stripLength(sig), text: item, start: bodyStart + Math.max(0, section.body.indexOf(item)) });
     }
   }
-  for (const mention of drugMatcher.find(text, sections)) {
-    if (mention.negated || inAllergies(mention.start)) continue;
-    const sig = parseSig(text.slice(mention.end));
+  const mentions = drugMatcher.find(text, sections);
+  mentions.forEach((mention, i) => {
+    if (mention.negated || inAllergies(mention.start)) return;
+    // A drug's dose and frequency end where the next drug begins ("X daily and Y 325 mg").
+    const sig = parseSig(text.slice(mention.end, mentions[i + 1]?.start ?? text.length));
     add({ name: mention.surface, ...stripLength(sig), text: text.slice(mention.start, mention.end + sig.length).trim(), start: mention.start });
-  }
+  });
   // Unknown drug names written with a dose ("Xarelto 20 mg", "tirzepatide 5 mg").
   const doseWord = new RegExp(String.raw`\b([A-Za-z][A-Za-z-]{3,})\s+(?=${DOSE_RE.source.slice(2)})`, 'gi');
   for (let m = doseWord.exec(text); m; m = doseWord.exec(text)) {

@@ -4,7 +4,7 @@
  * never mention. Sources are the transcript, previous note, context and instructions. Numbers
  * spoken as words in the sources ("five hundred milligrams") count as stated.
  */
-import { isVariantOf } from './medication-spelling.js';
+import { isMedicationVariant as isVariantOf } from '../../services/clinical-language/medications.js';
 import { statedNumbers } from '../../services/clinical-language/numbers.js';
 import { sentenceSpans } from '../../services/clinical-language/tokenize.js';
 

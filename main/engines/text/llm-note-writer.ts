@@ -11,7 +11,7 @@ import { noteLabels, type NoteLabels } from '../llm/note-labels.js';
 import { buildNotePlan, contentSections, type NotePlan, type PlanSection } from '../llm/note-plan.js';
 import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerError, type NoteAnswer } from '../llm/note-answer.js';
 import { renderNote } from '../llm/note-render.js';
-import { correctMedicationSpelling, parseMedicationList } from '../llm/medication-spelling.js';
+import { correctMedicationNames, parseMedicationList } from '../../services/clinical-language/medications.js';
 import { createGrounding } from '../llm/grounding.js';
 import { fillPrompt, loadPrompt } from '../llm/prompt-files.js';
 
@@ -84,7 +84,7 @@ function postProcess(answer: NoteAnswer, plan: NotePlan, input: NoteGenerationIn
     [input.transcript, input.previousNote, input.context, ...(input.instructions ?? [])].filter((s): s is string => Boolean(s)),
     meds,
   );
-  const fix = (text: string): string => grounding.keepSupported(correctMedicationSpelling(text, meds));
+  const fix = (text: string): string => grounding.keepSupported(correctMedicationNames(text, meds));
   for (const s of contentSections(plan.sections)) {
     const c = answer.content.get(s.key);
     if (c === undefined) continue;

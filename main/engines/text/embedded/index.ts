@@ -4,5 +4,4 @@
  */
 export { createEmbeddedNoteWriter, writeNoteSync } from './note-writer.js';
 export { createEmbeddedStyleWriter, createTemplateText } from './style-writer.js';
-export { correctMedications, parseMedicationList } from './medications.js';
 export { parseTurns, toSentences, type Role, type Turn, type Sentence } from './transcript.js';

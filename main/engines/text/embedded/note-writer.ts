@@ -10,7 +10,7 @@ import { composeContent, type NoteContent } from './compose.js';
 import { phrase } from './i18n.js';
 import { flatten, resolveKinds, section, type LayoutSection } from './layout.js';
 import { noteTemplateLayout, soapLayout } from './layouts.js';
-import { correctMedications } from './medications.js';
+import { correctMedicationNames, parseMedicationList } from '../../../services/clinical-language/medications.js';
 import { isListLine, parseNote, stripListMarker } from './note-parse.js';
 import { render } from './render.js';
 import { kindsOf, targetOfHeading, type SectionKind } from './sections.js';
@@ -67,7 +67,7 @@ function header(input: NoteGenerationInput): string[] {
 
 /** Write one note; synchronous core shared by the writer and the benchmark. */
 export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
-  const transcript = correctMedications(input.transcript, input.medicationList);
+  const transcript = correctMedicationNames(input.transcript, parseMedicationList(input.medicationList));
   const globalText = [
     ...(input.instructions ?? []),
     ...(input.noteType.noteTemplate?.global_prompt ? [input.noteType.noteTemplate.global_prompt] : []),
