@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything Clindoc needs on a fresh Debian machine: the Debian packages (ffmpeg,
-# pocketsphinx, chromium, espeak-ng, sox), the npm packages from the lockfile, and the
-# artefacts built from them (the clinical speech language model, the interface bundle).
+# pocketsphinx, chromium, espeak-ng, sox), the npm packages from the lockfile, and the interface
+# bundle. The clinical speech language model is committed in resources/asr; it is rebuilt here
+# only when absent and the optional data sets are present (CLINDOC_EVAL_DATA, README
+# "Development"); without either, Clindoc starts on the general model with a warning.
 # Electron's own binary is not downloaded (ELECTRON_SKIP_BINARY_DOWNLOAD=1): `npm run serve`
 # and the tests run in plain Node; `npm start` needs Electron installed where it can be fetched.
 set -euo pipefail
