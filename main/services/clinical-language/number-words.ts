@@ -105,7 +105,7 @@ function belowThousand(w: readonly string[], i: number): Part | null {
   const afterAnd = w[j] === 'and' ? j + 1 : j;
   const tail = belowHundred(w, afterAnd);
   // "six hundred six hundred": the second "six" belongs to the next number, not to 606.
-  if (tail && w[tail.next] !== 'hundred' && !own(SCALES, w[tail.next])) {
+  if (tail && w[tail.next] !== 'hundred') {
     value += tail.value;
     j = tail.next;
   }
@@ -150,8 +150,9 @@ function cardinal(w: readonly string[], i: number): Part | null {
  * allows; callers decide about repeats.
  */
 export function readNumberAt(words: readonly string[], i: number, opts: ReadOptions = {}): WordNumber | null {
-  let n = readOne(words, i, opts);
-  if (!n || !opts.foldRepeats) return n;
+  if (!opts.foldRepeats) return readOne(words, i, opts);
+  let n = repeatedPhrase(words, i, opts) ?? readOne(words, i, opts);
+  if (!n) return null;
   for (;;) {
     const again = readOne(words, n.next, opts);
     if (!again) return n;
@@ -162,6 +163,26 @@ export function readNumberAt(words: readonly string[], i: number, opts: ReadOpti
     if (!restart) return n;
     n = { ...again, repeated: true };
   }
+}
+
+const NUMBER_RUN_WORD = /^(and|a|an|oh|point|\.)$/;
+
+/**
+ * A number phrase said twice in a row ("nine thousand nine hundred ninety nine thousand nine
+ * hundred ninety"), found before parsing: read left to right the second "nine" would otherwise be
+ * taken as the tail of the first number.
+ */
+function repeatedPhrase(words: readonly string[], i: number, opts: ReadOptions): WordNumber | null {
+  let run = i;
+  while (run < words.length && (isNumberWord(words[run]) || NUMBER_RUN_WORD.test(words[run]!))) run++;
+  for (let len = Math.floor((run - i) / 2); len >= 2; len--) {
+    if (!words.slice(i, i + len).every((w, k) => words[i + len + k] === w)) continue;
+    const first = readOne(words.slice(i, i + len), 0, opts);
+    // The second saying may go on: "one twenty one twenty eight" is a restart into 128.
+    const second = first && first.next === len ? readOne(words, i + len, opts) : null;
+    if (second && second.next >= i + 2 * len) return { ...second, repeated: true };
+  }
+  return null;
 }
 
 function readOne(words: readonly string[], i: number, opts: ReadOptions): WordNumber | null {

@@ -84,13 +84,16 @@ export function readNumbers(text: string): NumberReading[] {
   let i = 0;
   while (i < tokens.length) {
     const barePoint = words[i] === 'point' && barePointAllowed(words, i, bare.get(i));
-    const n = readNumberAt(words, i, { barePoint: barePoint !== false });
+    const n = readNumberAt(words, i, { barePoint: barePoint !== false, foldRepeats: true });
     if (!n) {
       i++;
       continue;
     }
     let next = n.next;
-    let reading: NumberReading = { ...span(i, next), text: n.text, value: n.value, kind: n.form === 'year' ? 'year' : 'number', spelled: false, uncertain: false };
+    let reading: NumberReading = {
+      ...span(i, next), text: n.text, value: n.value, kind: n.form === 'year' ? 'year' : 'number', spelled: false, uncertain: false,
+      ...(n.repeated ? { repeated: true } : {}),
+    };
     if (barePoint === 'uncertain') {
       Object.assign(reading, { uncertain: true, reason: 'a sentence break or a decimal point', alternatives: [Number(n.text.replace(/^0\./, ''))] });
     }

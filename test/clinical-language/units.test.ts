@@ -1,0 +1,63 @@
+import { describe, it, expect } from 'vitest';
+import { abbreviateUnits, canonicalUnit, formatQuantity, readFrequencies, unitAt } from '../../main/services/clinical-language/units.js';
+
+const words = (s: string): string[] => s.split(' ');
+
+describe('units', () => {
+  it.each([
+    ['milligrams', 'mg'], ['MG', 'mg'], ['mcg', 'mcg'], ['micrograms', 'mcg'], ['grams', 'g'], ['cc', 'mL'],
+    ['milliliters', 'mL'], ['international units', 'IU'], ['units', 'units'], ['mm Hg', 'mmHg'], ['beats per minute', 'bpm'],
+    ['centimeters', 'cm'], ['millimetres', 'mm'], ['kilos', 'kg'], ['lbs', 'lb'], ['percent', '%'],
+  ])('%s is written %s', (name, symbol) => {
+    expect(canonicalUnit(name)).toBe(symbol);
+  });
+
+  it('leaves words that are not units alone', () => {
+    expect(canonicalUnit('tablets')).toBeUndefined();
+    expect(canonicalUnit('in')).toBeUndefined();
+  });
+
+  it('matches the longest spoken form first', () => {
+    expect(unitAt(words('ten millimeters of mercury'), 1)).toMatchObject({ symbol: 'mmHg', next: 4 });
+    expect(unitAt(words('ten millimeters long'), 1)).toMatchObject({ symbol: 'mm', next: 2 });
+    expect(unitAt(words('seventy beats per minute'), 1)).toMatchObject({ symbol: 'bpm', next: 4 });
+  });
+
+  it('reads a bare "degrees" as Fahrenheit only at a body temperature', () => {
+    expect(unitAt(['degrees'], 0, 98.6)?.symbol).toBe('°F');
+    expect(unitAt(['degrees'], 0, 30)?.symbol).toBe('°');
+    expect(unitAt(words('degrees celsius'), 0, 37)?.symbol).toBe('°C');
+  });
+
+  it('writes quantities with or without a space as the unit requires', () => {
+    expect(formatQuantity('98', { symbol: '%', space: false })).toBe('98%');
+    expect(formatQuantity('5', { symbol: 'mg', space: true })).toBe('5 mg');
+  });
+
+  it('shortens unit names in note text', () => {
+    expect(abbreviateUnits('20 milligrams and 5 milliliters, 98 percent, the percent of patients')).toBe('20 mg and 5 mL, 98%, the percent of patients');
+  });
+});
+
+describe('dosing frequencies', () => {
+  it('reads spoken and Latin frequencies with their plain and abbreviated forms', () => {
+    const f = readFrequencies('metformin twice a day, lisinopril daily, tylenol every 6 hours as needed, trazodone qhs');
+    expect(f.map((x) => [x.text, x.plain, x.abbreviation, x.perDay])).toEqual([
+      ['twice a day', 'twice daily', 'BID', 2],
+      ['daily', 'once daily', 'QD', 1],
+      ['every 6 hours', 'every 6 hours', 'Q6H', 4],
+      ['as needed', 'as needed', 'PRN', undefined],
+      ['qhs', 'at bedtime', 'QHS', 1],
+    ]);
+  });
+
+  it('takes the longest phrase where two overlap', () => {
+    expect(readFrequencies('twice daily').map((x) => x.abbreviation)).toEqual(['BID']);
+    expect(readFrequencies('three times a day').map((x) => x.abbreviation)).toEqual(['TID']);
+    expect(readFrequencies('every four hours').map((x) => x.plain)).toEqual(['every 4 hours']);
+  });
+
+  it('does not read frequencies inside other words', () => {
+    expect(readFrequencies('the bidet and the tide')).toEqual([]);
+  });
+});
