@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { abbreviateUnits, canonicalUnit, formatQuantity, readFrequencies, unitAt } from '../../main/services/clinical-language/units.js';
+import { readDoses } from '../../main/services/clinical-language/doses.js';
 
 const words = (s: string): string[] => s.split(' ');
 
@@ -59,5 +60,23 @@ describe('dosing frequencies', () => {
 
   it('does not read frequencies inside other words', () => {
     expect(readFrequencies('the bidet and the tide')).toEqual([]);
+  });
+});
+
+describe('doses', () => {
+  it('reads spoken and written quantities with their units', () => {
+    const doses = readDoses('naprosyn five hundred five hundred milligrams twice a day, 2.5mg of norvasc, sat 98%, bp one twenty over eighty millimeters of mercury');
+    expect(doses.map((d) => [d.spoken, d.text])).toEqual([
+      ['five hundred five hundred milligrams', '500 mg'],
+      ['2.5mg', '2.5 mg'],
+      ['98%', '98%'],
+      ['one twenty over eighty millimeters of mercury', '120/80 mmHg'],
+    ]);
+    expect(doses[3]).toMatchObject({ value: 120, over: 80, uncertain: false });
+  });
+
+  it('counts are not doses, and uncertain numbers stay uncertain', () => {
+    expect(readDoses('two puffs three times a day')).toEqual([]);
+    expect(readDoses("we'll see . five milligrams")).toMatchObject([{ value: 0.5, uncertain: true }]);
   });
 });

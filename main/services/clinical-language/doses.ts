@@ -1,0 +1,47 @@
+/**
+ * Doses and measurements: a number (spoken or written) followed by a unit, "five hundred
+ * milligrams" -> 500 mg, "2.5mg" -> 2.5 mg, "one to two puffs" is not a dose (puffs are counted,
+ * not measured), "one twenty over eighty millimeters of mercury" -> 120/80 mmHg.
+ */
+import { readNumbers } from './numbers.js';
+import { tokenize } from './tokenize.js';
+import { formatQuantity, unitAt, type Unit } from './units.js';
+
+/** A quantity with its unit, as found in the text. */
+export interface Dose {
+  start: number;
+  end: number;
+  /** As written in the text ("five hundred milligrams"). */
+  spoken: string;
+  /** Written form: "500 mg", "2-3 mg", "98%". */
+  text: string;
+  value: number;
+  /** Upper end of a range ("one to two milligrams"). */
+  to?: number;
+  /** Second value of a reading ("120/80 mmHg"). */
+  over?: number;
+  unit: Unit;
+  /** True when the number could mean something else (see `NumberReading.uncertain`). */
+  uncertain: boolean;
+}
+
+/** Every number followed by a unit of measure, in order. */
+export function readDoses(text: string): Dose[] {
+  const tokens = tokenize(text);
+  const words = tokens.map((t) => t.text.toLowerCase());
+  const out: Dose[] = [];
+  for (const r of readNumbers(text)) {
+    const k = tokens.findIndex((t) => t.start >= r.end);
+    if (k < 0 || !/^[\s-]*$/.test(text.slice(r.end, tokens[k]!.start))) continue;
+    // "2.5mg" and "98%" tokenise apart, so a unit written against the digits is found too.
+    const unit = unitAt(words, k, r.value);
+    if (!unit) continue;
+    const end = tokens[unit.next - 1]!.end;
+    out.push({
+      start: r.start, end, spoken: text.slice(r.start, end), text: formatQuantity(r.text, unit.unit),
+      value: r.value, ...(r.to !== undefined ? { to: r.to } : {}), ...(r.over !== undefined ? { over: r.over } : {}),
+      unit: unit.unit, uncertain: r.uncertain,
+    });
+  }
+  return out;
+}
