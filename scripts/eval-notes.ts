@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
 import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
 import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
-import { isDrugWord } from '../main/engines/text/embedded/lexicon.js';
+import { isDrugWord } from '../main/services/clinical-language/medications.js';
 import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/ports.js';
 import type { NoteTemplate } from '../shared/note-template.js';
 import { evalDataPath } from './eval-data.js';

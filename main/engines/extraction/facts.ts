@@ -1,4 +1,4 @@
-import { CONDITIONS, SYMPTOMS } from './lexicon.js';
+import { CONDITIONS, SYMPTOMS, type FindingEntry } from '../../services/clinical-language/lexicon.js';
 import { readAllergies, readMedications, type Allergy, type Medication } from './medications.js';
 import { createTermMatcher, type Mention } from './term-matcher.js';
 import { findSections, type Section } from './text-analysis.js';
@@ -39,8 +39,9 @@ const OTHER_LISTS = new Set(['allergies', 'medications', 'family']);
  * out PE"). Negated findings stay: they answer "pertinent negatives" fields.
  */
 const patientsOwn = (m: Mention): boolean => !OTHER_LISTS.has(m.section ?? '') && !m.context.family && !m.context.hypothetical;
-const conditionMatcher = createTermMatcher(CONDITIONS);
-const symptomMatcher = createTermMatcher(SYMPTOMS);
+const groups = (entries: readonly FindingEntry[]): string[][] => entries.map((e) => [e.term, ...e.synonyms]);
+const conditionMatcher = createTermMatcher(groups(CONDITIONS));
+const symptomMatcher = createTermMatcher(groups(SYMPTOMS));
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';

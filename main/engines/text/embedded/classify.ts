@@ -6,7 +6,8 @@
  */
 import type { Sentence } from './transcript.js';
 import type { SectionKind } from './sections.js';
-import { isDrugWord, symptomsIn, type BodySystem } from './lexicon.js';
+import { symptomsIn, type BodySystem } from '../../../services/clinical-language/lexicon.js';
+import { isDrugWord } from '../../../services/clinical-language/medications.js';
 import { SALIENCE } from './generated/salience.js';
 import { answerPolarity } from '../../../services/clinical-language/context.js';
 

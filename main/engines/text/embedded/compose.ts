@@ -10,7 +10,7 @@ import { detectGender, rewriteClinicianSentence, rewritePatientSentence, type Ge
 import { polishSentence } from './clean.js';
 import { normaliseNumbers } from '../../../services/clinical-language/normalise.js';
 import type { SectionKind } from './sections.js';
-import { EXAM_SYSTEMS, symptomsIn } from './lexicon.js';
+import { EXAM_REGIONS, symptomsIn } from '../../../services/clinical-language/lexicon.js';
 import { phrase, symptomName, systemName } from './i18n.js';
 import { contextOf } from '../../../services/clinical-language/context.js';
 
@@ -76,7 +76,7 @@ export function composeContent(transcript: string, language: NoteLanguage): { co
     if (item.sentence.role !== 'patient' && INTRO.test(item.sentence.text) && /\b(old|presents?|here for|referred)\b/i.test(item.sentence.text) && item.sentence.position < 0.25) kind = 'hpi';
     const entry: ContentItem = { text, weight: item.weight + (kind === 'hpi' && INTRO.test(text) ? 20 : 0), index: item.index };
     if (kind === 'exam') {
-      const system = EXAM_SYSTEMS.find((e) => e.re.test(text));
+      const system = EXAM_REGIONS.find((e) => e.re.test(text));
       if (system && language === 'en') entry.label = system.label;
     }
     content[kind].push(entry);
@@ -114,7 +114,7 @@ function statedSymptoms(sentences: Sentence[]): SymptomFinding[] {
     if (s.role === 'doctor' && /\b(you|your)\b/i.test(s.text)) return;
     if (/\b(my|his|her) (wife|husband|son|daughter|mother|mom|father|dad|sister|brother|kid|child|friend)\b/i.test(s.text)) return;
     for (const sym of symptomsIn(s.text)) {
-      const m = sym.re.exec(s.text);
+      const m = sym.spoken.exec(s.text);
       if (!m) continue;
       const context = contextOf(s.text, m.index, m.index + m[0].length);
       // Someone else's symptom, or one only to watch for ("call if the fever comes back"), is no finding.

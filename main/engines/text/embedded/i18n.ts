@@ -6,7 +6,7 @@
  */
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import type { SectionKind } from './sections.js';
-import type { BodySystem } from './lexicon.js';
+import type { BodySystem } from '../../../services/clinical-language/lexicon.js';
 
 type Phrase =
   | 'soapTitle' | 'noteTitle' | 'subjective' | 'objective' | 'assessment_plan'

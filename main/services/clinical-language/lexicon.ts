@@ -1,0 +1,176 @@
+/**
+ * One lexicon of clinical findings: symptoms (with their review-of-systems body system),
+ * conditions and exam regions. Each entry has the name a note writes, the written synonyms and
+ * abbreviations that name it (lower case; spaces also match hyphens), and, for symptoms patients
+ * describe in their own words, a `spoken` pattern the conversation reader looks for ("threw up",
+ * "can't catch my breath"). Hand-written from general clinical knowledge. Read by extraction
+ * (synonyms) and the embedded note writer (spoken patterns, body systems, exam regions).
+ */
+import type { PhraseEntry } from './phrase-match.js';
+
+/** Review-of-systems body system of a symptom. */
+export type BodySystem =
+  | 'Constitutional'
+  | 'HEENT'
+  | 'Cardiovascular'
+  | 'Respiratory'
+  | 'Gastrointestinal'
+  | 'Genitourinary'
+  | 'Musculoskeletal'
+  | 'Neurological'
+  | 'Psychiatric'
+  | 'Skin'
+  | 'Endocrine'
+  | 'Hematologic';
+
+/** One finding of the lexicon. */
+export interface FindingEntry {
+  /** The name a note writes, and the canonical name extraction reports for abbreviations. */
+  term: string;
+  system?: BodySystem;
+  /** Other written names and abbreviations (lower case). */
+  synonyms: readonly string[];
+  /** How patients say it in conversation; only symptoms with one are read from dialogue. */
+  spoken?: RegExp;
+}
+
+const s = (term: string, system: BodySystem, synonyms: string, spoken?: RegExp): FindingEntry => {
+  const entry: FindingEntry = { term, system, synonyms: synonyms.split('|').map((x) => x.trim()).filter(Boolean) };
+  if (spoken) entry.spoken = spoken;
+  return entry;
+};
+
+/** Symptoms: those patients describe in their own words first, in the order notes list them. */
+export const SYMPTOMS: readonly FindingEntry[] = [
+  s('fever', 'Constitutional', 'fevers|febrile|pyrexia', /\bfevers?\b|\bfeverish\b/i),
+  s('chills', 'Constitutional', 'rigors', /\bchills?\b/i),
+  s('night sweats', 'Constitutional', '', /\b(night )?sweats\b|\bsweating\b/i),
+  s('fatigue', 'Constitutional', 'tiredness|tired|malaise', /\bfatigue\b|\btired(ness)?\b|\bexhausted\b/i),
+  s('weight loss', 'Constitutional', '', /\bweight loss\b|\blos(t|e|ing) (any )?weight\b/i),
+  s('weight gain', 'Constitutional', '', /\bweight gain\b|\bgain(ed|ing)? (any )?weight\b/i),
+  s('loss of appetite', 'Constitutional', 'anorexia|decreased appetite', /\b(loss of |decreased |poor )appetite\b/i),
+  s('headache', 'Neurological', 'headaches|cephalgia', /\bheadaches?\b/i),
+  s('dizziness', 'Neurological', 'dizzy|vertigo', /\bdizz(y|iness)\b/i),
+  s('lightheadedness', 'Neurological', 'lightheaded', /\blight-?headed(ness)?\b/i),
+  s('numbness', 'Neurological', '', /\bnumb(ness)?\b/i),
+  s('tingling', 'Neurological', '', /\btingl(ing|y|e)\b|\bpins and needles\b/i),
+  s('weakness', 'Neurological', '', /\bweak(ness)?\b/i),
+  s('syncope', 'Neurological', 'fainting|passed out|loss of consciousness', /\b(pass(ed)? out|faint(ed|ing)?|loss of consciousness|blackout|black out|syncope)\b/i),
+  s('vision changes', 'HEENT', 'visual changes|changes in vision|change in vision', /\b(vision|visual|blurry|blurred)\b/i),
+  s('sore throat', 'HEENT', 'throat pain', /\bsore throat\b/i),
+  s('nasal congestion', 'HEENT', 'congestion', /\bcongest(ion|ed)\b|\bstuffy\b|\brunny nose\b/i),
+  s('hearing loss', 'HEENT', 'decreased hearing', /\bhearing\b/i),
+  s('chest pain', 'Cardiovascular', 'chest pressure|chest tightness', /\bchest (pain|pressure|tightness|discomfort)\b|\bchest hurt/i),
+  s('palpitations', 'Cardiovascular', '', /\bpalpitations?\b|\bheart (racing|pounding|flutter)/i),
+  s('leg swelling', 'Cardiovascular', 'ankle swelling', /\b(leg|ankle|feet|foot|legs|ankles) swell|\bswelling in (your|my|the) (legs?|ankles?|feet)\b|\bswollen (legs?|ankles?|feet)\b/i),
+  s('shortness of breath', 'Respiratory', 'sob|dyspnea|breathlessness|difficulty breathing', /\bshort(ness)? of breath\b|\bbreathless\b|\btrouble breathing\b|\bcatch (my|your) breath\b/i),
+  s('cough', 'Respiratory', 'coughing', /\bcough(ing)?\b/i),
+  s('wheezing', 'Respiratory', '', /\bwheez(e|ing)\b/i),
+  s('nausea', 'Gastrointestinal', 'nauseous', /\bnause(a|ous|ated)\b/i),
+  s('vomiting', 'Gastrointestinal', 'emesis|throwing up', /\bvomit(ing|ed)?\b|\bthrow(ing|n)? up\b|\bthrew up\b/i),
+  s('diarrhea', 'Gastrointestinal', 'loose stools', /\bdiarrh?(o)?ea\b/i),
+  s('constipation', 'Gastrointestinal', '', /\bconstipat(ion|ed)\b/i),
+  s('abdominal pain', 'Gastrointestinal', 'stomach pain|belly pain', /\b(abdominal|stomach|belly) (pain|ache|cramp)|\bstomachache\b|\bbelly hurt/i),
+  s('heartburn', 'Gastrointestinal', '', /\bheartburn\b|\breflux\b/i),
+  s('blood in the stool', 'Gastrointestinal', '', /\bblood in (your|my|the) (stool|poop|bowel)|\bbloody stool|\bblack stool|\bmelena\b/i),
+  s('bloating', 'Gastrointestinal', '', /\bbloat(ed|ing)\b/i),
+  s('dysuria', 'Genitourinary', 'burning with urination|painful urination', /\bburning (with|when) (you |i )?(urinat|pee)|\bpainful urination\b|\bdysuria\b/i),
+  s('hematuria', 'Genitourinary', 'blood in urine', /\bblood in (your|my|the) urine\b|\bhematuria\b/i),
+  s('urinary symptoms', 'Genitourinary', '', /\burinary\b|\burinat(e|ing|ion)\b|\bpee(ing)? (more|a lot)\b/i),
+  s('joint pain', 'Musculoskeletal', 'arthralgia', /\bjoint (pain|aches?)\b/i),
+  s('back pain', 'Musculoskeletal', 'low back pain', /\bback (pain|ache)\b|\bbackache\b/i),
+  s('myalgia', 'Musculoskeletal', 'muscle aches|body aches', /\bmuscle (aches?|pain)\b|\bbody aches?\b|\bmyalgias?\b/i),
+  s('rash', 'Skin', '', /\brash(es)?\b/i),
+  s('bruising', 'Skin', 'easy bruising', /\bbruis(e|es|ing)\b/i),
+  s('anxiety', 'Psychiatric', '', /\banxi(ety|ous)\b/i),
+  s('depression', 'Psychiatric', 'depressed mood', /\bdepress(ion|ed)\b/i),
+  s('insomnia', 'Psychiatric', 'trouble sleeping', /\b(trouble|difficulty|problems?) sleeping\b|\binsomnia\b/i),
+  s('polydipsia', 'Endocrine', 'excessive thirst', /\b(thirst(y)?|polydipsia)\b/i),
+  s('easy bleeding', 'Hematologic', 'bleeding easily', /\bbleed(ing)? easily\b|\beasy bleeding\b/i),
+  // Written findings: read from notes, not from conversation.
+  s('productive cough', 'Respiratory', ''),
+  s('blurred vision', 'HEENT', 'blurry vision'),
+  s('edema', 'Cardiovascular', 'swelling'),
+  s('ear pain', 'HEENT', 'otalgia'),
+  s('runny nose', 'HEENT', 'rhinorrhea'),
+  s('melena', 'Gastrointestinal', 'black stools'),
+  s('hematochezia', 'Gastrointestinal', 'blood in stool|rectal bleeding'),
+  s('hemoptysis', 'Respiratory', 'coughing up blood'),
+  s('orthopnea', 'Respiratory', ''),
+  s('seizure', 'Neurological', 'seizures'),
+  s('confusion', 'Neurological', 'altered mental status'),
+  s('tremor', 'Neurological', ''),
+  s('itching', 'Skin', 'pruritus'),
+  s('diaphoresis', 'Constitutional', 'sweating'),
+  s('polyuria', 'Genitourinary', 'frequent urination'),
+  s('urinary frequency', 'Genitourinary', ''),
+  s('urgency', 'Genitourinary', ''),
+  s('neck pain', 'Musculoskeletal', ''),
+  s('knee pain', 'Musculoskeletal', ''),
+  s('hip pain', 'Musculoskeletal', ''),
+  s('shoulder pain', 'Musculoskeletal', ''),
+  s('leg pain', 'Musculoskeletal', ''),
+  s('arm pain', 'Musculoskeletal', ''),
+  s('pelvic pain', 'Genitourinary', ''),
+  s('flank pain', 'Genitourinary', ''),
+  s('toothache', 'HEENT', ''),
+  s('sneezing', 'HEENT', ''),
+  s('sputum', 'Respiratory', ''),
+  s('dysphagia', 'Gastrointestinal', 'difficulty swallowing'),
+  s('hoarseness', 'HEENT', ''),
+  s('photophobia', 'HEENT', ''),
+  s('neck stiffness', 'Musculoskeletal', ''),
+  s('jaw pain', 'Musculoskeletal', ''),
+  s('claudication', 'Cardiovascular', ''),
+  s('hallucinations', 'Psychiatric', ''),
+  s('suicidal ideation', 'Psychiatric', ''),
+];
+
+const CONDITION_TABLE = `
+hypertension|htn|high blood pressure; type 2 diabetes mellitus|type 2 diabetes|t2dm|dm2|dm type 2|diabetes mellitus type 2|niddm; type 1 diabetes mellitus|type 1 diabetes|t1dm|dm1
+diabetes|diabetes mellitus|dm; hyperlipidemia|hld|high cholesterol|dyslipidemia|hypercholesterolemia; coronary artery disease|cad|ischemic heart disease
+atrial fibrillation|afib|a-fib|af; congestive heart failure|chf|heart failure|hfref|hfpef; copd|chronic obstructive pulmonary disease|emphysema; asthma
+chronic kidney disease|ckd; gerd|gastroesophageal reflux disease|acid reflux|reflux; hypothyroidism; hyperthyroidism; obesity; osteoarthritis|oa|degenerative joint disease
+rheumatoid arthritis|ra; depression|major depressive disorder|mdd; anxiety disorder|generalized anxiety disorder|gad; migraine|migraines; stroke|cva|cerebrovascular accident
+transient ischemic attack|tia; deep vein thrombosis|dvt; pulmonary embolism|pe; pneumonia|community-acquired pneumonia|cap; urinary tract infection|uti; sepsis
+anemia|iron deficiency anemia; osteoporosis; obstructive sleep apnea|osa|sleep apnea; benign prostatic hyperplasia|bph; gout; cellulitis; acute bronchitis|bronchitis
+sinusitis|acute sinusitis; otitis media|ear infection; pharyngitis|strep throat|streptococcal pharyngitis; influenza|flu; covid-19|covid|sars-cov-2 infection
+hepatitis c|hcv; hepatitis b|hbv; cirrhosis; pancreatitis; appendicitis; cholecystitis; nephrolithiasis|kidney stones|kidney stone; hiv; epilepsy|seizure disorder
+parkinson's disease|parkinson disease|parkinsons; dementia; alzheimer's disease|alzheimer disease; bipolar disorder; schizophrenia; ptsd|post-traumatic stress disorder
+adhd|attention deficit hyperactivity disorder; psoriasis; eczema|atopic dermatitis; lupus|sle|systemic lupus erythematosus; hypokalemia; hyperkalemia; dehydration
+myocardial infarction|mi|heart attack|stemi|nstemi; angina; peripheral artery disease|pad|peripheral vascular disease; aortic stenosis; breast cancer; prostate cancer
+lung cancer; colon cancer|colorectal cancer; hypertriglyceridemia; prediabetes; metabolic syndrome; fatty liver|nafld|hepatic steatosis; diverticulitis; irritable bowel syndrome|ibs
+crohn's disease|crohn disease; ulcerative colitis; hyponatremia; acute kidney injury|aki; chronic pain; fibromyalgia; neuropathy|peripheral neuropathy|diabetic neuropathy
+glaucoma; cataract|cataracts; macular degeneration; allergic rhinitis|seasonal allergies|hay fever; conjunctivitis|pink eye; tonsillitis; gastroenteritis|stomach flu
+concussion; fracture; ankle sprain|sprain; tendinitis|tendonitis; carpal tunnel syndrome; sciatica; lumbar radiculopathy|radiculopathy; plantar fasciitis
+hypothyroid; alcohol use disorder|alcoholism; opioid use disorder; tobacco use disorder|nicotine dependence; insomnia disorder; obesity class 2; vitamin d deficiency
+`;
+
+/** Conditions and diagnoses (term first, then synonyms and abbreviations). */
+export const CONDITIONS: readonly FindingEntry[] = CONDITION_TABLE.split(/[;\n]/)
+  .map((group) => group.split('|').map((x) => x.trim()).filter(Boolean))
+  .filter((names) => names.length > 0)
+  .map(([term, ...synonyms]) => ({ term: term as string, synonyms }));
+
+/** A finding list as phrase-matcher entries (term and synonyms; the value is the entry). */
+export function findingPhrases(entries: readonly FindingEntry[]): PhraseEntry<FindingEntry>[] {
+  return entries.map((e) => ({ value: e, phrases: [e.term, ...e.synonyms] }));
+}
+
+/** Symptoms a piece of conversation names in the patient's words, in the order of the table. */
+export function symptomsIn(text: string): (FindingEntry & { system: BodySystem; spoken: RegExp })[] {
+  return SYMPTOMS.filter((e): e is FindingEntry & { system: BodySystem; spoken: RegExp } => e.spoken !== undefined && e.system !== undefined && e.spoken.test(text));
+}
+
+/** Exam regions as ACI-style bullets name them (anatomy words that place an exam finding). */
+export const EXAM_REGIONS: { label: string; re: RegExp }[] = [
+  { label: 'Vitals', re: /\b(blood pressure|heart rate|pulse ox|oxygen|temperature|respiratory rate|vital)\b/i },
+  { label: 'Neck', re: /\bneck\b|\bthyroid\b|\bjvd\b|\bjugular\b|\bcarotid\b|\blymph/i },
+  { label: 'Respiratory', re: /\blungs?\b|\bbreath sounds\b|\bwheez|\brales\b|\bcrackles\b|\brhonchi\b|\bauscultation\b/i },
+  { label: 'Cardiovascular', re: /\bheart\b|\bmurmur\b|\brhythm\b|\bgallop\b|\brub\b|\bpulses?\b|\bcardiac\b/i },
+  { label: 'Gastrointestinal', re: /\babdomen\b|\babdominal\b|\bbowel sounds\b|\bbelly\b|\bstomach\b|\bliver\b|\bspleen\b/i },
+  { label: 'Musculoskeletal', re: /\b(knee|shoulder|hip|ankle|wrist|elbow|back|spine|joint|range of motion|strength|extremit|edema|muscle|finger|hand|foot|leg|arm|tender)/i },
+  { label: 'Neurological', re: /\b(neuro|reflex|sensation|cranial|gait|alert|oriented)\w*/i },
+  { label: 'Skin', re: /\b(skin|rash|lesion|wound|incision|bruis|erythema|laceration)\w*/i },
+  { label: 'HEENT', re: /\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus|head)\b/i },
+];
