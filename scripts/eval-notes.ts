@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
 import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
+import { joinSpokenDecimals } from '../main/services/clinical-language/numbers.js';
 import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
 import { isDrugWord } from '../main/services/clinical-language/medications.js';
 import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/ports.js';
@@ -139,7 +140,7 @@ const NUMBER_UNIT = /\b\d+(?:\.\d+)?(?:\s*(?:mg|mcg|ml|units?|%))?/gi;
 /** Drug-like words and numbers in the note that the transcript never says (should be none). */
 function unsupported(note: string, transcript: string): { drugs: number; numbers: number } {
   // Compare with the transcript as the writer normalises it ("five weeks" -> "5 weeks").
-  const source = `${transcript} ${normaliseNumbers(cleanUtterance(transcript))}`.toLowerCase();
+  const source = `${transcript} ${normaliseNumbers(cleanUtterance(joinSpokenDecimals(transcript)))}`.toLowerCase();
   const sourceWords = new Set(tokens(transcript));
   const noteWords = tokens(note.replace(/^#.*$/gm, ''));
   const drugs = new Set(noteWords.filter((w) => isDrugWord(w) && !sourceWords.has(w)));
