@@ -3,6 +3,7 @@
  * lines, `Heading:` lines) and their bodies, with each body's shape (list or prose, how long).
  * Used by the style writer (sample note -> template) and for a previous note's history.
  */
+import { splitSentences } from '../../../services/clinical-language/tokenize.js';
 
 export interface ParsedSection {
   heading: string;
@@ -85,8 +86,7 @@ export function stripListMarker(line: string): string {
   return line.replace(/^\s*([-*•·‣◦+]|\d{1,2}[.)])\s+/, '');
 }
 
-/** Count sentences in prose (rough: terminal punctuation followed by space or end). */
+/** Count sentences in prose, with the same splitter the language-model style writer uses. */
 export function countSentences(text: string): number {
-  const m = text.match(/[^.!?。！？]+[.!?。！？]+(\s|$)/g);
-  return Math.max(text.trim() ? 1 : 0, m ? m.length : 0);
+  return splitSentences(text).length;
 }
