@@ -65,7 +65,10 @@ export function parseMarkdown(markdown: string): Block[] {
   let paragraph: string[] = [];
   let list: { ordered: boolean; items: string[] } | undefined;
   const endParagraph = (): void => {
-    if (paragraph.length) blocks.push({ kind: 'paragraph', inlines: parseInline(paragraph.join(' ')) });
+    // Lines stay lines: a note's header (patient, birth date, service date) is one paragraph of
+    // `**Label:** value` lines, and plain text must keep one item per line. HTML collapses the
+    // newline to a space, so the on-screen view is unchanged.
+    if (paragraph.length) blocks.push({ kind: 'paragraph', inlines: parseInline(paragraph.join('\n')) });
     paragraph = [];
   };
   const endList = (): void => {
@@ -111,7 +114,10 @@ export function inlineText(inlines: Inline[]): string {
   return inlines.map((n) => (n.kind === 'text' || n.kind === 'code' ? n.text : inlineText(n.children))).join('');
 }
 
-/** A note as plain text: headings in capitals, lists with bullets or numbers, no markup. */
+/**
+ * A note as plain text for an EHR field or a .txt file: headings in capitals, one list item per
+ * line with its bullet or number, each line of a paragraph (header items) on its own line, no markup.
+ */
 export function markdownToPlainText(markdown: string): string {
   const parts: string[] = [];
   for (const b of parseMarkdown(markdown)) {
