@@ -33,7 +33,7 @@ import type { SpeechRecognizer } from './services/transcriptions/ports.js';
 import { invalidRequest } from './services/errors.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
-import { createApiApp } from './server/app.js';
+import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createStorageUsageStore } from './store/storage-usage-store.js';
 import { createEmbeddedExtractor } from './engines/extraction/index.js';
@@ -51,6 +51,7 @@ import { createClusteringDiarizer } from './engines/diarization/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
+import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
 
 export const VERSION = '0.1.0';
 
@@ -86,6 +87,8 @@ export interface ComposeOptions {
    * safeStorage). Wins over CLINDOC_ENCRYPTION_KEY and the generated key file.
    */
   keychainKey?: Buffer;
+  /** Clock of the failed-authentication throttle (tests move time instead of waiting); default Date.now. */
+  throttleClock?: () => number;
 }
 
 /** The file where the local account's key is kept for the desktop app (owner-only). */
@@ -266,11 +269,13 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const templates = createTemplateService({ store: stores.templates });
   const macroLibrary = createMacroLibraryService({ store: stores.macros });
   let boundPort = config.port;
+  // One throttle for REST and the streaming socket: a guess counts wherever it is made.
+  const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
   const { app } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
       }),
@@ -314,6 +319,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
             allowedHosts: config.allowedHosts, recognizer, vad: silero, fallbackEndpointer: createEnergyEndpointer,
+            authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
             createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
             limits: {
               maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,

@@ -114,6 +114,15 @@ export interface ClindocConfig {
   streamMaxSessionSeconds: number;
   /** CLINDOC_STREAM_MAX_MESSAGE_BYTES, default 1048576 per client message. */
   streamMaxMessageBytes: number;
+  /**
+   * Failed-authentication throttle (main/services/auth-throttle): CLINDOC_AUTH_MAX_FAILURES
+   * (default 10 wrong keys from one address for one account, then a lockout; 5x that from one
+   * address for any account locks the address), CLINDOC_AUTH_WINDOW_SECONDS (default 900, how
+   * long failures count), CLINDOC_AUTH_LOCKOUT_SECONDS (default 60, doubling per lockout in a row),
+   * CLINDOC_AUTH_MAX_LOCKOUT_SECONDS (default 3600), CLINDOC_AUTH_DELAY_MS (default 250: delay
+   * before answering the third wrong key, doubling up to 8x; 0 = none).
+   */
+  authThrottle: { maxFailures: number; windowSeconds: number; lockoutSeconds: number; maxLockoutSeconds: number; delayMs: number };
 }
 
 /** Bundled resource folders (see {@link AppFiles}). */
@@ -277,5 +286,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     streamIdleTimeoutSeconds: int(env, 'CLINDOC_STREAM_IDLE_SECONDS', 30, 1, 3600),
     streamMaxSessionSeconds: int(env, 'CLINDOC_STREAM_MAX_SECONDS', 7200, 10, 86_400),
     streamMaxMessageBytes: int(env, 'CLINDOC_STREAM_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    authThrottle: {
+      maxFailures: int(env, 'CLINDOC_AUTH_MAX_FAILURES', 10, 1, 10_000),
+      windowSeconds: int(env, 'CLINDOC_AUTH_WINDOW_SECONDS', 900, 1, 86_400),
+      lockoutSeconds: int(env, 'CLINDOC_AUTH_LOCKOUT_SECONDS', 60, 1, 86_400),
+      maxLockoutSeconds: int(env, 'CLINDOC_AUTH_MAX_LOCKOUT_SECONDS', 3600, 1, 604_800),
+      delayMs: int(env, 'CLINDOC_AUTH_DELAY_MS', 250, 0, 10_000),
+    },
   };
 }

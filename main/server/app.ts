@@ -9,6 +9,8 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { auditTrail } from './middleware/audit.js';
+import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
+import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import type { AuditService } from '../services/audit/audit-service.js';
@@ -53,6 +55,14 @@ export interface ApiServices {
   storage: StorageUsageService;
   /** The account's default speech recogniser (`/v1/settings/engines`). */
   engines: EngineSettingsService;
+  /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
+  authThrottle?: AuthThrottle;
+}
+
+/** Records a lockout in the audit trail, naming the account only when the claimed id is a real one. */
+export function recordLockout(services: Pick<ApiServices, 'accounts' | 'audit'>, event: LockoutEvent): void {
+  const known = services.accounts.listAccounts().some((a) => a.id === event.claimedAccountId) ? event.claimedAccountId : null;
+  services.audit.record(lockoutAuditEvent(event, known));
 }
 
 export interface ApiOptions {
@@ -85,17 +95,12 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
 
   const api = express.Router();
-  const authenticate = (req: Request, res: Response): void => {
-    try {
-      res.locals.principal = services.accounts.authenticate(req.get('X-API-KEY'), req.get('X-ACCOUNT-ID'));
-    } catch (err) {
-      res.locals.authError = err;
-    }
-  };
-  api.use(['/v1', '/v2'], (req, res, next) => {
-    authenticate(req, res);
-    next();
-  });
+  // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
+  api.use(['/v1', '/v2'], authenticateRequests({
+    throttle: services.authThrottle ?? createAuthThrottle(),
+    authenticate: (apiKey, accountId) => services.accounts.authenticate(apiKey, accountId),
+    onLockout: (event) => recordLockout(services, event),
+  }));
   api.use(
     ['/v1', '/v2'],
     rateLimit({

@@ -10,7 +10,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict with an existing object',
   413: 'Over a size limit',
   415: 'Unsupported media type or audio format',
-  429: 'Rate limited; see Retry-After',
+  429: 'Rate limited, or locked out after repeated wrong keys; see Retry-After',
   503: 'An engine is unavailable',
 };
 
@@ -130,7 +130,11 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
       title: 'Clindoc local Clinical Documentation API',
       version: extra.version,
       description:
-        'The local API of the Clindoc desktop app, implementing the Clinical Documentation API contract (interface version 0.2.0) with the decisions recorded here. Listens on 127.0.0.1; requests from foreign web origins are refused.',
+        'The local API of the Clindoc desktop app, implementing the Clinical Documentation API contract (interface version 0.2.0) with the decisions recorded here. Listens on 127.0.0.1; requests from foreign web origins are refused. ' +
+        'Wrong keys are throttled: from the third wrong key an address waits longer for each answer; after CLINDOC_AUTH_MAX_FAILURES (default 10) wrong keys for one account ' +
+        'that address is locked out of that account (429 with Retry-After, 60 s doubling per lockout in a row, at most 1 h) and its keys are not checked until the lockout ends; ' +
+        'five times as many from one address for any accounts lock the address; an account under attack from many addresses locks out each address at its first wrong key, ' +
+        'while clients that have not failed (the owner) keep working. Lockouts are recorded in the targeted account\'s audit trail; the keys tried never are.',
     },
     servers: [{ url: extra.serverUrl }],
     security: [{ apiKey: [], accountId: [] }],

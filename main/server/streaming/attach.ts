@@ -17,6 +17,8 @@ import { DEFAULT_STREAMING_LIMITS, type StreamingLimits } from './limits.js';
 import { errorMessage, statusMessage } from './messages.js';
 import { isPolicyError, readCredentials, readSessionParams, refuseByOrigin, type SessionParams } from './params.js';
 import { createStreamSession, type ChunkDecoder, type SessionTuning, type StreamSession } from './session.js';
+import { throttledAuthenticate, type LockoutEvent } from '../middleware/auth-throttle.js';
+import type { AuthThrottle } from '../../services/auth-throttle/auth-throttle.js';
 
 export type { StreamingLimits } from './limits.js';
 
@@ -38,6 +40,8 @@ export interface StreamingDeps {
   endpointing?: Partial<EndpointingOptions>;
   /** Partial cadence and utterance bounds (see SessionTuning). */
   tuning?: Partial<SessionTuning>;
+  /** The REST API's failed-authentication throttle, so keys and tokens guessed here count too. */
+  authThrottle?: { throttle: AuthThrottle; onLockout(event: LockoutEvent): void };
 }
 export interface StreamingHandle { close(): Promise<void>; activeSessions(): number }
 
@@ -71,13 +75,22 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
   let closed = false;
   let vadWarmed = false;
 
-  const authenticate = (req: IncomingMessage, query: URLSearchParams): Principal => {
+  /** The principal, or the refusal and how long to wait before sending it (a throttled guess). */
+  const authenticate = (req: IncomingMessage, query: URLSearchParams): { principal?: Principal; error?: DomainError; delayMs: number } => {
     const creds = readCredentials(req, query);
-    if (!creds.apiKey && !creds.token) throw new DomainError('unauthorized', 'X-API-KEY or X-API-TOKEN header, or api_token query, is required');
-    if (!creds.accountId) throw new DomainError('unauthorized', 'X-ACCOUNT-ID header or account_id query is required');
-    return creds.apiKey
+    if (!creds.apiKey && !creds.token) return { error: new DomainError('unauthorized', 'X-API-KEY or X-API-TOKEN header, or api_token query, is required'), delayMs: 0 };
+    if (!creds.accountId) return { error: new DomainError('unauthorized', 'X-ACCOUNT-ID header or account_id query is required'), delayMs: 0 };
+    const verify = (): Principal => creds.apiKey
       ? deps.accounts.authenticate(creds.apiKey, creds.accountId)
       : deps.accounts.authenticateStreamToken(creds.token!, creds.accountId);
+    if (!deps.authThrottle) {
+      try {
+        return { principal: verify(), delayMs: 0 };
+      } catch (err) {
+        return { error: err as DomainError, delayMs: 0 };
+      }
+    }
+    return throttledAuthenticate(deps.authThrottle, { address: req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
   };
 
   const openStream = (params: SessionParams): SpeechStream => {
@@ -93,8 +106,12 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     let principal: Principal;
     let params: SessionParams;
     let stream: SpeechStream;
+    let refusalDelayMs = 0;
     try {
-      principal = authenticate(req, url.searchParams);
+      const auth = authenticate(req, url.searchParams);
+      refusalDelayMs = auth.delayMs;
+      if (!auth.principal) throw auth.error;
+      principal = auth.principal;
       params = readSessionParams(url.searchParams);
       if ((perAccount.get(principal.accountId) ?? 0) >= limits.maxSessionsPerAccount) {
         throw new DomainError('forbidden', `this account already has ${limits.maxSessionsPerAccount} open streaming sessions (the limit)`);
@@ -105,8 +122,13 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
       const policy = isPolicyError(err);
       const message = err instanceof DomainError ? err.message : 'the session could not be started';
       if (!(err instanceof DomainError)) deps.logger.error({ err: (err as Error).name }, 'streaming session could not start');
-      sendRaw(errorMessage(message));
-      ws.close(policy ? 1008 : 1011, policy ? 'policy violation' : 'engine unavailable');
+      const refuse = (): void => {
+        sendRaw(errorMessage(message));
+        ws.close(policy ? 1008 : 1011, policy ? 'policy violation' : 'engine unavailable');
+      };
+      // A wrong key past the first few is answered late, as on REST, to slow a guesser down.
+      if (refusalDelayMs > 0) setTimeout(refuse, refusalDelayMs);
+      else refuse();
       return;
     }
 

@@ -105,6 +105,6 @@ export function readSessionParams(query: URLSearchParams): SessionParams {
   };
 }
 
-/** A refusal that closes the socket with 1008 after its error message. */
+/** A refusal that closes the socket with 1008 after its error message (a lockout after wrong keys is one). */
 export const isPolicyError = (err: unknown): err is DomainError =>
-  err instanceof DomainError && (err.kind === 'invalid_request' || err.kind === 'unauthorized' || err.kind === 'forbidden');
+  err instanceof DomainError && (err.kind === 'invalid_request' || err.kind === 'unauthorized' || err.kind === 'forbidden' || err.kind === 'rate_limited');

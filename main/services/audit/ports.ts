@@ -11,14 +11,15 @@ export interface AuditEvent {
   keyId: string | null;
   /** `api-key`, `anonymous`, or `system:<job>` for background work such as retention. */
   actor: string;
-  action: 'read' | 'list' | 'write' | 'delete';
-  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio';
+  /** `authenticate` marks a lockout after repeated wrong keys (outcome `locked`); the keys tried are never kept. */
+  action: 'read' | 'list' | 'write' | 'delete' | 'authenticate';
+  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio' | 'account';
   resourceId: string | null;
   /** OpenAPI operationId, when the event came from a request. */
   operation: string | null;
   /** Remote address of the request. */
   ip: string | null;
-  outcome: 'success' | 'denied' | 'not_found' | 'rejected' | 'error';
+  outcome: 'success' | 'denied' | 'not_found' | 'rejected' | 'error' | 'locked';
   status: number | null;
   requestId: string | null;
 }

@@ -1,0 +1,98 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Principal } from '../../services/accounts/account-service.js';
+import type { AuthThrottle, LockoutScope } from '../../services/auth-throttle/auth-throttle.js';
+import type { AuditInput } from '../../services/audit/audit-service.js';
+import { DomainError } from '../../services/errors.js';
+
+/** A lockout as the audit trail hears of it: who was locked out where, never the keys tried. */
+export interface LockoutEvent {
+  address: string;
+  /** The account id the client claimed (attacker-chosen: check it exists before storing it). */
+  claimedAccountId: string;
+  scope: LockoutScope;
+  seconds: number;
+  requestId: string | null;
+}
+
+export interface ThrottledAuthDeps {
+  throttle: AuthThrottle;
+  onLockout(event: LockoutEvent): void;
+}
+
+/** The outcome of one throttled credential check. */
+export interface ThrottledResult {
+  principal?: Principal;
+  error?: DomainError;
+  /** Answer the failure only after this long. */
+  delayMs: number;
+}
+
+/** The 429 a locked-out client gets, before its key is looked at. */
+export const lockedOut = (retryAfterSeconds: number): DomainError =>
+  new DomainError('rate_limited', `too many failed authentication attempts; retry after ${retryAfterSeconds} seconds`, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+
+/**
+ * Checks a presented credential through the throttle: a locked-out client is refused without the
+ * key being verified (so a lockout never confirms a guess); a wrong key is counted and may start
+ * a lockout, which is reported once through `onLockout`; a right key clears that client's count.
+ * Requests that present no credential are not guesses and are not counted.
+ */
+export function throttledAuthenticate(
+  deps: ThrottledAuthDeps,
+  request: { address: string; accountId: string | undefined; presented: boolean; requestId: string | null },
+  verify: () => Principal,
+): ThrottledResult {
+  const { address, accountId = '', presented } = request;
+  if (presented) {
+    const state = deps.throttle.check(address, accountId);
+    if (!state.allowed) return { error: lockedOut(state.retryAfterSeconds), delayMs: 0 };
+  }
+  try {
+    const principal = verify();
+    if (presented) deps.throttle.success(address, accountId);
+    return { principal, delayMs: 0 };
+  } catch (err) {
+    const error = err instanceof DomainError ? err : new DomainError('unauthorized', 'invalid API key or account id');
+    if (!presented || error.kind !== 'unauthorized') return { error, delayMs: 0 };
+    const outcome = deps.throttle.failure(address, accountId);
+    if (outcome.lockout) {
+      deps.onLockout({ address, claimedAccountId: accountId, scope: outcome.lockout.scope, seconds: outcome.lockout.seconds, requestId: request.requestId });
+    }
+    return { error, delayMs: outcome.delayMs };
+  }
+}
+
+/**
+ * Authenticates `/v1` and `/v2` requests from their headers through the throttle. The principal
+ * (or the refusal) is left in `res.locals` for the route registry, which answers 401 or 429 only
+ * for operations that need credentials; rate-limit headers are still set on the way.
+ */
+export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(apiKey: string | undefined, accountId: string | undefined): Principal }) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const apiKey = req.get('X-API-KEY');
+    const accountId = req.get('X-ACCOUNT-ID');
+    const result = throttledAuthenticate(
+      deps,
+      { address: req.socket.remoteAddress ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
+      () => deps.authenticate(apiKey, accountId),
+    );
+    if (result.principal) res.locals.principal = result.principal;
+    else res.locals.authError = result.error;
+    if (result.delayMs > 0) setTimeout(next, result.delayMs);
+    else next();
+  };
+}
+
+/**
+ * The audit entry of a lockout. It names the account only when `knownAccountId` says the claimed
+ * id is a real account (so its owner sees the attack in their own trail); an invented id is not
+ * stored. The keys tried never reach this function.
+ */
+export function lockoutAuditEvent(event: LockoutEvent, knownAccountId: string | null): AuditInput {
+  return {
+    accountId: knownAccountId, keyId: null, actor: 'anonymous', action: 'authenticate', resourceType: 'account', resourceId: knownAccountId,
+    operation: `lockout:${event.scope}:${event.seconds}s`, ip: event.address, outcome: 'locked', status: 429, requestId: event.requestId,
+  };
+}

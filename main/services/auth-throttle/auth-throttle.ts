@@ -1,0 +1,159 @@
+/**
+ * The policy that slows down and then stops key guessing. Pure: it counts failures in memory,
+ * takes the time from a clock handed in, and decides; the server middleware and the streaming
+ * door ask it before checking a key and tell it the outcome afterwards.
+ *
+ * Three counters, because an attacker and the key's owner often share something:
+ * - per (address, account): the strict one. After `maxFailures` wrong keys in the window, that
+ *   address may not try that account for a lockout period, which doubles with each lockout in a
+ *   row up to `maxLockoutSeconds`. The key is not even checked while locked, so a lockout never
+ *   tells a guesser whether a guess was right.
+ * - per address (any account): `5 x maxFailures` failures lock the whole address, so rotating
+ *   account ids does not buy more guesses.
+ * - per account (any address): the soft one. Past `10 x maxFailures` failures the account counts
+ *   as under attack: any address that then fails for it even once is locked out at once. An
+ *   address that has not failed (the owner's own client) still gets in, so a distributed guesser
+ *   can never lock the real owner out of their account.
+ * Before the lockout, each failure past the second is answered after a growing delay.
+ */
+
+/** Limits of the throttle; each comes from a configuration variable (see main/config.ts). */
+export interface AuthThrottleLimits {
+  /** Wrong keys from one address for one account before a lockout (CLINDOC_AUTH_MAX_FAILURES, default 10). */
+  maxFailures: number;
+  /** How long failures are remembered, in seconds (CLINDOC_AUTH_WINDOW_SECONDS, default 900). */
+  windowSeconds: number;
+  /** First lockout, in seconds; each further lockout in a row doubles it (CLINDOC_AUTH_LOCKOUT_SECONDS, default 60). */
+  lockoutSeconds: number;
+  /** Longest lockout, in seconds (CLINDOC_AUTH_MAX_LOCKOUT_SECONDS, default 3600). */
+  maxLockoutSeconds: number;
+  /** Delay before answering the third failure, doubling per failure up to 8x (CLINDOC_AUTH_DELAY_MS, default 250; 0 = none). */
+  delayMs: number;
+}
+
+export const DEFAULT_AUTH_THROTTLE_LIMITS: AuthThrottleLimits = {
+  maxFailures: 10, windowSeconds: 900, lockoutSeconds: 60, maxLockoutSeconds: 3600, delayMs: 250,
+};
+
+/** Which counter locked a client out. */
+export type LockoutScope = 'address-account' | 'address';
+
+/** What the throttle says about a credential before it is checked. */
+export type ThrottleCheck = { allowed: true } | { allowed: false; retryAfterSeconds: number; scope: LockoutScope };
+
+/** What the throttle says after a wrong key. */
+export interface FailureOutcome {
+  /** Wait this long before answering (slows a guesser without blocking anyone else). */
+  delayMs: number;
+  /** Set when this failure started a lockout: the event the audit trail records. */
+  lockout?: { scope: LockoutScope; seconds: number; accountUnderAttack: boolean };
+}
+
+export interface AuthThrottle {
+  /** Whether `address` may present a credential for `accountId` now. */
+  check(address: string, accountId: string): ThrottleCheck;
+  /** Records a wrong credential; says how long to wait and whether a lockout began. */
+  failure(address: string, accountId: string): FailureOutcome;
+  /** Records a correct credential: that address's count for that account starts again. */
+  success(address: string, accountId: string): void;
+}
+
+interface Counter {
+  failures: number;
+  windowStart: number;
+  lastFailure: number;
+  lockedUntil: number;
+  /** Lockouts in a row, which double the next one; forgotten after a quiet window. */
+  lockouts: number;
+}
+
+/** More distinct keys than this and the oldest idle counters are forgotten (memory stays bounded). */
+const MAX_ENTRIES = 10_000;
+const FAILURES_BEFORE_DELAY = 2;
+const MAX_DELAY_FACTOR = 8;
+/** Account ids are attacker-chosen strings; only this much of one is kept as a key. */
+const MAX_ID_LENGTH = 200;
+
+/** Creates the in-memory throttle; `now` is milliseconds since the epoch (tests pass a fake clock). */
+export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now: () => number = Date.now): AuthThrottle {
+  const l = { ...DEFAULT_AUTH_THROTTLE_LIMITS, ...limits };
+  const windowMs = l.windowSeconds * 1000;
+  const pairs = new Map<string, Counter>();
+  const addresses = new Map<string, Counter>();
+  const accounts = new Map<string, Counter>();
+  const pairKey = (address: string, accountId: string): string => `${address}\n${accountId.slice(0, MAX_ID_LENGTH)}`;
+
+  const idle = (c: Counter, t: number): boolean => c.lockedUntil <= t && t - c.lastFailure >= windowMs;
+  const prune = (map: Map<string, Counter>, t: number): void => {
+    if (map.size < MAX_ENTRIES) return;
+    for (const [key, c] of map) if (idle(c, t)) map.delete(key);
+    // Still nearly full: drop the oldest tenth (Map keeps insertion order), so the sweep runs once
+    // per thousand new clients, not on every one, and memory never grows without bound.
+    for (const key of map.keys()) {
+      if (map.size < MAX_ENTRIES * 0.9) break;
+      map.delete(key);
+    }
+  };
+  /** The counter for `key`, its failures restarted when the window has passed. */
+  const counter = (map: Map<string, Counter>, key: string, t: number): Counter => {
+    let c = map.get(key);
+    if (!c) {
+      prune(map, t);
+      c = { failures: 0, windowStart: t, lastFailure: 0, lockedUntil: 0, lockouts: 0 };
+      map.set(key, c);
+    }
+    if (t - c.windowStart >= windowMs) {
+      c.failures = 0;
+      c.windowStart = t;
+    }
+    // A quiet window since the last failure forgives earlier lockouts.
+    if (c.lockouts > 0 && c.lockedUntil <= t && t - c.lastFailure >= windowMs) c.lockouts = 0;
+    return c;
+  };
+  const lock = (c: Counter, t: number): number => {
+    const seconds = Math.min(l.maxLockoutSeconds, l.lockoutSeconds * 2 ** c.lockouts);
+    c.lockouts += 1;
+    c.lockedUntil = t + seconds * 1000;
+    c.failures = 0;
+    c.windowStart = t;
+    return seconds;
+  };
+  const remaining = (c: Counter | undefined, t: number): number => (c && c.lockedUntil > t ? Math.max(1, Math.ceil((c.lockedUntil - t) / 1000)) : 0);
+
+  return {
+    check(address, accountId) {
+      const t = now();
+      const byPair = remaining(pairs.get(pairKey(address, accountId)), t);
+      const byAddress = remaining(addresses.get(address), t);
+      if (byPair === 0 && byAddress === 0) return { allowed: true };
+      return byPair >= byAddress
+        ? { allowed: false, retryAfterSeconds: byPair, scope: 'address-account' }
+        : { allowed: false, retryAfterSeconds: byAddress, scope: 'address' };
+    },
+    failure(address, accountId) {
+      const t = now();
+      const pair = counter(pairs, pairKey(address, accountId), t);
+      const byAddress = counter(addresses, address, t);
+      const account = counter(accounts, accountId.slice(0, MAX_ID_LENGTH), t);
+      for (const c of [pair, byAddress, account]) {
+        c.failures += 1;
+        c.lastFailure = t;
+      }
+      const underAttack = account.failures > 10 * l.maxFailures;
+      const n = pair.failures;
+      let outcome: FailureOutcome['lockout'];
+      if (n >= l.maxFailures || underAttack) {
+        outcome = { scope: 'address-account', seconds: lock(pair, t), accountUnderAttack: underAttack };
+      }
+      if (byAddress.failures >= 5 * l.maxFailures) {
+        const seconds = lock(byAddress, t);
+        if (!outcome || seconds > outcome.seconds) outcome = { scope: 'address', seconds, accountUnderAttack: underAttack };
+      }
+      const delayMs = outcome || n <= FAILURES_BEFORE_DELAY ? 0 : Math.min(l.delayMs * MAX_DELAY_FACTOR, l.delayMs * 2 ** (n - FAILURES_BEFORE_DELAY - 1));
+      return { delayMs, ...(outcome ? { lockout: outcome } : {}) };
+    },
+    success(address, accountId) {
+      pairs.delete(pairKey(address, accountId));
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+import { createAuthThrottle } from '../../main/services/auth-throttle/auth-throttle.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { filesContaining } from './helpers.js';
+
+/** A REST call from a chosen loopback source address (Linux answers all of 127/8), so one test plays several clients. */
+function call(s: TestServer, from: string, path: string, creds: { accountId: string; apiKey: string }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: s.port, path, localAddress: from, headers: { 'X-API-KEY': creds.apiKey, 'X-ACCOUNT-ID': creds.accountId } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** One streaming attempt from `from`: the messages received and the close code. */
+function streamAttempt(s: TestServer, from: string, query: string): Promise<{ closeCode: number; messages: string[] }> {
+  return new Promise((resolve) => {
+    const messages: string[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?${query}`, { localAddress: from });
+    ws.on('message', (d) => messages.push(String(d)));
+    ws.on('close', (code) => resolve({ closeCode: code, messages }));
+    ws.on('error', () => undefined);
+  });
+}
+
+describe('the throttle policy (pure, injected clock)', () => {
+  it('slows the third and later wrong keys, then locks out; the lockout expires and doubles next time', () => {
+    let t = 1_000_000;
+    const throttle = createAuthThrottle({ maxFailures: 5, lockoutSeconds: 60, maxLockoutSeconds: 200, delayMs: 100, windowSeconds: 900 }, () => t);
+    const delays = [1, 2, 3, 4].map(() => throttle.failure('10.0.0.1', 'acct_a').delayMs);
+    expect(delays).toEqual([0, 0, 100, 200]);
+    expect(throttle.check('10.0.0.1', 'acct_a').allowed).toBe(true);
+    const fifth = throttle.failure('10.0.0.1', 'acct_a');
+    expect(fifth.lockout).toEqual({ scope: 'address-account', seconds: 60, accountUnderAttack: false });
+    expect(throttle.check('10.0.0.1', 'acct_a')).toEqual({ allowed: false, retryAfterSeconds: 60, scope: 'address-account' });
+    // Another address, or another account from the same address, is not affected.
+    expect(throttle.check('10.0.0.2', 'acct_a').allowed).toBe(true);
+    expect(throttle.check('10.0.0.1', 'acct_b').allowed).toBe(true);
+    t += 59_500;
+    expect(throttle.check('10.0.0.1', 'acct_a')).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    t += 500;
+    expect(throttle.check('10.0.0.1', 'acct_a').allowed).toBe(true);
+    for (let i = 0; i < 4; i++) expect(throttle.failure('10.0.0.1', 'acct_a').lockout).toBeUndefined();
+    expect(throttle.failure('10.0.0.1', 'acct_a').lockout?.seconds).toBe(120);
+    t += 120_000;
+    for (let i = 0; i < 4; i++) throttle.failure('10.0.0.1', 'acct_a');
+    expect(throttle.failure('10.0.0.1', 'acct_a').lockout?.seconds).toBe(200); // capped
+    // A quiet window forgives: the next lockout is the short one again.
+    t += 200_000 + 900_000;
+    for (let i = 0; i < 4; i++) throttle.failure('10.0.0.1', 'acct_a');
+    expect(throttle.failure('10.0.0.1', 'acct_a').lockout?.seconds).toBe(60);
+  });
+
+  it('a right key clears that client\'s count; failures older than the window are forgotten', () => {
+    let t = 0;
+    const throttle = createAuthThrottle({ maxFailures: 3, windowSeconds: 60 }, () => t);
+    throttle.failure('a', 'acct');
+    throttle.failure('a', 'acct');
+    throttle.success('a', 'acct');
+    throttle.failure('a', 'acct');
+    expect(throttle.failure('a', 'acct').lockout).toBeUndefined();
+    t += 61_000;
+    throttle.failure('a', 'acct');
+    expect(throttle.failure('a', 'acct').lockout).toBeUndefined();
+    expect(throttle.failure('a', 'acct').lockout).toBeDefined();
+  });
+
+  it('locks an address that rotates account ids, and locks every failing address of an account under attack but not a clean one', () => {
+    const throttle = createAuthThrottle({ maxFailures: 2 });
+    for (let i = 0; i < 9; i++) expect(throttle.failure('rotating', `acct_${i}`).lockout).toBeUndefined();
+    expect(throttle.failure('rotating', 'acct_9').lockout?.scope).toBe('address');
+    expect(throttle.check('rotating', 'acct_never_tried')).toMatchObject({ allowed: false, scope: 'address' });
+
+    // 21 failures for one account from 21 addresses, one each: past 10 x maxFailures the account is under attack.
+    for (let i = 0; i < 20; i++) expect(throttle.failure(`bot${i}`, 'acct_victim').lockout).toBeUndefined();
+    expect(throttle.failure('bot20', 'acct_victim').lockout).toMatchObject({ scope: 'address-account', accountUnderAttack: true });
+    expect(throttle.check('bot20', 'acct_victim').allowed).toBe(false);
+    expect(throttle.check('owner', 'acct_victim').allowed).toBe(true);
+  });
+
+  it('keeps memory bounded against endless invented clients: the oldest are forgotten, the latest still counted', () => {
+    const throttle = createAuthThrottle({ maxFailures: 3 });
+    const client = (i: number): [string, string] => [`10.1.${i >> 8}.${i & 255}`, `acct_${i}`];
+    for (let i = 0; i < 30_000; i++) throttle.failure(...client(i));
+    throttle.failure(...client(29_999));
+    expect(throttle.failure(...client(29_999)).lockout).toBeDefined();
+    throttle.failure(...client(0));
+    expect(throttle.failure(...client(0)).lockout).toBeUndefined();
+  });
+});
+
+describe('failed authentication over HTTP and the streaming socket', () => {
+  let s: TestServer;
+  let now = Date.now();
+  const guesses = Array.from({ length: 200 }, (_, i) => `cdk_guess${String(i).padStart(4, '0')}ZZ${'q'.repeat(30)}`);
+  beforeAll(async () => {
+    s = await startServer({ CLINDOC_AUTH_DELAY_MS: '0', CLINDOC_RATE_LIMIT: '100000' }, { throttleClock: () => now });
+  });
+  afterAll(() => s.close());
+
+  it('answers 200 wrong keys from one address with 401 up to the threshold, then 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (const apiKey of guesses) {
+      last = await call(s, '127.0.0.1', '/v1/notes', { accountId: s.creds.accountId, apiKey });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(190).fill(429));
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(last!.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(JSON.parse(last!.body)).toEqual({ error: 429, message: expect.stringMatching(/too many failed authentication attempts; retry after \d+ seconds/) });
+    // The key is not even checked while locked out: the right key from the locked address is refused too.
+    expect((await call(s, '127.0.0.1', '/v1/notes', s.creds)).status).toBe(429);
+  });
+
+  it('still lets the right key in from another client, and another account in from the same address', async () => {
+    expect((await call(s, '127.0.0.2', '/v1/notes', s.creds)).status).toBe(200);
+    const other = s.clindoc.accounts.createAccount('Second clinic');
+    expect((await call(s, '127.0.0.1', '/v1/notes', { accountId: other.account.id, apiKey: other.apiKey })).status).toBe(200);
+  });
+
+  it('refuses the locked client on the streaming socket too, with an error message and close 1008', async () => {
+    const attempt = await streamAttempt(s, '127.0.0.1', `account_id=${s.creds.accountId}&api_token=cdt_whatever`);
+    expect(attempt.closeCode).toBe(1008);
+    expect(attempt.messages.join('')).toMatch(/retry after \d+ seconds/);
+  });
+
+  it('records the lockout in the owner\'s audit trail, never the keys tried', async () => {
+    const trail = await call(s, '127.0.0.2', '/v1/audit-events', s.creds);
+    const events = JSON.parse(trail.body).data.items as Array<Record<string, unknown>>;
+    const lockouts = events.filter((e) => e.action === 'authenticate');
+    expect(lockouts).toHaveLength(1);
+    expect(lockouts[0]).toMatchObject({ outcome: 'locked', resourceType: 'account', accountId: s.creds.accountId, keyId: null, status: 429 });
+    expect(String(lockouts[0]!.ip)).toMatch(/127\.0\.0\.1$/);
+    s.clindoc.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const guess of [guesses[0]!, guesses[9]!, guesses[150]!]) {
+      expect(filesContaining(s.dataDir, guess)).toEqual([]);
+      expect(s.logs.join('\n')).not.toContain(guess);
+    }
+    expect(readFileSync(`${s.dataDir}/clindoc.db`).includes(Buffer.from('guess0'))).toBe(false);
+  });
+
+  it('ends the lockout when its time has passed (clock moved, nobody sleeps), and doubles the next one', async () => {
+    now += 61_000;
+    expect((await call(s, '127.0.0.1', '/v1/notes', s.creds)).status).toBe(200);
+    for (let i = 0; i < 10; i++) await call(s, '127.0.0.1', '/v1/notes', { accountId: s.creds.accountId, apiKey: guesses[i]! });
+    // The right key cleared the count, so this is a first lockout again.
+    const locked = await call(s, '127.0.0.1', '/v1/notes', s.creds);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBe(60);
+    now += 60_000;
+    for (let i = 0; i < 10; i++) await call(s, '127.0.0.1', '/v1/notes', { accountId: s.creds.accountId, apiKey: guesses[i]! });
+    expect(Number((await call(s, '127.0.0.1', '/v1/notes', s.creds)).headers['retry-after'])).toBe(120);
+  });
+
+  it('counts wrong streaming tokens like wrong keys: the same client is then refused on REST', async () => {
+    for (let i = 0; i < 10; i++) {
+      const attempt = await streamAttempt(s, '127.0.0.3', `account_id=${s.creds.accountId}&api_token=cdt_wrong${i}`);
+      expect(attempt.closeCode).toBe(1008);
+    }
+    expect((await call(s, '127.0.0.3', '/v1/notes', s.creds)).status).toBe(429);
+    expect((await call(s, '127.0.0.4', '/v1/notes', s.creds)).status).toBe(200);
+  });
+});
+
+describe('slowing before the lockout', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ CLINDOC_AUTH_DELAY_MS: '150' });
+  });
+  afterAll(() => s.close());
+
+  it('answers later and later wrong keys after the second, while a right key answers at once', async () => {
+    const timed = async (apiKey: string): Promise<number> => {
+      const started = performance.now();
+      expect((await call(s, '127.0.0.5', '/v1/notes', { accountId: s.creds.accountId, apiKey })).status).toBe(401);
+      return performance.now() - started;
+    };
+    const times = [];
+    for (let i = 0; i < 5; i++) times.push(await timed(`cdk_slow${i}`));
+    // Third: 150 ms, fourth: 300 ms, fifth: 600 ms (lower bounds; a busy machine only adds).
+    expect(times[2]).toBeGreaterThanOrEqual(145);
+    expect(times[3]).toBeGreaterThanOrEqual(295);
+    expect(times[4]).toBeGreaterThanOrEqual(595);
+    const started = performance.now();
+    expect((await call(s, '127.0.0.6', '/v1/notes', s.creds)).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(595);
+  });
+});
