@@ -107,6 +107,8 @@ describe('numbers in transcript text', () => {
     expect(read('five hundred five hundred milligrams')).toEqual(['500']);
     expect(read('ninety ninety seven . two your respiratory rate is')).toEqual(['97.2']);
     expect(read('take two two tablets')).toEqual(['2?', '2?']);
+    expect(read('six hundred six hundred six hundred milligrams')).toEqual(['600']);
+    expect(read('six hundred, six hundred, six hundred milligrams')).toEqual(['600']);
   });
 
   it('reads ranges, but not a change of dose', () => {

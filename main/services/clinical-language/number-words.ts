@@ -131,8 +131,8 @@ function cardinal(w: readonly string[], i: number): Part | null {
       if (w[j] === 'and' && belowThousand(w, j + 1)) j++;
       continue;
     }
+    // "two thousand two thousand": the second group starts the next number.
     if (any && own(SCALES, scaleWord)) break;
-    // A group after a scale must not itself be the start of a bigger one ("a thousand five thousand").
     total += group.value;
     j = group.next;
     any = true;
@@ -151,16 +151,19 @@ function cardinal(w: readonly string[], i: number): Part | null {
  */
 export function readNumberAt(words: readonly string[], i: number, opts: ReadOptions = {}): WordNumber | null {
   if (!opts.foldRepeats) return readOne(words, i, opts);
-  let n = repeatedPhrase(words, i, opts) ?? readOne(words, i, opts);
+  const repeated = repeatedPhrase(words, i, opts);
+  let n = repeated?.n ?? readOne(words, i, opts);
+  let lastStart = repeated?.lastStart ?? i;
   if (!n) return null;
   for (;;) {
     const again = readOne(words, n.next, opts);
     if (!again) return n;
-    const said = words.slice(i, n.next);
+    const said = words.slice(lastStart, n.next);
     // One word said twice ("two two", "twenty twenty") may be meant: only longer repeats and
     // restarts that go on ("ninety ninety seven") are folded.
     const restart = (said.length > 1 || again.next - n.next > 1) && said.every((w, k) => words[n!.next + k] === w);
     if (!restart) return n;
+    lastStart = n.next;
     n = { ...again, repeated: true };
   }
 }
@@ -172,7 +175,7 @@ const NUMBER_RUN_WORD = /^(and|a|an|oh|point|\.)$/;
  * hundred ninety"), found before parsing: read left to right the second "nine" would otherwise be
  * taken as the tail of the first number.
  */
-function repeatedPhrase(words: readonly string[], i: number, opts: ReadOptions): WordNumber | null {
+function repeatedPhrase(words: readonly string[], i: number, opts: ReadOptions): { n: WordNumber; lastStart: number } | null {
   let run = i;
   while (run < words.length && (isNumberWord(words[run]) || NUMBER_RUN_WORD.test(words[run]!))) run++;
   for (let len = Math.floor((run - i) / 2); len >= 2; len--) {
@@ -180,7 +183,7 @@ function repeatedPhrase(words: readonly string[], i: number, opts: ReadOptions):
     const first = readOne(words.slice(i, i + len), 0, opts);
     // The second saying may go on: "one twenty one twenty eight" is a restart into 128.
     const second = first && first.next === len ? readOne(words, i + len, opts) : null;
-    if (second && second.next >= i + 2 * len) return { ...second, repeated: true };
+    if (second && second.next >= i + 2 * len) return { n: { ...second, repeated: true }, lastStart: i + len };
   }
   return null;
 }
@@ -258,9 +261,7 @@ export function readYearAt(words: readonly string[], i: number): { value: number
   const n = readNumberAt(words, i);
   if (!n || n.form === 'decimal' || n.form === 'short') return null;
   const value = n.value;
-  if (n.form === 'year' || (value >= 1000 && value <= 2999 && Number.isInteger(value))) return { value, next: n.next };
-  // "twenty twenty" said as two groups: still a year after a month.
-  return null;
+  return n.form === 'year' || (value >= 1000 && value <= 2999 && Number.isInteger(value)) ? { value, next: n.next } : null;
 }
 
 /** Spells a non-negative integer in English words ("120" -> "one hundred twenty"). */

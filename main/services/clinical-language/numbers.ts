@@ -153,8 +153,14 @@ function foldAdjacent(text: string, readings: NumberReading[]): NumberReading[] 
     }
     const a = wordList(prev.spoken);
     const b = wordList(r.spoken);
-    // A single word said twice ("two two") stays two numbers, flagged below.
+    // A single word said twice ("two two") stays two numbers, flagged below. A restart goes on
+    // from what was said ("ninety, ninety seven"); a third saying repeats the end of a folded one.
     const restart = (a.length > 1 || b.length > 1) && a.length <= b.length && a.every((w, k) => b[k] === w);
+    const again = prev.repeated === true && b.length < a.length && b.every((w, k) => a[a.length - b.length + k] === w) && r.text === prev.text;
+    if (again) {
+      out[out.length - 1] = { ...prev, end: r.end, spoken: text.slice(prev.start, r.end) };
+      continue;
+    }
     if (restart) {
       out[out.length - 1] = { ...r, start: prev.start, spoken: text.slice(prev.start, r.end), repeated: true };
       continue;
