@@ -89,7 +89,7 @@ describe('LLM note writer', () => {
     expect(note.markdown).toContain('Cough for 3 days.');
     expect(note.markdown).not.toContain('850');
     expect(note.markdown).not.toContain('Lisinopril');
-    expect(note.markdown).toContain('## Objective\n\nNot documented.');
+    expect(note.markdown).toContain('## Objective\n\nNot discussed.');
   });
 
   it('writes headings and fixed words in the requested language and asks for that language', async () => {
@@ -101,7 +101,7 @@ describe('LLM note writer', () => {
     expect(note.markdown).toContain('**Paciente:** Ana Ruiz');
     expect(note.markdown).toContain('**Fecha:** 2026-11-20');
     expect(note.markdown).toContain('## Subjetivo\n\nTos desde hace 3 días.');
-    expect(note.markdown).toContain('## Objetivo\n\nNo documentado.');
+    expect(note.markdown).toContain('## Objetivo\n\nNo se comentó.');
     expect(note.markdown).toContain('## Plan\n\n- Reposo.');
   });
 

@@ -59,7 +59,7 @@ describe('embedded note writer: SOAP', () => {
     expect(markdown).toContain('1970-02-03');
     expect(markdown).toContain('2024-05-06');
     expect(markdown).toContain('Seen in urgent care');
-    expect(markdown).toMatch(/Mother with asthma\. \(carried forward from previous note\)/);
+    expect(markdown).toMatch(/Mother with asthma\. \(from previous note\)/);
   });
 
   it('returns the same note as JSON when asked, and only then', async () => {

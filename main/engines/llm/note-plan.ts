@@ -5,7 +5,7 @@
  */
 import type { NoteTypeSpec } from '../../services/notes/ports.js';
 import type { DetailLevel, ListType, NoteTemplate, Section, Tone } from '../../../shared/note-template.js';
-import type { NoteLabels } from './note-labels.js';
+import type { NoteLabels } from '../../services/clinical-language/section-labels.js';
 import { parseTemplateText, type HeadingStyle } from './style-template.js';
 
 export interface PlanSection {

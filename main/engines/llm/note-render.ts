@@ -3,7 +3,7 @@
  * titles to content, nested under headings), both from the same outline so they always agree.
  */
 import type { NoteGenerationInput } from '../../services/notes/ports.js';
-import type { NoteLabels } from './note-labels.js';
+import type { NoteLabels } from '../../services/clinical-language/section-labels.js';
 import type { NoteAnswer, SectionContent } from './note-answer.js';
 import type { NotePlan, PlanSection } from './note-plan.js';
 

@@ -7,7 +7,7 @@
 import type { LanguageModel } from '../../services/language-model.js';
 import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../services/notes/ports.js';
 import { DomainError } from '../../services/errors.js';
-import { noteLabels, type NoteLabels } from '../llm/note-labels.js';
+import { noteLabels, type NoteLabels } from '../../services/clinical-language/section-labels.js';
 import { buildNotePlan, contentSections, type NotePlan, type PlanSection } from '../llm/note-plan.js';
 import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerError, type NoteAnswer } from '../llm/note-answer.js';
 import { renderNote } from '../llm/note-render.js';

@@ -1,96 +1,39 @@
 /**
- * Localised headings and fixed phrases for the eight note languages. The embedded writer
- * translates only what it generates itself (headings, labels, "denies"/"reports" findings,
- * symptom and body-system names, placeholders); sentences taken from the transcript keep the
- * transcript's language, since translating free text needs a language model.
+ * Localised fixed phrases for the eight note languages. The embedded writer translates only
+ * what it generates itself (headings and labels from clinical-language/section-labels.ts,
+ * "denies"/"reports" findings, symptom and body-system names); sentences taken from the
+ * transcript keep the transcript's language, since translating free text needs a language model.
  */
 import type { NoteLanguage } from '../../../../shared/languages.js';
-import type { SectionKind } from './sections.js';
+import { noteLabels, type NoteLabels } from '../../../services/clinical-language/section-labels.js';
 import type { BodySystem } from '../../../services/clinical-language/lexicon.js';
 
-type Phrase =
-  | 'soapTitle' | 'noteTitle' | 'subjective' | 'objective' | 'assessment_plan'
-  | 'denies' | 'reports' | 'notDocumented' | 'patient' | 'dateOfBirth' | 'date'
-  | 'previousNote' | 'context' | 'instructionsGiven' | 'agreement' | 'and';
+type WriterPhrase = 'denies' | 'reports' | 'agreement' | 'and';
 
-type Table = Record<SectionKind | Phrase, string>;
-
-const EN: Table = {
-  chief_complaint: 'Chief Complaint', hpi: 'History of Present Illness', ros: 'Review of Systems', pmh: 'Past Medical History',
-  surgical: 'Past Surgical History', medications: 'Current Medications', allergies: 'Allergies', social: 'Social History',
-  family: 'Family History', vitals: 'Vitals', exam: 'Physical Examination', results: 'Results', assessment: 'Assessment', plan: 'Plan',
-  instructions: 'Instructions', soapTitle: 'SOAP Note', noteTitle: 'Clinical Note', subjective: 'Subjective', objective: 'Objective',
-  assessment_plan: 'Assessment and Plan', denies: 'Denies', reports: 'Endorses', notDocumented: 'Not discussed.', patient: 'Patient',
-  dateOfBirth: 'Date of birth', date: 'Date of service', previousNote: 'Carried forward from previous note', context: 'Context provided',
-  instructionsGiven: 'Additional instructions', agreement: 'The patient understands and agrees with the recommended treatment plan.', and: 'and',
-};
-const ES: Table = {
-  chief_complaint: 'Motivo de consulta', hpi: 'Enfermedad actual', ros: 'Revisión por sistemas', pmh: 'Antecedentes médicos',
-  surgical: 'Antecedentes quirúrgicos', medications: 'Medicación actual', allergies: 'Alergias', social: 'Antecedentes sociales',
-  family: 'Antecedentes familiares', vitals: 'Signos vitales', exam: 'Exploración física', results: 'Resultados', assessment: 'Evaluación', plan: 'Plan',
-  instructions: 'Instrucciones', soapTitle: 'Nota SOAP', noteTitle: 'Nota clínica', subjective: 'Subjetivo', objective: 'Objetivo',
-  assessment_plan: 'Evaluación y plan', denies: 'Niega', reports: 'Refiere', notDocumented: 'No se comentó.', patient: 'Paciente',
-  dateOfBirth: 'Fecha de nacimiento', date: 'Fecha de la consulta', previousNote: 'Tomado de la nota anterior', context: 'Contexto aportado',
-  instructionsGiven: 'Instrucciones adicionales', agreement: 'El paciente comprende y acepta el plan de tratamiento recomendado.', and: 'y',
-};
-const FR: Table = {
-  chief_complaint: 'Motif de consultation', hpi: 'Histoire de la maladie', ros: 'Revue des systèmes', pmh: 'Antécédents médicaux',
-  surgical: 'Antécédents chirurgicaux', medications: 'Traitement actuel', allergies: 'Allergies', social: 'Mode de vie',
-  family: 'Antécédents familiaux', vitals: 'Signes vitaux', exam: 'Examen clinique', results: 'Résultats', assessment: 'Évaluation', plan: 'Plan',
-  instructions: 'Consignes', soapTitle: 'Note SOAP', noteTitle: 'Note clinique', subjective: 'Subjectif', objective: 'Objectif',
-  assessment_plan: 'Évaluation et plan', denies: 'Nie', reports: 'Signale', notDocumented: 'Non abordé.', patient: 'Patient',
-  dateOfBirth: 'Date de naissance', date: 'Date de consultation', previousNote: 'Repris de la note précédente', context: 'Contexte fourni',
-  instructionsGiven: 'Consignes supplémentaires', agreement: 'Le patient comprend et accepte le plan de traitement recommandé.', and: 'et',
-};
-const DE: Table = {
-  chief_complaint: 'Hauptbeschwerde', hpi: 'Aktuelle Anamnese', ros: 'Systemanamnese', pmh: 'Vorerkrankungen',
-  surgical: 'Operationen', medications: 'Aktuelle Medikation', allergies: 'Allergien', social: 'Sozialanamnese',
-  family: 'Familienanamnese', vitals: 'Vitalzeichen', exam: 'Körperliche Untersuchung', results: 'Befunde', assessment: 'Beurteilung', plan: 'Plan',
-  instructions: 'Hinweise', soapTitle: 'SOAP-Notiz', noteTitle: 'Klinische Notiz', subjective: 'Subjektiv', objective: 'Objektiv',
-  assessment_plan: 'Beurteilung und Plan', denies: 'Verneint', reports: 'Berichtet über', notDocumented: 'Nicht besprochen.', patient: 'Patient',
-  dateOfBirth: 'Geburtsdatum', date: 'Datum der Vorstellung', previousNote: 'Aus der vorherigen Notiz übernommen', context: 'Angegebener Kontext',
-  instructionsGiven: 'Zusätzliche Anweisungen', agreement: 'Der Patient versteht den empfohlenen Behandlungsplan und stimmt ihm zu.', and: 'und',
-};
-const IT: Table = {
-  chief_complaint: 'Motivo della visita', hpi: 'Anamnesi patologica prossima', ros: 'Revisione dei sistemi', pmh: 'Anamnesi patologica remota',
-  surgical: 'Interventi chirurgici', medications: 'Terapia in corso', allergies: 'Allergie', social: 'Anamnesi sociale',
-  family: 'Anamnesi familiare', vitals: 'Parametri vitali', exam: 'Esame obiettivo', results: 'Risultati', assessment: 'Valutazione', plan: 'Piano',
-  instructions: 'Istruzioni', soapTitle: 'Nota SOAP', noteTitle: 'Nota clinica', subjective: 'Soggettivo', objective: 'Oggettivo',
-  assessment_plan: 'Valutazione e piano', denies: 'Nega', reports: 'Riferisce', notDocumented: 'Non discusso.', patient: 'Paziente',
-  dateOfBirth: 'Data di nascita', date: 'Data della visita', previousNote: 'Riportato dalla nota precedente', context: 'Contesto fornito',
-  instructionsGiven: 'Istruzioni aggiuntive', agreement: 'Il paziente comprende e accetta il piano di trattamento raccomandato.', and: 'e',
-};
-const PT: Table = {
-  chief_complaint: 'Queixa principal', hpi: 'História da doença atual', ros: 'Revisão de sistemas', pmh: 'Antecedentes médicos',
-  surgical: 'Antecedentes cirúrgicos', medications: 'Medicação atual', allergies: 'Alergias', social: 'História social',
-  family: 'História familiar', vitals: 'Sinais vitais', exam: 'Exame físico', results: 'Resultados', assessment: 'Avaliação', plan: 'Plano',
-  instructions: 'Orientações', soapTitle: 'Nota SOAP', noteTitle: 'Nota clínica', subjective: 'Subjetivo', objective: 'Objetivo',
-  assessment_plan: 'Avaliação e plano', denies: 'Nega', reports: 'Refere', notDocumented: 'Não abordado.', patient: 'Paciente',
-  dateOfBirth: 'Data de nascimento', date: 'Data do atendimento', previousNote: 'Transportado da nota anterior', context: 'Contexto fornecido',
-  instructionsGiven: 'Instruções adicionais', agreement: 'O paciente compreende e concorda com o plano de tratamento recomendado.', and: 'e',
-};
-const RU: Table = {
-  chief_complaint: 'Жалобы', hpi: 'Анамнез заболевания', ros: 'Обзор систем', pmh: 'Перенесённые заболевания',
-  surgical: 'Операции', medications: 'Текущая терапия', allergies: 'Аллергии', social: 'Социальный анамнез',
-  family: 'Семейный анамнез', vitals: 'Показатели жизнедеятельности', exam: 'Объективный осмотр', results: 'Результаты обследований', assessment: 'Оценка', plan: 'План',
-  instructions: 'Рекомендации', soapTitle: 'SOAP-запись', noteTitle: 'Клиническая запись', subjective: 'Субъективно', objective: 'Объективно',
-  assessment_plan: 'Оценка и план', denies: 'Отрицает', reports: 'Отмечает', notDocumented: 'Не обсуждалось.', patient: 'Пациент',
-  dateOfBirth: 'Дата рождения', date: 'Дата приёма', previousNote: 'Перенесено из предыдущей записи', context: 'Предоставленный контекст',
-  instructionsGiven: 'Дополнительные указания', agreement: 'Пациент понимает рекомендованный план лечения и согласен с ним.', and: 'и',
-};
-const ZH: Table = {
-  chief_complaint: '主诉', hpi: '现病史', ros: '系统回顾', pmh: '既往史', surgical: '手术史', medications: '当前用药', allergies: '过敏史',
-  social: '社会史', family: '家族史', vitals: '生命体征', exam: '体格检查', results: '检查结果', assessment: '评估', plan: '计划', instructions: '医嘱',
-  soapTitle: 'SOAP 病历', noteTitle: '临床病历', subjective: '主观资料', objective: '客观资料', assessment_plan: '评估与计划', denies: '否认',
-  reports: '自述', notDocumented: '未讨论。', patient: '患者', dateOfBirth: '出生日期', date: '就诊日期', previousNote: '沿用上次病历',
-  context: '提供的背景', instructionsGiven: '附加说明', agreement: '患者理解并同意推荐的治疗方案。', and: '和',
+// Words of the sentences this writer composes itself; headings and labels are shared with the
+// language-model writer in clinical-language/section-labels.ts.
+const PHRASES: Record<NoteLanguage, Record<WriterPhrase, string>> = {
+  en: { denies: 'Denies', reports: 'Endorses', and: 'and',
+    agreement: 'The patient understands and agrees with the recommended treatment plan.' },
+  es: { denies: 'Niega', reports: 'Refiere', and: 'y',
+    agreement: 'El paciente comprende y acepta el plan de tratamiento recomendado.' },
+  fr: { denies: 'Nie', reports: 'Signale', and: 'et',
+    agreement: 'Le patient comprend et accepte le plan de traitement recommandé.' },
+  de: { denies: 'Verneint', reports: 'Berichtet über', and: 'und',
+    agreement: 'Der Patient versteht den empfohlenen Behandlungsplan und stimmt ihm zu.' },
+  it: { denies: 'Nega', reports: 'Riferisce', and: 'e',
+    agreement: 'Il paziente comprende e accetta il piano di trattamento raccomandato.' },
+  pt: { denies: 'Nega', reports: 'Refere', and: 'e',
+    agreement: 'O paciente compreende e concorda com o plano de tratamento recomendado.' },
+  ru: { denies: 'Отрицает', reports: 'Отмечает', and: 'и',
+    agreement: 'Пациент понимает рекомендованный план лечения и согласен с ним.' },
+  zh: { denies: '否认', reports: '自述', and: '和',
+    agreement: '患者理解并同意推荐的治疗方案。' },
 };
 
-const TABLES: Record<NoteLanguage, Table> = { en: EN, es: ES, fr: FR, de: DE, it: IT, pt: PT, ru: RU, zh: ZH };
-
-/** A heading or fixed phrase in the note's language. */
-export function phrase(language: NoteLanguage, key: SectionKind | Phrase): string {
-  return TABLES[language][key];
+/** A heading, label or fixed phrase in the note's language. */
+export function phrase(language: NoteLanguage, key: keyof NoteLabels | WriterPhrase): string {
+  return key in PHRASES.en ? PHRASES[language][key as WriterPhrase] : noteLabels(language)[key as keyof NoteLabels];
 }
 
 const SYSTEMS: Record<BodySystem, Record<NoteLanguage, string>> = {

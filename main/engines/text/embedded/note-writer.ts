@@ -29,7 +29,7 @@ function carryForward(content: NoteContent, input: NoteGenerationInput): void {
     content.hpi.push({ text: `${phrase(language, 'context')}: ${input.context.trim()}`, weight: 50, index: Number.MAX_SAFE_INTEGER - 2 });
   }
   if (!input.previousNote?.trim()) return;
-  const marker = `(${phrase(language, 'previousNote').toLowerCase()})`;
+  const marker = phrase(language, 'fromPreviousNote');
   const carried: SectionKind[] = ['pmh', 'surgical', 'medications', 'allergies', 'social', 'family'];
   for (const sec of parseNote(input.previousNote)) {
     const target = targetOfHeading(sec.heading);

@@ -2,23 +2,10 @@
  * The catalogue of note sections the embedded writer knows, and how a heading someone wrote
  * ("HPI", "Physical Examination", "Assessment & Plan", "Antecedentes familiares") maps onto them.
  */
+import type { NoteSectionKind } from '../../../services/clinical-language/section-labels.js';
 
-export type SectionKind =
-  | 'chief_complaint'
-  | 'hpi'
-  | 'ros'
-  | 'pmh'
-  | 'surgical'
-  | 'medications'
-  | 'allergies'
-  | 'social'
-  | 'family'
-  | 'vitals'
-  | 'exam'
-  | 'results'
-  | 'assessment'
-  | 'plan'
-  | 'instructions';
+/** The clinical sections the writer fills: the note sections shared with every writer. */
+export type SectionKind = NoteSectionKind;
 
 /** Composite sections a template may ask for, expanded into the kinds they contain. */
 export type SectionTarget = SectionKind | 'subjective' | 'objective' | 'assessment_plan' | 'history' | 'summary' | 'unknown';
