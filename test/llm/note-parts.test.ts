@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplateText, writeTemplateText } from '../../main/engines/llm/style-template.js';
+import { parseTemplateText, writeTemplateText } from '../../main/services/notes/template-text.js';
 import { correctMedicationNames, parseMedicationList } from '../../main/services/clinical-language/medications.js';
 import { createGrounding } from '../../main/engines/llm/grounding.js';
 import { statedNumbers } from '../../main/services/clinical-language/numbers.js';

@@ -6,7 +6,7 @@
 import type { NoteTypeSpec } from '../../services/notes/ports.js';
 import type { DetailLevel, ListType, NoteTemplate, Section, Tone } from '../../../shared/note-template.js';
 import type { NoteLabels } from '../../services/clinical-language/section-labels.js';
-import { parseTemplateText, type HeadingStyle } from './style-template.js';
+import { parseTemplateText, type HeadingStyle } from '../../services/notes/template-text.js';
 
 export interface PlanSection {
   /** JSON property name in the model's answer (unique, ASCII). */

@@ -2,7 +2,7 @@
  * StyleWriter on top of any LanguageModel: the model outlines the sample note (headings, prose or
  * list, what each section holds), the outline is validated, sizes and heading levels are measured
  * from the sample itself, and the template text is written in the form the note writers read
- * back exactly (see `style-template.ts`), so the style round-trips.
+ * back exactly (see `services/notes/template-text.ts`), so the style round-trips.
  */
 import { Ajv } from 'ajv';
 import type { LanguageModel } from '../../services/language-model.js';
@@ -11,7 +11,7 @@ import { DomainError } from '../../services/errors.js';
 import { extractJson, UnusableAnswerError } from '../llm/note-answer.js';
 import { fillPrompt, loadPrompt } from '../llm/prompt-files.js';
 import { splitSentences } from '../../services/clinical-language/tokenize.js';
-import { writeTemplateText, type HeadingStyle, type SectionFormat, type TemplateSection } from '../llm/style-template.js';
+import { writeTemplateText, type HeadingStyle, type SectionFormat, type TemplateSection } from '../../services/notes/template-text.js';
 
 export interface LlmStyleWriterOptions {
   /** Folder holding `style.md`; default `resources/prompts` found from this module. */

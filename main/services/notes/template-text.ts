@@ -1,7 +1,8 @@
 /**
  * Free-text note-style templates (`noteType.template`): reading the sections a template asks for,
- * and writing a template from a section outline (the style writer's output). The written form is
- * the one the embedded style writer also uses, so either note writer follows either style:
+ * and writing a template from a section outline (a style writer's output). One reader for both
+ * note writers, and one written form that both style writers produce, so either note writer
+ * follows either style:
  *
  *   Write the note with these sections, in this order, using these exact headings:
  *   1. "CHIEF COMPLAINT" [heading: caps] — prose, about 1 sentence. The reason for the visit.
@@ -10,10 +11,11 @@
  *   General instructions:
  *   - Concise clinical third person.
  */
-import { NUMBER_WORDS, parseNumberWords } from '../../services/clinical-language/number-words.js';
+import type { DetailLevel } from '../../../shared/note-template.js';
+import { NUMBER_WORDS, parseNumberWords } from '../clinical-language/number-words.js';
 
 export type SectionFormat = 'prose' | 'bullet' | 'numbered';
-/** How a heading looks: `## Plan`, `**Plan**`, `PLAN`, `Plan:`. */
+/** How a heading looks: `## Plan`, `**Plan**`, `PLAN`, `Plan:` (the looks a template can ask for). */
 export type HeadingStyle = 'markdown' | 'bold' | 'caps' | 'colon';
 
 export interface TemplateSection {
@@ -27,6 +29,8 @@ export interface TemplateSection {
   guidance: string;
   maxSentences?: number;
   maxItems?: number;
+  /** How much detail the section wants, when its shape clause says ("prose, brief, ..."). */
+  detail?: DetailLevel;
 }
 
 export interface ParsedTemplate {
@@ -46,7 +50,7 @@ function count(text: string, noun: RegExp): number | undefined {
 }
 
 /** Reads format and size hints ("numbered list, up to 4 items", "2-3 sentences") from guidance text. */
-export function formatHints(heading: string, guidance: string): Pick<TemplateSection, 'format' | 'maxSentences' | 'maxItems'> & { rest: string } {
+export function formatHints(heading: string, guidance: string): Pick<TemplateSection, 'format' | 'maxSentences' | 'maxItems' | 'detail'> & { rest: string } {
   // A leading shape clause ("prose, about 2 sentences." / "numbered list, about 3 items;") wins
   // over words in the guidance that follows it.
   const clause = /^(.*?)(?:[.;](?!\d)\s*|$)/.exec(guidance)![1]!;
@@ -60,7 +64,8 @@ export function formatHints(heading: string, guidance: string): Pick<TemplateSec
   const maxSentences = count(text, /sentences?/);
   const maxItems = count(text, /(items?|bullets?|points?|entries|lines?)/);
   const rest = shaped ? guidance.slice(clause.length).replace(/^[.;]\s*/, '').trim() : guidance.trim();
-  return { format, rest, ...(maxSentences ? { maxSentences } : {}), ...(maxItems ? { maxItems } : {}) };
+  const detail = shaped ? (/\b(minimal|brief|standard|detailed|exhaustive)\b/i.exec(clause)?.[1]?.toLowerCase() as DetailLevel | undefined) : undefined;
+  return { format, rest, ...(maxSentences ? { maxSentences } : {}), ...(maxItems ? { maxItems } : {}), ...(detail ? { detail } : {}) };
 }
 
 const SHAPE = /^(prose|bulleted list|bullet list|numbered list)\b/i;
@@ -83,6 +88,11 @@ const words = (s: string): number => s.trim().split(/\s+/).length;
  */
 export function parseTemplateText(template: string): ParsedTemplate {
   const lines = template.replace(/\r\n?/g, '\n').split('\n');
+  // One line naming several sections ("Sections: Subjective, Objective (bullet points), Plan").
+  if (lines.filter((l) => l.trim()).length === 1) {
+    const listed = commaList(template);
+    if (listed.length >= 2) return { general: '', sections: listed };
+  }
   const sections: TemplateSection[] = [];
   const general: string[] = [];
   const guidance: string[][] = [];
@@ -133,13 +143,18 @@ function commaList(template: string): TemplateSection[] {
   if (text.split('\n').length > 3 || !/[,;]/.test(text)) return [];
   const afterColon = text.includes(':') ? text.slice(text.lastIndexOf(':') + 1) : text.replace(/^.*?\b(sections?|with|include|including|containing)\b/i, '');
   const parts = afterColon
-    .split(/[,;]/)
+    .split(/[,;]|\s+(?:and then|then|followed by)\s+|\s+and\s+(?=\p{Lu})/u)
     .map((p) => p.replace(/^\s*(and|then|&)\s+/i, '').replace(/[.!]+\s*$/, '').trim())
-    .filter((p) => p.length > 1 && words(p) <= 6);
+    .filter((p) => p.length > 1 && words(p.replace(/\s*\(.*$/, '')) <= 6);
   if (parts.length < 2) return [];
+  // "HPI: 2-3 sentences, one paragraph" lists a shape, not sections.
+  if (parts.some((p) => /^(\d|one\b|two\b|three\b)|\b(sentences?|paragraphs?|items?|bullets?|prose|list|brief|concise|short)\b/i.test(p.replace(/\s*\(.*$/, '')))) return [];
   return parts.map((p) => {
-    const { rest: _rest, ...hints } = formatHints(p, '');
-    return { heading: titleCase(p), level: 2, guidance: '', ...hints };
+    // "Plan (numbered list)": the words in brackets say the section's shape.
+    const paren = /^(.*?)\s*\((.*)\)?$/.exec(p);
+    const heading = (paren ? paren[1]! : p).trim();
+    const { rest, ...hints } = formatHints(heading, (paren?.[2] ?? '').replace(/\)$/, ''));
+    return { heading: titleCase(heading), level: 2, guidance: rest, ...hints };
   });
 }
 
@@ -158,7 +173,7 @@ export function writeTemplateText(parsed: ParsedTemplate): string {
     const look = s.headingStyle && s.headingStyle !== 'markdown' ? s.headingStyle : `markdown ${Math.min(6, Math.max(1, s.level))}`;
     const size = s.format === 'prose' ? s.maxSentences : s.maxItems;
     const unit = s.format === 'prose' ? 'sentence' : 'item';
-    const shape = `${s.format === 'prose' ? 'prose' : s.format === 'numbered' ? 'numbered list' : 'bulleted list'}${size ? `, about ${size} ${unit}${size === 1 ? '' : 's'}` : ''}`;
+    const shape = `${s.format === 'prose' ? 'prose' : s.format === 'numbered' ? 'numbered list' : 'bulleted list'}${s.detail ? `, ${s.detail}` : ''}${size ? `, about ${size} ${unit}${size === 1 ? '' : 's'}` : ''}`;
     const guidance = s.guidance.trim().replace(/\s+/g, ' ');
     out.push(`${i + 1}. "${s.heading.replace(/"/g, "'")}" [heading: ${look}] — ${shape}.${guidance ? ` ${guidance}` : ''}`);
   });

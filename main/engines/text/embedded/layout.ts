@@ -3,14 +3,14 @@
  * the content it shows, its heading look, list-or-prose, length and empty behaviour.
  */
 import type { DetailLevel, ListType, Tone } from '../../../../shared/note-template.js';
+import type { HeadingStyle } from '../../../services/notes/template-text.js';
 import { COMPOSITES, kindsOf, type SectionKind, type SectionTarget } from './sections.js';
-
-export type HeadingStyle = 'markdown' | 'bold' | 'caps' | 'colon' | 'none';
 
 export interface LayoutSection {
   id: string;
   title: string;
-  headingStyle: HeadingStyle;
+  /** The heading's look; 'none' for a section shown without a heading. */
+  headingStyle: HeadingStyle | 'none';
   /** Markdown heading level (1-6); 0 means a bold line. */
   level: number;
   target: SectionTarget;

@@ -14,7 +14,7 @@ import { correctMedicationNames, parseMedicationList } from '../../../services/c
 import { isListLine, parseNote, stripListMarker } from './note-parse.js';
 import { render } from './render.js';
 import { kindsOf, targetOfHeading, type SectionKind } from './sections.js';
-import { parseTemplateText, readDirectives } from './template-text.js';
+import { readDirectives, templateLayout } from './template-text.js';
 
 /** The default note_style layout when a template names no sections: the usual clinic note. */
 function clinicLayout(language: NoteLanguage, detail: DetailLevel): LayoutSection[] {
@@ -50,7 +50,7 @@ function layoutFor(input: NoteGenerationInput, detail: DetailLevel, format?: 'pr
     return { layout: noteTemplateLayout(noteType.noteTemplate, detail), title: noteType.noteTemplate.title };
   }
   if (noteType.type === 'soap') return { layout: soapLayout(language, detail), title: phrase(language, 'soapTitle') };
-  const parsed = noteType.template?.trim() ? parseTemplateText(noteType.template, detail) : undefined;
+  const parsed = noteType.template?.trim() ? templateLayout(noteType.template, detail) : undefined;
   const layout = parsed && parsed.layout.length > 0 ? parsed.layout : clinicLayout(language, detail);
   if (format) for (const s of layout) if (s.target !== 'chief_complaint' && s.target !== 'hpi') s.format = format;
   return { layout };
@@ -73,7 +73,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
     ...(input.noteType.noteTemplate?.global_prompt ? [input.noteType.noteTemplate.global_prompt] : []),
   ];
   const directives = readDirectives(globalText);
-  const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? parseTemplateText(input.noteType.template, 'standard').directives : undefined;
+  const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? templateLayout(input.noteType.template, 'standard').directives : undefined;
   const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
   const { content } = composeContent(transcript, input.language);
   carryForward(content, input);

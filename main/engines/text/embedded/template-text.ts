@@ -1,14 +1,15 @@
 /**
- * Free-text templates (`noteType.template` with `note_style`): read the sections the text asks
- * for, in its order and with its headings, plus list-or-prose, length and general directions.
- * Accepts a plain list of headings, a comma-separated sentence, markdown, and the template
- * text the style writer produces.
+ * Free-text templates (`noteType.template` with `note_style`) as this writer's layout: the
+ * sections the shared template reader (services/notes/template-text.ts) finds, mapped onto the
+ * clinical content they ask for, plus length and list-or-prose directions in plain words.
  */
 import type { DetailLevel } from '../../../../shared/note-template.js';
-import { section, type HeadingStyle, type LayoutSection } from './layout.js';
+import { parseTemplateText } from '../../../services/notes/template-text.js';
+import { NOTE_SECTION_KINDS } from '../../../services/clinical-language/section-labels.js';
+import { section, type LayoutSection } from './layout.js';
 import { COMPOSITES, targetOfHeading, type SectionTarget } from './sections.js';
 
-const KINDS = new Set(['chief_complaint', 'hpi', 'ros', 'pmh', 'surgical', 'medications', 'allergies', 'social', 'family', 'vitals', 'exam', 'results', 'assessment', 'plan', 'instructions']);
+const KINDS = new Set<string>(NOTE_SECTION_KINDS);
 
 export interface TemplateDirectives {
   detail?: DetailLevel;
@@ -41,108 +42,32 @@ export function readDirectives(texts: string[]): TemplateDirectives {
   return out;
 }
 
-const HEADING_MARK = /\[heading:\s*(caps|bold|colon|markdown)\s*(\d)?\s*\]/i;
-
-interface Candidate {
-  heading: string;
-  options: string;
-  style?: HeadingStyle;
-  level?: number;
-  marked: boolean;
-}
-
-function splitSegments(template: string): { segments: Candidate[]; instructions: string[] } {
-  const instructions: string[] = [];
-  let lines = template.replace(/\r\n?/g, '\n').split('\n').map((l) => l.trim()).filter(Boolean);
-  // "Write a note with: Chief complaint, HPI, Exam and Plan." -> one segment per heading.
-  if (lines.length <= 2 && /[,;]/.test(lines.join(' '))) {
-    const joined = lines.join(' ');
-    const colon = joined.lastIndexOf(':');
-    const body = colon >= 0 && colon < joined.length - 1 ? joined.slice(colon + 1) : joined;
-    if (colon > 0) instructions.push(joined.slice(0, colon));
-    lines = body.split(/[,;]|\.\s+|\s+(?:and then|then|followed by)\s+|\s+and\s+(?=[A-Z])/).map((l) => l.trim().replace(/\.$/, '')).filter(Boolean);
-  }
-  const segments: Candidate[] = [];
-  let inInstructions = false;
-  for (const raw of lines) {
-    if (/^(general |additional )?(instructions|directions|notes|style)\s*:?$/i.test(raw)) {
-      inInstructions = true;
-      continue;
-    }
-    const marked = /^(\d{1,2}[.)]|[-*•]|#{1,6})\s+/.test(raw);
-    const md = /^(#{1,6})\s+/.exec(raw);
-    let line = raw.replace(/^(\d{1,2}[.)]|[-*•]|#{1,6})\s+/, '').replace(/\*\*/g, '').trim();
-    if (inInstructions && !HEADING_MARK.test(line)) {
-      instructions.push(line);
-      continue;
-    }
-    let style: HeadingStyle | undefined;
-    let level: number | undefined;
-    const mark = HEADING_MARK.exec(line);
-    if (mark) {
-      style = mark[1]!.toLowerCase() as HeadingStyle;
-      if (mark[2]) level = Number(mark[2]);
-      line = line.replace(HEADING_MARK, ' ').replace(/\s{2,}/g, ' ').trim();
-    }
-    if (md) {
-      style = 'markdown';
-      level = md[1]!.length;
-    }
-    const quoted = /^["“']([^"”']{1,80})["”']\s*(.*)$/.exec(line);
-    let heading: string;
-    let options: string;
-    if (quoted) {
-      heading = quoted[1]!;
-      options = quoted[2]!.replace(/^[—–:-]\s*/, '');
-    } else {
-      const sep = /\s+[—–-]\s+|:\s*|\s*\(/.exec(line);
-      heading = sep ? line.slice(0, sep.index) : line;
-      options = sep ? line.slice(sep.index + sep[0].length).replace(/\)\s*$/, '') : '';
-    }
-    segments.push({ heading: heading.trim(), options: options.trim(), ...(style ? { style } : {}), ...(level ? { level } : {}), marked: marked || Boolean(mark) });
-  }
-  return { segments, instructions };
-}
-
 /**
- * Parse a free-text template into a layout plus general directions. Returns no sections when
- * the text names none; the caller then uses the default clinical layout.
+ * The layout a free-text template asks for, plus its general directions. Returns no sections
+ * when the text names none; the caller then uses the default clinical layout.
  */
-export function parseTemplateText(template: string, baseDetail: DetailLevel): { layout: LayoutSection[]; directives: TemplateDirectives } {
-  const { segments, instructions } = splitSegments(template);
-  const layout: LayoutSection[] = [];
-  const extra: string[] = [...instructions];
-  for (const seg of segments) {
-    const words = seg.heading.split(/\s+/).filter(Boolean).length;
-    let target = targetOfHeading(seg.heading);
+export function templateLayout(template: string, baseDetail: DetailLevel): { layout: LayoutSection[]; directives: TemplateDirectives } {
+  const parsed = parseTemplateText(template);
+  const layout = parsed.sections.map((s, i) => {
+    let target = targetOfHeading(s.heading);
     // The style writer names the content of a section whose heading is unusual ("content: hpi").
-    const hint = /\bcontent:\s*([a-z_]+)/i.exec(seg.options);
+    const hint = /\bcontent:\s*([a-z_]+)/i.exec(s.guidance);
     if (hint && (hint[1]! in COMPOSITES || KINDS.has(hint[1]!))) target = hint[1] as SectionTarget;
-    const caps = /[A-Z]{3}/.test(seg.heading) && seg.heading === seg.heading.toUpperCase();
-    const isSection = words > 0 && words <= 8 && (target !== 'unknown' || caps || seg.marked || segments.length > 1 && words <= 4);
-    if (!isSection) {
-      extra.push([seg.heading, seg.options].filter(Boolean).join(': '));
-      continue;
-    }
-    const opts = readDirectives([seg.options]);
-    const count = /(?:about|up to|at most|max(?:imum)?|no more than|around)?\s*(\d{1,2}|one|two|three|four|five)\s+(sentences?|items?|bullets?|points?|lines?)/i.exec(seg.options);
-    const n = count ? (Number(count[1]) || ['one', 'two', 'three', 'four', 'five'].indexOf(count[1]!.toLowerCase()) + 1) : undefined;
-    const format = opts.format ?? 'prose';
-    layout.push(
-      section({
-        id: slug(seg.heading, layout.length),
-        title: seg.heading.replace(/:$/, ''),
-        target,
-        headingStyle: seg.style ?? (caps ? 'caps' : 'markdown'),
-        level: seg.level ?? 2,
-        format,
-        listType: /\b(numbered|numeric)\b/i.test(seg.options) ? 'numeric' : 'bullet',
-        detail: opts.detail ?? baseDetail,
-        ...(n ? { maxItems: n } : {}),
-      }),
-    );
-  }
-  return { layout, directives: readDirectives(extra) };
+    const caps = /\p{Lu}{3}/u.test(s.heading) && s.heading === s.heading.toUpperCase();
+    const size = s.format === 'prose' ? s.maxSentences : s.maxItems;
+    return section({
+      id: slug(s.heading, i),
+      title: s.heading.replace(/:$/, ''),
+      target,
+      headingStyle: s.headingStyle ?? (caps ? 'caps' : 'markdown'),
+      level: s.level,
+      format: s.format === 'prose' ? 'prose' : 'list',
+      listType: s.format === 'numbered' ? 'numeric' : 'bullet',
+      detail: s.detail ?? readDirectives([s.guidance]).detail ?? baseDetail,
+      ...(size ? { maxItems: size } : {}),
+    });
+  });
+  return { layout, directives: readDirectives([parsed.general]) };
 }
 
 function slug(text: string, i: number): string {
