@@ -8,7 +8,7 @@ import type { ServerMessage } from '../../shared/api/stream-messages.js';
 
 export type {
   CreateNoteBody as CreateNoteRequest, DeletedCounts, EngineSettings, KindUsage, MacroDefinition, MacroDetection, MacroResult, NoteKind,
-  NoteStatus, NoteView, Page, StorageReport, StreamToken, TranscriptionStatus, WebhookView,
+  NoteStatus, NoteView, Page, MacroSkip, StorageReport, StreamToken, TranscriptionStatus, WebhookView,
 } from '../../shared/api/schemas.js';
 export type { TranscriptWord } from '../../shared/api/stream-messages.js';
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/api/webhook-events.js';

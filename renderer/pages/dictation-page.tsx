@@ -12,6 +12,13 @@ const STATUS_TEXT: Record<string, string> = {
   stopping: 'Finishing the last words…',
 };
 
+/** Why the local API left a macro phrase as spoken, in the physician's words. */
+const SKIPPED: Record<string, string> = {
+  negated: 'said in a negation',
+  exception: 'followed by an exception',
+  trigger_required: 'this macro needs its command, e.g. “insert …”',
+};
+
 function SegmentView({ segment }: { segment: Segment }) {
   const { dictation } = useStores();
   const shown = shownTexts(segment.pieces);
@@ -22,14 +29,19 @@ function SegmentView({ segment }: { segment: Segment }) {
           <span key={p.id}>{shown[i]}</span>
         ) : (
           <span key={p.id} className="macro-wrap">
-            <mark className={p.undone ? 'macro undone' : 'macro'} title={p.undone ? `Macro ${p.macroId} (not expanded)` : `Expanded macro ${p.macroId} from “${p.original}”`} data-macro-id={p.macroId}>
+            <mark
+              className={p.undone ? `macro undone${p.skipped ? ' skipped' : ''}` : 'macro'}
+              title={p.undone ? `Macro ${p.macroId} not expanded${p.skipped ? `: ${SKIPPED[p.skipped]}` : ''}` : `Expanded macro ${p.macroId} from “${p.original}”`}
+              data-macro-id={p.macroId}
+              data-skipped={p.skipped}
+            >
               {shown[i]}
             </mark>
             <button
               type="button"
               className="link small"
               onClick={() => dictation.getState().toggleExpansion(segment.id, p.id)}
-              aria-label={p.undone ? `Expand macro ${p.macroId} again` : `Undo expansion of macro ${p.macroId}`}
+              aria-label={p.skipped && p.undone ? `Expand macro ${p.macroId} anyway (${SKIPPED[p.skipped]})` : p.undone ? `Expand macro ${p.macroId} again` : `Undo expansion of macro ${p.macroId}`}
             >
               {p.undone ? 'Expand' : 'Undo'}
             </button>

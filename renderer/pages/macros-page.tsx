@@ -5,7 +5,7 @@ import { saveFile } from '../save-file.js';
 import { importMacros, macroFile, parseMacroFile } from '../state/macro-io.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
 
-const EMPTY = { id: '', examples: '', expansion: '' };
+const EMPTY = { id: '', examples: '', expansion: '', commanded: false };
 
 /** The physician's macro library: create, edit, delete, import and export (JSON). */
 export function MacrosPage() {
@@ -29,7 +29,10 @@ export function MacrosPage() {
   const save = async (): Promise<void> => {
     setError(undefined);
     setMessage(undefined);
-    const macro: MacroDefinition = { id: form.id.trim(), examples: form.examples.split('\n').map((s) => s.trim()).filter(Boolean), expansion_text: form.expansion };
+    const macro: MacroDefinition = {
+      id: form.id.trim(), examples: form.examples.split('\n').map((s) => s.trim()).filter(Boolean), expansion_text: form.expansion,
+      ...(form.commanded ? { trigger: 'insert' as const } : {}),
+    };
     if (!macro.id) return setError('Give the macro an id.');
     if (macro.examples.length === 0) return setError('Add at least one spoken form.');
     try {
@@ -46,7 +49,10 @@ export function MacrosPage() {
   return (
     <section className="page" aria-labelledby="macros-title">
       <h2 id="macros-title">Macros</h2>
-      <p className="hint">Say a spoken form while dictating and it is replaced by the expansion, marked so you can undo it.</p>
+      <p className="hint">
+        Say a spoken form while dictating and it is replaced by the expansion, marked so you can undo it. A spoken form said in a
+        negation (“not a normal exam”) or followed by an exception (“normal exam except for …”) is left as you said it.
+      </p>
       <form className="card" onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label={editing ? `Edit macro ${editing}` : 'New macro'}>
         <h3>{editing ? `Edit macro ${editing}` : 'New macro'}</h3>
         <label htmlFor="macro-id">Macro id</label>
@@ -55,6 +61,10 @@ export function MacrosPage() {
         <textarea id="macro-examples" rows={3} value={form.examples} onChange={(e) => setForm({ ...form, examples: e.target.value })} placeholder="normal exam" />
         <label htmlFor="macro-expansion">Expansion text</label>
         <textarea id="macro-expansion" rows={4} value={form.expansion} onChange={(e) => setForm({ ...form, expansion: e.target.value })} />
+        <label className="check">
+          <input type="checkbox" checked={form.commanded} onChange={(e) => setForm({ ...form, commanded: e.target.checked })} />
+          Only when I say “insert” first (for phrases also used in ordinary speech)
+        </label>
         <div className="toolbar">
           <button type="submit" className="primary">{editing ? 'Save macro' : 'Add macro'}</button>
           {editing && <button type="button" onClick={() => { setEditing(undefined); setForm(EMPTY); }}>Cancel</button>}
@@ -95,10 +105,10 @@ export function MacrosPage() {
             {macros.map((m) => (
               <tr key={m.id}>
                 <td><code>{m.id}</code></td>
-                <td>{m.examples.join(' · ')}</td>
+                <td>{m.examples.join(' · ')}{m.trigger === 'insert' && <span className="hint"> (after “insert”)</span>}</td>
                 <td className="expansion">{m.expansion_text}</td>
                 <td className="actions">
-                  <button type="button" className="link" aria-label={`Edit macro ${m.id}`} onClick={() => { setEditing(m.id); setForm({ id: m.id, examples: m.examples.join('\n'), expansion: m.expansion_text }); }}>Edit</button>
+                  <button type="button" className="link" aria-label={`Edit macro ${m.id}`} onClick={() => { setEditing(m.id); setForm({ id: m.id, examples: m.examples.join('\n'), expansion: m.expansion_text, commanded: m.trigger === 'insert' }); }}>Edit</button>
                   <button type="button" className="link" aria-label={`Delete macro ${m.id}`} onClick={() => void client.deleteMacro(m.id).then(reload, (err: Error) => setError(err.message))}>Delete</button>
                 </td>
               </tr>

@@ -115,14 +115,23 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
   };
 
   const expand = async (segmentId: number, text: string): Promise<void> => {
-    const { macros } = store.getState();
+    const { macros, segments } = store.getState();
     const client = deps.client();
     const done = (pieces?: Segment['pieces']): void =>
       store.setState((s) => ({ segments: s.segments.map((seg) => (seg.id === segmentId ? { ...seg, pending: false, ...(pieces ? { pieces } : {}) } : seg)) }));
     if (!client || macros.length === 0) return done();
+    // The utterance before this one goes along as context, so a negation said just before a pause
+    // ("this was not … a normal cardiac exam") still keeps the macro from firing; only detections
+    // inside this final are applied.
+    const at = segments.findIndex((seg) => seg.id === segmentId);
+    const before = at > 0 ? Array.from(segmentsText([segments[at - 1]!])).slice(-200).join('') : '';
+    const offset = before ? Array.from(before).length + 1 : 0;
+    const mine = <T extends { text_span: { start_char: number; end_char: number; text: string } }>(items: T[]): T[] =>
+      items.filter((d) => d.text_span.start_char >= offset).map((d) => ({ ...d, text_span: { ...d.text_span, start_char: d.text_span.start_char - offset, end_char: d.text_span.end_char - offset } }));
     try {
-      const result = await client.detectMacros(text, macros);
-      done(result.detections.length > 0 ? piecesFromDetections(text, result.detections, macros, nextId) : undefined);
+      const result = await client.detectMacros(before ? `${before} ${text}` : text, macros);
+      const found = [...mine(result.detections), ...mine(result.skipped ?? [])];
+      done(found.length > 0 ? piecesFromDetections(text, found, macros, nextId) : undefined);
     } catch (err) {
       done();
       addError(`Macros could not be expanded: ${(err as Error).message}`);

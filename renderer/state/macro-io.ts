@@ -24,7 +24,8 @@ export function parseMacroFile(text: string): MacroDefinition[] {
     if (!Array.isArray(m.examples) || m.examples.length < 1 || m.examples.length > 50 || m.examples.some((e) => typeof e !== 'string' || !e.trim() || e.length > 500))
       throw new Error(`${where} (${m.id}): "examples" must list 1 to 50 spoken forms.`);
     if (typeof m.expansion_text !== 'string' || m.expansion_text.length > 20_000) throw new Error(`${where} (${m.id}): "expansion_text" must be a text.`);
-    return { id: m.id, examples: m.examples.map((e) => e.trim()), expansion_text: m.expansion_text };
+    if (m.trigger !== undefined && m.trigger !== 'auto' && m.trigger !== 'insert') throw new Error(`${where} (${m.id}): "trigger" must be "auto" or "insert".`);
+    return { id: m.id, examples: m.examples.map((e) => e.trim()), expansion_text: m.expansion_text, ...(m.trigger === 'insert' ? { trigger: 'insert' as const } : {}) };
   });
 }
 

@@ -1,10 +1,14 @@
 import { joinExpansion } from '../../shared/macros/join-expansion.js';
-import type { MacroDefinition, MacroDetection } from '../api/types.js';
+import type { MacroDefinition, MacroDetection, MacroSkip } from '../api/types.js';
 
-/** A run of dictated text, or a macro expansion that can be undone (shows `original` again). */
+/**
+ * A run of dictated text, or a macro expansion that can be undone (shows `original` again). A
+ * macro the API held back (`skipped`: said in a negation, before an exception, or without its
+ * command) starts undone, so the spoken words stay, and can still be expanded by hand.
+ */
 export type Piece =
   | { kind: 'text'; id: number; text: string }
-  | { kind: 'macro'; id: number; macroId: string; original: string; expansion: string; undone: boolean; confidence: number };
+  | { kind: 'macro'; id: number; macroId: string; original: string; expansion: string; undone: boolean; confidence: number; skipped?: MacroSkip['reason'] };
 
 /** One final transcript segment; `pending` while its macros are being detected. */
 export interface Segment { id: number; pieces: Piece[]; pending: boolean }
@@ -14,7 +18,9 @@ export interface Segment { id: number; pieces: Piece[]; pending: boolean }
  * Spans count Unicode code points (API-DECISIONS "Text positions"), so the text is indexed as
  * an array of code points, not UTF-16 units. Overlapping detections keep the earlier one.
  */
-export function piecesFromDetections(text: string, detections: MacroDetection[], macros: MacroDefinition[], nextId: () => number): Piece[] {
+export function piecesFromDetections(
+  text: string, detections: (MacroDetection | MacroSkip)[], macros: MacroDefinition[], nextId: () => number,
+): Piece[] {
   const points = Array.from(text);
   const byId = new Map(macros.map((m) => [m.id, m]));
   const sorted = [...detections].sort((a, b) => a.text_span.start_char - b.text_span.start_char);
@@ -25,9 +31,10 @@ export function piecesFromDetections(text: string, detections: MacroDetection[],
     const macro = byId.get(d.macro_id);
     if (!macro || start < at || end <= start || end > points.length) continue;
     if (start > at) pieces.push({ kind: 'text', id: nextId(), text: points.slice(at, start).join('') });
+    const skipped = 'reason' in d ? d.reason : undefined;
     pieces.push({
       kind: 'macro', id: nextId(), macroId: macro.id, original: points.slice(start, end).join(''),
-      expansion: macro.expansion_text, undone: false, confidence: d.confidence,
+      expansion: macro.expansion_text, undone: skipped !== undefined, confidence: d.confidence, ...(skipped ? { skipped } : {}),
     });
     at = end;
   }

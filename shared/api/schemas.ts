@@ -106,6 +106,13 @@ export const TextToJsonBody = Type.Object({
   schema: Type.Object({}, { description: 'A JSON Schema describing the structure to extract.' }),
 });
 
+/** When a macro fires: on its phrase alone, or only when commanded (extension). */
+const MacroTrigger = Type.Optional(
+  Type.Union([Type.Literal('auto'), Type.Literal('insert')], {
+    description: '`auto` (default): the phrase alone expands. `insert`: only when commanded ("insert normal cardiac exam", "dot …", "expand …", "… macro"); otherwise reported in `skipped` with reason `trigger_required`.',
+  }),
+);
+
 export const MacroBody = Type.Object({
   text: str('Text to analyse.'),
   macros: Type.Array(
@@ -113,6 +120,7 @@ export const MacroBody = Type.Object({
       id: str('Unique macro identifier.'),
       examples: Type.Array(Type.String(), { description: 'Text forms that stand for the macro.' }),
       expansion_text: str('Replacement text.'),
+      trigger: MacroTrigger,
     }),
   ),
   min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Detections below this confidence are dropped.' })),
@@ -126,7 +134,25 @@ const MacroDetection = Type.Object({
 });
 export type MacroDetection = Static<typeof MacroDetection>;
 
-export const MacroResult = Type.Object({ detections: Type.Array(MacroDetection), expanded_text: Type.String() });
+const TextSpan = Type.Object({ start_char: Type.Integer(), end_char: Type.Integer(), text: Type.String() });
+
+/** A phrase that matched a macro but was left as spoken (extension; the contract's fields are unchanged). */
+const MacroSkip = Type.Object({
+  macro_id: Type.String(),
+  reason: Type.Union([Type.Literal('negated'), Type.Literal('exception'), Type.Literal('trigger_required')], {
+    description: '`negated`: said inside a negation ("this was not a normal cardiac exam"); `exception`: followed by an exception ("normal cardiac exam except for a murmur": the whole phrase stays, since the expansion would contradict the exception); `trigger_required`: an `insert` macro said without its command.',
+  }),
+  text_span: TextSpan,
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  trigger: Type.Optional(Type.Object(TextSpan.properties, { description: 'The words that decided it ("not", "except for").' })),
+});
+export type MacroSkip = Static<typeof MacroSkip>;
+
+export const MacroResult = Type.Object({
+  detections: Type.Array(MacroDetection),
+  expanded_text: Type.String(),
+  skipped: Type.Array(MacroSkip, { description: 'Matches not expanded, and why. Not part of `detections`, and left as spoken in `expanded_text`.' }),
+});
 export type MacroResult = Static<typeof MacroResult>;
 
 /** A saved macro (`/v1/macro-library`); the same shape as one entry of `MacroBody.macros`. */
@@ -134,6 +160,7 @@ export const MacroDefinitionSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 200 }),
   examples: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 50 }),
   expansion_text: Type.String({ maxLength: 20_000 }),
+  trigger: MacroTrigger,
 });
 export type MacroDefinition = Static<typeof MacroDefinitionSchema>;
 

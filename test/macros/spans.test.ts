@@ -84,7 +84,7 @@ describe('spans and expansion', () => {
   it('answers empty, whitespace-only and punctuation-only texts without detections', () => {
     for (const text of ['', ' ', '\n\n', '...!?', '\ud800 lone surrogate \udc00']) {
       const result = service.detect({ text, macros: MACROS });
-      expect(result).toEqual({ detections: [], expanded_text: text });
+      expect(result).toEqual({ detections: [], expanded_text: text, skipped: [] });
     }
   });
 

@@ -126,3 +126,12 @@ export const POSITIVE_ANSWERS: readonly string[] = [
   'yes', 'yeah', 'yep', 'yup', 'i do', 'i have', 'i did', 'a little', 'a bit', 'sometimes', 'occasionally', 'definitely',
   "i've had", 'i have had', 'uh-huh', 'mm-hmm', 'positive',
 ];
+
+/**
+ * Words that carve an exception out of a finding stated as a whole ("normal cardiac exam except
+ * for a soft murmur", "all normal apart from the knee"): what they govern is not normal.
+ */
+export const EXCEPTION_TRIGGERS: readonly string[] = [
+  'except', 'except for', 'excepting', 'with the exception of', 'other than', 'apart from', 'aside from', 'save for', 'but for',
+  'excluding',
+];

@@ -23,6 +23,8 @@ export interface Candidate {
   confidence: number;
   /** Example words matched: longer phrases win close contests. */
   words: number;
+  /** A spoken command ("insert", "dot", "… macro") joined the span. */
+  triggered: boolean;
 }
 
 /** Detects every candidate of every example in `tokens` of `text`. */
@@ -180,6 +182,7 @@ function toCandidate(text: string, view: TextView, index: MacroIndex, a: Alignme
     end: toks[span.last].end,
     confidence: confidenceOf(a, pattern, surface, span.triggered),
     words: pattern.words.length,
+    triggered: span.triggered,
   };
 }
 

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { invalidRequest, payloadTooLarge } from '../errors.js';
 import type { Candidate } from './detect.js';
 import { findCandidates } from './detect.js';
+import { contextSkip, isNegativeStatement, type SkipReason } from './context-guard.js';
 import type { MacroIndex } from './macro-index.js';
 import { buildMacroIndex } from './macro-index.js';
 import { createCodePointMapper, expand, resolveOverlaps } from './resolve.js';
@@ -18,6 +19,11 @@ export interface MacroDefinition {
   id: string;
   examples: string[];
   expansion_text: string;
+  /**
+   * `auto` (default): the phrase alone expands. `insert`: only when commanded ("insert normal
+   * cardiac exam", "dot …", "expand …", "… macro"), for phrases also said in ordinary speech.
+   */
+  trigger?: 'auto' | 'insert';
 }
 
 export interface MacroDetectRequest {
@@ -34,9 +40,22 @@ export interface MacroDetection {
   confidence: number;
 }
 
+/** A phrase that matched a macro but was left as spoken, and why. */
+export interface MacroSkip {
+  macro_id: string;
+  /** `negated` ("not a normal cardiac exam"), `exception` ("… except for a murmur"), `trigger_required` (an `insert` macro said without its command). */
+  reason: SkipReason;
+  text_span: { start_char: number; end_char: number; text: string };
+  confidence: number;
+  /** The words that decided it ("not", "except for"); absent for `trigger_required`. */
+  trigger?: { start_char: number; end_char: number; text: string };
+}
+
 export interface MacroDetectResult {
   detections: MacroDetection[];
   expanded_text: string;
+  /** Matches not expanded (an extension: the contract's fields are unchanged). */
+  skipped: MacroSkip[];
 }
 
 /** Request limits; beyond them `detect` throws a 413 `payloadTooLarge`. */
@@ -100,10 +119,23 @@ export function createMacroService(options: { cacheEntries?: number } = {}): Mac
     detect(request: MacroDetectRequest): MacroDetectResult {
       const minConfidence = validateRequest(request);
       const { text, macros } = request;
-      if (text.length === 0) return { detections: [], expanded_text: text };
+      if (text.length === 0) return { detections: [], expanded_text: text, skipped: [] };
       const index = indexFor(macros);
       const tokens = tokenize(text, canonicalize);
-      const winners = resolveOverlaps(findCandidates(text, tokens, index, minConfidence), minConfidence);
+      const all = findCandidates(text, tokens, index, minConfidence);
+      // An `insert` macro said without its command takes no part in the competition, so it cannot
+      // hide an ordinary macro it overlaps; it is reported only where nothing else won.
+      const needsCommand = (c: Candidate): boolean => macros[c.macro].trigger === 'insert' && !c.triggered;
+      const contenders = resolveOverlaps(all.filter((c) => !needsCommand(c)), minConfidence);
+      const uncommanded = resolveOverlaps(all.filter(needsCommand), minConfidence).filter((c) => !contenders.some((w) => c.start < w.end && w.start < c.end));
+      const skips = new Map<Candidate, { reason: SkipReason; trigger?: { start: number; end: number } }>();
+      for (const c of uncommanded) skips.set(c, { reason: 'trigger_required' });
+      for (const c of contenders) {
+        const others = contenders.filter((o) => o !== c);
+        const skip = contextSkip(text, c.start, c.end, others, isNegativeStatement(macros[c.macro].examples));
+        if (skip) skips.set(c, skip);
+      }
+      const winners = contenders.filter((c) => !skips.has(c));
       const expansionOf = (c: Candidate): string => macros[c.macro].expansion_text;
       let expandedLength = text.length;
       for (const w of winners) expandedLength += expansionOf(w).length - (w.end - w.start);
@@ -111,13 +143,16 @@ export function createMacroService(options: { cacheEntries?: number } = {}): Mac
         throw payloadTooLarge(`expanded_text would exceed ${MACRO_LIMITS.maxExpandedChars} characters`);
       }
       const toCodePoint = createCodePointMapper(text);
+      const span = (start: number, end: number) => ({ start_char: toCodePoint(start), end_char: toCodePoint(end), text: text.slice(start, end) });
       return {
-        detections: winners.map((w) => ({
-          macro_id: macros[w.macro].id,
-          text_span: { start_char: toCodePoint(w.start), end_char: toCodePoint(w.end), text: text.slice(w.start, w.end) },
-          confidence: w.confidence,
-        })),
+        detections: winners.map((w) => ({ macro_id: macros[w.macro].id, text_span: span(w.start, w.end), confidence: w.confidence })),
         expanded_text: expand(text, winners, expansionOf),
+        skipped: [...skips]
+          .sort(([a], [b]) => a.start - b.start)
+          .map(([c, s]) => ({
+            macro_id: macros[c.macro].id, reason: s.reason, text_span: span(c.start, c.end), confidence: c.confidence,
+            ...(s.trigger ? { trigger: span(s.trigger.start, s.trigger.end) } : {}),
+          })),
       };
     },
   };
@@ -164,8 +199,9 @@ function validateRequest(request: MacroDetectRequest): number {
   macros.forEach((macro: unknown, m) => {
     const where = `macros[${m}]`;
     if (macro === null || typeof macro !== 'object' || Array.isArray(macro)) throw invalidRequest(`${where} must be an object`);
-    const { id, examples, expansion_text: expansion } = macro as Partial<MacroDefinition>;
+    const { id, examples, expansion_text: expansion, trigger } = macro as Partial<MacroDefinition>;
     if (typeof id !== 'string') throw invalidRequest(`${where}.id must be a string`);
+    if (trigger !== undefined && trigger !== 'auto' && trigger !== 'insert') throw invalidRequest(`${where}.trigger must be "auto" or "insert"`);
     if (id.length === 0) throw invalidRequest(`${where}.id must not be empty`);
     if (ids.has(id)) throw invalidRequest(`${where}.id duplicates the id of an earlier macro`);
     ids.add(id);

@@ -6,6 +6,8 @@ export interface SavedMacro {
   id: string;
   examples: string[];
   expansion_text: string;
+  /** `insert`: fires only when commanded (see MacroDefinition). */
+  trigger?: 'auto' | 'insert';
 }
 
 export interface MacroLibraryService {
@@ -20,7 +22,7 @@ function clean(macro: SavedMacro): SavedMacro {
   const examples = macro.examples.map((e) => e.trim()).filter(Boolean);
   if (!examples.length) throw invalidRequest('examples: at least one non-empty example is required');
   if (!macro.id.trim()) throw invalidRequest('id: must not be empty');
-  return { id: macro.id.trim(), examples, expansion_text: macro.expansion_text };
+  return { id: macro.id.trim(), examples, expansion_text: macro.expansion_text, ...(macro.trigger === 'insert' ? { trigger: 'insert' as const } : {}) };
 }
 
 /** The macro library stored per account (an extension recorded in the OpenAPI document). */
