@@ -1,4 +1,5 @@
 import { contextOf, type FindingContext } from '../../services/clinical-language/context.js';
+import { createPhraseMatcher } from '../../services/clinical-language/phrase-match.js';
 import type { Section } from './text-analysis.js';
 
 /** One mention of a lexicon term in the text. */
@@ -21,33 +22,24 @@ export interface TermMatcher {
 }
 
 /**
- * Builds one alternation over all aliases (longest first). Short aliases (three letters or
- * fewer) must be written in capitals ("MI", "PE") so everyday words are not read as diagnoses.
+ * A matcher over lexicon groups (canonical name first, then aliases), built on the shared
+ * phrase matcher: longest alias first, and aliases of three letters or fewer only in capitals
+ * ("MI", "PE") so everyday words are not read as diagnoses.
  */
 export function createTermMatcher(groups: string[][]): TermMatcher {
-  const canonical = new Map<string, string>();
-  for (const group of groups) for (const alias of group) if (!canonical.has(alias)) canonical.set(alias, group[0] as string);
-  const alternation = [...canonical.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s-]+'))
-    .join('|');
-  const re = new RegExp(`(?<![\\w-])(${alternation})(?![\\w-])`, 'gi');
+  const matcher = createPhraseMatcher(groups.map((g) => ({ value: g[0] as string, phrases: g })), { capitalsUpTo: 3 });
   return {
     find(text: string, sections: Section[]): Mention[] {
       const out: Mention[] = [];
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        const surface = m[1] as string;
-        const key = surface.toLowerCase().replace(/[\s-]+/g, ' ');
-        const name = canonical.get(key) ?? canonical.get(surface.toLowerCase());
-        if (name === undefined) continue;
-        if (surface.replace(/[^a-z]/gi, '').length <= 3 && surface !== surface.toUpperCase()) continue;
-        if (surface.length <= 3 && text[m.index + surface.length] === ':') continue;
-        const start = m.index;
-        const end = start + surface.length;
+      for (const hit of matcher.find(text)) {
+        const { start, end } = hit;
+        // A hyphen joins words: "non-tender" does not mention "tender".
+        if (text[start - 1] === '-' || text[end] === '-') continue;
+        // "PE:" or "CC:" is a section header, not a finding.
+        if (hit.surface.length <= 3 && text[end] === ':') continue;
         const section = sections.find((s) => start >= s.start && start < s.end)?.name;
         const context = contextOf(text, start, end);
-        out.push({ surface, canonical: name, start, end, negated: context.negated, context, section });
+        out.push({ surface: hit.surface, canonical: hit.value, start, end, negated: context.negated, context, section });
       }
       return out;
     },

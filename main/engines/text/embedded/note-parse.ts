@@ -4,11 +4,12 @@
  * Used by the style writer (sample note -> template) and for a previous note's history.
  */
 import { splitSentences } from '../../../services/clinical-language/tokenize.js';
+import type { HeadingStyle } from '../../../services/notes/template-text.js';
 
 export interface ParsedSection {
   heading: string;
   /** How the heading was written, so a template can ask for the same look. */
-  headingStyle: 'markdown' | 'bold' | 'caps' | 'colon';
+  headingStyle: HeadingStyle;
   level: number;
   lines: string[];
   /** Text that followed the heading on the same line ("CC: Cough."). */
