@@ -1,0 +1,175 @@
+/**
+ * The table's conventions applied to the codes a note yields: combination codes for conditions
+ * that occur together, codes absorbed by a combination that names them, symptoms a confirmed
+ * diagnosis explains, Excludes1 pairs, and the "use additional code" / "code also" / "code first"
+ * links that also decide which of two codes comes first.
+ */
+import type { CompiledLexicon } from './lexicon.js';
+import type { CodeEntry, CodeNotes, CodeTable } from './ports.js';
+import type { ParsedTitle } from './words.js';
+
+/** A code the note supports, before ranking. Offsets are UTF-16 positions. */
+export interface Candidate {
+  entry: CodeEntry;
+  role: 'current' | 'history' | 'family' | 'status';
+  spans: { start: number; end: number }[];
+  /** Position of the first mention (the assessment's order ranks the codes). */
+  firstAt: number;
+  /** Plain-language reasons the code was chosen (combination, history, ...). */
+  why: string[];
+  /** Factors that make up the confidence. */
+  evidenceScore: number;
+  symptom: boolean;
+  /** Codes linked through the table's notes. */
+  related: string[];
+}
+
+/** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */
+interface CodeRef {
+  from: string;
+  to: string;
+}
+
+const REF = /\b([A-Z][0-9][0-9A-Z](?:\.[0-9A-Z]{1,4})?)(?:\s*-\s*([A-Z][0-9][0-9A-Z](?:\.[0-9A-Z]{1,4})?))?/g;
+
+/** Code references in the text of notes ("(N18.1-N18.6)", "(E10.-)"). */
+export function codeRefs(notes: readonly string[] | undefined): CodeRef[] {
+  const out: CodeRef[] = [];
+  for (const note of notes ?? []) {
+    for (const m of note.matchAll(REF)) {
+      const from = m[1]!.replace('.', '');
+      const to = (m[2] ?? m[1]!).replace('.', '');
+      out.push({ from, to });
+    }
+  }
+  return out;
+}
+
+/** True when a code falls under a reference (prefix or range in table order by code text). */
+export function refCovers(ref: CodeRef, code: string): boolean {
+  const bare = code.replace('.', '');
+  if (bare.startsWith(ref.from) || bare.startsWith(ref.to)) return true;
+  return bare.slice(0, ref.from.length) >= ref.from && bare.slice(0, ref.to.length) <= ref.to;
+}
+
+/** Notes of a code and all its ancestors, merged. */
+export function notesWithAncestors(table: CodeTable, code: string): CodeNotes {
+  const merged: Required<Pick<CodeNotes, 'excludes1' | 'useAdditionalCode' | 'codeAlso' | 'codeFirst'>> = { excludes1: [], useAdditionalCode: [], codeAlso: [], codeFirst: [] };
+  for (let e: CodeEntry | undefined = table.get(code); e; e = table.parent(e.code)) {
+    const n = table.notes(e.code);
+    if (!n) continue;
+    for (const k of Object.keys(merged) as (keyof typeof merged)[]) merged[k].push(...(n[k] ?? []));
+  }
+  return merged;
+}
+
+const matchesPrefix = (code: string, pattern: string): boolean => pattern.split('|').some((p) => code.startsWith(p));
+
+/** Applies the combination rules of the index until none fits (hypertension with CKD -> I12.9 ...). */
+export function applyCombinations(table: CodeTable, lexicon: CompiledLexicon, candidates: Map<string, Candidate>): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const rule of lexicon.combinations) {
+      const current = [...candidates.values()].filter((c) => c.role === 'current');
+      if (!rule.all.every((p) => current.some((c) => matchesPrefix(c.entry.code, p)))) continue;
+      const replaced = current.find((c) => matchesPrefix(c.entry.code, rule.replace));
+      const by = table.get(rule.by);
+      if (!replaced || !by?.billable || replaced.entry.code === by.code) continue;
+      candidates.delete(replaced.entry.code);
+      const existing = candidates.get(by.code);
+      const merged: Candidate = existing
+        ? { ...existing, spans: [...existing.spans, ...replaced.spans], firstAt: Math.min(existing.firstAt, replaced.firstAt) }
+        : { ...replaced, entry: by, why: [...replaced.why, rule.why], evidenceScore: replaced.evidenceScore * 0.97 };
+      candidates.set(by.code, merged);
+      changed = true;
+    }
+  }
+}
+
+/** Codes whose category another code's notes ask to be added ("use additional code", "code also"). */
+function asksFor(table: CodeTable, code: string, other: string): boolean {
+  const n = notesWithAncestors(table, code);
+  const cat = other.replace('.', '').slice(0, 3);
+  return codeRefs([...(n.useAdditionalCode ?? []), ...(n.codeAlso ?? [])]).some((r) => r.from.slice(0, 3) === cat || refCovers(r, other));
+}
+
+/**
+ * Drops a code whose required title words a combination code already names ("hypoglycemia"
+ * inside "Type 1 diabetes mellitus with hypoglycemia without coma"), unless the combination's
+ * notes ask for it as an additional code (the CKD stage after E11.22).
+ */
+export function absorbIntoCombinations(table: CodeTable, titleOf: (e: CodeEntry) => ParsedTitle, candidates: Map<string, Candidate>): void {
+  const current = [...candidates.values()].filter((c) => c.role === 'current');
+  for (const b of current) {
+    const needed = titleOf(b.entry).items.filter((i) => i.mode === 'required').map((i) => i.word);
+    if (!needed.length) continue;
+    for (const a of current) {
+      if (a === b || !candidates.has(a.entry.code) || a.entry.code.slice(0, 3) === b.entry.code.slice(0, 3)) continue;
+      const aWords = new Set(titleOf(a.entry).items.filter((i) => i.mode !== 'absent').map((i) => i.word));
+      if (!needed.every((w) => aWords.has(w)) || asksFor(table, a.entry.code, b.entry.code)) continue;
+      a.spans.push(...b.spans);
+      candidates.delete(b.entry.code);
+      break;
+    }
+  }
+}
+
+/** Drops symptoms a confirmed diagnosis of the note explains (cough with pneumonia). */
+export function dropExplainedSymptoms(lexicon: CompiledLexicon, candidates: Map<string, Candidate>): void {
+  const diagnoses = [...candidates.values()].filter((c) => c.role === 'current' && !c.symptom);
+  for (const c of [...candidates.values()]) {
+    if (c.role !== 'current') continue;
+    for (const [symptom, explainers] of lexicon.explains) {
+      if (!c.entry.code.startsWith(symptom)) continue;
+      const by = diagnoses.find((d) => d !== c && explainers.some((p) => d.entry.code.startsWith(p)));
+      if (by) {
+        candidates.delete(c.entry.code);
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * Within one category keeps the specific code over the unspecified one ("Streptococcal
+ * pharyngitis" over "Acute pharyngitis, unspecified"), and resolves Excludes1 pairs in favour of
+ * the better supported code.
+ */
+export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => ParsedTitle, candidates: Map<string, Candidate>): void {
+  const list = [...candidates.values()].filter((c) => c.role === 'current');
+  for (const a of list) {
+    for (const b of list) {
+      if (a === b || !candidates.has(a.entry.code) || !candidates.has(b.entry.code)) continue;
+      const sameCategory = a.entry.code.slice(0, 3) === b.entry.code.slice(0, 3);
+      const aVague = titleOf(a.entry).unspecified || titleOf(a.entry).other;
+      if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code)) {
+        b.spans.push(...a.spans);
+        b.firstAt = Math.min(a.firstAt, b.firstAt);
+        candidates.delete(a.entry.code);
+        continue;
+      }
+      const excluded = codeRefs(notesWithAncestors(table, a.entry.code).excludes1).some((r) => refCovers(r, b.entry.code));
+      if (excluded && !sameCategory) {
+        const loser = a.evidenceScore >= b.evidenceScore ? b : a;
+        candidates.delete(loser.entry.code);
+      }
+    }
+  }
+}
+
+/** Fills `related` from the notes and returns the order constraints "code first" sets (etiology -> manifestation). */
+export function linkPairs(table: CodeTable, candidates: Map<string, Candidate>): [string, string][] {
+  const before: [string, string][] = [];
+  const all = [...candidates.values()];
+  for (const c of all) {
+    const n = notesWithAncestors(table, c.entry.code);
+    const pairs = codeRefs([...(n.useAdditionalCode ?? []), ...(n.codeAlso ?? []), ...(n.codeFirst ?? [])]);
+    const first = codeRefs(n.codeFirst);
+    for (const o of all) {
+      if (o === c) continue;
+      if (pairs.some((r) => refCovers(r, o.entry.code))) c.related.push(o.entry.code);
+      if (first.some((r) => refCovers(r, o.entry.code))) before.push([o.entry.code, c.entry.code]);
+    }
+  }
+  return before;
+}

@@ -1,0 +1,215 @@
+/**
+ * The embedded ICD-10-CM coder: deterministic, table-driven. It reads the note's assessment (or
+ * the whole text when there is none), finds what the patient has, sets aside what is denied,
+ * ruled out or uncertain, chooses the most specific billable code the words support, applies the
+ * table's conventions, and ranks the main reason for the visit first.
+ */
+import { readDocument } from './document.js';
+import { compileLexicon, resolveCode, type CodingLexicon, type CompiledLexicon } from './lexicon.js';
+import { findMentions, sentencesInScope, type Mention, type SetAside } from './mentions.js';
+import { absorbIntoCombinations, applyCombinations, dropExplainedSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
+import { toEvidence, type EvidenceSpan } from './offsets.js';
+import type { CodeEntry, CodeTable } from './ports.js';
+import { candidatesUnder, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
+import { buildTitleIndex, type TitleIndex } from './title-index.js';
+import type { ParsedTitle } from './words.js';
+
+/** One ICD-10-CM suggestion as the API shows it. */
+export interface IcdSuggestion {
+  system: 'ICD-10-CM';
+  code: string;
+  display: string;
+  confidence: number;
+  evidence: EvidenceSpan[];
+  /** The code-set edition the code comes from. */
+  edition: string;
+  /** current: the patient's condition; status: long-term drug or dialysis; history / family: Z codes. */
+  role: Candidate['role'];
+  /** 1 = main reason for the visit. */
+  rank: number;
+  /** Codes of this answer linked to this one by the table's notes (use additional code, code also, code first). */
+  related: string[];
+  /** Why a convention chose this code (combinations, history), when one did. */
+  why: string[];
+}
+
+export interface IcdCoderResult {
+  codes: IcdSuggestion[];
+  /** Findings the text denies, rules out or leaves uncertain (never coded). */
+  setAside: SetAside[];
+}
+
+export interface IcdCoder {
+  readonly edition: string;
+  analyze(text: string): IcdCoderResult;
+  /** Problems with the index against this edition (anchors it lacks). */
+  readonly warnings: string[];
+}
+
+const BASE = { synonym: 0.9, title: 0.82, weak: 0.62 } as const;
+const HISTORY_ROOTS = ['Z85', 'Z86', 'Z87'];
+const FAMILY_ROOTS = ['Z80', 'Z81', 'Z82', 'Z83', 'Z84'];
+
+export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): IcdCoder {
+  const lexicon: CompiledLexicon = compileLexicon(lexiconData, table);
+  const titleOf = createTitleCache(lexicon.softWords);
+  let titles: TitleIndex | undefined;
+  const index = (): TitleIndex => (titles ??= buildTitleIndex(table));
+  const historyPool = HISTORY_ROOTS.flatMap((r) => table.billableUnder(r));
+  const familyPool = FAMILY_ROOTS.flatMap((r) => table.billableUnder(r));
+  const parentKey = (e: CodeEntry): string => table.parent(e.code)?.code ?? e.code;
+
+  /** A "personal history of" / "family history of" code whose title names the mention's words. */
+  const searchPool = (pool: CodeEntry[], m: Mention, lead: string[]): CodeChoice | undefined => {
+    const positive = new Map<string, number>(lead.map((w) => [w, 1]));
+    for (const w of m.words) positive.set(w, 1);
+    const ctx: MentionContext = { positive, absent: new Set() };
+    let best: CodeChoice | undefined;
+    for (const e of pool) {
+      const c = scoreCode(e, titleOf(e), ctx);
+      if (c.supported && c.matched.length > lead.length && (!best || c.score > best.score)) best = c;
+    }
+    return best;
+  };
+
+  /** The codes one mention yields, with the confidence its evidence earns. */
+  const resolve = (m: Mention, globalWords: Map<string, number>): { entry: CodeEntry; score: number; role: Candidate['role']; why: string[] }[] => {
+    const c = m.concept;
+    const base = BASE[m.source];
+    const sectionFactor = m.sentence.section === 'assessment' || m.sentence.section === 'plan' || m.sentence.section === 'none' ? 1 : 0.88;
+    if (m.role === 'family') {
+      const code = c?.family ? resolveCode(table, c.family) : searchPool(familyPool, m, ['family', 'history'])?.entry;
+      return code ? [{ entry: code, score: base * 0.95 * (c?.family ? 1 : 0.8), role: 'family', why: ['family history'] }] : [];
+    }
+    if (m.role === 'history' && c?.history !== 'current' && !(m.titleEntry && /^Z8[5-7]|^Z9/.test(m.titleEntry.code))) {
+      if (c?.history === 'none') return [];
+      const code = c?.history ? resolveCode(table, c.history) : searchPool(historyPool, m, ['personal', 'history'])?.entry;
+      return code ? [{ entry: code, score: base * 0.95 * (c?.history ? 1 : 0.8), role: roleOfCode(code.code, 'history'), why: ['personal history'] }] : [];
+    }
+    if (c?.current === false) return [];
+    const anchors = c ? (m.titleEntry ? [...c.anchors, m.titleEntry] : c.anchors) : [m.titleEntry!];
+    const role = roleOfCode(anchors[0]!.code, c?.kind === 'status' ? 'status' : 'current');
+    if (anchors.length === 1 && anchors[0]!.billable) return [{ entry: anchors[0]!, score: base * sectionFactor, role, why: [] }];
+    const candidates = candidatesUnder(table, anchors);
+    if (c?.combines) {
+      const ctx: MentionContext = { positive: new Map(m.context.positive), absent: m.context.absent };
+      for (const [w, weight] of globalWords) if (!ctx.positive.has(w) && !ctx.absent.has(w)) ctx.positive.set(w, weight);
+      return chooseCombined(candidates, ctx, titleOf, new Set(c.words), parentKey).map((choice) => ({
+        entry: choice.entry, score: base * sectionFactor * (choice.supported ? 1 : 0.72), role, why: [],
+      }));
+    }
+    const choice = chooseCode(candidates, m.context, titleOf);
+    return choice ? [{ entry: choice.entry, score: base * sectionFactor * (choice.supported ? 1 : 0.72), role, why: [] }] : [];
+  };
+
+  /** A generic mention ("diabetes", "anemia") takes the specific concept its group names elsewhere ("type 1 diabetes"). */
+  const mergeGroups = (mentions: Mention[]): void => {
+    for (const m of mentions) {
+      if (!m.concept?.generic || !m.concept.group || m.role !== 'current') continue;
+      const specific = mentions.find((o) => o.role === 'current' && o.concept?.group === m.concept!.group && !o.concept?.generic);
+      if (!specific?.concept) continue;
+      m.concept = specific.concept;
+      m.words = [...new Set([...m.words, ...specific.concept.words])];
+      for (const w of specific.concept.words) if (!m.context.positive.has(w)) m.context.positive.set(w, 1);
+    }
+  };
+
+  /** Adds the BMI code when the note documents a weight diagnosis the BMI qualifies (guideline: never alone). */
+  const addBmi = (text: string, scope: ReturnType<typeof sentencesInScope>, out: Map<string, Candidate>): void => {
+    if (![...out.values()].some((c) => /^(E66|E4[0-6]|R63\.6)/.test(c.entry.code))) return;
+    for (const s of scope) {
+      const m = /\b(?:BMI|body mass index)\b\D{0,15}?(\d{2}(?:\.\d+)?)/i.exec(s.text);
+      if (!m) continue;
+      const value = Number(m[1]);
+      const entry = table.billableUnder('Z68').find((e) => !/pediatric/i.test(e.title) && bmiRange(e.title, value));
+      if (!entry) return;
+      const at = s.start + m.index;
+      out.set(entry.code, {
+        entry, role: 'status', spans: [{ start: at, end: at + m[0].length }], firstAt: at, why: ['BMI documented with a weight diagnosis'],
+        evidenceScore: 0.85, symptom: false, related: [],
+      });
+      return;
+    }
+  };
+
+  return {
+    edition: table.edition,
+    warnings: lexicon.warnings,
+    analyze(text) {
+      const doc = readDocument(text);
+      const { mentions, setAside } = findMentions(doc, lexicon, index());
+      mergeGroups(mentions);
+      const out = new Map<string, Candidate>();
+      for (const m of mentions) {
+        const globalWords = new Map<string, number>();
+        if (m.concept?.combines) for (const o of mentions) if (o !== m && o.role === 'current' && o.concept?.group !== m.concept.group) for (const w of o.words) globalWords.set(w, 1);
+        for (const r of resolve(m, globalWords)) {
+          const prev = out.get(r.entry.code);
+          if (prev) {
+            prev.spans.push({ start: m.start, end: m.end });
+            prev.firstAt = Math.min(prev.firstAt, m.start);
+            prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
+          } else {
+            out.set(r.entry.code, {
+              entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
+              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), related: [],
+            });
+          }
+        }
+      }
+      addBmi(text, sentencesInScope(doc), out);
+      applyCombinations(table, lexicon, out);
+      absorbIntoCombinations(table, titleOf, out);
+      dropExplainedSymptoms(lexicon, out);
+      resolveConflicts(table, titleOf, out);
+      const firstOf = linkPairs(table, out);
+      const ranked = rank([...out.values()], firstOf, titleOf);
+      return {
+        setAside,
+        codes: ranked.map((c, i) => ({
+          system: 'ICD-10-CM', code: c.entry.code, display: c.entry.title, confidence: confidenceOf(c, ranked.length, titleOf(c.entry)),
+          evidence: toEvidence(text, c.spans), edition: table.edition, role: c.role, rank: i + 1, related: [...new Set(c.related)], why: c.why,
+        })),
+      };
+    },
+  };
+}
+
+/** The role a code's chapter gives it: Z80-Z84 family, Z85-Z87 (and old MI) history, Z79/Z99/Z68/Z23 status. */
+function roleOfCode(code: string, fallback: Candidate['role']): Candidate['role'] {
+  if (/^Z8[0-4]/.test(code)) return 'family';
+  if (/^Z8[5-7]|^I25\.2$/.test(code)) return 'history';
+  if (/^Z(79|99|68|23|72|91)/.test(code)) return 'status';
+  return fallback;
+}
+
+/** "Body mass index [BMI] 36.0-36.9, adult" covers 36.4; "... 19.9 or less" and "... 70 or greater" too. */
+function bmiRange(title: string, v: number): boolean {
+  const range = /(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)/.exec(title);
+  if (range) return v >= Number(range[1]) && v < Math.floor(Number(range[2])) + 1;
+  const less = /(\d+(?:\.\d+)?) or less/.exec(title);
+  if (less) return v <= Number(less[1]);
+  const more = /(\d+(?:\.\d+)?) or greater/.exec(title);
+  return more ? v >= Number(more[1]) : false;
+}
+
+const TIER: Record<Candidate['role'], number> = { current: 0, status: 1, history: 2, family: 3 };
+
+/** Main reason first: the assessment's order, status then history then family codes after; "code first" respected. */
+function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle): Candidate[] {
+  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || a.firstAt - b.firstAt || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
+  for (const [first, then] of firstOf) {
+    const i = sorted.findIndex((c) => c.entry.code === first);
+    const j = sorted.findIndex((c) => c.entry.code === then);
+    if (i > j && j >= 0 && TIER[sorted[i]!.role] === TIER[sorted[j]!.role]) sorted.splice(j, 0, ...sorted.splice(i, 1));
+  }
+  return sorted;
+}
+
+/** Confidence from the evidence: how the concept was found, whether the words supported the specific code, how busy the note is. */
+function confidenceOf(c: Candidate, total: number, title: ParsedTitle): number {
+  let p = c.evidenceScore;
+  if (c.symptom && total > 1) p *= 0.92;
+  if (title.unspecified && c.role === 'current') p *= 0.97;
+  return Math.round(Math.min(0.99, Math.max(0.05, p)) * 100) / 100;
+}

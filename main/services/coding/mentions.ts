@@ -1,0 +1,171 @@
+/**
+ * Finding what a note says the patient has: concepts of the synonym index and phrases of the
+ * table in the sentences the coder reads, each with its context (negated, uncertain, history,
+ * family) from the shared clinical-language reader and the words around it.
+ */
+import { contextOf, type FindingContext } from '../clinical-language/context.js';
+import type { NoteDocument, NoteSentence } from './document.js';
+import type { CompiledLexicon, ResolvedConcept } from './lexicon.js';
+import type { CodeEntry } from './ports.js';
+import type { MentionContext } from './specificity.js';
+import type { TitleIndex } from './title-index.js';
+import { STOP_WORDS, wordsOf, type Word } from './words.js';
+
+export type MentionRole = 'current' | 'history' | 'family';
+
+/** One finding in the text. Offsets are UTF-16 positions in the submitted text. */
+export interface Mention {
+  concept?: ResolvedConcept;
+  /** The table phrase matched, for mentions found through the title index. */
+  titleEntry?: CodeEntry;
+  start: number;
+  end: number;
+  sentence: NoteSentence;
+  role: MentionRole;
+  source: 'synonym' | 'title' | 'weak';
+  /** The mention's own words and the words its concept adds. */
+  words: string[];
+  /** What the words around it say (for choosing the specific code). */
+  context: MentionContext;
+}
+
+/** A finding the text denies, rules out or leaves uncertain: never coded, counted for the report. */
+export interface SetAside {
+  start: number;
+  end: number;
+  conceptId?: string;
+  code?: string;
+  why: 'negated' | 'uncertain';
+}
+
+const ON_DRUG = /\b(on|takes|taking|continue|continues|continuing|started|start|uses|using)\s+(?:\w+\s+){0,2}$/i;
+const CUT_WORDS = new Set(['and', 'but', 'or', 'plus', 'also', 'then', 'however', 'while', 'which']);
+const NEGATORS = new Set(['no', 'not', 'without', 'denies', 'denied', 'negative', 'non', 'never', 'nor']);
+
+/** Which sentences the coder reads: the assessment when the note has one, else everything but exam and results. */
+export function sentencesInScope(doc: NoteDocument): NoteSentence[] {
+  if (doc.hasAssessment) return doc.sentences.filter((s) => s.section === 'assessment' || s.section === 'plan' || s.section === 'medications');
+  return doc.sentences.filter((s) => s.section !== 'exam' && s.section !== 'results');
+}
+
+/**
+ * The words around a mention that qualify it: its clause up to a conjunction or a semicolon,
+ * nearer words (no comma between) weighing more; words after "no"/"without" count as absent.
+ */
+export function mentionContext(sentence: NoteSentence, words: readonly Word[], from: number, to: number, lexicon: CompiledLexicon, conceptWords: readonly string[]): MentionContext {
+  const text = sentence.text;
+  const gap = (i: number): string => text.slice(words[i]!.end - sentence.start, words[i + 1]!.start - sentence.start);
+  const cutBetween = (i: number): boolean => /[;:()]/.test(gap(i));
+  let left = from;
+  while (left > 0 && !cutBetween(left - 1) && !CUT_WORDS.has(words[left - 1]!.norm)) left--;
+  let right = to;
+  while (right < words.length && !cutBetween(right - 1) && !CUT_WORDS.has(words[right]!.norm)) right++;
+  const positive = new Map<string, number>();
+  const absent = new Set<string>();
+  const put = (w: string, weight: number): void => {
+    if (STOP_WORDS.has(w)) return;
+    if ((positive.get(w) ?? 0) < weight) positive.set(w, weight);
+  };
+  let negating = false;
+  for (let i = left; i < right; i++) {
+    const w = words[i]!.norm;
+    if (i > left && /,/.test(gap(i - 1))) negating = false;
+    if (w === 'with') negating = false;
+    if (NEGATORS.has(w)) {
+      negating = true;
+      continue;
+    }
+    if (negating) {
+      absent.add(w);
+      continue;
+    }
+    if (i >= from && i < to) {
+      put(w, 1);
+      continue;
+    }
+    const commaBetween = i < from ? /,/.test(text.slice(words[i]!.end - sentence.start, words[from]!.start - sentence.start)) : /,/.test(text.slice(words[to - 1]!.end - sentence.start, words[i]!.start - sentence.start));
+    put(w, commaBetween ? 0.8 : 1.2);
+  }
+  const segStart = words[left]!.start - sentence.start;
+  const segEnd = words[right - 1]!.end - sentence.start;
+  for (const q of lexicon.qualifierMatcher.find(text.slice(segStart, segEnd))) {
+    const before = text.slice(Math.max(0, segStart + q.start - 12), segStart + q.start).toLowerCase();
+    if (/\b(no|not|without|denies)\s+$/.test(before)) continue;
+    // A qualifier states the clinical meaning outright ("poorly controlled" = hyperglycemia): it outweighs loose words.
+    for (const w of q.value) put(w, 1.3);
+  }
+  for (const w of conceptWords) if (!absent.has(w)) put(w, 1);
+  for (const [w, weight] of [...positive]) for (const implied of lexicon.implies.get(w) ?? []) put(implied, weight);
+  for (const w of absent) positive.delete(w);
+  return { positive, absent };
+}
+
+/** The role a context gives a finding, or why it is set aside. */
+function roleOf(ctx: FindingContext, sentence: NoteSentence, concept: ResolvedConcept | undefined): MentionRole | 'negated' | 'uncertain' {
+  if (ctx.negated) return 'negated';
+  if (ctx.uncertain) return 'uncertain';
+  if (ctx.family || sentence.section === 'family') return 'family';
+  if (ctx.historical || (sentence.section === 'history' && concept?.history !== 'current')) return 'history';
+  return 'current';
+}
+
+/** Every mention in the sentences the coder reads, and the findings set aside. */
+export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles: TitleIndex): { mentions: Mention[]; setAside: SetAside[] } {
+  const mentions: Mention[] = [];
+  const setAside: SetAside[] = [];
+  const scope = sentencesInScope(doc);
+  for (const sentence of scope) {
+    // A list number ("1. Type 2 diabetes ...") is no stage or type.
+    const enumerator = /^\s*\(?\d{1,2}[.)]\s/.exec(sentence.text)?.[0].length ?? 0;
+    const words = wordsOf(sentence.text.slice(enumerator), sentence.start + enumerator);
+    if (!words.length) continue;
+    const wordIndexAt = (abs: number): number => words.findIndex((w) => w.end > abs);
+    type Hit = { start: number; end: number; concept?: ResolvedConcept; titleEntry?: CodeEntry; weak: boolean };
+    const hits: Hit[] = [];
+    const lowered = sentence.text.toLowerCase();
+    for (const h of lexicon.conceptMatcher.find(sentence.text)) {
+      const concept = lexicon.concepts.get(h.value);
+      if (!concept) continue;
+      if (concept.weak && !concept.weak.some((cue) => lowered.includes(cue))) continue;
+      hits.push({ start: sentence.start + h.start, end: sentence.start + h.end, concept, weak: !!concept.weak });
+    }
+    for (const t of titles.find(words)) hits.push({ start: words[t.from]!.start, end: words[t.to - 1]!.end, titleEntry: t.entry, weak: false });
+    hits.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
+    const kept: Hit[] = [];
+    for (const h of hits) {
+      const clash = kept.findIndex((k) => h.start < k.end && k.start < h.end);
+      if (clash < 0) kept.push(h);
+      else {
+        // The longer span wins; a concept inside a table phrase stays with it ("primary osteoarthritis"
+        // keeps the osteoarthritis anchors, so "right knee" can still choose M17.11).
+        const k = kept[clash]!;
+        const [long, short] = h.end - h.start > k.end - k.start ? [h, k] : [k, h];
+        kept[clash] = { ...long, concept: long.concept ?? short.concept };
+      }
+    }
+    for (const h of kept) {
+      // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
+      if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
+      const ctx = contextOf(sentence.text, h.start - sentence.start, h.end - sentence.start);
+      let role = roleOf(ctx, sentence, h.concept);
+      // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
+      if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(sentence.text.slice(0, h.start - sentence.start))) role = 'current';
+      if (role === 'negated' || role === 'uncertain') {
+        setAside.push({ start: h.start, end: h.end, why: role, ...(h.concept ? { conceptId: h.concept.id } : {}), ...(h.titleEntry ? { code: h.titleEntry.code } : {}) });
+        continue;
+      }
+      const from = wordIndexAt(h.start);
+      let to = from;
+      while (to < words.length && words[to]!.start < h.end) to++;
+      const own = [...words.slice(from, to).map((w) => w.norm), ...(h.concept?.words ?? [])];
+      mentions.push({
+        ...(h.concept ? { concept: h.concept } : {}), ...(h.titleEntry ? { titleEntry: h.titleEntry } : {}),
+        start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym',
+        words: [], context: mentionContext(sentence, words, from, to, lexicon, h.concept?.words ?? []),
+      });
+      const m = mentions[mentions.length - 1]!;
+      m.words = [...new Set(own)].filter((w) => !m.context.absent.has(w) && !STOP_WORDS.has(w));
+    }
+  }
+  return { mentions, setAside };
+}
