@@ -1,6 +1,6 @@
 /**
  * The one module that knows where Clindoc's own files are: the resources bundled with the app
- * (clinical language model, prompts, code tables) and the built interface. Everything else gets
+ * (clinical language model, prompts, code tables, model catalog) and the built interface. Everything else gets
  * these paths from here, through the configuration, so the app finds its files whatever the
  * working directory: a systemd unit, a desktop launcher, `cd /tmp && node .../main/headless.ts`.
  *
@@ -24,6 +24,8 @@ export interface AppFiles {
   promptsDir: string;
   /** Medical code tables (ICD-10-CM, CPT) for coding analysis, once they ship. */
   codesDir: string;
+  /** The model catalog (`catalog.json`: recommended speech and language models to download) and measured engine quality (`quality.json`). */
+  modelsDir: string;
   /** The built interface served at `/` (`npm run build:renderer`). */
   rendererDir: string;
 }
@@ -63,6 +65,7 @@ function underResources(resources: string, layout: AppFiles['layout'], rendererD
     asrDir: join(resources, 'asr'),
     promptsDir: join(resources, 'prompts'),
     codesDir: join(resources, 'codes'),
+    modelsDir: join(resources, 'models'),
     rendererDir,
   };
 }

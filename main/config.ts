@@ -126,7 +126,8 @@ export interface ClindocConfig {
 }
 
 /** Bundled resource folders (see {@link AppFiles}). */
-export type BundledResources = Pick<AppFiles, 'asrDir' | 'promptsDir' | 'codesDir'>;
+export type BundledResources = Pick<AppFiles, 'asrDir' | 'promptsDir' | 'codesDir' | 'modelsDir'>;
+
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -270,7 +271,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || files.rendererDir),
-    resources: { asrDir: files.asrDir, promptsDir: files.promptsDir, codesDir: files.codesDir },
+    resources: { asrDir: files.asrDir, promptsDir: files.promptsDir, codesDir: files.codesDir, modelsDir: files.modelsDir },
+
     ...(encryptionKey ? { encryptionKey } : {}),
     retentionDays: int(env, 'CLINDOC_RETENTION_DAYS', 0, 0, 36_500),
     retentionSweepSeconds: int(env, 'CLINDOC_RETENTION_SWEEP_SECONDS', 3600, 1, 86_400),

@@ -62,6 +62,7 @@ describe('where the app finds its own files', () => {
       asrDir: '/opt/Clindoc/resources/resources/asr',
       promptsDir: '/opt/Clindoc/resources/resources/prompts',
       codesDir: '/opt/Clindoc/resources/resources/codes',
+      modelsDir: '/opt/Clindoc/resources/resources/models',
       rendererDir: '/opt/Clindoc/resources/app.asar/dist/renderer',
     });
   });
@@ -69,7 +70,7 @@ describe('where the app finds its own files', () => {
   it('packages every resource folder it resolves (electron-builder extraResources)', () => {
     const yml = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8');
     const listed = [...yml.matchAll(/^\s*-\s*from:\s*(\S+)\s*\n\s*to:\s*(\S+)/gm)].map((m) => [m[1], m[2]]);
-    for (const folder of ['asr', 'prompts', 'codes']) expect(listed).toContainEqual([`resources/${folder}`, `resources/${folder}`]);
+    for (const folder of ['asr', 'prompts', 'codes', 'models']) expect(listed).toContainEqual([`resources/${folder}`, `resources/${folder}`]);
     // The interface bundle travels inside the app archive.
     expect(yml).toMatch(/^files:\s*\n\s*- dist\/\*\*/m);
   });
