@@ -57,6 +57,11 @@ const RULES: { name: string; check(edge: ImportEdge): string | undefined }[] = [
       e.from.startsWith('main/engines/') && e.target && /^main\/services\/.*(-service|\/index)(\.js)?$/.test(e.target) ? `reaches ${e.target}` : undefined,
   },
   {
+    name: 'main/engines/llm holds model adapters only: note planning lives with the note writers',
+    check: (e) =>
+      e.from.startsWith('main/engines/llm/') && e.target && /^main\/(services\/(notes|clinical-language)|engines\/text)\//.test(e.target) ? `reaches ${e.target}` : undefined,
+  },
+  {
     name: 'only main/app imports electron',
     check: (e) => (e.specifier === 'electron' && !e.from.startsWith('main/app/') && !e.from.startsWith('preload/') ? 'imports electron' : undefined),
   },
@@ -122,9 +127,10 @@ describe('rooms and their allowed imports', () => {
       ...edgesOf('main/services/notes/x.ts', "import { readFileSync } from 'node:fs';\nimport { db } from '../../store/database.js';"),
       ...edgesOf('main/server/routes/x.ts', "export { y } from '../../engines/llm/sse.js';"),
       ...edgesOf('main/engines/x/y.ts', "import { createNoteService } from '../../services/notes/note-service.js';"),
+      ...edgesOf('main/engines/llm/z.ts', "import type { NotePlan } from '../text/llm/note-plan.js';"),
       ...edgesOf('renderer/x.tsx', "const m = await import('../main/config.js');"),
     ];
-    expect(violations(bad)).toHaveLength(5);
+    expect(violations(bad)).toHaveLength(6);
   });
 
   it('holds for every file', () => {

@@ -7,7 +7,7 @@ import { writeTinyGguf } from '../../scripts/make-tiny-gguf.js';
 import { createLlamaCppModel } from '../../main/engines/llm/llama-cpp.js';
 import { DomainError } from '../../main/services/errors.js';
 import type { LanguageModel } from '../../main/services/language-model.js';
-import { createLlmNoteWriter } from '../../main/engines/text/llm-note-writer.js';
+import { createLlmNoteWriter } from '../../main/engines/text/llm/note-writer.js';
 import type { NoteTemplate } from '../../shared/note-template.js';
 
 // A random-weight model writes nonsense: these tests check structure (loading, grammar, JSON that

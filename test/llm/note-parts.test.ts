@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplateText, writeTemplateText } from '../../main/services/notes/template-text.js';
 import { correctMedicationNames, parseMedicationList } from '../../main/services/clinical-language/medications.js';
-import { createGrounding } from '../../main/engines/llm/grounding.js';
+import { createGrounding } from '../../main/engines/text/llm/grounding.js';
 import { statedNumbers } from '../../main/services/clinical-language/numbers.js';
 import { toGrammarSchema } from '../../main/engines/llm/grammar-schema.js';
-import { fillPrompt, loadPrompt } from '../../main/engines/llm/prompt-files.js';
+import { fillPrompt, loadPrompt } from '../../main/engines/text/llm/prompt-files.js';
 import { splitSentences } from '../../main/services/clinical-language/tokenize.js';
 
 const shape = (template: string) => parseTemplateText(template).sections.map((s) => [s.heading, s.format]);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../main/engines/llm/openai-compatible.js';
-import { createLlmNoteWriter } from '../../main/engines/text/llm-note-writer.js';
+import { createLlmNoteWriter } from '../../main/engines/text/llm/note-writer.js';
 import { DomainError } from '../../main/services/errors.js';
 import type { NoteGenerationInput } from '../../main/services/notes/ports.js';
 import type { NoteTemplate } from '../../shared/note-template.js';

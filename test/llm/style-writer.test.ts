@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../main/engines/llm/openai-compatible.js';
-import { createLlmStyleWriter } from '../../main/engines/text/llm-style-writer.js';
-import { createLlmNoteWriter } from '../../main/engines/text/llm-note-writer.js';
+import { createLlmStyleWriter } from '../../main/engines/text/llm/style-writer.js';
+import { createLlmNoteWriter } from '../../main/engines/text/llm/note-writer.js';
 import { parseTemplateText } from '../../main/services/notes/template-text.js';
 import { DomainError } from '../../main/services/errors.js';
 import { answer, startChatServer, type ChatServer, type RecordedRequest } from './chat-server.js';

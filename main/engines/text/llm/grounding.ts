@@ -4,9 +4,9 @@
  * never mention. Sources are the transcript, previous note, context and instructions. Numbers
  * spoken as words in the sources ("five hundred milligrams") count as stated.
  */
-import { isMedicationVariant as isVariantOf } from '../../services/clinical-language/medications.js';
-import { statedNumbers } from '../../services/clinical-language/numbers.js';
-import { sentenceSpans } from '../../services/clinical-language/tokenize.js';
+import { isMedicationVariant as isVariantOf } from '../../../services/clinical-language/medications.js';
+import { statedNumbers } from '../../../services/clinical-language/numbers.js';
+import { sentenceSpans } from '../../../services/clinical-language/tokenize.js';
 
 export interface Grounding {
   /** Returns `text` without the sentences that state facts no source supports. */

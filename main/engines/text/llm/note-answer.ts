@@ -4,7 +4,7 @@
  * never answer text (patient data).
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { splitSentences } from '../../services/clinical-language/tokenize.js';
+import { splitSentences } from '../../../services/clinical-language/tokenize.js';
 import { contentSections, maxChars, type NotePlan, type PlanSection } from './note-plan.js';
 
 type Json = Record<string, unknown>;

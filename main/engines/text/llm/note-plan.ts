@@ -3,10 +3,10 @@
  * NoteTemplate object): which sections, in which order, with which headings, prose or list, and
  * how much. The answer schema, the prompt and the renderer are all built from this one outline.
  */
-import type { NoteTypeSpec } from '../../services/notes/ports.js';
-import type { DetailLevel, ListType, NoteTemplate, Section, Tone } from '../../../shared/note-template.js';
-import type { NoteLabels } from '../../services/clinical-language/section-labels.js';
-import { parseTemplateText, type HeadingStyle } from '../../services/notes/template-text.js';
+import type { NoteTypeSpec } from '../../../services/notes/ports.js';
+import type { DetailLevel, ListType, NoteTemplate, Section, Tone } from '../../../../shared/note-template.js';
+import type { NoteLabels } from '../../../services/clinical-language/section-labels.js';
+import { parseTemplateText, type HeadingStyle } from '../../../services/notes/template-text.js';
 
 export interface PlanSection {
   /** JSON property name in the model's answer (unique, ASCII). */

@@ -2,8 +2,8 @@
  * Renders a validated answer as the note's markdown and, on request, its structured JSON (section
  * titles to content, nested under headings), both from the same outline so they always agree.
  */
-import type { NoteGenerationInput } from '../../services/notes/ports.js';
-import type { NoteLabels } from '../../services/clinical-language/section-labels.js';
+import type { NoteGenerationInput } from '../../../services/notes/ports.js';
+import type { NoteLabels } from '../../../services/clinical-language/section-labels.js';
 import type { NoteAnswer, SectionContent } from './note-answer.js';
 import type { NotePlan, PlanSection } from './note-plan.js';
 

@@ -4,16 +4,16 @@
  * validated before use, drug names are corrected against `medicationList`, sentences carrying a
  * number or drug the sources never mention are dropped, and the note is rendered by code.
  */
-import type { LanguageModel } from '../../services/language-model.js';
-import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../services/notes/ports.js';
-import { DomainError } from '../../services/errors.js';
-import { noteLabels, type NoteLabels } from '../../services/clinical-language/section-labels.js';
-import { buildNotePlan, contentSections, type NotePlan, type PlanSection } from '../llm/note-plan.js';
-import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerError, type NoteAnswer } from '../llm/note-answer.js';
-import { renderNote } from '../llm/note-render.js';
-import { correctMedicationNames, parseMedicationList } from '../../services/clinical-language/medications.js';
-import { createGrounding } from '../llm/grounding.js';
-import { fillPrompt, loadPrompt } from '../llm/prompt-files.js';
+import type { LanguageModel } from '../../../services/language-model.js';
+import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../../services/notes/ports.js';
+import { DomainError } from '../../../services/errors.js';
+import { noteLabels, type NoteLabels } from '../../../services/clinical-language/section-labels.js';
+import { buildNotePlan, contentSections, type NotePlan, type PlanSection } from './note-plan.js';
+import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerError, type NoteAnswer } from './note-answer.js';
+import { renderNote } from './note-render.js';
+import { correctMedicationNames, parseMedicationList } from '../../../services/clinical-language/medications.js';
+import { createGrounding } from './grounding.js';
+import { fillPrompt, loadPrompt } from './prompt-files.js';
 
 export interface LlmNoteWriterOptions {
   /** Folder holding `note.md`; default `resources/prompts` found from this module. */

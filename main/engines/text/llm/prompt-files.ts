@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { locateAppFiles } from '../../app-files.js';
+import { locateAppFiles } from '../../../app-files.js';
 
 export interface PromptTemplate {
   system: string;

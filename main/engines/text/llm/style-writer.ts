@@ -5,13 +5,13 @@
  * back exactly (see `services/notes/template-text.ts`), so the style round-trips.
  */
 import { Ajv } from 'ajv';
-import type { LanguageModel } from '../../services/language-model.js';
-import type { StyleWriter } from '../../services/notes/ports.js';
-import { DomainError } from '../../services/errors.js';
-import { extractJson, UnusableAnswerError } from '../llm/note-answer.js';
-import { fillPrompt, loadPrompt } from '../llm/prompt-files.js';
-import { splitSentences } from '../../services/clinical-language/tokenize.js';
-import { writeTemplateText, type HeadingStyle, type SectionFormat, type TemplateSection } from '../../services/notes/template-text.js';
+import type { LanguageModel } from '../../../services/language-model.js';
+import type { StyleWriter } from '../../../services/notes/ports.js';
+import { DomainError } from '../../../services/errors.js';
+import { extractJson, UnusableAnswerError } from './note-answer.js';
+import { fillPrompt, loadPrompt } from './prompt-files.js';
+import { splitSentences } from '../../../services/clinical-language/tokenize.js';
+import { writeTemplateText, type HeadingStyle, type SectionFormat, type TemplateSection } from '../../../services/notes/template-text.js';
 
 export interface LlmStyleWriterOptions {
   /** Folder holding `style.md`; default `resources/prompts` found from this module. */
