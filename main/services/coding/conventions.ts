@@ -20,8 +20,12 @@ export interface Candidate {
   /** Factors that make up the confidence. */
   evidenceScore: number;
   symptom: boolean;
+  /** Named at the head of its sentence ("Left knee pain.", "1. Atypical chest pain"), as a problem is, not in passing. */
+  headline: boolean;
   /** Codes linked through the table's notes. */
   related: string[];
+  /** Concepts of the synonym index behind it. */
+  concepts: string[];
 }
 
 /** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */
@@ -128,6 +132,21 @@ export function dropExplainedSymptoms(lexicon: CompiledLexicon, candidates: Map<
       }
     }
   }
+}
+
+/** A "history of" code gives way when the note codes the same condition as current ("previous kidney stone" beside a recurrent one). */
+export function dropHistoryOfCurrent(candidates: Map<string, Candidate>): void {
+  const current = new Set([...candidates.values()].filter((c) => c.role === 'current').flatMap((c) => c.concepts));
+  for (const c of [...candidates.values()]) if (c.role === 'history' && c.concepts.some((id) => current.has(id))) candidates.delete(c.entry.code);
+}
+
+/**
+ * In an assessment that states diagnoses, a symptom mentioned in passing ("reports fatigue and
+ * dizziness") supports a problem and is not a problem of its own; one named as a problem stays.
+ */
+export function dropSupportingSymptoms(candidates: Map<string, Candidate>): void {
+  if (![...candidates.values()].some((c) => c.role === 'current' && !c.symptom)) return;
+  for (const c of [...candidates.values()]) if (c.role === 'current' && c.symptom && !c.headline) candidates.delete(c.entry.code);
 }
 
 /**

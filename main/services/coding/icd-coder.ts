@@ -7,7 +7,7 @@
 import { readDocument } from './document.js';
 import { compileLexicon, resolveCode, type CodingLexicon, type CompiledLexicon } from './lexicon.js';
 import { findMentions, sentencesInScope, type Mention, type SetAside } from './mentions.js';
-import { absorbIntoCombinations, applyCombinations, dropExplainedSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
+import { absorbIntoCombinations, applyCombinations, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
@@ -126,7 +126,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const at = s.start + m.index;
       out.set(entry.code, {
         entry, role: 'status', spans: [{ start: at, end: at + m[0].length }], firstAt: at, why: ['BMI documented with a weight diagnosis'],
-        evidenceScore: 0.85, symptom: false, related: [],
+        evidenceScore: 0.85, symptom: false, headline: false, related: [], concepts: [],
       });
       return;
     }
@@ -143,24 +143,29 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       for (const m of mentions) {
         const globalWords = new Map<string, number>();
         if (m.concept?.combines) for (const o of mentions) if (o !== m && o.role === 'current' && o.concept?.group !== m.concept.group) for (const w of o.words) globalWords.set(w, 1);
+        const headline = isHeadline(text.slice(m.sentence.start, m.start));
         for (const r of resolve(m, globalWords)) {
           const prev = out.get(r.entry.code);
           if (prev) {
             prev.spans.push({ start: m.start, end: m.end });
             prev.firstAt = Math.min(prev.firstAt, m.start);
             prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
+            prev.headline ||= headline;
+            if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
           } else {
             out.set(r.entry.code, {
               entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
-              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), related: [],
+              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, related: [], concepts: m.concept ? [m.concept.id] : [],
             });
           }
         }
       }
       addBmi(text, sentencesInScope(doc), out);
+      dropHistoryOfCurrent(out);
       applyCombinations(table, lexicon, out);
       absorbIntoCombinations(table, titleOf, out);
       dropExplainedSymptoms(lexicon, out);
+      if (doc.hasAssessment) dropSupportingSymptoms(out);
       resolveConflicts(table, titleOf, out);
       const firstOf = linkPairs(table, out);
       const ranked = rank([...out.values()], firstOf, titleOf);
@@ -173,6 +178,12 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       };
     },
   };
+}
+
+/** True when at most two words (after a list number, bullet or label) stand before the mention in its sentence. */
+function isHeadline(before: string): boolean {
+  const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').replace(/^[^:]{0,30}:\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length <= 2;
 }
 
 /** The role a code's chapter gives it: Z80-Z84 family, Z85-Z87 (and old MI) history, Z79/Z99/Z68/Z23 status. */

@@ -2,7 +2,6 @@
  * The coder's vocabulary: the synonym and abbreviation index (`resources/codes/synonyms.json`,
  * read by the engine and handed in), compiled against one code table.
  */
-import { createPhraseMatcher, type PhraseMatcher } from '../clinical-language/phrase-match.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { normWord, wordsOf } from './words.js';
 
@@ -56,8 +55,8 @@ export interface ResolvedConcept extends LexiconConcept {
 
 export interface CompiledLexicon {
   concepts: Map<string, ResolvedConcept>;
-  conceptMatcher: { find(text: string): { value: string; start: number; end: number; surface: string }[] };
-  qualifierMatcher: PhraseMatcher<string[]>;
+  conceptMatcher: TermMatcher<string>;
+  qualifierMatcher: TermMatcher<string[]>;
   implies: Map<string, string[]>;
   softWords: Set<string>;
   explains: [string, string[]][];
@@ -89,34 +88,78 @@ export function compileLexicon(lexicon: CodingLexicon, table: CodeTable): Compil
     concepts.set(concept.id, { ...concept, anchors, words });
   }
   const caps = new Set(lexicon.capitalsOnly.map((t) => t.toLowerCase()));
-  const entries = (keep: (term: string) => boolean) =>
-    [...concepts.values()].map((c) => ({ value: c.id, phrases: c.terms.filter((t) => keep(t.toLowerCase())) })).filter((e) => e.phrases.length);
-  const plain = createPhraseMatcher(entries((t) => !caps.has(t)));
-  // Abbreviations that are everyday words in lower case ("pe", "oa", "cad") count only in capitals.
-  const capitals = createPhraseMatcher(entries((t) => caps.has(t)), { capitalsUpTo: 99 });
   return {
     concepts,
-    conceptMatcher: {
-      find(text) {
-        const hits = [...plain.find(text), ...capitals.find(text)].sort((a, b) => a.start - b.start || b.end - a.end);
-        // Longest first at a position; overlapping shorter hits give way.
-        const out: typeof hits = [];
-        for (const h of hits) {
-          const prev = out[out.length - 1];
-          if (prev && h.start < prev.end) {
-            if (h.end - h.start > prev.end - prev.start) out[out.length - 1] = h;
-            continue;
-          }
-          out.push(h);
-        }
-        return out;
-      },
-    },
-    qualifierMatcher: createPhraseMatcher(lexicon.qualifiers.map((q) => ({ value: q.adds.map((w) => normWord(w)), phrases: q.terms }))),
+    // Abbreviations that are everyday words in lower case ("pe", "oa", "cad") count only in capitals.
+    conceptMatcher: createTermMatcher([...concepts.values()].map((c) => ({ value: c.id, phrases: c.terms })), caps),
+    qualifierMatcher: createTermMatcher(lexicon.qualifiers.map((q) => ({ value: q.adds.map((w) => normWord(w)), phrases: q.terms })), new Set()),
     implies: new Map(Object.entries(lexicon.implies).map(([k, v]) => [normWord(k), v.map((w) => normWord(w))])),
     softWords: new Set(lexicon.softWords.map((w) => normWord(w))),
     explains: Object.entries(lexicon.explains),
     combinations: lexicon.combinations,
     warnings,
+  };
+}
+
+/** A term found in a text; offsets are UTF-16 positions in the text searched. */
+export interface TermHit<T> {
+  value: T;
+  start: number;
+  end: number;
+}
+
+export interface TermMatcher<T> {
+  find(text: string): TermHit<T>[];
+}
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+const termTokens = (phrase: string): string[] => phrase.toLowerCase().replace(/’/g, "'").split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+
+/**
+ * Whole-word matching of many terms in one pass over the words (a regular expression of a
+ * thousand alternatives is tried at every character; this looks up each word once). Words of a
+ * term may be joined by spaces, hyphens or a slash ("a-fib", "N/V"); the longest term wins at a
+ * position and matches do not overlap. Terms in `capitalsOnly` match only when written in capitals.
+ */
+export function createTermMatcher<T>(entries: readonly { value: T; phrases: readonly string[] }[], capitalsOnly: ReadonlySet<string>): TermMatcher<T> {
+  const byFirst = new Map<string, { tokens: string[]; value: T; caps: boolean }[]>();
+  for (const entry of entries) {
+    for (const phrase of entry.phrases) {
+      const tokens = termTokens(phrase);
+      if (!tokens.length) continue;
+      const list = byFirst.get(tokens[0]!) ?? [];
+      if (list.some((t) => t.tokens.join(' ') === tokens.join(' '))) continue;
+      list.push({ tokens, value: entry.value, caps: capitalsOnly.has(phrase.toLowerCase()) });
+      byFirst.set(tokens[0]!, list.sort((a, b) => b.tokens.length - a.tokens.length));
+    }
+  }
+  return {
+    find(text) {
+      const words = [...text.matchAll(TOKEN)].map((m) => ({ w: m[0].toLowerCase().replace(/’/g, "'"), start: m.index, end: m.index + m[0].length }));
+      const out: TermHit<T>[] = [];
+      for (let i = 0; i < words.length; ) {
+        let hit: { n: number; value: T } | undefined;
+        for (const t of byFirst.get(words[i]!.w) ?? []) {
+          if (i + t.tokens.length > words.length) continue;
+          let ok = true;
+          for (let k = 1; k < t.tokens.length && ok; k++) {
+            ok = words[i + k]!.w === t.tokens[k] && /^[\s/-]+$/.test(text.slice(words[i + k - 1]!.end, words[i + k]!.start));
+          }
+          if (ok && t.caps) {
+            const surface = text.slice(words[i]!.start, words[i + t.tokens.length - 1]!.end);
+            ok = surface === surface.toUpperCase();
+          }
+          if (ok) {
+            hit = { n: t.tokens.length, value: t.value };
+            break;
+          }
+        }
+        if (hit) {
+          out.push({ value: hit.value, start: words[i]!.start, end: words[i + hit.n - 1]!.end });
+          i += hit.n;
+        } else i++;
+      }
+      return out;
+    },
   };
 }

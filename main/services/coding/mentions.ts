@@ -39,6 +39,7 @@ export interface SetAside {
 }
 
 const ON_DRUG = /\b(on|takes|taking|continue|continues|continuing|started|start|uses|using)\s+(?:\w+\s+){0,2}$/i;
+const WINDOW = 6;
 const CUT_WORDS = new Set(['and', 'but', 'or', 'plus', 'also', 'then', 'however', 'while', 'which']);
 const NEGATORS = new Set(['no', 'not', 'without', 'denies', 'denied', 'negative', 'non', 'never', 'nor']);
 
@@ -56,10 +57,11 @@ export function mentionContext(sentence: NoteSentence, words: readonly Word[], f
   const text = sentence.text;
   const gap = (i: number): string => text.slice(words[i]!.end - sentence.start, words[i + 1]!.start - sentence.start);
   const cutBetween = (i: number): boolean => /[;:()]/.test(gap(i));
+  // Qualifiers sit close to what they qualify ("osteoarthritis of the left knee"); further off they belong to something else.
   let left = from;
-  while (left > 0 && !cutBetween(left - 1) && !CUT_WORDS.has(words[left - 1]!.norm)) left--;
+  while (left > 0 && from - left < WINDOW && !cutBetween(left - 1) && !CUT_WORDS.has(words[left - 1]!.norm)) left--;
   let right = to;
-  while (right < words.length && !cutBetween(right - 1) && !CUT_WORDS.has(words[right]!.norm)) right++;
+  while (right < words.length && right - to < WINDOW && !cutBetween(right - 1) && !CUT_WORDS.has(words[right]!.norm)) right++;
   const positive = new Map<string, number>();
   const absent = new Set<string>();
   const put = (w: string, weight: number): void => {

@@ -89,7 +89,8 @@ export function parseTitle(title: string, softWords: ReadonlySet<string>): Parse
       else if (w === 'other' || w === 'specified' || w === 'nec' || w === 'elsewhere' || w === 'classified') other ||= w === 'other';
       else if (w === 'unspecified' || w === 'nos') {
         unspecified = true;
-        afterUnspecified = true;
+        // "Unspecified osteoarthritis, ..." qualifies the whole title; "..., unspecified knee" only the next word.
+        afterUnspecified = items.length > 0;
       } else if (!STOP_WORDS.has(w)) {
         const mode: TitleItemMode = absent ? 'absent' : afterUnspecified ? 'generic' : inParen || softWords.has(w) ? 'soft' : 'required';
         items.push({ word: w, mode });
