@@ -89,7 +89,8 @@ export function reduce(s: DictateAnywhereState, event: DictateEvent, problem?: s
       return s.phase === 'idle' ? { state: s, effects: [] } : { state: { ...s, partial: event.text }, effects: [render] };
     case 'final': {
       if (s.phase === 'idle') return { state: s, effects: [] };
-      const text = event.text.trim();
+      // Spaces around a final go (the join decides them); a newline from a "new line" command stays.
+      const text = event.text.replace(/^[ \t\u00a0]+|[ \t\u00a0]+$/g, '');
       if (!text) return { state: { ...s, partial: '' }, effects: [render] };
       const piece = joinFinal(s.tail, text);
       // After a failure nothing more is typed this session: later finals join the kept text.
