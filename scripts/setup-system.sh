@@ -15,6 +15,9 @@ ls /usr/lib/*/libpocketsphinx.so.3 >/dev/null 2>&1 || need+=(libpocketsphinx3)
 dpkg -s codec2-examples >/dev/null 2>&1 || need+=(codec2-examples)
 # Real English recordings with transcripts (LibriVox readings, spoken card names; BSD-2) for the WER script.
 dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || need+=(pocketsphinx-testdata)
+# Dictate anywhere types through xdotool (+ xclip for accents); its tests type into an xterm under Xvfb.
+for tool in xdotool xclip xterm; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 if [ ${#need[@]} -eq 0 ]; then
   echo "setup-system: Debian packages already installed"
   exit 0
