@@ -3,26 +3,13 @@
  * milligrams" -> 500 mg, "2.5mg" -> 2.5 mg, "one to two puffs" is not a dose (puffs are counted,
  * not measured), "one twenty over eighty millimeters of mercury" -> 120/80 mmHg.
  */
-import { readNumbers } from './numbers.js';
+import { readNumbers, type NumberReading } from './numbers.js';
 import { tokenize } from './tokenize.js';
 import { formatQuantity, unitAt, type Unit } from './units.js';
 
-/** A quantity with its unit, as found in the text. */
-export interface Dose {
-  start: number;
-  end: number;
-  /** As written in the text ("five hundred milligrams"). */
-  spoken: string;
-  /** Written form: "500 mg", "2-3 mg", "98%". */
-  text: string;
-  value: number;
-  /** Upper end of a range ("one to two milligrams"). */
-  to?: number;
-  /** Second value of a reading ("120/80 mmHg"). */
-  over?: number;
+/** A quantity with its unit, as found in the text ("five hundred milligrams" -> 500 mg, "2-3 mg", "98%"). */
+export interface Dose extends Pick<NumberReading, 'start' | 'end' | 'spoken' | 'text' | 'value' | 'to' | 'over' | 'uncertain'> {
   unit: Unit;
-  /** True when the number could mean something else (see `NumberReading.uncertain`). */
-  uncertain: boolean;
 }
 
 /** Every number followed by a unit of measure, in order. */

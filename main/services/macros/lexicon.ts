@@ -4,6 +4,8 @@
  * without touching it. Every entry is lower case and already stripped of diacritics.
  */
 
+import { numberToWords } from '../clinical-language/number-words.js';
+
 /** Single-word hesitations a recogniser transcribes inside a phrase ("normal uh chest exam"). */
 export const FILLERS = new Set([
   'uh', 'um', 'er', 'erm', 'ah', 'eh', 'uhm', 'uhh', 'umm', 'ehm', 'hmm', 'hm', 'mm', 'mmm', 'mhm', 'em',
@@ -69,13 +71,11 @@ export const STOP_WORDS = new Set([
  * Number words and the digits they are canonicalised to in the other direction: the recogniser
  * writes "2" or "two" at random, so both sides are compared as words.
  */
-export const DIGIT_WORDS: ReadonlyMap<string, string> = new Map(Object.entries({
-  '0': 'zero', '1': 'one', '2': 'two', '3': 'three', '4': 'four', '5': 'five', '6': 'six', '7': 'seven',
-  '8': 'eight', '9': 'nine', '10': 'ten', '11': 'eleven', '12': 'twelve', '13': 'thirteen',
-  '14': 'fourteen', '15': 'fifteen', '16': 'sixteen', '17': 'seventeen', '18': 'eighteen',
-  '19': 'nineteen', '20': 'twenty', '30': 'thirty', '40': 'forty', '50': 'fifty', '60': 'sixty',
-  '70': 'seventy', '80': 'eighty', '90': 'ninety', '100': 'hundred',
-}));
+export const DIGIT_WORDS: ReadonlyMap<string, string> = new Map([
+  // One word per digit string, spelled by the clinical-language core: 0-20 and the tens; "100" as "hundred".
+  ...[...Array(21).keys(), 30, 40, 50, 60, 70, 80, 90].map((n): [string, string] => [String(n), numberToWords(n)]),
+  ['100', 'hundred'],
+]);
 
 export const NUMBER_WORDS = new Set(DIGIT_WORDS.values());
 
