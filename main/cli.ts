@@ -27,6 +27,10 @@ const USAGE = `Usage: clindoc <command>
                                          stream an audio file at real-time pace and print partial and final lines
   codes import ORDER_FILE [TABULAR_XML] [--edition FY2025] [--json]
                                          load a newer CMS ICD-10-CM release (plain or .gz) into the data folder
+  backup FILE [--json]                   write a consistent, encrypted backup of the data folder (safe while Clindoc runs)
+  restore FILE [--replace] [--key-file KEY] [--data-dir DIR] [--json]
+                                         restore a backup into the data folder (Clindoc stopped); refuses a damaged or
+                                         foreign backup; --replace moves an existing database aside
 
 Environment: CLINDOC_DATA_DIR selects the data folder (see README).`;
 
@@ -45,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
       edition: { type: 'string' },
+      replace: { type: 'boolean', default: false }, 'key-file': { type: 'string' }, 'data-dir': { type: 'string' },
     },
   });
   const [group, action, arg] = positionals;
@@ -84,6 +89,22 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
+  if (group === 'restore') {
+    if (!action) fail('usage: clindoc restore FILE [--replace] [--key-file KEY] [--data-dir DIR]', 2);
+    const { BackupError, restoreBackup, restoreMasterKey } = await import('./store/backup-restore.js');
+    const dataDir = values['data-dir'] ?? config.dataDir;
+    try {
+      const masterKey = restoreMasterKey({ dataDir, ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}), ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) });
+      const done = await restoreBackup(action, { dataDir, masterKey, replace: values.replace, ...(values['key-file'] ? { keyFile: values['key-file'] } : {}) });
+      process.stdout.write(values.json ? `${JSON.stringify(done)}\n`
+        : `restored the backup of ${done.createdAt} into ${done.dataDir}: ${done.counts.accounts} accounts, ${done.counts.notes} notes, ` +
+          `${done.counts.transcriptions} transcriptions, ${done.counts.audioFiles} audio files${done.previous ? `\nthe previous data folder was moved to ${done.previous}` : ''}\n`);
+    } catch (err) {
+      if (err instanceof BackupError) fail(`restore refused: ${err.message}`);
+      throw err;
+    }
+    return;
+  }
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
   const accounts = createAccountService({ store: createAccountStore(db) });
   const print = (json: unknown, text: string): void => void process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
@@ -100,6 +121,17 @@ async function main(argv: string[]): Promise<void> {
     }
   };
   try {
+    if (group === 'backup') {
+      if (!action) fail('usage: clindoc backup FILE');
+      const { writeBackup } = await import('./store/backup-write.js');
+      const { VERSION } = await import('./composition.js');
+      // Another process may be writing: copy the database in one step under one read snapshot.
+      const { manifest, bytes } = await writeBackup({ db, dataDir: config.dataDir, ring: protection().ring, appVersion: VERSION, pagesPerStep: Infinity }, action);
+      print({ file: action, bytes, createdAt: manifest.createdAt, counts: manifest.counts },
+        `backup written to ${action} (${bytes} bytes): ${manifest.counts.accounts} accounts, ${manifest.counts.notes} notes, ` +
+          `${manifest.counts.transcriptions} transcriptions, ${manifest.counts.audioFiles} audio files`);
+      return;
+    }
     if (group === 'keys' && action === 'rotate-encryption') {
       const { ring } = protection();
       const previous = ring.activeKeyId;

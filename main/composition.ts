@@ -52,6 +52,9 @@ import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compat
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
+import { createBackupService, type BackupService } from './services/backup/backup-service.js';
+import { createBackupFolder } from './store/backup-folder.js';
+import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
 
 export const VERSION = '0.1.0';
 
@@ -65,6 +68,9 @@ export interface Clindoc {
   webhooks: WebhookDispatcher;
   audit: AuditService;
   retention: RetentionSweeper;
+  /** Backups into CLINDOC_BACKUP_DIR (on request and on schedule). */
+  backups: BackupService;
+  backupScheduler: BackupScheduler;
   /** Key ring and column cipher of this data folder. */
   protection: DataProtection;
   /** Set when this start created the first (local) account. */
@@ -269,13 +275,18 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const templates = createTemplateService({ store: stores.templates });
   const macroLibrary = createMacroLibraryService({ store: stores.macros });
   let boundPort = config.port;
+  const backups = createBackupService({
+    ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
+    keep: config.backupKeep, intervalHours: config.backupIntervalHours,
+  });
+  const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
   const { app } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
       }),
@@ -308,7 +319,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   }
 
   const clindoc: Clindoc = {
-    config, logger, db, server, accounts, jobs, webhooks: dispatcher, audit, retention, protection,
+    config, logger, db, server, accounts, jobs, webhooks: dispatcher, audit, retention, protection, backups, backupScheduler,
     ...(localCredentials ? { localCredentials } : {}),
     listen: () =>
       new Promise<number>((resolve, reject) => {
@@ -329,12 +340,14 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           jobs!.start();
           dispatcher!.start();
           retention.start();
+          backupScheduler.start();
           logger.info({ host: config.host, port: boundPort }, 'local API listening');
           resolve(boundPort);
         });
       }),
     async close() {
       retention.stop();
+      backupScheduler.stop();
       await streaming?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -344,6 +357,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       await dispatcher!.stop();
       for (const r of recognizers.values()) await r.close?.();
       await languageModel?.close?.();
+      // A backup being written reads the database to the end before it is closed.
+      await backups.idle();
       db.close();
     },
   };

@@ -123,6 +123,15 @@ export interface ClindocConfig {
    * before answering the third wrong key, doubling up to 8x; 0 = none).
    */
   authThrottle: { maxFailures: number; windowSeconds: number; lockoutSeconds: number; maxLockoutSeconds: number; delayMs: number };
+  /**
+   * CLINDOC_BACKUP_DIR: folder for backups written through the API and automatically; default
+   * none (no automatic backups, and `POST /v1/backups` answers 409). `clindoc backup FILE` needs none.
+   */
+  backupDir?: string;
+  /** CLINDOC_BACKUP_INTERVAL_HOURS, default 24: hours between automatic backups into CLINDOC_BACKUP_DIR; 0 = only on request. */
+  backupIntervalHours: number;
+  /** CLINDOC_BACKUP_KEEP, default 7: backups kept in CLINDOC_BACKUP_DIR; older ones are deleted after each new one. */
+  backupKeep: number;
 }
 
 /** Bundled resource folders (see {@link AppFiles}). */
@@ -288,6 +297,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     streamIdleTimeoutSeconds: int(env, 'CLINDOC_STREAM_IDLE_SECONDS', 30, 1, 3600),
     streamMaxSessionSeconds: int(env, 'CLINDOC_STREAM_MAX_SECONDS', 7200, 10, 86_400),
     streamMaxMessageBytes: int(env, 'CLINDOC_STREAM_MAX_MESSAGE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    ...(env.CLINDOC_BACKUP_DIR?.trim() ? { backupDir: resolve(env.CLINDOC_BACKUP_DIR.trim()) } : {}),
+    backupIntervalHours: int(env, 'CLINDOC_BACKUP_INTERVAL_HOURS', 24, 0, 8760),
+    backupKeep: int(env, 'CLINDOC_BACKUP_KEEP', 7, 1, 1000),
     authThrottle: {
       maxFailures: int(env, 'CLINDOC_AUTH_MAX_FAILURES', 10, 1, 10_000),
       windowSeconds: int(env, 'CLINDOC_AUTH_WINDOW_SECONDS', 900, 1, 86_400),

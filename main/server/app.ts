@@ -23,6 +23,8 @@ import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerMacroLibraryRoutes } from './routes/macro-library.js';
 import { registerStorageRoutes } from './routes/storage.js';
+import { registerBackupRoutes } from './routes/backups.js';
+import { createBackupService, type BackupService } from '../services/backup/backup-service.js';
 import type { StorageUsageService } from '../services/storage-usage/storage-usage-service.js';
 import { streamingPaths } from './stream-doc.js';
 import type { AccountService, Principal } from '../services/accounts/account-service.js';
@@ -57,6 +59,8 @@ export interface ApiServices {
   engines: EngineSettingsService;
   /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
   authThrottle?: AuthThrottle;
+  /** Backups into the operator's folder (default: none configured, so `POST /v1/backups` is a 409). */
+  backups?: BackupService;
 }
 
 /** Records a lockout in the audit trail, naming the account only when the claimed id is a real one. */
@@ -133,6 +137,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerAuditRoutes(registry, { audit: services.audit });
   registerStorageRoutes(registry, { storage: services.storage });
   registerSettingsRoutes(registry, { engines: services.engines });
+  registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 
   let doc: Record<string, unknown> | undefined;
   const openapi = (): Record<string, unknown> =>

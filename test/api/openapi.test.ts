@@ -3,6 +3,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { wavBytes } from '../support/audio.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Escapes a JSON pointer segment. */
 const seg = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -12,7 +15,7 @@ describe('the OpenAPI document describes the responses the server gives', () => 
   let doc: any;
   let ajv: Ajv2020;
   beforeAll(async () => {
-    s = await startServer();
+    s = await startServer({ CLINDOC_BACKUP_DIR: mkdtempSync(join(tmpdir(), 'clindoc-openapi-backups-')), CLINDOC_BACKUP_INTERVAL_HOURS: '0' });
     doc = await (await fetch(`${s.base}/openapi.json`)).json();
     ajv = new Ajv2020({ strict: false, allErrors: true });
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -89,6 +92,8 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('GET', '/v1/storage', '/v1/storage');
     await call('DELETE', '/v1/storage', '/v1/storage');
     await call('DELETE', '/v1/storage', '/v1/storage?confirm=all');
+    expect((await call('POST', '/v1/backups', '/v1/backups')).status).toBe(201);
+    await call('GET', '/v1/backups', '/v1/backups');
     // Every documented REST operation was exercised.
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
     const exercised = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));

@@ -19,6 +19,7 @@ const RESOURCES: Array<[RegExp, AuditEvent['resourceType']]> = [
   [/^\/v1\/notes\b/, 'note'],
   [/^\/v1\/macro-library\b/, 'macro'],
   [/^\/v1\/webhooks\b/, 'webhook'],
+  [/^\/v1\/backups\b/, 'backup'],
 ];
 
 /** Classifies a registered route: which resource it touches and how; undefined when not audited. */

@@ -12,7 +12,7 @@ const AuditEventView = Type.Object(
     keyId: Type.Union([Type.String(), Type.Null()], { description: 'API key id (a streaming token resolves to its key); never the secret.' }),
     actor: Type.String({ description: '`api-key`, `anonymous` (a lockout), or `system:retention` for background deletions.' }),
     action: Type.String({ enum: ['read', 'list', 'write', 'delete', 'authenticate'], description: '`authenticate` with outcome `locked`: a client was locked out after repeated wrong keys for this account (its address in `ip`; the keys tried are never recorded).' }),
-    resourceType: Type.String({ enum: ['note', 'transcription', 'note_template', 'macro', 'webhook', 'audio', 'account'] }),
+    resourceType: Type.String({ enum: ['note', 'transcription', 'note_template', 'macro', 'webhook', 'audio', 'account', 'backup'] }),
     resourceId: Type.Union([Type.String(), Type.Null()]),
     operation: Type.Union([Type.String(), Type.Null()], { description: 'OpenAPI operationId of the request.' }),
     ip: Type.Union([Type.String(), Type.Null()]),

@@ -13,7 +13,7 @@ export interface AuditEvent {
   actor: string;
   /** `authenticate` marks a lockout after repeated wrong keys (outcome `locked`); the keys tried are never kept. */
   action: 'read' | 'list' | 'write' | 'delete' | 'authenticate';
-  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio' | 'account';
+  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio' | 'account' | 'backup';
   resourceId: string | null;
   /** OpenAPI operationId, when the event came from a request. */
   operation: string | null;

@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteRegistry } from '../route-registry.js';
+import type { BackupService } from '../../services/backup/backup-service.js';
+
+const Backup = Type.Object({
+  id: Type.String({ description: 'File name in the backup folder; give it to `clindoc restore`.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  bytes: Type.Integer({ minimum: 0 }),
+});
+const BackupCounts = Type.Object({
+  accounts: Type.Integer(), notes: Type.Integer(), transcriptions: Type.Integer(), audioFiles: Type.Integer(),
+}, { description: 'What the backup holds, across every account of this installation.' });
+const CreatedBackup = Type.Object({ ...Backup.properties, counts: BackupCounts });
+const BackupList = Type.Object({
+  items: Type.Array(Backup, { description: 'Backups in the backup folder, newest first.' }),
+  settings: Type.Object({
+    folderConfigured: Type.Boolean({ description: 'false when CLINDOC_BACKUP_DIR is not set: backups cannot be written through the API.' }),
+    intervalHours: Type.Integer({ description: 'Hours between automatic backups (CLINDOC_BACKUP_INTERVAL_HOURS); 0 = only on request.' }),
+    keep: Type.Integer({ description: 'Backups kept; older ones are deleted after each new one (CLINDOC_BACKUP_KEEP).' }),
+    nextAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the next automatic backup is due.' }),
+  }),
+});
+
+const RESTORE_NOTE =
+  'There is no restore operation in the API, by decision: a restore replaces the database and audio of every account at once, which no one ' +
+  "account's key may decide, and it cannot be done under a running server without cutting open sessions and jobs mid-write. Restore with " +
+  '`clindoc restore FILE` while Clindoc is stopped; it refuses a damaged (cut short, checksum mismatch) or foreign (another installation\'s key) backup ' +
+  'before touching the data folder.';
+
+/** Backups of the whole installation into the operator's backup folder (extension: `/v1/backups`). */
+export function registerBackupRoutes(registry: RouteRegistry, deps: { backups: BackupService }): void {
+  const tags = ['Backups'];
+  registry.add(
+    {
+      method: 'post', path: '/v1/backups', operationId: 'createBackup', tags, summary: 'Write a backup of this installation now',
+      description:
+        'Writes a consistent copy of the database (SQLite online backup, taken while requests keep being served) and of the audio files it refers to, ' +
+        'encrypted, with a manifest of SHA-256 checksums, as one tar file in the folder named by CLINDOC_BACKUP_DIR; older backups beyond CLINDOC_BACKUP_KEEP are deleted. ' +
+        'The file never leaves that folder through the API, so no account can read another account\'s data through a backup. ' +
+        '409 when no backup folder is configured or a backup is already being written. ' + RESTORE_NOTE,
+      envelope: 'standard', success: { status: 201, description: 'The backup written', schema: CreatedBackup }, errors: [409],
+    },
+    () => deps.backups.create(),
+  );
+  registry.add(
+    {
+      method: 'get', path: '/v1/backups', operationId: 'listBackups', tags, summary: 'Backups in the backup folder and the automatic backup settings',
+      description: RESTORE_NOTE,
+      envelope: 'standard', success: { status: 200, description: 'Backups, newest first', schema: BackupList }, errors: [],
+    },
+    () => deps.backups.list(),
+  );
+}
