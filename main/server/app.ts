@@ -23,6 +23,8 @@ import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerMacroLibraryRoutes } from './routes/macro-library.js';
 import { registerStorageRoutes } from './routes/storage.js';
+import { registerCodingRoutes } from './routes/coding.js';
+import type { CodingService } from '../services/coding/coding-service.js';
 import { registerBackupRoutes } from './routes/backups.js';
 import { createBackupService, type BackupService } from '../services/backup/backup-service.js';
 import type { StorageUsageService } from '../services/storage-usage/storage-usage-service.js';
@@ -57,6 +59,8 @@ export interface ApiServices {
   storage: StorageUsageService;
   /** The account's default speech recogniser (`/v1/settings/engines`). */
   engines: EngineSettingsService;
+  /** ICD-10-CM and office E/M suggestions (`/v1/coding/analyze`). */
+  coding: CodingService;
   /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
   authThrottle?: AuthThrottle;
   /** Backups into the operator's folder (default: none configured, so `POST /v1/backups` is a 409). */
@@ -137,6 +141,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerAuditRoutes(registry, { audit: services.audit });
   registerStorageRoutes(registry, { storage: services.storage });
   registerSettingsRoutes(registry, { engines: services.engines });
+  registerCodingRoutes(registry, { coding: services.coding });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 
   let doc: Record<string, unknown> | undefined;

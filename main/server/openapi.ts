@@ -7,7 +7,9 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing or wrong X-API-KEY / X-ACCOUNT-ID',
   403: 'Foreign Origin or Host header',
   404: 'Unknown id, or an id owned by another account',
-  409: 'Conflict with an existing object',
+  409: 'Conflict with an existing object, or with the object\'s state (a signed note is read-only)',
+  412: 'If-Match names a version that is no longer the current one (changed elsewhere): read it again',
+  428: 'If-Match is required (the version from the ETag of the last read)',
   413: 'Over a size limit',
   415: 'Unsupported media type or audio format',
   429: 'Rate limited, or locked out after repeated wrong keys; see Retry-After',
@@ -62,6 +64,7 @@ function parameters(spec: RouteSpec): unknown[] {
   };
   if (spec.params) add('path', spec.params);
   if (spec.query) add('query', spec.query);
+  out.push(...(spec.headers ?? []));
   if (spec.method === 'post') {
     out.push({
       name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
@@ -83,7 +86,9 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
     const schema = envelopeSchema(spec);
     responses[String(spec.success.status)] = {
       description: spec.success.description,
-      headers: RATE_HEADERS,
+      headers: spec.success.etag
+        ? { ...RATE_HEADERS, ETag: { description: 'The object\'s version in quotes; send it back as If-Match to change the object.', schema: { type: 'string' } } }
+        : RATE_HEADERS,
       ...(schema ? { content: { 'application/json': { schema } } } : {}),
     };
     const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...spec.errors]);

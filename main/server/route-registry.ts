@@ -16,7 +16,7 @@ export interface ResponseSpec {
 }
 
 export interface RouteSpec {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express-style path (`/v1/notes/:noteId`). */
   path: string;
   operationId: string;
@@ -30,9 +30,14 @@ export interface RouteSpec {
   rawBody?: { contentTypes: string[]; description: string };
   query?: TSchema;
   params?: TSchema;
+  /** Request headers the operation reads (OpenAPI parameter objects, `in: 'header'`), e.g. If-Match. */
+  headers?: readonly Record<string, unknown>[];
   envelope: Envelope;
-  /** Success status and schema of `data` (or of the whole body for `raw`). */
-  success: { status: number; description: string; schema?: TSchema | Record<string, unknown> };
+  /**
+   * Success status and schema of `data` (or of the whole body for `raw`); `etag` when the answer
+   * carries the object's version as an ETag header.
+   */
+  success: { status: number; description: string; schema?: TSchema | Record<string, unknown>; etag?: boolean };
   /** Error statuses this operation may answer besides 401/429 (documented in OpenAPI). */
   errors: number[];
 }

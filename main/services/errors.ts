@@ -9,6 +9,8 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
+  | 'precondition_required'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -21,8 +23,10 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  precondition_required: 428,
   rate_limited: 429,
   engine_unavailable: 503,
   internal: 500,

@@ -37,6 +37,15 @@ export interface AccountStore {
 
 export type NoteStatus = 'STATUS_PENDING' | 'STATUS_PROCESSING' | 'STATUS_DONE' | 'STATUS_FAILED';
 
+/** A later addition to a signed note. Patient data (the text). */
+export interface NoteAddendum {
+  id: string;
+  text: string;
+  /** Who wrote and signed the addendum. */
+  author: string;
+  createdAt: number;
+}
+
 export interface NoteRecord {
   id: string;
   accountId: string;
@@ -49,6 +58,13 @@ export interface NoteRecord {
   createdAt: number;
   startedAt: number | null;
   completedAt: number | null;
+  /** Starts at 1; every change of the note (edit, signature, addendum) adds one. The ETag. */
+  version: number;
+  /** When and by whom the note was signed; null while it is a draft. */
+  signedAt: number | null;
+  signedBy: string | null;
+  /** Additions made after signing, oldest first. */
+  addenda: NoteAddendum[];
 }
 
 /** Cursor paging: items newest first; `cursor` is opaque to callers. */

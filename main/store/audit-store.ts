@@ -5,12 +5,12 @@ import { invalidRequest } from '../services/errors.js';
 interface Row {
   seq: number; id: string; at: number; account_id: string | null; key_id: string | null; actor: string; action: AuditEvent['action'];
   resource_type: AuditEvent['resourceType']; resource_id: string | null; operation: string | null; ip: string | null;
-  outcome: AuditEvent['outcome']; status: number | null; request_id: string | null;
+  outcome: AuditEvent['outcome']; status: number | null; request_id: string | null; signer: string | null;
 }
 
 const toEvent = (r: Row): AuditEvent => ({
   id: r.id, at: r.at, accountId: r.account_id, keyId: r.key_id, actor: r.actor, action: r.action, resourceType: r.resource_type,
-  resourceId: r.resource_id, operation: r.operation, ip: r.ip, outcome: r.outcome, status: r.status, requestId: r.request_id,
+  resourceId: r.resource_id, operation: r.operation, ip: r.ip, outcome: r.outcome, status: r.status, requestId: r.request_id, signer: r.signer,
 });
 
 /**
@@ -19,8 +19,8 @@ const toEvent = (r: Row): AuditEvent => ({
  */
 export function createAuditStore(db: Db): AuditStore {
   const insert = db.prepare(
-    `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id, signer)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const page = db.prepare(
     `SELECT * FROM audit_events WHERE account_id = ? AND seq < ? AND (? IS NULL OR resource_id = ?) AND at >= ?
@@ -28,7 +28,7 @@ export function createAuditStore(db: Db): AuditStore {
   );
   return {
     append: (e) =>
-      void insert.run(e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId),
+      void insert.run(e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId, e.signer ?? null),
     list(accountId, limit, cursor, filter: AuditFilter = {}) {
       let before = Number.MAX_SAFE_INTEGER;
       if (cursor !== undefined) {

@@ -159,4 +159,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE account_settings ADD COLUMN asr_engine TEXT;
   `,
+  // 5: notes are drafts until signed; later changes are addenda (sealed). The trail names the signer.
+  `
+  ALTER TABLE notes ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE notes ADD COLUMN signed_at INTEGER;
+  ALTER TABLE notes ADD COLUMN signed_by TEXT;
+  ALTER TABLE notes ADD COLUMN addenda TEXT;
+  ALTER TABLE audit_events ADD COLUMN signer TEXT;
+  `,
 ];

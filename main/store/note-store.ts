@@ -6,10 +6,11 @@ import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
 interface NoteRow {
   id: string; account_id: string; status: NoteRecord['status']; request: string; markdown: string | null;
   json: string | null; error: string | null; created_at: number; started_at: number | null; completed_at: number | null;
+  version: number; signed_at: number | null; signed_by: string | null; addenda: string | null;
 }
 
 // Patient data columns, sealed with AES-256-GCM; the row id is part of each value's context.
-const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json' } as const;
+const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json', addenda: 'notes.addenda' } as const;
 
 const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => ({
   id: r.id,
@@ -22,10 +23,15 @@ const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => ({
   createdAt: r.created_at,
   startedAt: r.started_at,
   completedAt: r.completed_at,
+  version: r.version,
+  signedAt: r.signed_at,
+  signedBy: r.signed_by,
+  addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(SEALED.addenda, r.id))) as NoteRecord['addenda']),
 });
 
 const COLUMNS: Record<string, string> = {
   status: 'status', markdown: 'markdown', json: 'json', error: 'error', startedAt: 'started_at', completedAt: 'completed_at',
+  version: 'version', signedAt: 'signed_at', signedBy: 'signed_by', addenda: 'addenda',
 };
 
 /** SQLite implementation of the notes port; request, markdown and json are stored encrypted. */
@@ -33,7 +39,8 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   const seal = (column: keyof typeof SEALED, id: string, text: string | null): string | null =>
     text === null ? null : cipher.seal(text, rowContext(SEALED[column], id));
   const insert = db.prepare(
-    'INSERT INTO notes (id, account_id, status, request, markdown, json, error, created_at, started_at, completed_at) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    `INSERT INTO notes (id, account_id, status, request, markdown, json, error, created_at, started_at, completed_at, version, signed_at, signed_by, addenda)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const get = db.prepare('SELECT * FROM notes WHERE account_id = ? AND id = ?');
   const getAny = db.prepare('SELECT * FROM notes WHERE id = ?');
@@ -42,7 +49,8 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   return {
     insert: (n) =>
       void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
-        seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt),
+        seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt,
+        n.version, n.signedAt, n.signedBy, n.addenda.length ? seal('addenda', n.id, JSON.stringify(n.addenda)) : null),
     get: (accountId, id) => {
       const row = get.get(accountId, id) as NoteRow | undefined;
       return row ? toNote(cipher, row) : undefined;
@@ -61,6 +69,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         sets.push(`${column} = ?`);
         if (field === 'json') values.push(value === null || value === undefined ? value : seal('json', id, JSON.stringify(value)));
         else if (field === 'markdown') values.push(value === null || value === undefined ? value : seal('markdown', id, String(value)));
+        else if (field === 'addenda') values.push(seal('addenda', id, JSON.stringify(value ?? [])));
         else values.push(value);
       }
       if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);

@@ -6,7 +6,7 @@ import type { BlobStore } from '../services/storage.js';
 // Bytes are the stored column lengths (ciphertext where columns are sealed): what the rows weigh
 // in the database file, not counting SQLite's page overhead.
 const SUMS = {
-  notes: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(request) + COALESCE(LENGTH(markdown), 0) + COALESCE(LENGTH(json), 0) + COALESCE(LENGTH(error), 0)), 0) AS bytes FROM notes WHERE account_id = ?',
+  notes: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(request) + COALESCE(LENGTH(markdown), 0) + COALESCE(LENGTH(json), 0) + COALESCE(LENGTH(error), 0) + COALESCE(LENGTH(addenda), 0)), 0) AS bytes FROM notes WHERE account_id = ?',
   transcriptions: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(options) + COALESCE(LENGTH(result), 0) + COALESCE(LENGTH(error), 0)), 0) AS bytes FROM transcriptions WHERE account_id = ?',
   templates: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(body)), 0) AS bytes FROM note_templates WHERE account_id = ?',
   macros: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(body)), 0) AS bytes FROM macros WHERE account_id = ?',

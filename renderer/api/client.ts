@@ -1,6 +1,7 @@
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
 import type { WebhookEvent } from '../../shared/api/webhook-events.js';
+import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -32,6 +33,12 @@ export interface ApiClient {
   getNote(id: string): Promise<NoteView>;
   listNotes(cursor?: string): Promise<Page<NoteView>>;
   deleteNote(id: string): Promise<void>;
+  /** Saves an edited draft; `version` is the one last read (412 when it changed elsewhere, 409 once signed). */
+  editNote(id: string, markdown: string, version: number): Promise<NoteView>;
+  /** Signs a draft at `version` as `signer`: it becomes read-only. */
+  signNote(id: string, signer: string, version: number): Promise<NoteView>;
+  /** Adds an addendum to a signed note. */
+  addAddendum(id: string, text: string, author: string): Promise<AddendumView>;
   createNoteStyle(sampleNote: string, instructions: string[]): Promise<NoteStyleResult>;
   detectMacros(text: string, macros: MacroDefinition[]): Promise<MacroResult>;
   listMacros(cursor?: string): Promise<Page<MacroDefinition>>;
@@ -73,12 +80,12 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     ...extra,
   });
 
-  async function call<T>(method: string, path: string, body?: unknown, envelope: 'data' | 'raw' | 'none' = 'data'): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, envelope: 'data' | 'raw' | 'none' = 'data', extra: Record<string, string> = {}): Promise<T> {
     let res: Response;
     try {
       res = await fetchImpl(`${base}${path}`, {
         method,
-        headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        headers: headers({ ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch {
@@ -107,6 +114,9 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
     deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),
+    editNote: (noteId, markdown, version) => call('PUT', `/v1/notes/${id(noteId)}`, { markdown } satisfies NoteEditBody, 'data', { 'If-Match': `"${version}"` }),
+    signNote: (noteId, signer, version) => call('POST', `/v1/notes/${id(noteId)}/sign`, { signer } satisfies SignBody, 'data', { 'If-Match': `"${version}"` }),
+    addAddendum: (noteId, text, author) => call('POST', `/v1/notes/${id(noteId)}/addenda`, { text, author } satisfies AddendumBody),
     createNoteStyle: (sampleNote, instructions) => call('POST', '/v1/note-styles', { sampleNote, instructions } satisfies NoteStyleBody),
     detectMacros: (text, macros) => call('POST', '/v1/macros/detect', { text, macros } satisfies MacroBody),
     listMacros: (cursor) => call('GET', page('/v1/macro-library', cursor)),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { buildDocumentReference } from '../../shared/export/fhir-document-reference.js';
+import { buildDocumentReference, documentText } from '../../shared/export/fhir-document-reference.js';
 import { markdownToPlainText } from '../../shared/export/markdown.js';
 import { saveFile } from '../save-file.js';
 import { useNotes, useStores } from '../state/stores.js';
@@ -16,6 +16,10 @@ export function ExportPanel() {
   const patientName = useNotes((s) => s.patientName);
   const dateOfBirth = useNotes((s) => s.dateOfBirth);
   const date = useNotes((s) => s.date);
+  const signature = useNotes((s) => s.signature);
+  const addenda = useNotes((s) => s.addenda);
+  // What leaves the app is the document: the note and, once amended, its addenda.
+  const text = documentText({ markdown, addenda });
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -38,10 +42,10 @@ export function ExportPanel() {
     <section className="export" aria-labelledby="export-title">
       <h3 id="export-title">Export</h3>
       <div className="toolbar">
-        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, markdown, 'text/markdown'))}>
+        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, text, 'text/markdown'))}>
           Export Markdown
         </button>
-        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, markdownToPlainText(markdown), 'text/plain'))}>
+        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, markdownToPlainText(text), 'text/plain'))}>
           Export plain text
         </button>
         <button
@@ -50,7 +54,7 @@ export function ExportPanel() {
           onClick={() =>
             void run('PDF export', async () => {
               const { noteToPdf } = await import('../../shared/export/pdf.js');
-              return saveFile(bridge, `${base}.pdf`, await noteToPdf(markdown, 'Clinical note'), 'application/pdf');
+              return saveFile(bridge, `${base}.pdf`, await noteToPdf(text, 'Clinical note'), 'application/pdf');
             })
           }
         >
@@ -62,7 +66,7 @@ export function ExportPanel() {
           onClick={() =>
             void run('FHIR export', () => {
               const doc = buildDocumentReference({
-                markdown, title: 'Clinical note', language,
+                markdown, title: 'Clinical note', language, signature, addenda,
                 ...(noteId ? { noteId } : {}),
                 ...(patientName || dateOfBirth ? { patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) } } : {}),
                 ...(date ? { encounterDate: date } : {}),
@@ -78,7 +82,7 @@ export function ExportPanel() {
           disabled={disabled}
           onClick={() =>
             void run('Copy', async () => {
-              await navigator.clipboard.writeText(markdownToPlainText(markdown));
+              await navigator.clipboard.writeText(markdownToPlainText(text));
               return true;
             })
           }

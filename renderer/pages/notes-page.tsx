@@ -4,6 +4,7 @@ import type { NoteKind } from '../api/types.js';
 import { EncounterRecorder } from '../components/encounter-recorder.js';
 import { ExportPanel } from '../components/export-panel.js';
 import { MarkdownView } from '../components/markdown-view.js';
+import { SignPanel } from '../components/sign-panel.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { StyleMaker } from '../components/style-maker.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
@@ -111,12 +112,23 @@ export function NotesPage() {
           </div>
           {s.markdown ? (
             <>
-              <div className="toolbar">
-                <button type="button" onClick={() => s.setEditing(!s.editing)} aria-pressed={s.editing}>{s.editing ? 'Show note' : 'Edit note'}</button>
-                {s.generated !== undefined && s.markdown !== s.generated && (
-                  <button type="button" onClick={() => s.setMarkdown(s.generated ?? '')}>Revert to generated</button>
-                )}
-              </div>
+              {s.signature.status === 'draft' && (
+                <div className="toolbar">
+                  <button
+                    type="button"
+                    aria-pressed={s.editing}
+                    onClick={() => {
+                      if (s.editing) void notes.getState().saveEdits();
+                      s.setEditing(!s.editing);
+                    }}
+                  >
+                    {s.editing ? 'Show note' : 'Edit note'}
+                  </button>
+                  {s.generated !== undefined && s.markdown !== s.generated && (
+                    <button type="button" onClick={() => s.setMarkdown(s.generated ?? '')}>Revert to generated</button>
+                  )}
+                </div>
+              )}
               {s.editing ? (
                 <>
                   <label htmlFor="note-edit">Edit note (markdown)</label>
@@ -125,6 +137,7 @@ export function NotesPage() {
               ) : (
                 <MarkdownView markdown={s.markdown} label="Generated note" />
               )}
+              <SignPanel />
               <ExportPanel />
             </>
           ) : (

@@ -3,6 +3,7 @@ import type { ApiClient } from '../api/client.js';
 import type { CreateNoteRequest, NoteKind, NoteStatus, TranscriptionRecord } from '../api/types.js';
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { NoteLanguage } from '../../shared/languages.js';
+import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
 
 export interface SavedStyle { name: string; template: string }
 
@@ -37,10 +38,23 @@ export interface NoteState extends NoteInputs {
   styles: SavedStyle[];
   styleStatus: 'idle' | 'working';
   styleError?: string;
+  /** The note's version on the server (its ETag) and the markdown saved there. */
+  version?: number;
+  savedMarkdown?: string;
+  /** Draft until signed; a signed note is read-only and later changes are addenda. */
+  signature: SignatureView;
+  addenda: AddendumView[];
+  signing: 'idle' | 'saving' | 'signing' | 'amending';
   set(patch: Partial<NoteInputs>): void;
   generate(): Promise<void>;
   setEditing(on: boolean): void;
+  /** Edits the draft (ignored once signed). */
   setMarkdown(md: string): void;
+  /** Saves the edited draft on the server (PUT with If-Match); false when it could not. */
+  saveEdits(): Promise<boolean>;
+  /** Saves any edits, then signs the note as `signer`. */
+  sign(signer: string): Promise<void>;
+  addAddendum(text: string, author: string): Promise<void>;
   transcribeEncounter(audio: Blob, filename: string): Promise<void>;
   loadTemplates(): Promise<void>;
   makeStyle(name: string, sampleNote: string, instructions: string[]): Promise<void>;
@@ -93,6 +107,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
   };
   const writeStyles = (styles: SavedStyle[]): void => deps.storage?.setItem(STYLES_KEY, JSON.stringify(styles));
   let generation = 0;
+  // One save at a time, so each PUT carries the version the previous one returned.
+  let saving: Promise<boolean> = Promise.resolve(true);
 
   const store = createStore<NoteState>()((set, get) => ({
     transcript: '',
@@ -111,6 +127,9 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     templates: [],
     styles: readStyles(),
     styleStatus: 'idle',
+    signature: { status: 'draft' },
+    addenda: [],
+    signing: 'idle',
     set: (patch) => set(patch),
     problems() {
       const s = get();
@@ -140,7 +159,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         ...(s.medicationList.trim() ? { medicationList: s.medicationList.trim() } : {}),
       };
       const mine = ++generation;
-      set({ status: 'submitting', error: undefined, editing: false });
+      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined });
       try {
         const { noteId } = await client.createNote(body);
         set({ noteId, status: 'STATUS_PENDING' });
@@ -151,7 +170,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
           if (mine !== generation) return;
           if (note.status === 'STATUS_DONE') {
             const md = note.payload?.markdown ?? '';
-            return set({ status: 'STATUS_DONE', generated: md, markdown: md });
+            return set({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda });
           }
           if (note.status === 'STATUS_FAILED') return set({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
           set({ status: note.status });
@@ -162,8 +181,65 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         if (mine === generation) set({ status: 'STATUS_FAILED', error: (err as Error).message });
       }
     },
-    setEditing: (editing) => set({ editing }),
-    setMarkdown: (markdown) => set({ markdown }),
+    setEditing: (editing) => set({ editing: editing && get().signature.status === 'draft' }),
+    setMarkdown: (markdown) => {
+      if (get().signature.status === 'draft') set({ markdown });
+    },
+    saveEdits() {
+      const run = async (): Promise<boolean> => {
+        const client = deps.client();
+        const { noteId, version, markdown, savedMarkdown, signature } = get();
+        if (!client || !noteId || version === undefined || signature.status !== 'draft') return false;
+        if (markdown === savedMarkdown) return true;
+        if (!markdown.trim()) return false;
+        set({ signing: 'saving' });
+        try {
+          const note = await client.editNote(noteId, markdown, version);
+          if (get().noteId === noteId) set({ version: note.version, savedMarkdown: note.payload?.markdown ?? markdown, signature: note.signature, addenda: note.addenda });
+          return true;
+        } catch (err) {
+          const status = (err as { status?: number }).status;
+          set({ error: status === 412 ? 'This note was changed in another window; reopen it to see that version before saving yours.' : (err as Error).message });
+          return false;
+        } finally {
+          set({ signing: 'idle' });
+        }
+      };
+      saving = saving.then(run, run);
+      return saving;
+    },
+    async sign(signer) {
+      const client = deps.client();
+      const { noteId } = get();
+      if (!client || !noteId) return;
+      if (!signer.trim()) return set({ error: 'Type your name to sign the note.' });
+      if (!(await get().saveEdits())) return;
+      set({ signing: 'signing', error: undefined });
+      try {
+        const note = await client.signNote(noteId, signer.trim(), get().version!);
+        set({ version: note.version, signature: note.signature, addenda: note.addenda, editing: false });
+      } catch (err) {
+        set({ error: (err as Error).message });
+      } finally {
+        set({ signing: 'idle' });
+      }
+    },
+    async addAddendum(text, author) {
+      const client = deps.client();
+      const { noteId } = get();
+      if (!client || !noteId) return;
+      if (!text.trim() || !author.trim()) return set({ error: 'An addendum needs its text and your name.' });
+      set({ signing: 'amending', error: undefined });
+      try {
+        const addendum = await client.addAddendum(noteId, text, author.trim());
+        const note = await client.getNote(noteId);
+        set({ addenda: note.addenda.length ? note.addenda : [...get().addenda, addendum], signature: note.signature, version: note.version });
+      } catch (err) {
+        set({ error: (err as Error).message });
+      } finally {
+        set({ signing: 'idle' });
+      }
+    },
     async transcribeEncounter(audio, filename) {
       const client = deps.client();
       if (!client) return set({ encounterError: 'Connect to the local API in Settings first.' });

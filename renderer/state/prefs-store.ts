@@ -10,6 +10,8 @@ export interface Prefs {
   speechEngine: string;
   /** Dictation formatting on by default. */
   formatting: boolean;
+  /** The physician's own name, offered when signing a note (not patient data). */
+  signerName: string;
 }
 
 export interface PrefsState extends Prefs {
@@ -30,13 +32,14 @@ export function createPrefsStore(storage?: Pick<Storage, 'getItem' | 'setItem'>)
     language: NOTE_LANGUAGES.includes(saved.language as NoteLanguage) ? (saved.language as NoteLanguage) : 'en',
     speechEngine: typeof saved.speechEngine === 'string' && (SPEECH_ENGINES as readonly string[]).includes(saved.speechEngine) ? saved.speechEngine : '',
     formatting: saved.formatting !== false,
+    signerName: typeof saved.signerName === 'string' ? saved.signerName.slice(0, 200) : '',
   };
   const store = createStore<PrefsState>()((set, get) => ({
     ...initial,
     update(patch) {
       set(patch);
-      const { language, speechEngine, formatting } = get();
-      storage?.setItem(KEY, JSON.stringify({ language, speechEngine, formatting }));
+      const { language, speechEngine, formatting, signerName } = get();
+      storage?.setItem(KEY, JSON.stringify({ language, speechEngine, formatting, signerName }));
     },
   }));
   return store;

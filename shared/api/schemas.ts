@@ -3,6 +3,7 @@ import { NOTE_LANGUAGES } from '../languages.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../note-template-schema.js';
 import type { NoteTemplate } from '../note-template.js';
 import { WEBHOOK_EVENTS } from './webhook-events.js';
+import { AddendumView, SignatureView } from './signing.js';
 
 /**
  * Request and response schemas of the local API, the one wire contract. The server validates
@@ -88,8 +89,11 @@ export const NoteView = Type.Object(
     payload: Type.Optional(Type.Object({ markdown: Type.String(), json: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })),
     timestamp: Type.Object({ start: Type.Integer(), complete: Type.Optional(Type.Integer()) }),
     error: Type.Optional(Type.Object({ message: Type.String() })),
+    version: Type.Integer({ minimum: 1, description: 'Goes up with every edit, signature and addendum; also the ETag. Send it as If-Match to change the note.' }),
+    signature: SignatureView,
+    addenda: Type.Array(AddendumView, { description: 'Additions made after signing, oldest first.' }),
   },
-  { description: 'A note. `payload` is present only when status is STATUS_DONE; `error` only when STATUS_FAILED.' },
+  { description: 'A note. `payload` is present only when status is STATUS_DONE; `error` only when STATUS_FAILED. `version`, `signature` and `addenda` are extensions (draft, sign, amend).' },
 );
 export type NoteView = Static<typeof NoteView>;
 

@@ -11,6 +11,22 @@ export interface NoteForExport {
   encounterDate?: string;
   /** When the document was made; default now. */
   created?: Date;
+  /**
+   * Where the note stands: `draft` (default: not signed) exports as docStatus `preliminary`,
+   * `signed` as `final`, `amended` (signed, then an addendum) as `amended`.
+   */
+  signature?: { status: 'draft' | 'signed' | 'amended'; signedBy?: string; signedAt?: number };
+  /** Addenda of a signed note, oldest first; appended to the document's text. */
+  addenda?: { text: string; author: string; createdAt: number }[];
+}
+
+const DOC_STATUS = { draft: 'preliminary', signed: 'final', amended: 'amended' } as const;
+
+/** The note as a document: its text, then each addendum under its own heading with author and time. */
+export function documentText(note: Pick<NoteForExport, 'markdown' | 'addenda'>): string {
+  if (!note.addenda?.length) return note.markdown;
+  const parts = note.addenda.map((a) => `## Addendum (${new Date(a.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z')}, ${a.author})\n\n${a.text.trim()}\n`);
+  return `${note.markdown.trimEnd()}\n\n${parts.join('\n')}`;
 }
 
 /** UTF-8 text to base64 in both Node and browsers (no Buffer in the renderer). */
@@ -24,13 +40,16 @@ export function utf8ToBase64(text: string): string {
 const LOINC_CLINICAL_NOTE = { system: 'http://loinc.org', code: '11506-3', display: 'Progress note' };
 
 /**
- * An HL7 FHIR R4 DocumentReference for a finished note: the markdown as a base64 attachment,
- * the patient (as a contained Patient) and the encounter date when known. Typed with Medplum's
+ * An HL7 FHIR R4 DocumentReference for a note: the markdown (with any addenda) as a base64
+ * attachment, the patient (as a contained Patient) and the encounter date when known. An unsigned
+ * note is `preliminary`, never `final`; the signer is the `authenticator`. Typed with Medplum's
  * maintained R4 definitions; tests validate it against the official R4 JSON schema.
  */
 export function buildDocumentReference(note: NoteForExport): DocumentReference {
   const created = (note.created ?? new Date()).toISOString();
-  const bytes = new TextEncoder().encode(note.markdown).length;
+  const text = documentText(note);
+  const bytes = new TextEncoder().encode(text).length;
+  const signature = note.signature ?? { status: 'draft' };
   const patient: Patient | undefined =
     note.patient && (note.patient.name || note.patient.dateOfBirth)
       ? {
@@ -46,7 +65,8 @@ export function buildDocumentReference(note: NoteForExport): DocumentReference {
     ...(patient ? { contained: [patient] } : {}),
     ...(note.noteId ? { identifier: [{ system: 'urn:clindoc:note', value: note.noteId }] } : {}),
     status: 'current',
-    docStatus: 'final',
+    docStatus: DOC_STATUS[signature.status],
+    ...(signature.status !== 'draft' && signature.signedBy ? { authenticator: { display: signature.signedBy } } : {}),
     type: { coding: [LOINC_CLINICAL_NOTE], text: note.title ?? 'Clinical note' },
     category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
     ...(patient ? { subject: { reference: '#patient', ...(note.patient?.name ? { display: note.patient.name } : {}) } } : {}),
@@ -57,7 +77,7 @@ export function buildDocumentReference(note: NoteForExport): DocumentReference {
         attachment: {
           contentType: 'text/markdown; charset=utf-8',
           ...(note.language ? { language: note.language } : {}),
-          data: utf8ToBase64(note.markdown),
+          data: utf8ToBase64(text),
           size: bytes,
           title: `${note.title ?? 'Clinical note'}.md`,
           creation: created,

@@ -49,6 +49,13 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     const noteId = created.json.data.noteId;
     await waitFor(async () => ((await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json()).data.status === 'STATUS_DONE' ? true : undefined));
     await call('GET', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
+    await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# Edited' });
+    await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# Edited' }, { 'If-Match': '"1"' });
+    await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# Edited' }, { 'If-Match': '"1"' });
+    await call('POST', '/v1/notes/{noteId}/addenda', `/v1/notes/${noteId}/addenda`, { text: 'Later.', author: 'Dr. A' });
+    await call('POST', '/v1/notes/{noteId}/sign', `/v1/notes/${noteId}/sign`, { signer: 'Dr. A' }, { 'If-Match': '"2"' });
+    await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# After signing' }, { 'If-Match': '"3"' });
+    await call('POST', '/v1/notes/{noteId}/addenda', `/v1/notes/${noteId}/addenda`, { text: 'Later.', author: 'Dr. A' });
     await call('GET', '/v1/notes', '/v1/notes?limit=5');
     await call('POST', '/v1/notes', '/v1/notes', { transcript: 5 });
     await call('POST', '/v1/note-styles', '/v1/note-styles', { sampleNote: 'HPI\nCough for two days.\n\nPLAN\n- Rest.', instructions: [] });

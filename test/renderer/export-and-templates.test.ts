@@ -42,6 +42,24 @@ describe('FHIR R4 DocumentReference export', () => {
     expect(doc.context?.period?.start).toBe('2026-11-20');
   });
 
+  it('says preliminary for a draft, final when signed (with the signer), amended with the addenda in the text', () => {
+    const draft = buildDocumentReference({ markdown: NOTE });
+    expect(draft.docStatus).toBe('preliminary');
+    expect(draft.authenticator).toBeUndefined();
+    const signed = buildDocumentReference({ markdown: NOTE, signature: { status: 'signed', signedBy: 'Dr. Ana Lopez', signedAt: 0 } });
+    expect(signed.docStatus).toBe('final');
+    expect(signed.authenticator).toEqual({ display: 'Dr. Ana Lopez' });
+    const amended = buildDocumentReference({
+      markdown: NOTE, signature: { status: 'amended', signedBy: 'Dr. Ana Lopez', signedAt: 0 },
+      addenda: [{ text: 'Culture negative.', author: 'Dr. B', createdAt: Date.UTC(2026, 10, 21, 9, 30) }],
+    });
+    expect(amended.docStatus).toBe('amended');
+    const text = Buffer.from(amended.content[0]!.attachment.data!, 'base64').toString('utf8');
+    expect(text).toBe(`${NOTE.trimEnd()}\n\n## Addendum (2026-11-21T09:30:00Z, Dr. B)\n\nCulture negative.\n`);
+    expect(amended.content[0]!.attachment.size).toBe(Buffer.byteLength(text));
+    for (const doc of [draft, signed, amended]) expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+
   it('stays valid without patient or date, and the schema rejects a broken document', () => {
     const doc = buildDocumentReference({ markdown: 'Plain note' });
     expect(validate(doc)).toBe(true);

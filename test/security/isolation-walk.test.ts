@@ -14,6 +14,15 @@ const PARAM_RESOURCE: Record<string, string> = {
 
 interface Creds { accountId: string; apiKey: string }
 
+/** A valid body for each operation that takes one, so only ownership can refuse it. */
+function bodyFor(op: { method: string; path: string }): unknown {
+  if (op.path.endsWith('/sign')) return { signer: 'Dr. B' };
+  if (op.path.endsWith('/addenda')) return { text: 'Addendum.', author: 'Dr. B' };
+  if (op.method === 'PUT' && op.path.startsWith('/v1/notes/')) return { markdown: '# Edited' };
+  if (op.method === 'PUT') return op.path.includes('macro') ? MACRO : TEMPLATE;
+  return op.method === 'POST' ? {} : undefined;
+}
+
 /** Opens the streaming socket and resolves with the first message and the close code. */
 function streamAttempt(base: string, query: string, headers: Record<string, string> = {}): Promise<{ messages: Array<Record<string, unknown>>; code: number }> {
   return new Promise((resolve, reject) => {
@@ -69,8 +78,8 @@ describe("walk of every OpenAPI route with account B's credentials against accou
         expect(resource, `${op.method} ${op.path}: parameter ${name} is not mapped to one of A's objects`).toBeDefined();
         return encodeURIComponent(ids[resource!]!);
       });
-      const body = op.method === 'PUT' ? JSON.stringify(op.path.includes('macro') ? MACRO : TEMPLATE) : op.method === 'POST' ? '{}' : undefined;
-      const res = await fetch(`${s.base}${url}`, { method: op.method, headers: authHeaders(b), ...(body ? { body } : {}) });
+      const body = JSON.stringify(bodyFor(op)) ?? undefined;
+      const res = await fetch(`${s.base}${url}`, { method: op.method, headers: authHeaders(b, { 'If-Match': '"1"' }), ...(body ? { body } : {}) });
       const text = await res.text();
       expect(res.status, `${op.method} ${op.path}`).toBe(404);
       expect(text).not.toContain(MARKER);

@@ -6,7 +6,7 @@ import type { Principal } from '../../services/accounts/account-service.js';
 /** What the route registry leaves in `res.locals.route` for this middleware. */
 interface RouteLocals {
   operationId: string;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   params: Record<string, string>;
 }
@@ -17,6 +17,7 @@ const RESOURCES: Array<[RegExp, AuditEvent['resourceType']]> = [
   [/^\/v[12]\/audio\/transcriptions\b/, 'transcription'],
   [/^\/v1\/note-templates\b/, 'note_template'],
   [/^\/v1\/notes\b/, 'note'],
+  [/^\/v1\/visits\b/, 'visit'],
   [/^\/v1\/macro-library\b/, 'macro'],
   [/^\/v1\/webhooks\b/, 'webhook'],
   [/^\/v1\/backups\b/, 'backup'],
@@ -27,7 +28,12 @@ export function classifyRoute(route: Pick<RouteLocals, 'method' | 'path'>): { re
   const found = RESOURCES.find(([pattern]) => pattern.test(route.path));
   if (!found || found[1] === 'audio') return undefined; // the token route stores nothing
   const hasId = route.path.includes('/:');
-  const action: AuditEvent['action'] = route.method === 'get' ? (hasId ? 'read' : 'list') : route.method === 'delete' ? 'delete' : 'write';
+  const action: AuditEvent['action'] =
+    route.method === 'get' ? (hasId ? 'read' : 'list')
+    : route.method === 'delete' ? 'delete'
+    : /\/sign$/.test(route.path) ? 'sign'
+    : /\/addenda$/.test(route.path) ? 'amend'
+    : 'write';
   return { resourceType: found[1], action };
 }
 
@@ -68,6 +74,8 @@ export function auditTrail(audit: AuditService) {
         outcome: outcomeOf(res.statusCode),
         status: res.statusCode,
         requestId: (res.locals.requestId as string | undefined) ?? null,
+        // The signer's name, set by the sign and addendum routes on success (a clinician's name, not patient data).
+        signer: res.statusCode < 300 ? ((res.locals.auditSigner as string | undefined) ?? null) : null,
       });
     });
     next();

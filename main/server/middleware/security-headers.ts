@@ -21,9 +21,10 @@ export function securityHeaders(options: { corsOrigins: string[] }) {
     if (origin && options.corsOrigins.includes(origin)) {
       res.set('Access-Control-Allow-Origin', origin);
       res.set('Vary', 'Origin');
+      res.set('Access-Control-Expose-Headers', 'ETag, X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset');
       if (req.method === 'OPTIONS') {
-        res.set('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE');
-        res.set('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-ACCOUNT-ID, X-API-TOKEN, Idempotency-Key, X-Request-Id');
+        res.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+        res.set('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-ACCOUNT-ID, X-API-TOKEN, Idempotency-Key, X-Request-Id, If-Match');
         res.set('Access-Control-Max-Age', '600');
         res.status(204).end();
         return;

@@ -1,7 +1,9 @@
 import type { RouteRegistry } from '../route-registry.js';
-import type { NoteService, CreateNoteRequest } from '../../services/notes/note-service.js';
+import { toNoteView, type NoteService, type CreateNoteRequest } from '../../services/notes/note-service.js';
 import type { StyleService } from '../../services/notes/style-service.js';
 import { CreateNoteBody, IdParam, NoteCreated, NoteStyleBody, NoteStyleResult, NoteView, PageQuery, pageOf } from '../schemas.js';
+import { AddendumBody, AddendumView, IfMatchHeader, NoteEditBody, SignBody } from '../../../shared/api/signing.js';
+import { ifMatchVersion, setEtag } from '../preconditions.js';
 
 /** Notes (create, get, list, delete) and note styles. */
 export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteService; styles: StyleService }): void {
@@ -29,7 +31,54 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       method: 'get', path: '/v1/notes/:noteId', operationId: 'getNote', tags: ['Notes'], summary: 'Get a note',
       params: IdParam('noteId'), envelope: 'standard', success: { status: 200, description: 'The note', schema: NoteView }, errors: [404],
     },
-    ({ principal, params }) => deps.notes.get(principal.accountId, params.noteId),
+    ({ principal, params, res }) => {
+      const note = deps.notes.get(principal.accountId, params.noteId);
+      setEtag(res, note.version);
+      return note;
+    },
+  );
+  registry.add(
+    {
+      method: 'put', path: '/v1/notes/:noteId', operationId: 'editNote', tags: ['Notes'], summary: 'Edit a draft note',
+      description: 'Replaces the markdown of a finished, unsigned note (a draft). A signed note is read-only: 409, add an addendum instead. ' +
+        'If-Match must name the current version (ETag); the version goes up by one.',
+      params: IdParam('noteId'), headers: [IfMatchHeader], body: NoteEditBody, envelope: 'standard',
+      success: { status: 200, description: 'The edited note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415, 428],
+    },
+    ({ principal, params, body, req, res }) => {
+      const note = deps.notes.edit(principal.accountId, params.noteId, body.markdown as string, ifMatchVersion(req, true)!);
+      setEtag(res, note.version);
+      return toNoteView(note);
+    },
+  );
+  registry.add(
+    {
+      method: 'post', path: '/v1/notes/:noteId/sign', operationId: 'signNote', tags: ['Notes'], summary: 'Sign a draft note',
+      description: 'The note becomes read-only (`signature.status` `signed`; FHIR docStatus `final`). The signer\'s name and the time are kept on the note ' +
+        'and in the audit trail. If-Match, when sent, must name the current version, so the version signed is the one the clinician read.',
+      params: IdParam('noteId'), headers: [{ ...IfMatchHeader, required: false }], body: SignBody, envelope: 'standard',
+      success: { status: 200, description: 'The signed note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415],
+    },
+    ({ principal, params, body, req, res }) => {
+      const note = deps.notes.sign(principal.accountId, params.noteId, body.signer as string, ifMatchVersion(req, false));
+      res.locals.auditSigner = note.signedBy;
+      setEtag(res, note.version);
+      return toNoteView(note);
+    },
+  );
+  registry.add(
+    {
+      method: 'post', path: '/v1/notes/:noteId/addenda', operationId: 'addNoteAddendum', tags: ['Notes'], summary: 'Add an addendum to a signed note',
+      description: 'Later changes to a signed note. The note becomes `amended` (FHIR docStatus `amended`); its signed text is unchanged. The author and time are in the audit trail.',
+      params: IdParam('noteId'), body: AddendumBody, envelope: 'standard',
+      success: { status: 201, description: 'The addendum', schema: AddendumView, etag: true }, errors: [400, 404, 409, 415],
+    },
+    ({ principal, params, body, res }) => {
+      const { note, addendum } = deps.notes.amend(principal.accountId, params.noteId, { text: body.text as string, author: body.author as string });
+      res.locals.auditSigner = addendum.author;
+      setEtag(res, note.version);
+      return addendum;
+    },
   );
   registry.add(
     {

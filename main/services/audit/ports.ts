@@ -12,8 +12,8 @@ export interface AuditEvent {
   /** `api-key`, `anonymous`, or `system:<job>` for background work such as retention. */
   actor: string;
   /** `authenticate` marks a lockout after repeated wrong keys (outcome `locked`); the keys tried are never kept. */
-  action: 'read' | 'list' | 'write' | 'delete' | 'authenticate';
-  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio' | 'account' | 'backup';
+  action: 'read' | 'list' | 'write' | 'delete' | 'authenticate' | 'sign' | 'amend';
+  resourceType: 'note' | 'transcription' | 'note_template' | 'macro' | 'webhook' | 'audio' | 'account' | 'backup' | 'visit';
   resourceId: string | null;
   /** OpenAPI operationId, when the event came from a request. */
   operation: string | null;
@@ -22,6 +22,8 @@ export interface AuditEvent {
   outcome: 'success' | 'denied' | 'not_found' | 'rejected' | 'error' | 'locked';
   status: number | null;
   requestId: string | null;
+  /** The name a note was signed with (`sign`), or an addendum's author (`amend`); null otherwise. */
+  signer?: string | null;
 }
 
 export interface AuditFilter {

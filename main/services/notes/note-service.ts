@@ -5,6 +5,7 @@ import type { NoteTemplate } from '../../../shared/note-template.js';
 import type { NoteLanguage } from '../../../shared/languages.js';
 import { DomainError, invalidRequest, notFound } from '../errors.js';
 import { validateNoteTemplate } from '../templates/template-service.js';
+import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
 
 /** The note creation body after schema validation (contract + API-DECISIONS). */
 export interface CreateNoteRequest {
@@ -26,13 +27,19 @@ export interface CreateNoteRequest {
   medicationList?: string;
 }
 
-/** The contract's note view (`GET /v1/notes/{noteId}`), plus `error` for failed notes. */
+/**
+ * The contract's note view (`GET /v1/notes/{noteId}`), plus `error` for failed notes and, as
+ * extensions, the version (ETag), the signature and the addenda.
+ */
 export interface NoteView {
   id: string;
   status: NoteRecord['status'];
   payload?: { markdown: string; json?: Record<string, unknown> };
   timestamp: { start: number; complete?: number };
   error?: { message: string };
+  version: number;
+  signature: SignatureView;
+  addenda: AddendumView[];
 }
 
 export const MAX_MEDICATIONS = 50;
@@ -43,7 +50,7 @@ export interface NoteEvents {
   noteFinished?(note: { accountId: string; id: string; status: 'STATUS_DONE' | 'STATUS_FAILED' }): void;
 }
 
-export interface NoteService {
+export interface NoteService extends NoteSigning {
   create(accountId: string, request: CreateNoteRequest): { noteId: string };
   get(accountId: string, noteId: string): NoteView;
   list(accountId: string, limit: number, cursor?: string): Page<NoteView>;
@@ -55,7 +62,10 @@ export interface NoteService {
 }
 
 export function toNoteView(note: NoteRecord): NoteView {
-  const view: NoteView = { id: note.id, status: note.status, timestamp: { start: note.createdAt } };
+  const view: NoteView = {
+    id: note.id, status: note.status, timestamp: { start: note.createdAt }, version: note.version, signature: signatureOf(note),
+    addenda: note.addenda.map((a) => ({ ...a })),
+  };
   if (note.completedAt !== null) view.timestamp.complete = note.completedAt;
   if (note.status === 'STATUS_DONE' && note.markdown !== null) {
     view.payload = { markdown: note.markdown, ...(note.json ? { json: note.json } : {}) };
@@ -106,6 +116,7 @@ export function createNoteService(deps: {
   };
 
   return {
+    ...createNoteSigning({ notes: deps.notes, now }),
     create(accountId, request) {
       if (!request.transcript.trim()) throw invalidRequest('transcript: must not be empty');
       if (request.date !== undefined && !validDate(request.date)) throw invalidRequest('date: must be YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ');
@@ -130,7 +141,7 @@ export function createNoteService(deps: {
       const id = randomUUID();
       deps.notes.insert({
         id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
-        createdAt: now(), startedAt: null, completedAt: null,
+        createdAt: now(), startedAt: null, completedAt: null, version: 1, signedAt: null, signedBy: null, addenda: [],
       });
       deps.enqueue(NOTE_JOB, accountId, id);
       return { noteId: id };

@@ -10,7 +10,7 @@ interface SealedTable {
 }
 
 export const SEALED_TABLES: readonly SealedTable[] = [
-  { table: 'notes', columns: ['request', 'markdown', 'json'], context: (r, c) => rowContext(`notes.${c}`, r.id!) },
+  { table: 'notes', columns: ['request', 'markdown', 'json', 'addenda'], context: (r, c) => rowContext(`notes.${c}`, r.id!) },
   { table: 'transcriptions', columns: ['options', 'result'], context: (r, c) => rowContext(`transcriptions.${c}`, r.id!) },
   { table: 'note_templates', columns: ['body'], context: (r, c) => accountRowContext(`note_templates.${c}`, r.account_id!, r.id!) },
   { table: 'macros', columns: ['body'], context: (r, c) => accountRowContext(`macros.${c}`, r.account_id!, r.id!) },
