@@ -30,7 +30,12 @@ import { createWebhookService } from './services/webhooks/webhook-service.js';
 import type { LanguageModel } from './services/language-model.js';
 import type { NoteWriter, StyleWriter } from './services/notes/ports.js';
 import type { SpeechRecognizer } from './services/transcriptions/ports.js';
-import { invalidRequest } from './services/errors.js';
+import { invalidRequest, engineUnavailable } from './services/errors.js';
+import { createCodingService } from './services/coding/coding-service.js';
+import { createIcdCoder, type IcdCoder } from './services/coding/icd-coder.js';
+import { loadCodeTable } from './engines/coding/code-table.js';
+import { readCodingLexicon } from './engines/coding/lexicon-file.js';
+import { readCptTable } from './engines/coding/cpt-table.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createApiApp, recordLockout } from './server/app.js';
@@ -274,6 +279,17 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
 
   const templates = createTemplateService({ store: stores.templates });
   const macroLibrary = createMacroLibraryService({ store: stores.macros });
+  // The code table is read at the first coding request, not at start: most runs never code.
+  let icdCoder: IcdCoder | undefined;
+  const coder = (): IcdCoder => {
+    if (icdCoder) return icdCoder;
+    const table = loadCodeTable({ bundledDir: config.resources.codesDir, dataDir: config.dataDir });
+    if (!table) throw engineUnavailable('coding: no ICD-10-CM code set (bundled resources/codes, or clindoc codes import)');
+    icdCoder = createIcdCoder(table, readCodingLexicon(join(config.resources.codesDir, 'synonyms.json')));
+    for (const warning of icdCoder.warnings) logger.warn({ edition: table.edition }, warning);
+    return icdCoder;
+  };
+  const coding = createCodingService({ coder, notes, ...(config.cptTablePath ? { cpt: readCptTable(config.cptTablePath) } : {}) });
   let boundPort = config.port;
   const backups = createBackupService({
     ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
@@ -286,7 +302,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
       }),

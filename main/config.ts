@@ -132,6 +132,12 @@ export interface ClindocConfig {
   backupIntervalHours: number;
   /** CLINDOC_BACKUP_KEEP, default 7: backups kept in CLINDOC_BACKUP_DIR; older ones are deleted after each new one. */
   backupKeep: number;
+  /**
+   * CLINDOC_CPT_TABLE: a licensed CPT table (CSV `code,descriptor`) whose descriptors coding
+   * analysis shows beside its E/M suggestions; default none (code numbers only: CPT descriptors
+   * are the AMA's and are never bundled).
+   */
+  cptTablePath?: string;
 }
 
 /** Bundled resource folders (see {@link AppFiles}). */
@@ -232,6 +238,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
   if (llmBaseUrl && !llmModel) throw new ConfigError('CLINDOC_LLM_MODEL', 'is required when CLINDOC_LLM_BASE_URL is set');
   const llmModelPath = env.CLINDOC_LLM_MODEL_PATH?.trim() || undefined;
   if (llmModelPath && !existsSync(llmModelPath)) throw new ConfigError('CLINDOC_LLM_MODEL_PATH', 'file does not exist');
+  const cptTablePath = env.CLINDOC_CPT_TABLE?.trim() || undefined;
+  if (cptTablePath && !existsSync(cptTablePath)) throw new ConfigError('CLINDOC_CPT_TABLE', 'file does not exist');
   const asrModelDir = env.CLINDOC_ASR_MODEL_DIR?.trim() || undefined;
   if (asrModelDir && !existsSync(asrModelDir)) throw new ConfigError('CLINDOC_ASR_MODEL_DIR', 'folder does not exist');
   const asrBaseUrl = url(env, 'CLINDOC_ASR_BASE_URL');
@@ -300,6 +308,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     ...(env.CLINDOC_BACKUP_DIR?.trim() ? { backupDir: resolve(env.CLINDOC_BACKUP_DIR.trim()) } : {}),
     backupIntervalHours: int(env, 'CLINDOC_BACKUP_INTERVAL_HOURS', 24, 0, 8760),
     backupKeep: int(env, 'CLINDOC_BACKUP_KEEP', 7, 1, 1000),
+    ...(cptTablePath ? { cptTablePath: resolve(cptTablePath) } : {}),
     authThrottle: {
       maxFailures: int(env, 'CLINDOC_AUTH_MAX_FAILURES', 10, 1, 10_000),
       windowSeconds: int(env, 'CLINDOC_AUTH_WINDOW_SECONDS', 900, 1, 86_400),
