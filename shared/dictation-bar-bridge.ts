@@ -17,6 +17,8 @@ export type BarEvent =
   | { type: 'final'; text: string }
   /** The bar's own Start/Stop button: same as the global shortcut. */
   | { type: 'toggle' }
+  /** The user asked for the kept text on the clipboard. */
+  | { type: 'copy-held' }
   /** The user closed the message (and any text kept for copying). */
   | { type: 'dismiss' };
 

@@ -34,10 +34,11 @@ function heldTyper(): TextTyper & { calls: string[]; finish(): Promise<void>; fa
   };
 }
 
-function recordingBar(): DictationBarPort & { log: string[]; view(): BarView; visible: boolean } {
+function recordingBar(): DictationBarPort & { log: string[]; view(): BarView; visible: boolean; copied: string[] } {
   let last: BarView | undefined;
   const bar = {
     log: [] as string[],
+    copied: [] as string[],
     visible: false,
     view: () => last!,
     show: () => ((bar.visible = true), bar.log.push('show')),
@@ -45,6 +46,7 @@ function recordingBar(): DictationBarPort & { log: string[]; view(): BarView; vi
     startCapture: () => void bar.log.push('start'),
     stopCapture: () => void bar.log.push('stop'),
     render: (v: BarView) => void (last = v),
+    copy: (text: string) => void bar.copied.push(text),
   };
   return bar;
 }
@@ -114,6 +116,9 @@ describe('dictate anywhere: the shortcut, the bar and where finals go', () => {
     expect(bar.view().held).toBe('First sentence. Second sentence. Third sentence.');
     expect(bar.view().message).toEqual({ kind: 'error', text: 'Could not type into the application: the focused application did not take the pasted text. The text is kept here to copy.' });
     expect(bar.visible).toBe(true);
+    d.dispatch({ type: 'copy-held' });
+    expect(bar.copied).toEqual(['First sentence. Second sentence. Third sentence.']);
+    expect(bar.view().message).toEqual({ kind: 'info', text: 'The kept text is on the clipboard: paste it where it belongs.' });
     // A new session does not throw the kept text away; closing the message does.
     d.dispatch({ type: 'shortcut' });
     expect(bar.view().held).toBe('First sentence. Second sentence. Third sentence.');

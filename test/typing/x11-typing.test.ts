@@ -103,7 +103,7 @@ describe.skipIf(Boolean(reason))('typing into a real X window (Xvfb)', () => {
     const views: string[] = [];
     const d = createDictateAnywhere({
       typer: (choice as { typer: TextTyper }).typer,
-      bar: { show: () => undefined, hide: () => undefined, startCapture: () => undefined, stopCapture: () => undefined, render: (v) => void views.push(v.partial) },
+      bar: { show: () => undefined, hide: () => undefined, startCapture: () => undefined, stopCapture: () => undefined, render: (v) => void views.push(v.partial), copy: () => undefined },
     });
     win = await openTextWindow(x!);
     d.dispatch({ type: 'shortcut' });

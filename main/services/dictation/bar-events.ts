@@ -18,6 +18,7 @@ export function parseBarEvent(raw: unknown): BarEvent | undefined {
     case 'capture-started':
     case 'capture-stopped':
     case 'toggle':
+    case 'copy-held':
     case 'dismiss':
       return { type };
     case 'partial':

@@ -42,7 +42,14 @@ export interface DictateAnywhereState {
 /** Events: the bar's (shared/dictation-bar-bridge.ts), the shortcut, and the typer's answers. */
 export type DictateEvent = BarEvent | { type: 'shortcut' } | { type: 'typed' } | { type: 'typing-failed'; message: string };
 
-export type Effect = { type: 'show-bar' } | { type: 'hide-bar' } | { type: 'start-capture' } | { type: 'stop-capture' } | { type: 'type'; text: string } | { type: 'render' };
+export type Effect =
+  | { type: 'show-bar' }
+  | { type: 'hide-bar' }
+  | { type: 'start-capture' }
+  | { type: 'stop-capture' }
+  | { type: 'type'; text: string }
+  | { type: 'copy'; text: string }
+  | { type: 'render' };
 
 export interface Step {
   state: DictateAnywhereState;
@@ -115,6 +122,9 @@ export function reduce(s: DictateAnywhereState, event: DictateEvent, problem?: s
       return settle({ ...s, captureOpen: false, partial: '', phase: s.phase === 'idle' ? 'idle' : 'stopping' }, []);
     case 'capture-failed':
       return settle({ ...s, captureOpen: false, partial: '', phase: s.phase === 'idle' ? 'idle' : 'stopping', message: { kind: 'error', text: event.message } }, []);
+    case 'copy-held':
+      if (!s.held) return { state: s, effects: [] };
+      return { state: { ...s, message: { kind: 'info', text: 'The kept text is on the clipboard: paste it where it belongs.' } }, effects: [{ type: 'copy', text: s.held }, render] };
     case 'dismiss': {
       const state = { ...s, message: undefined, held: '' } as DictateAnywhereState;
       delete state.message;
@@ -142,6 +152,8 @@ export interface DictationBarPort {
   startCapture(): void;
   stopCapture(): void;
   render(view: BarView): void;
+  /** Puts kept text on the system clipboard (the user asked for it). */
+  copy(text: string): void;
 }
 
 export interface DictateAnywhere {
@@ -163,6 +175,7 @@ export function createDictateAnywhere(deps: { typer: TextTyper | { problem: stri
       else if (effect.type === 'start-capture') deps.bar.startCapture();
       else if (effect.type === 'stop-capture') deps.bar.stopCapture();
       else if (effect.type === 'render') deps.bar.render(barView(state, typer?.name));
+      else if (effect.type === 'copy') deps.bar.copy(effect.text);
       else if (typer) {
         typer.type(effect.text).then(
           () => dispatch({ type: 'typed' }),
