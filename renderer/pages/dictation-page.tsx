@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NOTE_LANGUAGES } from '../../shared/languages.js';
-import { ErrorMessage, EmptyState } from '../components/messages.js';
+import { LiveEditor, type LiveEditorHandle } from '../components/live-editor.js';
+import { ErrorMessage } from '../components/messages.js';
+import { VoiceCommandHelp } from '../components/voice-command-help.js';
+import { docText } from '../state/dictation-doc.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
-import { shownTexts, type Segment } from '../state/transcript-pieces.js';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Not listening',
@@ -12,53 +14,13 @@ const STATUS_TEXT: Record<string, string> = {
   stopping: 'Finishing the last words…',
 };
 
-/** Why the local API left a macro phrase as spoken, in the physician's words. */
-const SKIPPED: Record<string, string> = {
-  negated: 'said in a negation',
-  exception: 'followed by an exception',
-  trigger_required: 'this macro needs its command, e.g. “insert …”',
-};
-
-function SegmentView({ segment }: { segment: Segment }) {
-  const { dictation } = useStores();
-  const shown = shownTexts(segment.pieces);
-  return (
-    <span className={segment.pending ? 'segment pending' : 'segment'}>
-      {segment.pieces.map((p, i) =>
-        p.kind === 'text' ? (
-          <span key={p.id}>{shown[i]}</span>
-        ) : (
-          <span key={p.id} className="macro-wrap">
-            <mark
-              className={p.undone ? `macro undone${p.skipped ? ' skipped' : ''}` : 'macro'}
-              title={p.undone ? `Macro ${p.macroId} not expanded${p.skipped ? `: ${SKIPPED[p.skipped]}` : ''}` : `Expanded macro ${p.macroId} from “${p.original}”`}
-              data-macro-id={p.macroId}
-              data-skipped={p.skipped}
-            >
-              {shown[i]}
-            </mark>
-            <button
-              type="button"
-              className="link small"
-              onClick={() => dictation.getState().toggleExpansion(segment.id, p.id)}
-              aria-label={p.skipped && p.undone ? `Expand macro ${p.macroId} anyway (${SKIPPED[p.skipped]})` : p.undone ? `Expand macro ${p.macroId} again` : `Undo expansion of macro ${p.macroId}`}
-            >
-              {p.undone ? 'Expand' : 'Undo'}
-            </button>
-          </span>
-        ),
-      )}{' '}
-    </span>
-  );
-}
-
-/** Live dictation: microphone, partial and final text, macro expansion, editing. */
+/** Live dictation: microphone, the dictated text (editable while dictating), macro expansion, voice commands. */
 export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void }) {
-  const { dictation } = useStores();
+  const { dictation, prefs } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
   const status = useDictation((s) => s.status);
-  const segments = useDictation((s) => s.segments);
-  const partial = useDictation((s) => s.partial);
+  const text = useDictation((s) => docText(s.doc));
+  const insertion = useDictation((s) => s.insertion);
   const errors = useDictation((s) => s.errors);
   const level = useDictation((s) => s.level);
   const microphones = useDictation((s) => s.microphones);
@@ -67,16 +29,22 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   const language = useDictation((s) => s.language);
   const macroCount = useDictation((s) => s.macros.length);
   const latency = useDictation((s) => s.lastLatencyMs);
-  const [editing, setEditing] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState(false);
   const active = status !== 'idle';
+  const editor = useRef<LiveEditorHandle>(null);
+  const was = useRef(status);
+
+  // After Stop the result has the focus, ready to read or correct.
+  useEffect(() => {
+    if (was.current === 'stopping' && status === 'idle') editor.current?.focus();
+    was.current = status;
+  }, [status]);
 
   useEffect(() => {
     void dictation.getState().refreshMicrophones();
     if (ready) void dictation.getState().loadMacros();
   }, [dictation, ready]);
 
-  const text = segments.length ? dictation.getState().text() : '';
   return (
     <section className="page" aria-labelledby="dictation-title">
       <h2 id="dictation-title">Dictation</h2>
@@ -109,6 +77,17 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
           Dictation formatting
         </label>
         <label>
+          New words go
+          <select value={insertion} onChange={(e) => {
+            const mode = e.target.value === 'cursor' ? 'cursor' : 'end';
+            dictation.getState().setInsertion(mode);
+            prefs.getState().update({ insertion: mode });
+          }}>
+            <option value="end">At the end</option>
+            <option value="cursor">At the cursor</option>
+          </select>
+        </label>
+        <label>
           Spoken language
           <select value={language} disabled={active} onChange={(e) => dictation.getState().setLanguage(e.target.value)}>
             {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
@@ -123,30 +102,9 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
       {errors.map((e) => (
         <ErrorMessage key={e.id} onDismiss={() => dictation.getState().dismissError(e.id)}>{e.message}</ErrorMessage>
       ))}
-      {editing === undefined ? (
-        <div className="transcript" aria-label="Dictated text" role="region">
-          <div className="finals" aria-live="polite" data-testid="final-text">
-            {segments.map((s) => <SegmentView key={s.id} segment={s} />)}
-          </div>
-          <p className="partial" aria-label="Partial text" data-testid="partial-text">{partial}</p>
-          {segments.length === 0 && !partial && (
-            <EmptyState title={active ? 'Listening… start speaking.' : 'Nothing dictated yet.'}>
-              {active ? 'Grey text is provisional; it turns black when final.' : 'Press Start dictation (or Ctrl+Shift+Space) and speak.'}
-            </EmptyState>
-          )}
-        </div>
-      ) : (
-        <div className="transcript editing">
-          <label htmlFor="dictation-edit">Edit dictated text</label>
-          <textarea id="dictation-edit" rows={12} value={editing} onChange={(e) => setEditing(e.target.value)} />
-          <div className="toolbar">
-            <button type="button" className="primary" onClick={() => { dictation.getState().replaceText(editing); setEditing(undefined); }}>Save text</button>
-            <button type="button" onClick={() => setEditing(undefined)}>Cancel</button>
-          </div>
-        </div>
-      )}
+      <LiveEditor ref={editor} />
+      <VoiceCommandHelp formatting={formatting} />
       <div className="toolbar">
-        <button type="button" onClick={() => setEditing(text)} disabled={!text || active || editing !== undefined}>Edit text</button>
         <button
           type="button"
           disabled={!text}

@@ -16,15 +16,19 @@
 import { fitUtterance } from '../../shared/dictation/fit-utterance.js';
 import type { VoiceCommand } from '../../shared/dictation/voice-commands.js';
 import { joinExpansion } from '../../shared/macros/join-expansion.js';
-import type { MacroDefinition, MacroDetection, TranscriptWord } from '../api/types.js';
+import type { MacroDefinition, MacroDetection, MacroSkip, TranscriptWord } from '../api/types.js';
 import { piecesFromDetections } from './transcript-pieces.js';
 
 /** A run of text; `confidence` is set on a word the recogniser was unsure of. */
 export interface TextPiece { kind: 'text'; id: number; utterance: number; text: string; confidence?: number }
-/** A macro expansion; `undone` shows the spoken words (`original` and the mark it absorbed, `tail`) instead. */
+/**
+ * A macro expansion; `undone` shows the spoken words (`original` and the mark it absorbed, `tail`)
+ * instead. A macro the local API held back (`skipped`: negation, exception, no "insert") starts
+ * undone and can be expanded by hand.
+ */
 export interface MacroPiece {
   kind: 'macro'; id: number; utterance: number; macroId: string;
-  original: string; tail: string; expansion: string; undone: boolean; confidence: number;
+  original: string; tail: string; expansion: string; undone: boolean; confidence: number; skipped?: MacroSkip['reason'];
 }
 export type DocPiece = TextPiece | MacroPiece;
 
@@ -299,7 +303,7 @@ function withJoins(pieces: DocPiece[]): DocPiece[] {
  * Applies POST /v1/macros/detect's answer to a waiting utterance. When the physician edited the
  * utterance meanwhile its text no longer matches what was sent, and it is left as edited.
  */
-export function expandUtterance(doc: DictationDoc, utterance: number, detections: MacroDetection[], macros: MacroDefinition[]): DictationDoc {
+export function expandUtterance(doc: DictationDoc, utterance: number, detections: (MacroDetection | MacroSkip)[], macros: MacroDefinition[]): DictationDoc {
   const wait = doc.pending[utterance];
   if (!wait) return doc;
   const { [utterance]: _done, ...pending } = doc.pending;

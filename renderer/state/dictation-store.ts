@@ -4,13 +4,16 @@ import type { MacroDefinition, StreamMessage } from '../api/types.js';
 import type { Capture, CaptureOptions, Microphone } from '../audio/capture.js';
 import { bytesToBase64, toLinear16 } from '../audio/pcm.js';
 import type { StreamClient, StreamClientDeps, StreamState } from '../audio/stream-client.js';
-import { piecesFromDetections, segmentsText, type Segment } from './transcript-pieces.js';
+import { parseUtterance } from '../../shared/dictation/voice-commands.js';
+import * as docs from './dictation-doc.js';
+import type { DictationDoc, InsertionMode } from './dictation-doc.js';
 
 export type DictationStatus = 'idle' | 'starting' | 'listening' | 'reconnecting' | 'stopping';
 
 export interface DictationState {
   status: DictationStatus;
-  segments: Segment[];
+  /** The dictated text as an editable document (renderer/state/dictation-doc.ts). */
+  doc: DictationDoc;
   /** The partial result of the utterance in progress, replaced by its final text. */
   partial: string;
   errors: { id: number; message: string }[];
@@ -20,6 +23,10 @@ export interface DictationState {
   /** Dictation-style formatting (punctuation, capitals); on by default. */
   formatting: boolean;
   language: string;
+  /** Where new finals go: the end of the text, or the editor's cursor. */
+  insertion: InsertionMode;
+  /** The browser's echo cancellation, noise suppression and gain control on the microphone. */
+  micProcessing: boolean;
   macros: MacroDefinition[];
   /** Audio end of the last final's last word to its text in the store, in ms. */
   lastLatencyMs?: number;
@@ -31,9 +38,15 @@ export interface DictationState {
   selectMicrophone(deviceId: string): void;
   refreshMicrophones(): Promise<void>;
   loadMacros(): Promise<void>;
+  setInsertion(mode: InsertionMode): void;
+  setMicProcessing(on: boolean): void;
   /** Shows the spoken words instead of the expansion (or the expansion again). */
-  toggleExpansion(segmentId: number, pieceId: number): void;
-  /** Replaces the dictation with edited text (expansion marks are dropped). */
+  toggleExpansion(pieceId: number): void;
+  /** The editor's new text after the physician typed, with its selection; marks outside the edit stay. */
+  edit(text: string, selection: { start: number; end: number }): void;
+  /** The editor's caret or selection moved (where finals go in 'cursor' mode). */
+  select(selection: { start: number; end: number }): void;
+  /** Replaces the dictation with text (restored or pasted; expansion marks are dropped). */
   replaceText(text: string): void;
   clear(): void;
   dismissError(id: number): void;
@@ -114,24 +127,24 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     stream?.sendAudio(bytes, bytesToBase64(bytes));
   };
 
-  const expand = async (segmentId: number, text: string): Promise<void> => {
-    const { macros, segments } = store.getState();
+  const expand = async (utterance: number): Promise<void> => {
+    const { macros, doc } = store.getState();
     const client = deps.client();
-    const done = (pieces?: Segment['pieces']): void =>
-      store.setState((s) => ({ segments: s.segments.map((seg) => (seg.id === segmentId ? { ...seg, pending: false, ...(pieces ? { pieces } : {}) } : seg)) }));
-    if (!client || macros.length === 0) return done();
-    // The utterance before this one goes along as context, so a negation said just before a pause
-    // ("this was not … a normal cardiac exam") still keeps the macro from firing; only detections
-    // inside this final are applied.
-    const at = segments.findIndex((seg) => seg.id === segmentId);
-    const before = at > 0 ? Array.from(segmentsText([segments[at - 1]!])).slice(-200).join('') : '';
+    const text = doc.pending[utterance]?.text;
+    const done = (detections: Parameters<typeof docs.expandUtterance>[2] = []): void =>
+      store.setState((s) => ({ doc: docs.expandUtterance(s.doc, utterance, detections, s.macros) }));
+    if (!client || macros.length === 0 || !text) return done();
+    // The text before this utterance goes along as context, so a negation said just before a
+    // pause ("this was not … a normal cardiac exam") still keeps the macro from firing; only
+    // detections inside this final are applied.
+    const start = docs.layout(doc).find((l) => l.piece.utterance === utterance)?.start ?? 0;
+    const before = Array.from(docs.docText(doc).slice(0, start).trimEnd()).slice(-200).join('');
     const offset = before ? Array.from(before).length + 1 : 0;
     const mine = <T extends { text_span: { start_char: number; end_char: number; text: string } }>(items: T[]): T[] =>
       items.filter((d) => d.text_span.start_char >= offset).map((d) => ({ ...d, text_span: { ...d.text_span, start_char: d.text_span.start_char - offset, end_char: d.text_span.end_char - offset } }));
     try {
       const result = await client.detectMacros(before ? `${before} ${text}` : text, macros);
-      const found = [...mine(result.detections), ...mine(result.skipped ?? [])];
-      done(found.length > 0 ? piecesFromDetections(text, found, macros, nextId) : undefined);
+      done([...mine(result.detections), ...mine(result.skipped ?? [])]);
     } catch (err) {
       done();
       addError(`Macros could not be expanded: ${(err as Error).message}`);
@@ -151,9 +164,18 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
       store.setState({ partial: '' });
       return;
     }
-    const segment: Segment = { id: nextId(), pieces: [{ kind: 'text', id: nextId(), text }], pending: true };
-    store.setState((s) => ({ segments: [...s.segments, segment], partial: '', ...(latency !== undefined ? { lastLatencyMs: latency } : {}) }));
-    void expand(segment.id, text);
+    const { formatting, insertion: mode, macros } = store.getState();
+    const timing = latency !== undefined ? { lastLatencyMs: latency } : {};
+    // Voice commands and automatic full stops come with dictation formatting (docs/desktop.md).
+    const parsed = formatting ? parseUtterance(text, macros) : { kind: 'text' as const, text };
+    if (parsed.kind === 'command') {
+      const spoken = parsed.command.kind === 'insert-macro' ? text.replace(/^\W*insert\s+/i, '').replace(/[.?!]+$/, '') : undefined;
+      store.setState((s) => ({ doc: docs.applyCommand(s.doc, parsed.command, { mode, macros, ...(spoken ? { spoken } : {}) }), partial: '', ...timing }));
+      return;
+    }
+    const inserted = docs.insertUtterance(store.getState().doc, parsed.text, { mode, punctuate: formatting, capitalise: formatting, words: m.words });
+    store.setState({ doc: inserted.doc, partial: '', ...timing });
+    void expand(inserted.utterance);
   };
 
   const onState = (state: StreamState): void => {
@@ -165,7 +187,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
 
   const store = createStore<DictationState>()((set, get) => ({
     status: 'idle',
-    segments: [],
+    doc: docs.emptyDoc(),
     partial: '',
     errors: [],
     level: 0,
@@ -173,6 +195,8 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     deviceId: '',
     formatting: true,
     language: 'en',
+    insertion: 'end',
+    micProcessing: false,
     macros: [],
     async start() {
       if (get().status !== 'idle') return;
@@ -196,7 +220,9 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
         onError: addError,
       });
       try {
-        capture = await deps.startCapture({ ...(get().deviceId ? { deviceId: get().deviceId } : {}), onAudio, onLevel: (level) => set({ level }) });
+        capture = await deps.startCapture({
+          ...(get().deviceId ? { deviceId: get().deviceId } : {}), processing: get().micProcessing, onAudio, onLevel: (level) => set({ level }),
+        });
       } catch (err) {
         stream = undefined;
         set({ status: 'idle' });
@@ -237,6 +263,8 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     },
     setFormatting: (formatting) => set({ formatting }),
     setLanguage: (language) => set({ language }),
+    setInsertion: (insertion) => set({ insertion }),
+    setMicProcessing: (micProcessing) => set({ micProcessing }),
     selectMicrophone: (deviceId) => set({ deviceId }),
     async refreshMicrophones() {
       try {
@@ -261,19 +289,13 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
         addError(`Your macros could not be loaded: ${(err as Error).message}`);
       }
     },
-    toggleExpansion(segmentId, pieceId) {
-      set((s) => ({
-        segments: s.segments.map((seg) =>
-          seg.id !== segmentId ? seg : { ...seg, pieces: seg.pieces.map((p) => (p.id === pieceId && p.kind === 'macro' ? { ...p, undone: !p.undone } : p)) },
-        ),
-      }));
-    },
-    replaceText(text) {
-      set({ segments: text.trim() ? [{ id: nextId(), pieces: [{ kind: 'text', id: nextId(), text }], pending: false }] : [] });
-    },
-    clear: () => set({ segments: [], partial: '', lastLatencyMs: undefined }),
+    toggleExpansion: (pieceId) => set((s) => ({ doc: docs.toggleExpansion(s.doc, pieceId) })),
+    edit: (text, selection) => set((s) => ({ doc: docs.editText(s.doc, text, selection) })),
+    select: (selection) => set((s) => ({ doc: docs.select(s.doc, selection) })),
+    replaceText: (text) => set({ doc: docs.docFromText(text.trim() ? text : '') }),
+    clear: () => set({ doc: docs.emptyDoc(), partial: '', lastLatencyMs: undefined }),
     dismissError: (id) => set((s) => ({ errors: s.errors.filter((e) => e.id !== id) })),
-    text: () => segmentsText(get().segments),
+    text: () => docs.docText(get().doc),
   }));
   return store;
 }

@@ -12,6 +12,13 @@ export interface Prefs {
   formatting: boolean;
   /** The physician's own name, offered when signing a note (not patient data). */
   signerName: string;
+  /** Where new dictated text goes: the end of the text (default) or the cursor. */
+  insertion: 'end' | 'cursor';
+  /**
+   * The browser's echo cancellation, noise suppression and automatic gain on the microphone. Off by
+   * default: they are made for calls, and clip and colour dictated speech (see eval:wer --capture).
+   */
+  micProcessing: boolean;
 }
 
 export interface PrefsState extends Prefs {
@@ -33,13 +40,15 @@ export function createPrefsStore(storage?: Pick<Storage, 'getItem' | 'setItem'>)
     speechEngine: typeof saved.speechEngine === 'string' && (SPEECH_ENGINES as readonly string[]).includes(saved.speechEngine) ? saved.speechEngine : '',
     formatting: saved.formatting !== false,
     signerName: typeof saved.signerName === 'string' ? saved.signerName.slice(0, 200) : '',
+    insertion: saved.insertion === 'cursor' ? 'cursor' : 'end',
+    micProcessing: saved.micProcessing === true,
   };
   const store = createStore<PrefsState>()((set, get) => ({
     ...initial,
     update(patch) {
       set(patch);
-      const { language, speechEngine, formatting, signerName } = get();
-      storage?.setItem(KEY, JSON.stringify({ language, speechEngine, formatting, signerName }));
+      const { language, speechEngine, formatting, signerName, insertion, micProcessing } = get();
+      storage?.setItem(KEY, JSON.stringify({ language, speechEngine, formatting, signerName, insertion, micProcessing }));
     },
   }));
   return store;

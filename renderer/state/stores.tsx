@@ -38,7 +38,8 @@ export function createAppStores(env: AppEnv): AppStores {
     now: () => performance.now(),
     ...env.dictation,
   });
-  dictation.setState({ formatting: prefs.getState().formatting, language: prefs.getState().language });
+  const { formatting, language, insertion, micProcessing } = prefs.getState();
+  dictation.setState({ formatting, language, insertion, micProcessing });
   // Recordings follow the account's recogniser (Settings > Engines, stored by the local API), so
   // every integration and this window agree on it.
   const notes = createNoteStore({ client, storage: env.local, defaultLanguage: prefs.getState().language });

@@ -7,7 +7,9 @@
  * the marks the speaker said, nothing more. An utterance ends at a pause, and a pause in
  * dictation nearly always ends a sentence, so:
  * - a full stop is added when the utterance ends without a mark and what follows the insertion
- *   point is nothing, a line break or a new sentence (never in the middle of a sentence);
+ *   point is nothing, a line break or a new sentence (never in the middle of a sentence), unless
+ *   it ends in a word that cannot end an English sentence ("the exam was not" (pause) "a normal
+ *   exam", "seen by" (pause) "cap smith");
  * - the first letter is a capital after a sentence end, a line break or at the start; elsewhere
  *   (after "pain," or inside a sentence the physician clicked into) a first word the recogniser
  *   capitalised only for being first ("Shortness") goes back to lower case. A word with more
@@ -19,6 +21,10 @@
 const SENTENCE_END = /(?:[.?!。？！]["'”’)\]]*|\n)\s*$/u;
 /** Marks that stick to the word before them: no space in front. */
 const CLOSING = /^[.,;:?!)\]}。，；：？！%]/u;
+/** Words after which an English sentence goes on: articles, prepositions, conjunctions, auxiliaries, "not". */
+const CONTINUES = new Set(('a an the and or but nor of to in on at by for with from into onto than as not no ' +
+  'is are was were be been being has have had do does did will would shall should can could may might must ' +
+  'his her their its our your my this that these those very if because while whereas which who whom whose').split(' '));
 /** A final mark the speaker gave (or a line break, or a colon that introduces what follows). */
 const ENDS_MARKED = /[.?!,;:。？！，；：]["'”’)\]]*$|\n$/u;
 
@@ -46,7 +52,7 @@ function settleCase(text: string, sentenceStart: boolean): string {
   let fixed = word!;
   if (sentenceStart) fixed = word!.charAt(0).toUpperCase() + word!.slice(1);
   // Only a word capitalised for being first: one capital, then lower case letters.
-  else if (/^\p{Lu}[\p{Ll}'’-]+$/u.test(word!) && !/^I(['’]\p{Ll}+)?$/u.test(word!)) fixed = word!.charAt(0).toLowerCase() + word!.slice(1);
+  else if (/^\p{Lu}[\p{Ll}'’-]*$/u.test(word!) && !/^I(['’]\p{Ll}+)?$/u.test(word!)) fixed = word!.charAt(0).toLowerCase() + word!.slice(1);
   return space + fixed + text.slice(m[0].length);
 }
 
@@ -62,7 +68,8 @@ export function fitUtterance(text: string, before: string, after: string, opts: 
   if (opts.capitalise !== false) body = settleCase(body, startsSentence(before));
   const rest = after.replace(/^[ \t]+/, '');
   const sentenceFollows = rest === '' || rest.startsWith('\n') || /^\p{Lu}/u.test(rest);
-  const stopped = opts.punctuate && sentenceFollows && !ENDS_MARKED.test(body) && /[\p{L}\p{N})\]%°]$/u.test(body);
+  const lastWord = /([\p{L}']+)$/u.exec(body)?.[1]?.toLowerCase() ?? '';
+  const stopped = opts.punctuate && sentenceFollows && !ENDS_MARKED.test(body) && /[\p{L}\p{N})\]%°]$/u.test(body) && !CONTINUES.has(lastWord);
   if (stopped) body += '.';
   const lead = before === '' || /\s$/.test(before) || CLOSING.test(body) ? '' : ' ';
   const trail = after === '' || /^\s/.test(after) || CLOSING.test(after) ? '' : ' ';

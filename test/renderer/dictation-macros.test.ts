@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
+import { expansions } from '../../renderer/state/dictation-doc.js';
 import { createDictationStore } from '../../renderer/state/dictation-store.js';
 import type { StreamClientDeps } from '../../renderer/audio/stream-client.js';
 import type { StreamMessage } from '../../renderer/api/types.js';
@@ -38,7 +39,7 @@ async function dictate(finals: string[]) {
   for (const text of finals) {
     emit!({ ...t, text });
     // Each final's macros are settled before the next one arrives, as the API answers in order.
-    await waitUntil(() => dictation.getState().segments.every((s) => !s.pending));
+    await waitUntil(() => Object.keys(dictation.getState().doc.pending).length === 0);
   }
   return dictation;
 }
@@ -51,8 +52,7 @@ async function waitUntil(done: () => boolean): Promise<void> {
   }
 }
 
-const macroPieces = (d: Awaited<ReturnType<typeof dictate>>) =>
-  d.getState().segments.flatMap((s) => s.pieces.flatMap((p) => (p.kind === 'macro' ? [{ seg: s.id, p }] : [])));
+const macroPieces = (d: Awaited<ReturnType<typeof dictate>>) => expansions(d.getState().doc).map((p) => ({ p }));
 
 describe('macros in live dictation', () => {
   it('leaves a negated macro unexpanded, marked with the reason, and expands it on request', async () => {
@@ -60,9 +60,9 @@ describe('macros in live dictation', () => {
     expect(d.getState().text()).toBe('This was not a normal cardiac exam.');
     const pieces = macroPieces(d);
     expect(pieces).toHaveLength(1);
-    const { seg, p } = pieces[0]!;
+    const { p } = pieces[0]!;
     expect(p).toMatchObject({ skipped: 'negated', undone: true });
-    d.getState().toggleExpansion(seg, p.id);
+    d.getState().toggleExpansion(p.id);
     expect(d.getState().text()).toBe('This was not a HEART: regular rate and rhythm, no murmurs.');
   });
 

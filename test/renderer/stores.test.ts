@@ -113,16 +113,15 @@ describe('dictation store', () => {
     emit!({ ...t, text: 'Normal physical exam.', is_final: true, isFinal: true });
     expect(dictation.getState().partial).toBe('');
     const deadline = Date.now() + 5000;
-    while (dictation.getState().segments[0]?.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (Object.keys(dictation.getState().doc.pending).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(dictation.getState().text()).toContain('Physical exam: lungs clear, heart regular.');
-    const seg = dictation.getState().segments[0]!;
-    const macro = seg.pieces.find((p) => p.kind === 'macro')!;
-    dictation.getState().toggleExpansion(seg.id, macro.id);
+    const macro = dictation.getState().doc.pieces.find((p) => p.kind === 'macro')!;
+    dictation.getState().toggleExpansion(macro.id);
     expect(dictation.getState().text()).toContain('physical exam');
     expect(dictation.getState().text()).not.toContain('lungs clear');
     await dictation.getState().stop();
     expect(dictation.getState().status).toBe('idle');
-    expect(dictation.getState().segments).toHaveLength(1);
+    expect(dictation.getState().text()).toBe('Normal physical exam.');
   });
 });
 

@@ -70,6 +70,11 @@ describe('an utterance fitted to where it is written', () => {
     expect(fitUtterance('Forty year old', 'The patient is a', ' man with fever.', { punctuate: true })).toEqual({ text: 'forty year old', lead: ' ', trail: '', stopped: false });
   });
 
+  it('adds no full stop after a word a sentence cannot end on, and the next utterance goes on in lower case', () => {
+    expect(fitUtterance('The exam was not', '', '', { punctuate: true }).text).toBe('The exam was not');
+    expect(fitUtterance('A normal cardiac exam.', 'The exam was not', '', { punctuate: true }).text).toBe('a normal cardiac exam.');
+  });
+
   it('continues a sentence after a comma in lower case, but leaves acronyms and I alone', () => {
     expect(fitUtterance('Shortness of breath', 'Chest pain,', '', { punctuate: true }).text).toBe('shortness of breath.');
     expect(fitUtterance('COPD exacerbation', 'History of', '', { punctuate: true }).text).toBe('COPD exacerbation.');
