@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
 import { CopyField } from '../components/copy-field.js';
 import { DataPanel } from '../components/data-panel.js';
+import { DictationPrefs } from '../components/dictation-prefs.js';
 import { EnginesPanel } from '../components/engines-panel.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
@@ -81,6 +82,7 @@ export function SettingsPage() {
           </label>
         </div>
       </section>
+      <DictationPrefs />
       <EnginesPanel />
       <WebhooksPanel />
       <DataPanel />

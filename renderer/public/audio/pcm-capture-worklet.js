@@ -6,6 +6,12 @@ class PcmCaptureProcessor extends AudioWorkletProcessor {
     super();
     this.block = new Float32Array(2048);
     this.filled = 0;
+    // 'flush' (on stop): send the unfinished block so the last words are not cut off.
+    this.port.onmessage = (event) => {
+      if (event.data !== 'flush') return;
+      this.port.postMessage({ flushed: this.block.slice(0, this.filled) });
+      this.filled = 0;
+    };
   }
   process(inputs) {
     const channels = inputs[0];
