@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage, StatusMessage } from './components/messages.js';
+import { ShortcutsSheet, typingIn, type ShortcutsSheetHandle } from './components/shortcuts-sheet.js';
 import { DictationPage } from './pages/dictation-page.js';
 import { MacrosPage } from './pages/macros-page.js';
 import { NotesPage } from './pages/notes-page.js';
@@ -48,6 +49,34 @@ export function App() {
     setPage(id);
     main.current?.focus();
   };
+
+  // Ctrl+Enter writes the note (on Dictation from the dictated text); "?" opens the shortcuts sheet.
+  const sheet = useRef<ShortcutsSheetHandle>(null);
+  const keyboardGenerate = useRef<() => Promise<void>>(async () => undefined);
+  keyboardGenerate.current = async () => {
+    if (page === 'dictation') {
+      if (dictation.getState().status !== 'idle') await dictation.getState().stop();
+      const text = dictation.getState().text();
+      if (!text.trim()) return;
+      notes.getState().set({ transcript: text });
+      go('notes');
+    } else if (page !== 'notes') return;
+    const busy = ['submitting', 'STATUS_PENDING', 'STATUS_PROCESSING'].includes(notes.getState().status);
+    if (!busy) await notes.getState().generate();
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey) {
+        e.preventDefault();
+        void keyboardGenerate.current();
+      } else if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !typingIn(e.target)) {
+        e.preventDefault();
+        sheet.current?.open();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div className="app">
       <a className="skip" href="#main">Skip to content</a>
@@ -80,6 +109,7 @@ export function App() {
         {page === 'templates' && <TemplatesPage />}
         {page === 'settings' && <SettingsPage />}
       </main>
+      <ShortcutsSheet ref={sheet} />
     </div>
   );
 }

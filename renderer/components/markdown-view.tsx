@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { parseMarkdown, type Inline } from '../../shared/export/markdown.js';
 
 function inlines(nodes: Inline[], key = 'i'): ReactNode[] {
@@ -11,11 +11,14 @@ function inlines(nodes: Inline[], key = 'i'): ReactNode[] {
   });
 }
 
-/** A note's markdown drawn as React elements (never as HTML, so note text cannot inject markup). */
-export function MarkdownView({ markdown, label }: { markdown: string; label: string }) {
+/**
+ * A note's markdown drawn as React elements (never as HTML, so note text cannot inject markup).
+ * With `ref` the article can take the focus (tabIndex -1), so a finished note can be handed it.
+ */
+export function MarkdownView({ markdown, label, ref }: { markdown: string; label: string; ref?: Ref<HTMLElement> }) {
   const blocks = parseMarkdown(markdown);
   return (
-    <article className="markdown" aria-label={label}>
+    <article className="markdown" aria-label={label} {...(ref ? { ref, tabIndex: -1 } : {})}>
       {blocks.map((b, i) => {
         if (b.kind === 'heading') {
           // Note headings sit under the page's own h1/h2, so they start at h3.

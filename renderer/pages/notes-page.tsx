@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
 import type { NoteKind } from '../api/types.js';
 import { EncounterRecorder } from '../components/encounter-recorder.js';
@@ -27,6 +27,15 @@ export function NotesPage() {
   useEffect(() => {
     if (ready) void notes.getState().loadTemplates();
   }, [notes, ready]);
+
+  // When a note is written the focus goes to it, and screen readers hear that it is ready.
+  const noteView = useRef<HTMLElement>(null);
+  const was = useRef(s.status);
+  useEffect(() => {
+    const before = was.current;
+    was.current = s.status;
+    if (s.status === 'STATUS_DONE' && before !== 'STATUS_DONE' && before !== 'idle') noteView.current?.focus();
+  }, [s.status]);
 
   return (
     <section className="page notes" aria-labelledby="notes-title">
@@ -100,13 +109,17 @@ export function NotesPage() {
             <span id="med-count" className={medCount > 50 ? 'hint bad' : 'hint'}>{medCount} of 50 medications</span>
           </fieldset>
           <div className="toolbar">
-            <button type="submit" className="primary" disabled={!ready || working}>
+            <button type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
               {s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
             </button>
+            <span className="hint">Ctrl+Enter · ? for all shortcuts</span>
           </div>
         </form>
         <div className="output">
           <div className="status-slot">
+            <p className="sr-only" aria-live="polite" data-testid="note-announcement">
+              {s.status === 'STATUS_DONE' && s.markdown ? 'The note is ready.' : ''}
+            </p>
             {working && <StatusMessage>{STATUS_TEXT[s.status]}</StatusMessage>}
             {s.error && <ErrorMessage onDismiss={() => notes.setState({ error: undefined })}>{s.error}</ErrorMessage>}
           </div>
@@ -135,7 +148,7 @@ export function NotesPage() {
                   <textarea id="note-edit" rows={24} value={s.markdown} onChange={(e) => s.setMarkdown(e.target.value)} />
                 </>
               ) : (
-                <MarkdownView markdown={s.markdown} label="Generated note" />
+                <MarkdownView markdown={s.markdown} label="Generated note" ref={noteView} />
               )}
               <SignPanel />
               <ExportPanel />
