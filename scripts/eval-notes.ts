@@ -1,13 +1,18 @@
 /**
- * Measured quality of the embedded note writer on ACI-Bench (Yim et al. 2023, CC BY 4.0):
- * ROUGE-1/2/L F-measure of generated notes against the clinician-written references, for the
- * SOAP, free-text template and NoteTemplate paths, plus a faithfulness check (drug names and
- * numbers in the note that the transcript never says). Prints the paper's figures beside ours.
+ * Measured quality of the embedded note writer on ACI-Bench (Yim et al. 2023, CC BY 4.0) and
+ * MTS-Dialog (Ben Abacha et al. 2023, CC BY 4.0): per split and path (SOAP, free-text template,
+ * NoteTemplate), ROUGE-1/2/L F-measure against the clinician-written references; the share of
+ * note sentences that still read as conversation (the clinical-language core's detector, also
+ * shown for the references as its false-alarm floor); drug names and numbers in the note that
+ * the transcript never says; recall of the drugs the reference gives with a dose; words per note
+ * and how many notes are within ±30% of the reference's length. Prints the paper's figures.
  *
- *   npx tsx scripts/eval-notes.ts [split ...]     (default: valid clinicalnlp_taskB_test1)
+ *   npx tsx scripts/eval-notes.ts [split ...]
+ *   (default: valid clinicalnlp_taskB_test1 clinicalnlp_taskC_test2 mts-dialog)
  *
- * Data is read in place from `aci-bench/` in the data-set folder (CLINDOC_EVAL_DATA, default
- * ../shared/data; scripts/eval-data.ts); the script skips when it is absent.
+ * Data is read in place from `aci-bench/` and `mts-dialog/` in the data-set folder
+ * (CLINDOC_EVAL_DATA, default ../shared/data; scripts/eval-data.ts); a split whose file is
+ * absent is skipped with a message.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,7 +20,11 @@ import { writeNoteSync } from '../main/engines/text/embedded/index.js';
 import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
 import { joinSpokenDecimals } from '../main/services/clinical-language/numbers.js';
 import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
-import { isDrugWord } from '../main/services/clinical-language/medications.js';
+import { DRUG_PHRASES, isDrugWord } from '../main/services/clinical-language/medications.js';
+import { createPhraseMatcher } from '../main/services/clinical-language/phrase-match.js';
+import { readDoses } from '../main/services/clinical-language/doses.js';
+import { splitSentences } from '../main/services/clinical-language/tokenize.js';
+import { noteStatements, readsAsConversation } from '../main/services/clinical-language/conversation.js';
 import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/ports.js';
 import type { NoteTemplate } from '../shared/note-template.js';
 import { evalDataPath } from './eval-data.js';
@@ -148,6 +157,71 @@ function unsupported(note: string, transcript: string): { drugs: number; numbers
   return { drugs: drugs.size, numbers: numbers.size };
 }
 
+const drugMatcher = createPhraseMatcher(DRUG_PHRASES);
+
+/**
+ * Drugs the reference note gives with a dose ("lisinopril 20 mg"), by generic name, and whether
+ * our note names each (any of its names). A dose within six words after the name counts.
+ */
+export function medicationRecall(note: string, reference: string): { dosed: number; found: number } {
+  const dosed = new Set<string>();
+  for (const sentence of splitSentences(reference, { lineBreaks: true })) {
+    const doses = readDoses(sentence).filter((d) => d.unit.kind === 'mass' || d.unit.kind === 'dose' || d.unit.kind === 'volume');
+    for (const hit of drugMatcher.find(sentence)) {
+      const after = (d: { start: number }): number => sentence.slice(hit.end, d.start).split(/\s+/).filter(Boolean).length;
+      if (doses.some((d) => d.start >= hit.end && after(d) <= 6)) dosed.add(hit.value);
+    }
+  }
+  const ours = new Set(drugMatcher.find(note).map((h) => h.value));
+  return { dosed: dosed.size, found: [...dosed].filter((g) => ours.has(g)).length };
+}
+
+/** Sentences of the note that read as conversation (the clinical-language core's detector). */
+function conversational(note: string): { sentences: number; talk: number } {
+  const statements = noteStatements(note.replace(/^#.*$/gm, ''));
+  return { sentences: statements.length, talk: statements.filter(readsAsConversation).length };
+}
+
+interface Totals {
+  n: number; r1: number; r2: number; rl: number; rls: number; words: number; refWords: number; drugs: number; numbers: number;
+  sentences: number; talk: number; dosed: number; found: number; ms: number; lengthOk: number;
+}
+const zero = (): Totals => ({ n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, drugs: 0, numbers: 0, sentences: 0, talk: 0, dosed: 0, found: 0, ms: 0, lengthOk: 0 });
+
+function score(t: Totals, input: NoteGenerationInput, reference: string, body = (m: string): string => m): void {
+  const t0 = performance.now();
+  const note = body(writeNoteSync(input).markdown);
+  t.ms += performance.now() - t0;
+  const c = tokens(note);
+  const r = tokens(reference);
+  t.n++;
+  t.r1 += rougeN(c, r, 1);
+  t.r2 += rougeN(c, r, 2);
+  t.rl += rougeL(c, r);
+  t.rls += rougeLsum(sentenceTokens(note), sentenceTokens(reference));
+  t.words += c.length;
+  t.refWords += r.length;
+  if (Math.abs(c.length - r.length) <= 0.3 * r.length) t.lengthOk++;
+  const u = unsupported(note, input.transcript);
+  t.drugs += u.drugs;
+  t.numbers += u.numbers;
+  const talk = conversational(note);
+  t.sentences += talk.sentences;
+  t.talk += talk.talk;
+  const m = medicationRecall(note, reference);
+  t.dosed += m.dosed;
+  t.found += m.found;
+}
+
+const HEADER = 'path            ROUGE-1  ROUGE-2  ROUGE-L  R-Lsum  talk%  unsup drugs/nums  med recall  words ours/ref  len±30%  ms/note';
+
+function line(name: string, t: Totals): string {
+  const f = (x: number): string => ((100 * x) / t.n).toFixed(2).padStart(7);
+  const talk = t.sentences ? ((100 * t.talk) / t.sentences).toFixed(1) : '-';
+  const recall = t.dosed ? `${(t.found / t.dosed).toFixed(2)} (${t.found}/${t.dosed})` : '-';
+  return `${name.padEnd(14)} ${f(t.r1)}  ${f(t.r2)}  ${f(t.rl)} ${f(t.rls)}  ${talk.padStart(5)}  ${`${t.drugs}/${t.numbers}`.padStart(16)}  ${recall.padStart(10)}  ${`${Math.round(t.words / t.n)}/${Math.round(t.refWords / t.n)}`.padStart(14)}  ${`${t.lengthOk}/${t.n}`.padStart(7)}  ${(t.ms / t.n).toFixed(1).padStart(7)}`;
+}
+
 function evaluate(split: string): void {
   const file = join(DATA, `${split}.csv`);
   if (!existsSync(file)) {
@@ -155,31 +229,51 @@ function evaluate(split: string): void {
     return;
   }
   const rows = readCsv(file);
-  console.log(`\n${split}: ${rows.length} encounters`);
-  console.log('path            ROUGE-1  ROUGE-2  ROUGE-L  R-Lsum  words(ours/ref)  unsupported drugs/numbers  ms/note');
-  for (const [name, noteType] of Object.entries(PATHS)) {
-    let r1 = 0, r2 = 0, rl = 0, rls = 0, words = 0, refWords = 0, drugs = 0, numbers = 0, ms = 0;
-    for (const row of rows) {
-      const input: NoteGenerationInput = { transcript: row.dialogue!, noteType, language: 'en' };
-      const t0 = performance.now();
-      const note = writeNoteSync(input).markdown;
-      ms += performance.now() - t0;
-      const c = tokens(note);
-      const r = tokens(row.note!);
-      r1 += rougeN(c, r, 1);
-      r2 += rougeN(c, r, 2);
-      rl += rougeL(c, r);
-      rls += rougeLsum(sentenceTokens(note), sentenceTokens(row.note!));
-      words += c.length;
-      refWords += r.length;
-      const u = unsupported(note, row.dialogue!);
-      drugs += u.drugs;
-      numbers += u.numbers;
-    }
-    const n = rows.length;
-    const f = (x: number): string => ((100 * x) / n).toFixed(2).padStart(7);
-    console.log(`${name.padEnd(14)} ${f(r1)}  ${f(r2)}  ${f(rl)} ${f(rls)}  ${`${Math.round(words / n)}/${Math.round(refWords / n)}`.padStart(15)}  ${`${drugs}/${numbers}`.padStart(25)}  ${(ms / n).toFixed(1).padStart(7)}`);
+  let refSentences = 0;
+  let refTalk = 0;
+  for (const row of rows) {
+    const c = conversational(row.note!);
+    refSentences += c.sentences;
+    refTalk += c.talk;
   }
+  console.log(`\n${split}: ${rows.length} encounters (reference notes: ${((100 * refTalk) / refSentences).toFixed(1)}% of sentences read as conversation)`);
+  console.log(HEADER);
+  for (const [name, noteType] of Object.entries(PATHS)) {
+    const t = zero();
+    for (const row of rows) score(t, { transcript: row.dialogue!, noteType, language: 'en' }, row.note!);
+    console.log(line(name, t));
+  }
+}
+
+/** MTS-Dialog section headers as the section a NoteTemplate would ask for (its prompt). */
+const MTS_PROMPTS: Record<string, string[]> = {
+  GENHX: ['History of present illness'], CC: ['Chief complaint'], ROS: ['Review of systems'], PASTMEDICALHX: ['Past medical history'],
+  PASTSURGICAL: ['Past surgical history'], MEDICATIONS: ['Current medications'], ALLERGY: ['Allergies'], 'FAM/SOCHX': ['Family history', 'Social history'],
+  ASSESSMENT: ['Assessment'], DIAGNOSIS: ['Assessment'], PLAN: ['Plan'], DISPOSITION: ['Plan'], EXAM: ['Physical examination'],
+  LABS: ['Results of labs'], IMAGING: ['Results of imaging'], PROCEDURES: ['Past surgical history'], GYNHX: ['Past medical history'],
+  OTHER_HISTORY: ['Past medical history'], IMMUNIZATIONS: ['Past medical history'], EDCOURSE: ['History of present illness'],
+};
+
+/** MTS-Dialog (validation set): one section per dialogue, written through a NoteTemplate whose prompt names it. */
+function evaluateMts(): void {
+  const file = evalDataPath('mts-dialog', 'MTS-Dialog-ValidationSet.csv');
+  if (!existsSync(file)) {
+    console.log(`skip MTS-Dialog: ${file} not found`);
+    return;
+  }
+  const rows = readCsv(file);
+  console.log(`\nMTS-Dialog validation: ${rows.length} dialogues, one section each (note_template routed by the section's prompt)`);
+  console.log(HEADER);
+  const t = zero();
+  for (const row of rows) {
+    const prompts = MTS_PROMPTS[row.section_header!] ?? ['History of present illness'];
+    const noteTemplate: NoteTemplate = {
+      id: 'mts', title: 'Section',
+      sections: prompts.map((prompt, i) => ({ id: `s${i}`, type: 'text' as const, prompt, properties: { hideIfEmpty: true } })),
+    };
+    score(t, { transcript: row.dialogue!, noteType: { type: 'note_template', noteTemplate }, language: 'en' }, row.section_text!, (m) => m.replace(/^# .*$/m, ''));
+  }
+  console.log(line('note_template', t));
 }
 
 function printPaper(): void {
@@ -202,7 +296,10 @@ if (!isMain) {
   console.log(`skip: ACI-Bench data folder not found at ${DATA} (set CLINDOC_EVAL_DATA to the folder holding aci-bench/)`);
 } else {
   const splits = process.argv.slice(2);
-  for (const split of splits.length ? splits : ['valid', 'clinicalnlp_taskB_test1']) evaluate(split);
+  for (const split of splits.length ? splits : ['valid', 'clinicalnlp_taskB_test1', 'clinicalnlp_taskC_test2', 'mts-dialog']) {
+    if (split === 'mts-dialog') evaluateMts();
+    else evaluate(split);
+  }
   printPaper();
   console.log(`\nmeasured ${new Date().toISOString().slice(0, 10)}; ROUGE: lower-case alphanumeric tokens, F-measure, no stemming; ROUGE-L over the whole note (LCS); R-Lsum summary-level LCS over sentences (the paper's ROUGE-L).`);
 }

@@ -16,3 +16,4 @@ export * from './phonetic.js';
 export * from './medications.js';
 export * from './lexicon.js';
 export * from './section-labels.js';
+export * from './conversation.js';
