@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
@@ -17,6 +18,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    // Two pages: the app, and the dictation bar the desktop app shows for dictate-anywhere.
+    rollupOptions: { input: { main: fileURLToPath(new URL('./renderer/index.html', import.meta.url)), 'dictation-bar': fileURLToPath(new URL('./renderer/dictation-bar.html', import.meta.url)) } },
   },
   server: { port: 5173, strictPort: false },
 });

@@ -7,6 +7,7 @@ import { locateAppFiles } from '../app-files.js';
 import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
 import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
 import { loadKeychainKey } from './keychain-key.js';
+import { startDictateAnywhere } from './dictate-anywhere.js';
 
 /**
  * Electron glue only: single instance, the window, permissions, the preload bridge's handlers and
@@ -71,6 +72,9 @@ async function start(): Promise<void> {
   win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   win.once('ready-to-show', () => win.show());
   await win.loadURL(`${appOrigin}/`);
+  // Dictate anywhere: a global shortcut, the dictation bar, finals typed where the cursor is.
+  const dictate = await startDictateAnywhere({ appOrigin, preloadPath: join(here, '..', '..', 'preload', 'dictation-bar.cjs'), env: process.env });
+  win.on('closed', () => dictate.close()); // the hidden bar must not keep the app alive
 }
 
 let quitting = false;

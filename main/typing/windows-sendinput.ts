@@ -55,11 +55,11 @@ let bound: SendKeys | undefined;
 function bindSendInput(): SendKeys {
   if (bound) return bound;
   const user32 = koffi.load('user32.dll');
-  const MOUSEINPUT = koffi.struct('CLINDOC_MOUSEINPUT', { dx: 'long', dy: 'long', mouseData: 'uint32_t', dwFlags: 'uint32_t', time: 'uint32_t', dwExtraInfo: 'uintptr_t' });
-  const KEYBDINPUT = koffi.struct('CLINDOC_KEYBDINPUT', { wVk: 'uint16_t', wScan: 'uint16_t', dwFlags: 'uint32_t', time: 'uint32_t', dwExtraInfo: 'uintptr_t' });
-  const HARDWAREINPUT = koffi.struct('CLINDOC_HARDWAREINPUT', { uMsg: 'uint32_t', wParamL: 'uint16_t', wParamH: 'uint16_t' });
+  const MOUSEINPUT = koffi.struct('ClindocMouseInput', { dx: 'long', dy: 'long', mouseData: 'uint32_t', dwFlags: 'uint32_t', time: 'uint32_t', dwExtraInfo: 'uintptr_t' });
+  const KEYBDINPUT = koffi.struct('ClindocKeybdInput', { wVk: 'uint16_t', wScan: 'uint16_t', dwFlags: 'uint32_t', time: 'uint32_t', dwExtraInfo: 'uintptr_t' });
+  const HARDWAREINPUT = koffi.struct('ClindocHardwareInput', { uMsg: 'uint32_t', wParamL: 'uint16_t', wParamH: 'uint16_t' });
   // The union makes INPUT as large as its largest member (MOUSEINPUT), as cbSize must say.
-  const INPUT = koffi.struct('CLINDOC_INPUT', { type: 'uint32_t', u: koffi.union({ mi: MOUSEINPUT, ki: KEYBDINPUT, hi: HARDWAREINPUT }) });
+  const INPUT = koffi.struct('ClindocInput', { type: 'uint32_t', u: koffi.union({ mi: MOUSEINPUT, ki: KEYBDINPUT, hi: HARDWAREINPUT }) });
   const SendInput = user32.func('__stdcall', 'SendInput', 'uint32_t', ['uint32_t', koffi.pointer(INPUT), 'int']);
   const INPUT_KEYBOARD = 1;
   const size = koffi.sizeof(INPUT);

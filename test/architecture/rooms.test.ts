@@ -39,8 +39,8 @@ const RULES: { name: string; check(edge: ImportEdge): string | undefined }[] = [
     check: (e) => (e.from.startsWith('main/server/') && e.target && /^main\/(store|engines|jobs)\//.test(e.target) ? `reaches ${e.target}` : undefined),
   },
   {
-    name: 'engines, store and jobs implement ports; they do not call the server or the app',
-    check: (e) => (/^main\/(engines|store|jobs)\//.test(e.from) && e.target && /^main\/(server|app)\//.test(e.target) ? `reaches ${e.target}` : undefined),
+    name: 'engines, store, jobs and typing implement ports; they do not call the server or the app',
+    check: (e) => (/^main\/(engines|store|jobs|typing)\//.test(e.from) && e.target && /^main\/(server|app)\//.test(e.target) ? `reaches ${e.target}` : undefined),
   },
   {
     name: 'engines do not reach the store, and the store does not reach the engines',
