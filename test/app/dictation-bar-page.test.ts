@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 const text = (id: string): string => document.getElementById(id)!.textContent ?? '';
-const hidden = (id: string): boolean => (document.getElementById(id) as HTMLElement).hidden;
+const hidden = (id: string): boolean => (document.getElementById(id) as HTMLElement).hidden === true;
 
 describe('the dictation bar page', () => {
   it('shows the words being recognised and where the text goes, as text', () => {
