@@ -45,7 +45,7 @@ describe('keyboard', () => {
   it('"?" opens the shortcuts sheet, but is just a character in a text field', async () => {
     await openApp();
     const sheet = document.querySelector<HTMLDialogElement>('dialog[aria-labelledby="shortcuts-title"]')!;
-    fireEvent.click(screen.getByRole('button', { name: 'Note', exact: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Note' }));
     fireEvent.keyDown(screen.getByLabelText('Transcript'), { key: '?' });
     expect(sheet.open).toBe(false);
     fireEvent.keyDown(document.body, { key: '?' });
@@ -62,7 +62,7 @@ describe('keyboard', () => {
 
   it('Ctrl+Enter on the Note page asks for the note and the reason it cannot be written is announced', async () => {
     await openApp();
-    fireEvent.click(screen.getByRole('button', { name: 'Note', exact: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Note' }));
     await act(async () => {
       fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true });
     });
@@ -73,18 +73,18 @@ describe('keyboard', () => {
     const app = stores();
     app.dictation.getState().replaceText('Cough for two days. No fever.');
     await openApp(app);
-    fireEvent.click(screen.getByRole('button', { name: 'Dictation', exact: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dictation' }));
     await act(async () => {
       fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true });
     });
-    expect(screen.getByRole('button', { name: 'Note', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('button', { name: 'Note' }).getAttribute('aria-current')).toBe('page');
     expect((screen.getByLabelText('Transcript') as HTMLTextAreaElement).value).toBe('Cough for two days. No fever.');
   });
 
   it('after Stop the focus is on the dictated text', async () => {
     const app = stores();
     await openApp(app);
-    fireEvent.click(screen.getByRole('button', { name: 'Dictation', exact: true }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dictation' }));
     app.dictation.setState({ status: 'listening' });
     await act(async () => {
       await app.dictation.getState().stop();
