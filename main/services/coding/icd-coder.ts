@@ -10,7 +10,7 @@ import { findMentions, sentencesInScope, type Mention, type SetAside } from './m
 import { absorbIntoCombinations, applyCombinations, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import type { CodeEntry, CodeTable } from './ports.js';
-import { candidatesUnder, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
+import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
 import type { ParsedTitle } from './words.js';
 
@@ -98,6 +98,8 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
         entry: choice.entry, score: base * sectionFactor * (choice.supported ? 1 : 0.72), role, why: [],
       }));
     }
+    const sides = chooseBothSides(candidates, m.context, titleOf);
+    if (sides) return sides.map((choice) => ({ entry: choice.entry, score: base * sectionFactor * 0.95, role, why: ['bilateral: no bilateral code, both sides coded'] }));
     const choice = chooseCode(candidates, m.context, titleOf);
     return choice ? [{ entry: choice.entry, score: base * sectionFactor * (choice.supported ? 1 : 0.72), role, why: [] }] : [];
   };
@@ -142,7 +144,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const out = new Map<string, Candidate>();
       for (const m of mentions) {
         const globalWords = new Map<string, number>();
-        if (m.concept?.combines) for (const o of mentions) if (o !== m && o.role === 'current' && o.concept?.group !== m.concept.group) for (const w of o.words) globalWords.set(w, 1);
+        if (m.concept?.combines) for (const o of mentions) if (o !== m && o.role === 'current' && (!m.concept.group || o.concept?.group !== m.concept.group)) for (const w of o.words) globalWords.set(w, 1);
         const headline = isHeadline(text.slice(m.sentence.start, m.start));
         for (const r of resolve(m, globalWords)) {
           const prev = out.get(r.entry.code);

@@ -119,7 +119,8 @@ const termTokens = (phrase: string): string[] => phrase.toLowerCase().replace(/â
  * Whole-word matching of many terms in one pass over the words (a regular expression of a
  * thousand alternatives is tried at every character; this looks up each word once). Words of a
  * term may be joined by spaces, hyphens or a slash ("a-fib", "N/V"); the longest term wins at a
- * position and matches do not overlap. Terms in `capitalsOnly` match only when written in capitals.
+ * position and matches do not overlap. A one-word term also matches its plural ("UTIs"). Terms in
+ * `capitalsOnly` match only when written in capitals.
  */
 export function createTermMatcher<T>(entries: readonly { value: T; phrases: readonly string[] }[], capitalsOnly: ReadonlySet<string>): TermMatcher<T> {
   const byFirst = new Map<string, { tokens: string[]; value: T; caps: boolean }[]>();
@@ -139,14 +140,17 @@ export function createTermMatcher<T>(entries: readonly { value: T; phrases: read
       const out: TermHit<T>[] = [];
       for (let i = 0; i < words.length; ) {
         let hit: { n: number; value: T } | undefined;
-        for (const t of byFirst.get(words[i]!.w) ?? []) {
+        const w0 = words[i]!.w;
+        const singular = w0.length > 3 && w0.endsWith('s') ? (w0.endsWith('es') && byFirst.has(w0.slice(0, -2)) ? w0.slice(0, -2) : w0.slice(0, -1)) : w0;
+        const options = byFirst.get(w0) ?? (singular !== w0 ? (byFirst.get(singular) ?? []).filter((t) => t.tokens.length === 1) : []);
+        for (const t of options) {
           if (i + t.tokens.length > words.length) continue;
           let ok = true;
           for (let k = 1; k < t.tokens.length && ok; k++) {
             ok = words[i + k]!.w === t.tokens[k] && /^[\s/-]+$/.test(text.slice(words[i + k - 1]!.end, words[i + k]!.start));
           }
           if (ok && t.caps) {
-            const surface = text.slice(words[i]!.start, words[i + t.tokens.length - 1]!.end);
+            const surface = text.slice(words[i]!.start, words[i + t.tokens.length - 1]!.end).replace(/s$/, '');
             ok = surface === surface.toUpperCase();
           }
           if (ok) {

@@ -102,9 +102,18 @@ export function mentionContext(sentence: NoteSentence, words: readonly Word[], f
   return { positive, absent };
 }
 
+// After a comma, a subject or a plan verb opens a clause of its own ("not well controlled, we'll add glipizide").
+const NEW_CLAUSE = /,\s*(?:and\s+)?(?:we|we'll|we will|i|i'll|i will|he|she|they|will|plan|start|continue|add|increase|recommend)\b/i;
+
+/** True when every governing trigger of a category stands before a comma that opens a new clause before the finding. */
+function newClauseAfter(ctx: FindingContext, text: string, category: string, relStart: number): boolean {
+  const triggers = ctx.triggers.filter((t) => t.category === category);
+  return triggers.length > 0 && triggers.every((t) => t.end <= relStart && NEW_CLAUSE.test(text.slice(t.end, relStart)));
+}
+
 /** The role a context gives a finding, or why it is set aside. */
-function roleOf(ctx: FindingContext, sentence: NoteSentence, concept: ResolvedConcept | undefined): MentionRole | 'negated' | 'uncertain' {
-  if (ctx.negated) return 'negated';
+function roleOf(ctx: FindingContext, sentence: NoteSentence, concept: ResolvedConcept | undefined, relStart: number): MentionRole | 'negated' | 'uncertain' {
+  if (ctx.negated && !newClauseAfter(ctx, sentence.text, 'negated', relStart)) return 'negated';
   if (ctx.uncertain) return 'uncertain';
   if (ctx.family || sentence.section === 'family') return 'family';
   if (ctx.historical || (sentence.section === 'history' && concept?.history !== 'current')) return 'history';
@@ -149,7 +158,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
       // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
       if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
       const ctx = contextOf(sentence.text, h.start - sentence.start, h.end - sentence.start);
-      let role = roleOf(ctx, sentence, h.concept);
+      let role = roleOf(ctx, sentence, h.concept, h.start - sentence.start);
       // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
       if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(sentence.text.slice(0, h.start - sentence.start))) role = 'current';
       if (role === 'negated' || role === 'uncertain') {

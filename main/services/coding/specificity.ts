@@ -113,3 +113,24 @@ export function chooseCombined(
   const best = chooseCode(candidates, ctx, titleOf);
   return best ? [best] : [];
 }
+
+/**
+ * "Bilateral" where the table has no bilateral code ("bilateral knee pain"): the right and the
+ * left code, as the table's laterality convention asks. Undefined when a bilateral code exists
+ * or the sides do not both fit.
+ */
+export function chooseBothSides(candidates: readonly CodeEntry[], ctx: MentionContext, titleOf: (e: CodeEntry) => ParsedTitle): CodeChoice[] | undefined {
+  if (!ctx.positive.has('bilateral') || candidates.some((e) => titleOf(e).items.some((i) => i.word === 'bilateral'))) return undefined;
+  const side = (word: string): CodeChoice | undefined => {
+    const positive = new Map(ctx.positive);
+    const weight = positive.get('bilateral')!;
+    positive.delete('bilateral');
+    positive.set(word, weight);
+    positive.set('unilateral', weight);
+    const choice = chooseCode(candidates, { positive, absent: ctx.absent }, titleOf);
+    return choice?.supported && titleOf(choice.entry).items.some((i) => i.word === word) ? choice : undefined;
+  };
+  const right = side('right');
+  const left = side('left');
+  return right && left ? [right, left] : undefined;
+}

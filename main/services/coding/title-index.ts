@@ -31,8 +31,10 @@ const SKIP = /^[VWXY]|^Z0[0-9]|^Z3|^Z4|^Z5|^U0[0-6]|^U[1-9]/;
 export function buildTitleIndex(table: CodeTable): TitleIndex {
   const byKey = new Map<string, CodeEntry>();
   const add = (phrase: string, entry: CodeEntry): void => {
-    for (const keep of [false, true]) {
-      const key = phraseKeyOf(phrase, keep);
+    // Hyphenated title words are indexed joined and apart ("blood-pressure" and "blood pressure").
+    const variants = phrase.includes('-') ? [phrase, phrase.replace(/(\p{L})-(\p{L})/gu, '$1 $2')] : [phrase];
+    for (const [keep, text] of variants.flatMap((v) => [[false, v], [true, v]] as const)) {
+      const key = phraseKeyOf(text, keep);
       const n = key ? key.split(' ').length : 0;
       if (n < 2 || n > MAX_WORDS) continue;
       const prev = byKey.get(key);
