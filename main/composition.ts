@@ -239,8 +239,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   let dispatcher: WebhookDispatcher | undefined;
   const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
   const accounts = createAccountService({ store: stores.accounts });
+  // A record and its job are written in one transaction: a full disk never leaves one without the other.
+  const atomically = <T>(work: () => T): T => db.transaction(work)();
   const notes = createNoteService({
-    notes: stores.notes, templates: stores.templates, writer, enqueue,
+    notes: stores.notes, templates: stores.templates, writer, enqueue, atomically,
     events: { noteFinished: (e) => webhooks.emit({ accountId: e.accountId, resourceId: e.id, type: e.status === 'STATUS_DONE' ? 'note_generation.succeeded' : 'note_generation.failed' }) },
   });
   const engines = createEngineSettingsService({
@@ -249,7 +251,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     clinicalLanguageModel,
   });
   const transcriptions = createTranscriptionService({
-    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
+    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, atomically, maxAudioBytes: config.maxAudioBytes,
     events: {
       transcriptionFinished: (e) => webhooks.emit({
         accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',

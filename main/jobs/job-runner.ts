@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { JobRecord, JobStore } from '../services/storage.js';
-import { DomainError } from '../services/errors.js';
+import { DomainError, isOutOfSpace } from '../services/errors.js';
 
 export interface JobHandler {
   run(resourceId: string): Promise<void>;
@@ -20,6 +20,8 @@ export interface JobRunnerOptions {
   maxAttempts?: number;
   /** Backoff before a retry, by attempt number. */
   retryDelayMs?: (attempt: number) => number;
+  /** Wait before trying a job again that stopped on a full disk (default 5000); such a wait uses up no attempt. */
+  spaceRetryMs?: number;
 }
 
 export interface JobRunner {
@@ -40,10 +42,30 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pollMs = options.pollMs ?? 500;
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelay = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1)));
+  const spaceRetryMs = options.spaceRetryMs ?? 5000;
   let running = 0;
   let started = false;
   let timer: NodeJS.Timeout | undefined;
   const active = new Set<Promise<void>>();
+  // A full disk can refuse even the queue's own bookkeeping. Jobs whose requeue could not be
+  // written wait here (still `running` in the database, so a restart recovers them too) and are
+  // put back in the queue as soon as a write succeeds again: no accepted job is ever dropped.
+  const stranded = new Map<string, { runAfter: number; message: string | null; refund: boolean }>();
+  let recoverPending = false;
+  let diskFull = false;
+
+  const noteSpace = (err: unknown): void => {
+    if (!isOutOfSpace(err)) throw err;
+    if (!diskFull) logger.warn('the disk is full: background jobs wait for space and resume when it returns');
+    diskFull = true;
+  };
+  const requeue = (id: string, runAfter: number, message: string | null, refund = false): void => {
+    try {
+      store.requeue(id, runAfter, message, refund);
+    } catch {
+      stranded.set(id, { runAfter, message, refund });
+    }
+  };
 
   const execute = async (job: JobRecord): Promise<void> => {
     const handler = options.handlers[job.kind];
@@ -57,32 +79,64 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await handler.run(job.resourceId);
       store.finish(job.id, 'done', null);
       log.info({ durationMs: Date.now() - startedAt }, 'job done');
+      diskFull = false;
     } catch (err) {
       // Messages of domain errors are written for callers and carry no patient data.
       const message = err instanceof DomainError ? err.message : 'job failed';
+      if (isOutOfSpace(err)) {
+        // Not the job's fault: it waits for room without using up one of its attempts.
+        noteSpace(err);
+        requeue(job.id, Date.now() + spaceRetryMs, 'waiting for disk space', true);
+        return;
+      }
       if (job.attempts < maxAttempts) {
-        store.requeue(job.id, Date.now() + retryDelay(job.attempts), message);
+        requeue(job.id, Date.now() + retryDelay(job.attempts), message);
         log.warn({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; will retry');
       } else {
-        store.finish(job.id, 'failed', message);
-        handler.giveUp(job.resourceId, message);
-        log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; giving up');
+        try {
+          handler.giveUp(job.resourceId, message);
+          store.finish(job.id, 'failed', message);
+          log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; giving up');
+        } catch (bookkeeping) {
+          noteSpace(bookkeeping);
+          requeue(job.id, Date.now() + spaceRetryMs, message, true);
+        }
       }
     }
   };
 
   const pump = (): void => {
     if (!started) return;
-    while (running < options.concurrency) {
-      const job = store.claim(Date.now());
-      if (!job) break;
-      running += 1;
-      const p = execute(job).finally(() => {
-        running -= 1;
-        active.delete(p);
-        pump();
-      });
-      active.add(p);
+    try {
+      if (recoverPending) {
+        store.recoverInterrupted();
+        recoverPending = false;
+      }
+      for (const [id, r] of stranded) {
+        store.requeue(id, r.runAfter, r.message, r.refund);
+        stranded.delete(id);
+      }
+      while (running < options.concurrency) {
+        const job = store.claim(Date.now());
+        if (!job) break;
+        running += 1;
+        const p = execute(job)
+          .catch((err: unknown) => {
+            // Only bookkeeping on a full disk gets here; anything else is a bug worth a log line.
+            if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'job bookkeeping failed');
+            stranded.set(job.id, { runAfter: Date.now() + spaceRetryMs, message: 'waiting for disk space', refund: true });
+          })
+          .finally(() => {
+            running -= 1;
+            active.delete(p);
+            pump();
+          });
+        active.add(p);
+      }
+    } catch (err) {
+      // Claiming is a write too; on a full disk the next tick tries again.
+      if (isOutOfSpace(err)) noteSpace(err);
+      else logger.error({ errName: (err as Error)?.name }, 'job queue could not be read');
     }
   };
 
@@ -103,8 +157,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     start() {
       if (started || options.concurrency <= 0) return;
       started = true;
-      const recovered = store.recoverInterrupted();
-      if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
+      try {
+        const recovered = store.recoverInterrupted();
+        if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
+      } catch (err) {
+        if (!isOutOfSpace(err)) throw err;
+        recoverPending = true;
+      }
       pump();
       schedule();
     },

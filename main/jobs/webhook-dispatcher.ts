@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DeliveryRecord, WebhookStore } from '../services/storage.js';
+import { isOutOfSpace } from '../services/errors.js';
 
 /** Standard Webhooks' retry schedule, reaching past 24 hours: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -36,6 +37,17 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   let timer: NodeJS.Timeout | undefined;
   let started = false;
   const inFlight = new Set<Promise<void>>();
+  // Delivery states a full disk would not let us write: kept here and written at the next tick, so
+  // a delivery is never stranded half-sent until a restart.
+  const unsaved = new Map<string, Parameters<WebhookStore['updateDelivery']>[1]>();
+  const save = (id: string, patch: Parameters<WebhookStore['updateDelivery']>[1]): void => {
+    try {
+      store.updateDelivery(id, patch);
+    } catch (err) {
+      if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook delivery state could not be saved');
+      unsaved.set(id, patch);
+    }
+  };
 
   const attempt = async (d: DeliveryRecord): Promise<void> => {
     const state = options.resourceState(d.event, d.accountId, d.resourceId);
@@ -87,11 +99,20 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
 
   const pump = (): void => {
     if (!started) return;
-    for (const d of store.claimDue(Date.now(), 10)) {
-      const p = attempt(d)
-        .catch(() => store.updateDelivery(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
-        .finally(() => inFlight.delete(p));
-      inFlight.add(p);
+    try {
+      for (const [id, patch] of unsaved) {
+        store.updateDelivery(id, patch);
+        unsaved.delete(id);
+      }
+      for (const d of store.claimDue(Date.now(), 10)) {
+        const p = attempt(d)
+          .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+    } catch (err) {
+      // Claiming writes too: on a full disk (or any store failure) the next tick tries again.
+      if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook queue could not be read');
     }
   };
 
@@ -99,7 +120,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     start(): void {
       if (started) return;
       started = true;
-      store.recoverInterrupted();
+      try {
+        store.recoverInterrupted();
+      } catch (err) {
+        // A full disk at start: deliveries left sending are picked up at the next start.
+        if (!isOutOfSpace(err)) throw err;
+      }
       const tick = (): void => {
         pump();
         timer = setTimeout(tick, pollMs);

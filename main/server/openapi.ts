@@ -14,6 +14,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type or audio format',
   429: 'Rate limited, or locked out after repeated wrong keys; see Retry-After',
   503: 'An engine is unavailable',
+  507: 'Not enough free disk space (a full disk, or a model download or import too large for it): nothing was saved; work accepted earlier is kept and resumes when space returns',
 };
 
 const RATE_HEADERS = {
@@ -91,7 +92,8 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
         : RATE_HEADERS,
       ...(schema ? { content: { 'application/json': { schema } } } : {}),
     };
-    const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...spec.errors]);
+    // Any operation that stores something can meet a full disk.
+    const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...(spec.method === 'get' ? [] : [507]), ...spec.errors]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? 'Error',

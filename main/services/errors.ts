@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'engine_unavailable'
+  | 'insufficient_storage'
   | 'internal';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorKind, number> = {
   precondition_required: 428,
   rate_limited: 429,
   engine_unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 };
 
@@ -53,3 +55,28 @@ export const invalidRequest = (message: string): DomainError => new DomainError(
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const payloadTooLarge = (message: string): DomainError => new DomainError('payload_too_large', message);
 export const engineUnavailable = (message: string): DomainError => new DomainError('engine_unavailable', message);
+
+/** What a write answers on a full disk: nothing was saved, and what was accepted before is kept. */
+export const OUT_OF_SPACE_MESSAGE =
+  'the disk is full: this was not saved. Free some disk space and try again; work accepted earlier is kept and goes on when space returns';
+
+/** 507: the disk (or the database) is full. */
+export const insufficientStorage = (message = OUT_OF_SPACE_MESSAGE): DomainError => new DomainError('insufficient_storage', message);
+
+/** Error codes that mean "no room": the file system's (`ENOSPC`, quota, file-size limit) and SQLite's. */
+const OUT_OF_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'SQLITE_FULL']);
+
+/**
+ * Whether a failure (or one of its causes) says the disk or the database is full. Read from the
+ * error's `code`, so the check stays free of any file-system or database import.
+ */
+export function isOutOfSpace(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    if (e instanceof DomainError) return e.kind === 'insufficient_storage';
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && OUT_OF_SPACE_CODES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

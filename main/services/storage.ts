@@ -153,8 +153,11 @@ export interface JobStore {
   /** Atomically takes the oldest ready job and marks it running. */
   claim(now: number): JobRecord | undefined;
   finish(id: string, status: 'done' | 'failed', error: string | null): void;
-  /** Puts a running job back in the queue (retry, or shutdown before it finished). */
-  requeue(id: string, runAfter: number, error: string | null): void;
+  /**
+   * Puts a running job back in the queue (retry, or shutdown before it finished). With
+   * `refundAttempt` the claim does not count as an attempt (a full disk is not the job's failure).
+   */
+  requeue(id: string, runAfter: number, error: string | null, refundAttempt?: boolean): void;
   /** Jobs left `running` by a process that died: back to `queued`. Returns how many. */
   recoverInterrupted(): number;
   get(id: string): JobRecord | undefined;

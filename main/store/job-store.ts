@@ -20,7 +20,7 @@ export function createJobStore(db: Db): JobStore {
      RETURNING *`,
   );
   const finish = db.prepare('UPDATE jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ?');
-  const requeue = db.prepare(`UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ? WHERE id = ?`);
+  const requeue = db.prepare(`UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ?, attempts = MAX(0, attempts - ?) WHERE id = ?`);
   const recover = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'`);
   const get = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const open = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')`);
@@ -31,7 +31,7 @@ export function createJobStore(db: Db): JobStore {
       return row ? toJob(row) : undefined;
     },
     finish: (id, status, error) => void finish.run(status, error, Date.now(), id),
-    requeue: (id, runAfter, error) => void requeue.run(runAfter, error, Date.now(), id),
+    requeue: (id, runAfter, error, refundAttempt = false) => void requeue.run(runAfter, error, Date.now(), refundAttempt ? 1 : 0, id),
     recoverInterrupted: () => recover.run(Date.now()).changes,
     countOpen: () => (open.get() as { n: number }).n,
     get: (id) => {

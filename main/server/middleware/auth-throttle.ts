@@ -54,7 +54,9 @@ export function throttledAuthenticate(
     if (presented) deps.throttle.success(address, accountId);
     return { principal, delayMs: 0 };
   } catch (err) {
-    const error = err instanceof DomainError ? err : new DomainError('unauthorized', 'invalid API key or account id');
+    // Only a refused credential is a guess; a failure of the store (a full disk, say) is not counted.
+    if (!(err instanceof DomainError)) throw err;
+    const error = err;
     if (!presented || error.kind !== 'unauthorized') return { error, delayMs: 0 };
     const outcome = deps.throttle.failure(address, accountId);
     if (outcome.lockout) {
@@ -73,11 +75,17 @@ export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(ap
   return (req: Request, res: Response, next: NextFunction): void => {
     const apiKey = req.get('X-API-KEY');
     const accountId = req.get('X-ACCOUNT-ID');
-    const result = throttledAuthenticate(
-      deps,
-      { address: req.socket.remoteAddress ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
-      () => deps.authenticate(apiKey, accountId),
-    );
+    let result: ThrottledResult;
+    try {
+      result = throttledAuthenticate(
+        deps,
+        { address: req.socket.remoteAddress ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
+        () => deps.authenticate(apiKey, accountId),
+      );
+    } catch (err) {
+      next(err);
+      return;
+    }
     if (result.principal) res.locals.principal = result.principal;
     else res.locals.authError = result.error;
     if (result.delayMs > 0) setTimeout(next, result.delayMs);

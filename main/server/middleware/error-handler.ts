@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError } from '../../services/errors.js';
+import { DomainError, insufficientStorage, isOutOfSpace } from '../../services/errors.js';
 
 interface HttpishError {
   type?: string;
@@ -33,7 +33,13 @@ function fromParser(err: HttpishError): DomainError | undefined {
 export function errorHandler(logger: Logger) {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
-    let domain = err instanceof DomainError ? err : fromParser((err ?? {}) as HttpishError);
+    let domain = err instanceof DomainError ? err : undefined;
+    if (!domain && isOutOfSpace(err)) {
+      // A full disk (ENOSPC, SQLITE_FULL) is the operator's to fix, not a bug: 507 and one warning.
+      logger.warn({ reqId: res.locals.requestId, code: (err as { code?: string }).code }, 'write refused: the disk is full');
+      domain = insufficientStorage();
+    }
+    domain ??= fromParser((err ?? {}) as HttpishError);
     if (!domain) {
       logger.error({ reqId: res.locals.requestId, errName: (err as Error)?.name, frames: (err as Error)?.stack?.split('\n').slice(1, 5).map((l) => l.trim()).join(' | ') }, 'unhandled error');
       domain = new DomainError('internal', 'internal error');

@@ -37,7 +37,7 @@ export function registerBackupRoutes(registry: RouteRegistry, deps: { backups: B
         'Writes a consistent copy of the database (SQLite online backup, taken while requests keep being served) and of the audio files it refers to, ' +
         'encrypted, with a manifest of SHA-256 checksums, as one tar file in the folder named by CLINDOC_BACKUP_DIR; older backups beyond CLINDOC_BACKUP_KEEP are deleted. ' +
         'The file never leaves that folder through the API, so no account can read another account\'s data through a backup. ' +
-        '409 when no backup folder is configured or a backup is already being written. ' + RESTORE_NOTE,
+        '409 when no backup folder is configured or a backup is already being written; 507 when the disk is full (nothing is left behind). ' + RESTORE_NOTE,
       envelope: 'standard', success: { status: 201, description: 'The backup written', schema: CreatedBackup }, errors: [409],
     },
     () => deps.backups.create(),

@@ -78,7 +78,11 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
       // Compare in constant time even though the lookup is by hash, and give one answer for
       // every failure so a caller cannot tell a wrong key from a wrong account.
       if (!key || !sameHash(key.hash, hash) || key.revokedAt !== null || key.accountId !== accountId) throw unauthorized();
-      store.touchKey(key.id, now());
+      try {
+        store.touchKey(key.id, now());
+      } catch {
+        // The last-used time is a convenience: a full disk must not lock a right key out.
+      }
       return { accountId: key.accountId, keyId: key.id };
     },
     issueStreamToken(principal, ttlSeconds) {

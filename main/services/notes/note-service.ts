@@ -3,7 +3,7 @@ import type { DocumentStore, NoteRecord, NoteStore, Page } from '../storage.js';
 import type { NoteGenerationInput, NoteTypeSpec, NoteWriter } from './ports.js';
 import type { NoteTemplate } from '../../../shared/note-template.js';
 import type { NoteLanguage } from '../../../shared/languages.js';
-import { DomainError, invalidRequest, notFound } from '../errors.js';
+import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
 
@@ -90,8 +90,14 @@ export function createNoteService(deps: {
   enqueue: (kind: string, accountId: string, resourceId: string) => void;
   events?: NoteEvents;
   now?: () => number;
+  /**
+   * Runs a note's insert and its job's enqueue as one unit (the composition passes a database
+   * transaction), so a full disk can never leave an accepted note without its job. Default: as is.
+   */
+  atomically?: <T>(work: () => T) => T;
 }): NoteService {
   const now = deps.now ?? Date.now;
+  const atomically = deps.atomically ?? (<T>(work: () => T): T => work());
 
   /** Checks what the JSON schema cannot and freezes the note type (templates are copied in). */
   const resolveNoteType = (accountId: string, noteType: CreateNoteRequest['noteType']): NoteTypeSpec => {
@@ -139,11 +145,13 @@ export function createNoteService(deps: {
         ...(request.medicationList !== undefined ? { medicationList: request.medicationList } : {}),
       };
       const id = randomUUID();
-      deps.notes.insert({
-        id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
-        createdAt: now(), startedAt: null, completedAt: null, version: 1, signedAt: null, signedBy: null, addenda: [],
+      atomically(() => {
+        deps.notes.insert({
+          id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
+          createdAt: now(), startedAt: null, completedAt: null, version: 1, signedAt: null, signedBy: null, addenda: [],
+        });
+        deps.enqueue(NOTE_JOB, accountId, id);
       });
-      deps.enqueue(NOTE_JOB, accountId, id);
       return { noteId: id };
     },
     get(accountId, noteId) {
@@ -173,8 +181,8 @@ export function createNoteService(deps: {
         });
         deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
       } catch (err) {
-        // Engine outages are retried by the job runner; anything else fails the note now.
-        if (err instanceof DomainError && err.kind === 'engine_unavailable') throw err;
+        // Engine outages and a full disk are retried by the job runner; anything else fails the note now.
+        if ((err instanceof DomainError && err.kind === 'engine_unavailable') || isOutOfSpace(err)) throw err;
         const message = err instanceof DomainError ? err.message : 'note generation failed';
         this.fail(noteId, message);
       }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
-import { DomainError, invalidRequest, notFound } from '../errors.js';
+import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import type { EngineSettingsService } from './engine-settings.js';
 
 /** Options of a V2 upload (API-DECISIONS "Transcriptions"). */
@@ -124,8 +124,11 @@ export function createTranscriptionService(deps: {
   /** Engine choice (request, account default, device default); without it `engine` passes through unchecked. */
   engines?: Pick<EngineSettingsService, 'resolve'>;
   now?: () => number;
+  /** Runs a record's insert and its job's enqueue as one unit (a database transaction); default as is. */
+  atomically?: <T>(work: () => T) => T;
 }): TranscriptionService {
   const now = deps.now ?? Date.now;
+  const atomically = deps.atomically ?? (<T>(work: () => T): T => work());
   const finish = (record: TranscriptionRecord, status: 'completed' | 'failed'): void => {
     const webhookUrl = typeof record.options.webhookUrl === 'string' ? record.options.webhookUrl : undefined;
     deps.events?.transcriptionFinished?.({ accountId: record.accountId, id: record.id, status, ...(webhookUrl ? { webhookUrl } : {}) });
@@ -151,11 +154,19 @@ export function createTranscriptionService(deps: {
       }
       const t = now();
       const id = randomUUID();
-      deps.store.insert({
-        id, accountId, status: 'pending', options: { ...options }, audioBlob: key, audioType: type, result: null, error: null,
-        createdAt: t, updatedAt: t, startedAt: null, completedAt: null,
-      });
-      deps.enqueue(TRANSCRIPTION_JOB, accountId, id);
+      try {
+        atomically(() => {
+          deps.store.insert({
+            id, accountId, status: 'pending', options: { ...options }, audioBlob: key, audioType: type, result: null, error: null,
+            createdAt: t, updatedAt: t, startedAt: null, completedAt: null,
+          });
+          deps.enqueue(TRANSCRIPTION_JOB, accountId, id);
+        });
+      } catch (err) {
+        // Not accepted (a full disk, say): the audio goes too, which also gives its room back.
+        deps.blobs.delete(key);
+        throw err;
+      }
       return { id, status: 'pending', created_at: iso(t)!, updated_at: iso(t)! };
     },
     getV2(accountId, id) {
@@ -198,7 +209,8 @@ export function createTranscriptionService(deps: {
         deps.store.update(id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null });
         finish({ ...record, status: 'completed' }, 'completed');
       } catch (err) {
-        if (err instanceof DomainError && err.kind === 'engine_unavailable') throw err; // retried by the runner
+        // Engine outages and a full disk are retried by the runner; anything else fails the transcription now.
+        if ((err instanceof DomainError && err.kind === 'engine_unavailable') || isOutOfSpace(err)) throw err;
         this.fail(id, err instanceof DomainError ? err.message : 'transcription failed');
       }
     },
