@@ -36,6 +36,25 @@ export function splitKeymapRuns(text: string, inKeymap: (ch: string) => boolean 
   return runs;
 }
 
+/**
+ * Joins runs so that a short stretch of typeable text between two characters that go through the
+ * clipboard is pasted with them: accented prose ("Température élevée") would otherwise cost one
+ * clipboard round trip per accent. Keymap runs shorter than `minTyped` characters (newlines aside,
+ * which always stay typed keys) are absorbed when they sit between two pasted runs.
+ */
+export function mergeShortRuns(runs: TextRun[], minTyped = 12): TextRun[] {
+  const out: TextRun[] = [];
+  runs.forEach((run, i) => {
+    const between = run.keymap && i > 0 && i < runs.length - 1 && !runs[i - 1]!.keymap && !runs[i + 1]!.keymap;
+    const absorb = between && [...run.text].length < minTyped && !run.text.includes('\n');
+    const keymap = absorb ? false : run.keymap;
+    const last = out[out.length - 1];
+    if (last && last.keymap === keymap) last.text += run.text;
+    else out.push({ text: run.text, keymap });
+  });
+  return out;
+}
+
 /** Cuts text into pieces of at most `max` UTF-16 units without splitting a surrogate pair. */
 export function chunkText(text: string, max: number): string[] {
   if (max < 2) throw new RangeError('max must be at least 2');

@@ -10,7 +10,7 @@
  * with a longer delay, which is best effort.
  */
 import { TypingError, type TextTyper } from '../services/dictation/typing-port.js';
-import { chunkText, normaliseTypedText, splitKeymapRuns } from './text-runs.js';
+import { chunkText, mergeShortRuns, normaliseTypedText, splitKeymapRuns } from './text-runs.js';
 import { runTool, toolProblem, type RunTool } from './run-tool.js';
 import type { ClipboardPaster } from './x11-clipboard.js';
 
@@ -51,7 +51,8 @@ export function createXdotoolTyper(options: XdotoolTyperOptions): TextTyper {
   return {
     name: options.paster ? 'xdotool (clipboard for characters outside the keyboard map)' : 'xdotool',
     async type(text) {
-      for (const run of splitKeymapRuns(normaliseTypedText(text))) {
+      const runs = splitKeymapRuns(normaliseTypedText(text));
+      for (const run of options.paster ? mergeShortRuns(runs) : runs) {
         if (run.keymap) await typeRaw(run.text, delay);
         else if (options.paster) await options.paster.paste(run.text);
         else await typeRaw(run.text, Math.max(delay, options.remapDelayMs ?? 60));

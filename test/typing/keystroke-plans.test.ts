@@ -6,7 +6,7 @@
 import { describe, it, expect } from 'vitest';
 import { KEYEVENTF_KEYUP, KEYEVENTF_UNICODE, PASTE_PLAN, sendInputPlan, sendKeys, type WinKey } from '../../main/typing/windows-sendinput.js';
 import { cgEventPlan, KVK_RETURN, KVK_TAB, PASTE_STROKE } from '../../main/typing/macos-cgevent.js';
-import { chunkText, normaliseTypedText, splitKeymapRuns } from '../../main/typing/text-runs.js';
+import { chunkText, mergeShortRuns, normaliseTypedText, splitKeymapRuns } from '../../main/typing/text-runs.js';
 
 const units = (s: string): number[] => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
 
@@ -63,6 +63,19 @@ describe('text preparation', () => {
       { text: 'µ', keymap: false },
       { text: 'g\n', keymap: true },
     ]);
+  });
+
+  it('pastes short typeable stretches between accents with them, one clipboard trip instead of many', () => {
+    const runs = splitKeymapRuns('Température élevée à 38.5 °C, dose 5 µg\nfin é');
+    expect(mergeShortRuns(runs)).toEqual([
+      { text: 'Temp', keymap: true },
+      { text: 'érature élevée à 38.5 °C, dose 5 µ', keymap: false },
+      { text: 'g\nfin ', keymap: true }, // a newline stays a typed Return
+      { text: 'é', keymap: false },
+    ]);
+    const long = splitKeymapRuns('é and then a long typed stretch é');
+    expect(mergeShortRuns(long)).toEqual(long);
+    expect(mergeShortRuns(runs).map((r) => r.text).join('')).toBe('Température élevée à 38.5 °C, dose 5 µg\nfin é');
   });
 
   it('cuts long text without breaking a surrogate pair', () => {
