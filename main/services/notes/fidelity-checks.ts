@@ -1,0 +1,187 @@
+/**
+ * The checks: every number, dose, unit, frequency, side of the body, negation and drug of a
+ * note's text, compared with what its sources state (`fidelity-sources.ts`). Each failure is an
+ * issue with its span in the text; `fidelity.ts` turns issues into review markers.
+ */
+import { readDoses, readFrequencies, readNumbers, sentenceSpans, type Dose, type NumberReading } from '../clinical-language/index.js';
+import { drugMentions, drugOf, findingMentions, sideMentions, type DrugMention } from './fidelity-facts.js';
+import { drugStated, sidesFor, type SourceIndex, type Support } from './fidelity-sources.js';
+
+/** What kind of fact failed the check. */
+export type FidelityKind = 'number' | 'dose' | 'unit' | 'frequency' | 'laterality' | 'negation' | 'medication' | 'date';
+
+/** One fact of a note text that its sources do not support. */
+export interface FidelityIssue {
+  kind: FidelityKind;
+  /** UTF-16 offsets of the fact in the text checked. */
+  start: number;
+  end: number;
+  /** The fact as the note wrote it. */
+  text: string;
+  /** Why it is flagged, in words a clinician reads ("the transcript says right knee"). */
+  reason: string;
+  /** `removed`: the words are taken out of the note (nothing states them); `marked`: kept, with a marker after them. */
+  action: 'removed' | 'marked';
+  /** Words shown instead of the note's, for a number kept as spoken. */
+  replacement?: string;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** Where a review marker already stands (checking twice changes nothing). */
+export const MARKER_SPAN = /⚠\[check: [^\]\n]*\]/g;
+/** Units a note may add to a vital sign said without one ("one twenty over eighty" -> mmHg). */
+const IMPLIED_UNITS = new Set(['pressure', 'percent', 'temperature', 'rate']);
+/** Units of what a drug is given in: a dose of these must be one the sources give for that drug. */
+const DRUG_UNITS = new Set(['mass', 'volume', 'dose', 'concentration']);
+const ISO = /\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::\d{2})?Z?)?\b/g;
+const US_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g;
+const TIME = /\b(\d{1,2}):(\d{2})(?::\d{2})?\b/g;
+
+const inside = (s: Span, zones: readonly Span[]): boolean => zones.some((z) => s.start < z.end && z.start < s.end);
+const sameValue = (a: number | undefined, b: number | undefined): boolean => a === b || (a !== undefined && b !== undefined && Math.abs(a - b) < 1e-9);
+const sameAmount = (a: Dose, b: Dose): boolean => sameValue(a.value, b.value) && sameValue(a.to, b.to) && sameValue(a.over, b.over);
+const sameUnit = (note: Dose, source: Dose): boolean =>
+  note.unit.symbol === source.unit.symbol || (source.unit.symbol === '°' && note.unit.kind === 'temperature');
+const fmt = (v: number): string => String(Number(v.toFixed(6)));
+
+/** Parts of a note text that are layout, not facts: headings, list numbers, markers already placed. */
+function layoutZones(text: string): Span[] {
+  const zones: Span[] = [];
+  for (const m of text.matchAll(MARKER_SPAN)) zones.push({ start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(/^#{1,6}[ \t].*$/gm)) zones.push({ start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(/^[ \t]*(?:[-*+][ \t]+)?\(?\d{1,2}[.)](?=[ \t])/gm)) zones.push({ start: m.index, end: m.index + m[0].length });
+  return zones;
+}
+
+/** A number written against letters is part of a name or code ("S1", "A1c", "L4-L5", "COVID-19", "#2"). */
+function partOfName(text: string, r: Span): boolean {
+  const before = text.slice(Math.max(0, r.start - 2), r.start);
+  return /[\p{L}#]$|[\p{L}\p{N}]-$/u.test(before);
+}
+
+function worst(supports: Support[]): Support {
+  return supports.find((s) => s.level === 'none') ?? supports.find((s) => s.level === 'uncertain') ?? { level: 'stated' };
+}
+
+function unclear(kind: FidelityKind, span: Span & { text: string }, reading: NumberReading, spoken = reading.spoken): FidelityIssue {
+  const meanings = [...new Set([reading.text, ...(reading.alternatives ?? []).map(fmt)])].join(' or ');
+  return {
+    kind, start: span.start, end: span.end, text: span.text, action: 'marked', replacement: `"${spoken}"`,
+    reason: `unclear in the transcript (${reading.reason ?? 'could be read more than one way'}): ${meanings}`,
+  };
+}
+
+function checkDose(d: Dose, index: SourceIndex, drug: DrugMention | undefined): FidelityIssue | undefined {
+  const span = { start: d.start, end: d.end, text: d.spoken };
+  const exact = index.doses.filter((s) => sameAmount(d, s) && sameUnit(d, s));
+  if (drug && DRUG_UNITS.has(d.unit.kind)) {
+    const given = index.doses.filter((s) => s.drug === drug.drug && DRUG_UNITS.has(s.unit.kind));
+    if (given.length > 0 && !given.some((s) => sameAmount(d, s) && sameUnit(d, s))) {
+      const unit = given.find((s) => sameAmount(d, s));
+      if (unit) return { kind: 'unit', ...span, action: 'marked', reason: `the transcript says ${drug.surface} ${unit.text}` };
+      const says = [...new Set(given.map((s) => s.text))].join(', ');
+      return { kind: 'dose', ...span, action: exact.length > 0 ? 'marked' : 'removed', reason: `the transcript gives ${drug.surface} ${says}` };
+    }
+  }
+  if (exact.some((s) => !s.uncertain)) return undefined;
+  // Said with this unit, but in words that could mean two numbers: keep the words, never pick one.
+  const unclearDose = index.doses.find(
+    (s) => s.uncertain && s.reading && sameUnit(d, s) && d.to === undefined && d.over === undefined &&
+      [s.value, ...(s.reading.alternatives ?? [])].some((v) => sameValue(v, d.value)),
+  );
+  if (unclearDose) return unclear('dose', span, unclearDose.reading!, unclearDose.spoken);
+  const otherUnit = index.doses.find((s) => sameAmount(d, s) && !s.uncertain);
+  if (otherUnit) return { kind: 'unit', ...span, action: 'marked', reason: `the transcript says ${otherUnit.text}` };
+  // Said without a unit: vital signs take theirs by convention; a dose's unit must be said.
+  const support = worst([d.value, d.to, d.over].filter((v): v is number => v !== undefined).map(index.bareNumber));
+  if (support.level === 'stated') {
+    return IMPLIED_UNITS.has(d.unit.kind) ? undefined : { kind: 'unit', ...span, action: 'marked', reason: `the unit (${d.unit.symbol}) is not in the transcript` };
+  }
+  if (support.level === 'uncertain') return unclear('dose', span, support.reading);
+  const what = DRUG_UNITS.has(d.unit.kind) ? 'dose' : 'measurement';
+  return { kind: 'dose', ...span, action: 'removed', reason: `${what} not in the transcript` };
+}
+
+function checkDate(text: string, index: SourceIndex, zones: Span[]): { issues: FidelityIssue[]; spans: Span[] } {
+  const issues: FidelityIssue[] = [];
+  const spans: Span[] = [];
+  const stated = (v: string | undefined): boolean => v === undefined || index.number(Number(v)).level === 'stated';
+  const visit = (m: RegExpMatchArray, iso: string | undefined, parts: (string | undefined)[]): void => {
+    const span = { start: m.index!, end: m.index! + m[0].length };
+    if (inside(span, [...zones, ...spans])) return;
+    spans.push(span);
+    if ((iso && index.dates.has(iso)) || parts.every(stated)) return;
+    issues.push({ kind: 'date', ...span, text: m[0], action: 'marked', reason: 'date or time not in the transcript or header' });
+  };
+  for (const m of text.matchAll(ISO)) visit(m, `${m[1]}-${m[2]}-${m[3]}`, m[4] !== undefined && !index.times.has(`${Number(m[4])}:${m[5]}`) ? [m[4], m[5]] : []);
+  for (const m of text.matchAll(US_DATE)) visit(m, `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`, [m[1], m[2], m[3]]);
+  for (const m of text.matchAll(TIME)) visit(m, undefined, index.times.has(`${Number(m[1])}:${m[2]}`) ? [] : [m[1], m[2] === '00' ? undefined : m[2]]);
+  return { issues, spans };
+}
+
+/** Every fact of `text` (one note, or one piece of its structured form) its sources do not support. */
+export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
+  const zones = layoutZones(text);
+  const issues: FidelityIssue[] = [];
+  const free = (s: Span): boolean => !inside(s, zones);
+  const sentences = sentenceSpans(text, { lineBreaks: true });
+  const sentenceOf = (s: Span): Span => sentences.find((x) => x.start <= s.start && s.end <= x.end) ?? s;
+  const drugs = drugMentions(text, index.medicationList);
+
+  for (const d of drugs) {
+    if (free(d) && !drugStated(index, d.drug, d.surface)) {
+      issues.push({ kind: 'medication', start: d.start, end: d.end, text: d.surface, action: 'removed', reason: 'medication not mentioned in the transcript' });
+    }
+  }
+  const dates = checkDate(text, index, zones);
+  issues.push(...dates.issues);
+  if (index.english) {
+    const doses = readDoses(text).filter((d) => free(d) && !partOfName(text, d));
+    for (const d of doses) {
+      const issue = checkDose(d, index, drugOf(drugs, d.start, d.end, sentenceOf(d)));
+      if (issue) issues.push(issue);
+    }
+    for (const r of readNumbers(text)) {
+      if (!free(r) || inside(r, doses) || inside(r, dates.spans) || partOfName(text, r)) continue;
+      const support = worst([r.value, r.to, r.over].filter((v): v is number => v !== undefined).map(index.number));
+      const span = { start: r.start, end: r.end, text: r.spoken };
+      if (support.level === 'uncertain') issues.push(unclear('number', span, support.reading));
+      else if (support.level === 'none') issues.push({ kind: 'number', ...span, action: 'removed', reason: 'number not in the transcript' });
+    }
+    for (const f of readFrequencies(text)) {
+      if (!free(f)) continue;
+      const sentence = sentenceOf(f);
+      const drug = drugOf(drugs, f.start, f.end, sentence);
+      // Only a frequency of a medication is checked: "walks daily" is not an order.
+      if (!drug && !doses.some((d) => d.start >= sentence.start && d.end <= sentence.end && DRUG_UNITS.has(d.unit.kind))) continue;
+      const fits = (s: { abbreviation: string }): boolean => s.abbreviation === f.abbreviation || (f.abbreviation === 'QD' && s.abbreviation === 'QHS');
+      const given = drug ? index.frequencies.filter((s) => s.drug === drug.drug) : [];
+      const span = { kind: 'frequency' as const, start: f.start, end: f.end, text: f.text, action: 'marked' as const };
+      if (given.length > 0 && !given.some(fits)) issues.push({ ...span, reason: `the transcript says ${[...new Set(given.map((s) => s.text))].join(', ')}` });
+      else if (given.length === 0 && !index.frequencies.some(fits)) issues.push({ ...span, reason: 'frequency not in the transcript' });
+    }
+    for (const m of sideMentions(text)) {
+      if (!free(m)) continue;
+      const related = sidesFor(index, m.targets);
+      const span = { kind: 'laterality' as const, start: m.start, end: m.end, text: m.phrase, action: 'marked' as const };
+      if (related.length > 0 && !related.some((s) => s.side === m.side)) issues.push({ ...span, reason: `the transcript says ${related[0]!.phrase}` });
+      else if (related.length === 0 && !index.sides.some((s) => s.side === m.side)) issues.push({ ...span, reason: `side (${m.side}) not in the transcript` });
+    }
+    for (const f of findingMentions(text)) {
+      if (!free(f) || f.polarity === 'neutral') continue;
+      const said = index.findings.get(f.term);
+      const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
+      if (f.polarity === 'negated' && !said) issues.push({ ...span, reason: `${f.term} not discussed in the transcript` });
+      else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, reason: `the transcript reports ${f.term}` });
+      else if (f.polarity === 'affirmed' && said && said.negated > 0 && said.affirmed === 0) issues.push({ ...span, reason: `the transcript says no ${f.term}` });
+    }
+  }
+  // One issue per stretch of text: the first found (drugs, dates, doses before bare numbers) wins.
+  const kept: FidelityIssue[] = [];
+  for (const i of issues) if (!kept.some((k) => i.start < k.end && k.start < i.end)) kept.push(i);
+  return kept.sort((a, b) => a.start - b.start);
+}

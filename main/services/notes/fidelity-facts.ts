@@ -1,0 +1,203 @@
+/**
+ * The facts the fidelity checker compares, read the same way from a note and from its sources:
+ * drug mentions and the doses or frequencies that belong to them, sides of the body ("left
+ * knee"), and findings with their polarity (NegEx/ConText scope through the core's `contextOf`,
+ * and a doctor's question answered "no" or "yes"). Numbers, units and frequencies themselves are
+ * read by the clinical-language core; nothing here parses a number.
+ */
+import {
+  answerPolarity,
+  CONDITIONS,
+  contextOf,
+  createPhraseMatcher,
+  DRUG_PHRASES,
+  findingPhrases,
+  readSpeakerTag,
+  sentenceSpans,
+  SYMPTOMS,
+  type PhraseMatcher,
+} from '../clinical-language/index.js';
+
+/** One drug named in a text; `drug` is the generic (lexicon) or the listed name, lower case. */
+export interface DrugMention {
+  drug: string;
+  surface: string;
+  start: number;
+  end: number;
+}
+
+const DRUG_MATCHER = createPhraseMatcher(DRUG_PHRASES, { capitalsUpTo: 3 });
+const listMatchers = new Map<string, PhraseMatcher<string>>();
+
+/** Drugs named in `text`: the core's drug lexicon and the caller's medication list. */
+export function drugMentions(text: string, medications: readonly string[] = []): DrugMention[] {
+  const key = medications.join('\n').toLowerCase();
+  let listed = listMatchers.get(key);
+  if (!listed) {
+    listed = createPhraseMatcher(medications.map((m) => ({ value: m.toLowerCase(), phrases: [m] })));
+    if (listMatchers.size > 50) listMatchers.clear();
+    listMatchers.set(key, listed);
+  }
+  const hits = [...DRUG_MATCHER.find(text), ...listed.find(text)].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: DrugMention[] = [];
+  for (const h of hits) {
+    const prev = out[out.length - 1];
+    if (prev && h.start < prev.end) continue;
+    out.push({ drug: h.value.toLowerCase(), surface: h.surface, start: h.start, end: h.end });
+  }
+  return out;
+}
+
+/** How far a dose or frequency may stand after its drug ("metformin, it's five hundred milligrams"). */
+const AFTER_DRUG = 150;
+/** How far a dose may stand before its drug ("500 mg of metformin"). */
+const BEFORE_DRUG = 25;
+
+/**
+ * The drug a quantity at `[start, end)` belongs to: the nearest drug named before it (within
+ * a clause or two), else one named right after it ("500 mg of metformin"); undefined for none.
+ * `limit` keeps the search inside one sentence of a note.
+ */
+export function drugOf(drugs: readonly DrugMention[], start: number, end: number, limit?: { start: number; end: number }): DrugMention | undefined {
+  let best: DrugMention | undefined;
+  for (const d of drugs) {
+    if (limit && (d.start < limit.start || d.end > limit.end)) continue;
+    if (d.end <= start && start - d.end <= AFTER_DRUG) best = d;
+    if (d.start >= end) {
+      if (!best && d.start - end <= BEFORE_DRUG) best = d;
+      break;
+    }
+  }
+  return best;
+}
+
+/** A side of the body and the words it qualifies ("right lower lobe" -> right, [lobe]). */
+export interface SideMention {
+  side: 'left' | 'right' | 'bilateral';
+  /** Stemmed content words the side qualifies. */
+  targets: string[];
+  /** The side and the first word it qualifies, as written ("right knee"). */
+  phrase: string;
+  start: number;
+  end: number;
+}
+
+const SIDES: Readonly<Record<string, SideMention['side']>> = { left: 'left', right: 'right', bilateral: 'bilateral', bilaterally: 'bilateral', both: 'bilateral' };
+// Words between a side and what it qualifies, which say nothing about the body part itself.
+const MODIFIERS = new Set(
+  'side sided lower upper anterior posterior medial lateral proximal distal mid middle inner outer greater lesser superior inferior sides'.split(' '),
+);
+// Words after "right"/"left" that make them no side at all ("right now", "left the", "that's right.").
+const FUNCTION_WORDS = new Set(
+  ('the a an of and or to in on at for with now away here there then after before back into about so that this it its is was be been ' +
+    'i you he she we they him her them me my your his our their okay ok yes no not up down over just thing things one ones off out ' +
+    'when if as by from but also too very really side sided').split(' '),
+);
+const WORD_OR_MARK = /[\p{L}\p{N}]+(?:['’]\p{L}+)?|[^\s\p{L}\p{N}-]/gu;
+
+/** A word reduced for comparison: lower case, plural ending dropped ("Knees" -> "knee"). */
+export const stem = (w: string): string => w.toLowerCase().replace(/(?<=[a-z]{3})(es|s)$/, '');
+
+/** Sides of the body named in `text`, each with the words it qualifies; "right now" and "she left" are not sides. */
+export function sideMentions(text: string): SideMention[] {
+  const toks = [...text.matchAll(WORD_OR_MARK)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
+  const isWord = (k: number): boolean => /^[\p{L}\p{N}]/u.test(toks[k]?.w ?? '');
+  const out: SideMention[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const side = SIDES[toks[i]!.w];
+    if (!side) continue;
+    let k = i + 1;
+    // "left and right knees": both sides qualify the words after the second.
+    if ((toks[k]?.w === 'and' || toks[k]?.w === 'or') && SIDES[toks[k + 1]?.w ?? '']) k += 2;
+    while (isWord(k) && MODIFIERS.has(toks[k]!.w)) k++;
+    const targets: string[] = [];
+    let last = i;
+    while (targets.length < 2 && isWord(k) && !FUNCTION_WORDS.has(toks[k]!.w) && !SIDES[toks[k]!.w]) {
+      if (targets.length === 0) last = k;
+      targets.push(stem(toks[k++]!.w));
+    }
+    let first = i;
+    // "pain in the knee on the right": the side looks back to what it places.
+    if (targets.length === 0 && side !== 'bilateral' && toks[i - 1]?.w === 'the' && /^(on|to|in|at)$/.test(toks[i - 2]?.w ?? '')) {
+      for (let j = i - 3; j >= 0 && targets.length < 2 && isWord(j); j--) {
+        if (FUNCTION_WORDS.has(toks[j]!.w) || MODIFIERS.has(toks[j]!.w)) continue;
+        targets.push(stem(toks[j]!.w));
+        if (first === i) first = j;
+      }
+    }
+    if (targets.length === 0) continue;
+    const start = toks[first]!.start;
+    const end = toks[last]!.end;
+    out.push({ side, targets, phrase: text.slice(start, end), start, end });
+  }
+  return out;
+}
+
+/** A finding and what the text says about it. */
+export interface FindingMention {
+  /** The lexicon's name for it ("shortness of breath" for "SOB" and "short of breath"). */
+  term: string;
+  start: number;
+  end: number;
+  /** Affirmed, negated, or neither (hypothetical, a relative's, historical, an unanswered question). */
+  polarity: 'affirmed' | 'negated' | 'neutral';
+}
+
+const FINDING_MATCHER = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]), { capitalsUpTo: 3 });
+const SPOKEN = SYMPTOMS.filter((s) => s.spoken).map((s) => ({ term: s.term, re: new RegExp(s.spoken!.source, 'giu') }));
+
+function findingsIn(sentence: string): { term: string; start: number; end: number }[] {
+  const hits = FINDING_MATCHER.find(sentence).map((h) => ({ term: h.value.term, start: h.start, end: h.end }));
+  for (const { term, re } of SPOKEN) {
+    for (const m of sentence.matchAll(re)) {
+      const span = { term, start: m.index, end: m.index + m[0].length };
+      if (!hits.some((h) => h.start < span.end && span.start < h.end)) hits.push(span);
+    }
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Findings named in `text` with their polarity. A finding in a question takes the polarity of
+ * the reply on the next line ("[doctor] any fever? [patient] no" -> fever negated); a "yes" to a
+ * question naming several findings does not say which, so they stay neutral.
+ */
+export function findingMentions(text: string): FindingMention[] {
+  const spans = sentenceSpans(text, { lineBreaks: true });
+  const out: FindingMention[] = [];
+  spans.forEach((s, k) => {
+    const found = findingsIn(s.text);
+    if (found.length === 0) return;
+    let answer: 'negative' | 'positive' | undefined;
+    const question = s.text.trimEnd().endsWith('?');
+    if (question) {
+      const next = spans[k + 1];
+      // Only a reply on a new line (or after a speaker tag) answers; the asker going on does not.
+      const tagged = next ? readSpeakerTag(next.text) : null;
+      if (next && (tagged || text.slice(s.end, next.start).includes('\n'))) answer = answerPolarity(tagged ? tagged.text : next.text);
+      if (answer === 'positive' && new Set(found.map((f) => f.term)).size > 1) answer = undefined;
+    }
+    for (const f of found) {
+      let polarity: FindingMention['polarity'];
+      if (question) polarity = answer === 'negative' ? 'negated' : answer === 'positive' ? 'affirmed' : 'neutral';
+      else {
+        const c = contextOf(s.text, f.start, f.end);
+        polarity = c.hypothetical || c.family || c.historical || (c.uncertain && !c.negated) ? 'neutral' : c.negated ? 'negated' : 'affirmed';
+      }
+      out.push({ term: f.term, start: s.start + f.start, end: s.start + f.end, polarity });
+    }
+  });
+  return out;
+}
+
+/**
+ * Whether a text is mostly English. Number words, frequencies, sides and negation are read in
+ * English only; for other sources those checks would flag true statements, so they are skipped.
+ */
+export function looksEnglish(text: string): boolean {
+  const english = (text.match(/\b(the|and|you|your|is|it|of|to|have|with|my|i|was|for|on|in|take|over)\b/gi) ?? []).length;
+  const other =
+    (text.match(/(?<![\p{L}])(el|la|los|las|que|y|le|les|et|est|der|die|das|und|ist|il|che|di|não|você|и|в|не|что|на)(?![\p{L}])/giu) ?? []).length +
+    (text.match(/[\u3040-\u30ff\u4e00-\u9fff]/g) ?? []).length / 2;
+  return english > 0 && english >= other;
+}
