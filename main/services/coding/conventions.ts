@@ -36,10 +36,16 @@ interface CodeRef {
 
 const REF = /\b([A-Z][0-9][0-9A-Z](?:\.[0-9A-Z]{1,4})?)(?:\s*-\s*([A-Z][0-9][0-9A-Z](?:\.[0-9A-Z]{1,4})?))?/g;
 
+const refsCache = new WeakMap<readonly string[], CodeRef[]>();
+
 /** Code references in the text of notes ("(N18.1-N18.6)", "(E10.-)"). */
 export function codeRefs(notes: readonly string[] | undefined): CodeRef[] {
+  if (!notes) return [];
+  const cached = refsCache.get(notes);
+  if (cached) return cached;
   const out: CodeRef[] = [];
-  for (const note of notes ?? []) {
+  refsCache.set(notes, out);
+  for (const note of notes) {
     for (const m of note.matchAll(REF)) {
       const from = m[1]!.replace('.', '');
       const to = (m[2] ?? m[1]!).replace('.', '');
@@ -56,8 +62,18 @@ export function refCovers(ref: CodeRef, code: string): boolean {
   return bare.slice(0, ref.from.length) >= ref.from && bare.slice(0, ref.to.length) <= ref.to;
 }
 
-/** Notes of a code and all its ancestors, merged. */
+const notesCache = new WeakMap<CodeTable, Map<string, CodeNotes>>();
+
+/** Notes of a code and all its ancestors, merged (cached per table: conventions ask for them often). */
 export function notesWithAncestors(table: CodeTable, code: string): CodeNotes {
+  let cache = notesCache.get(table);
+  if (!cache) notesCache.set(table, (cache = new Map()));
+  let notes = cache.get(code);
+  if (!notes) cache.set(code, (notes = mergeNotes(table, code)));
+  return notes;
+}
+
+function mergeNotes(table: CodeTable, code: string): CodeNotes {
   const merged: Required<Pick<CodeNotes, 'excludes1' | 'useAdditionalCode' | 'codeAlso' | 'codeFirst'>> = { excludes1: [], useAdditionalCode: [], codeAlso: [], codeFirst: [] };
   for (let e: CodeEntry | undefined = table.get(code); e; e = table.parent(e.code)) {
     const n = table.notes(e.code);
@@ -94,7 +110,7 @@ export function applyCombinations(table: CodeTable, lexicon: CompiledLexicon, ca
 function asksFor(table: CodeTable, code: string, other: string): boolean {
   const n = notesWithAncestors(table, code);
   const cat = other.replace('.', '').slice(0, 3);
-  return codeRefs([...(n.useAdditionalCode ?? []), ...(n.codeAlso ?? [])]).some((r) => r.from.slice(0, 3) === cat || refCovers(r, other));
+  return [...codeRefs(n.useAdditionalCode), ...codeRefs(n.codeAlso)].some((r) => r.from.slice(0, 3) === cat || refCovers(r, other));
 }
 
 /**
@@ -182,7 +198,7 @@ export function linkPairs(table: CodeTable, candidates: Map<string, Candidate>):
   const all = [...candidates.values()];
   for (const c of all) {
     const n = notesWithAncestors(table, c.entry.code);
-    const pairs = codeRefs([...(n.useAdditionalCode ?? []), ...(n.codeAlso ?? []), ...(n.codeFirst ?? [])]);
+    const pairs = [...codeRefs(n.useAdditionalCode), ...codeRefs(n.codeAlso), ...codeRefs(n.codeFirst)];
     const first = codeRefs(n.codeFirst);
     for (const o of all) {
       if (o === c) continue;

@@ -4,6 +4,7 @@
  * family) from the shared clinical-language reader and the words around it.
  */
 import { contextOf, type FindingContext } from '../clinical-language/context.js';
+import { CONTEXT_TRIGGERS } from '../clinical-language/context-triggers.js';
 import type { NoteDocument, NoteSentence } from './document.js';
 import type { CompiledLexicon, ResolvedConcept } from './lexicon.js';
 import type { CodeEntry } from './ports.js';
@@ -42,6 +43,16 @@ const ON_DRUG = /\b(on|takes|taking|continue|continues|continuing|started|start|
 const WINDOW = 6;
 const CUT_WORDS = new Set(['and', 'but', 'or', 'plus', 'also', 'then', 'however', 'while', 'which']);
 const NEGATORS = new Set(['no', 'not', 'without', 'denies', 'denied', 'negative', 'non', 'never', 'nor']);
+
+const splitWords = (text: string): string[] => text.toLowerCase().replace(/’/g, "'").split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+// First words of every context trigger: a sentence with none of them (and no "?") has no context to read.
+const TRIGGER_FIRST_WORDS = new Set(CONTEXT_TRIGGERS.map((t) => splitWords(t.phrase)[0] ?? '?'));
+const NO_CONTEXT: FindingContext = { negated: false, uncertain: false, hypothetical: false, historical: false, family: false, triggers: [] };
+
+/** The context reader is the costly step of a long note; most assessment sentences carry no trigger at all. */
+function mayHaveContext(sentence: string): boolean {
+  return sentence.includes('?') || splitWords(sentence).some((w) => TRIGGER_FIRST_WORDS.has(w));
+}
 
 /** Which sentences the coder reads: the assessment when the note has one, else everything but exam and results. */
 export function sentencesInScope(doc: NoteDocument): NoteSentence[] {
@@ -154,10 +165,11 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
         kept[clash] = { ...long, concept: long.concept ?? short.concept };
       }
     }
+    const readContext = mayHaveContext(sentence.text);
     for (const h of kept) {
       // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
       if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
-      const ctx = contextOf(sentence.text, h.start - sentence.start, h.end - sentence.start);
+      const ctx = readContext ? contextOf(sentence.text, h.start - sentence.start, h.end - sentence.start) : NO_CONTEXT;
       let role = roleOf(ctx, sentence, h.concept, h.start - sentence.start);
       // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
       if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(sentence.text.slice(0, h.start - sentence.start))) role = 'current';

@@ -49,6 +49,12 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
     // Category-level "Includes" name what the whole category covers ("diabetes NOS" under E11).
     if (entry.code.length === 3) for (const term of notes?.includes ?? []) add(term, entry);
   }
+  // Longest phrase starting with each word: most words start none, and are passed over at once.
+  const longest = new Map<string, number>();
+  for (const key of byKey.keys()) {
+    const parts = key.split(' ');
+    longest.set(parts[0]!, Math.max(longest.get(parts[0]!) ?? 0, parts.length));
+  }
   return {
     size: byKey.size,
     find(words) {
@@ -56,7 +62,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
       const hits: TitleHit[] = [];
       for (let s = 0; s < content.length; ) {
         let found: TitleHit | undefined;
-        for (let n = Math.min(MAX_WORDS, content.length - s); n >= 2 && !found; n--) {
+        for (let n = Math.min(longest.get(content[s]!.w.norm) ?? 0, content.length - s); n >= 2 && !found; n--) {
           const key = content.slice(s, s + n).map(({ w }) => w.norm).join(' ');
           const entry = byKey.get(key);
           if (entry) found = { entry, from: content[s]!.i, to: content[s + n - 1]!.i + 1 };
