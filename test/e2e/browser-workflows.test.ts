@@ -142,34 +142,39 @@ describe.skipIf(missing.length > 0)('Clindoc workflows in a browser', () => {
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
     await page.getByRole('button', { name: 'New template' }).click();
     const editor = page.getByRole('form', { name: 'Template editor' });
-    await editor.getByLabel('Template id').fill('urgent-care');
     await editor.getByLabel('Title', { exact: true }).fill('Urgent care visit');
+    // The id follows the title until it is set under "More options".
+    await editor.locator('details.advanced').first().locator('summary').click();
+    expect(await editor.getByLabel('Template id (for integrations)').inputValue()).toBe('urgent-care-visit');
+    await editor.getByLabel('Template id (for integrations)').fill('urgent-care');
     // A new template starts from an example; replace its sections with our own.
-    await editor.getByRole('button', { name: 'Remove Subjective' }).click();
-    await editor.getByRole('button', { name: 'Remove plan' }).click();
+    await editor.getByRole('button', { name: 'Remove History of present illness', exact: true }).click();
+    await editor.getByRole('button', { name: 'Remove Plan', exact: true }).click();
     await editor.getByRole('button', { name: 'Add heading', exact: true }).click();
-    await editor.getByLabel('Heading text').fill('Assessment');
-    await editor.getByRole('button', { name: 'Add text section under Assessment' }).click();
-    await editor.getByRole('button', { name: 'Add list section under Assessment' }).click();
+    await editor.getByLabel('Heading', { exact: true }).fill('Assessment');
+    await editor.getByRole('button', { name: 'Add a paragraph under Assessment' }).click();
+    await editor.getByRole('button', { name: 'Add a list under Assessment' }).click();
 
-    const text = editor.getByRole('group', { name: /^Text section/ });
+    const text = editor.getByRole('group', { name: /^Paragraph/ });
+    await text.getByText('More options').click();
     // Typed key by key: the field must keep focus while its section is renamed.
-    await text.getByLabel('Section id').fill('');
-    await text.getByLabel('Section id').pressSequentially('summary');
-    expect(await text.getByLabel('Section id').inputValue()).toBe('summary');
+    await text.getByLabel('Section id (for integrations)').fill('');
+    await text.getByLabel('Section id (for integrations)').pressSequentially('summary');
+    expect(await text.getByLabel('Section id (for integrations)').inputValue()).toBe('summary');
     await text.getByLabel('What to write').fill('Summarise the presenting complaint and findings.');
-    await text.getByLabel('Detail level').selectOption('brief');
+    await text.getByLabel('How much detail').selectOption('brief');
     await text.getByLabel('Tone').selectOption('formal');
-    await text.getByLabel('Max sentences').fill('3');
-    await text.getByLabel('Placeholder when empty').fill('No findings recorded.');
-    await text.getByLabel('Hide if empty').check();
-    const list = editor.getByRole('group', { name: /^List section/ });
-    await list.getByLabel('Section id').fill('plan');
+    await text.getByLabel('Most sentences').fill('3');
+    await text.getByLabel('Text when there is nothing to say').fill('No findings recorded.');
+    await text.getByLabel('Leave out when there is nothing to say').check();
+    const list = editor.getByRole('group', { name: /^List/ });
+    await list.getByText('More options').click();
+    await list.getByLabel('Section id (for integrations)').fill('plan');
     await list.getByLabel('What to write').fill('List the treatment plan.');
-    await list.getByLabel('Max items').fill('4');
+    await list.getByLabel('Most items').fill('4');
 
     // Invalid: more minimum sentences than maximum. The editor says what the API would say.
-    await text.getByLabel('Min sentences').fill('5');
+    await text.getByLabel('Fewest sentences').fill('5');
     const problem = editor.getByRole('alert').filter({ hasText: 'Not valid yet' });
     await problem.waitFor();
     const invalid = {
@@ -184,7 +189,7 @@ describe.skipIf(missing.length > 0)('Clindoc workflows in a browser', () => {
     await shot(page, '8-template-invalid.png');
 
     // Invalid: an empty title (a JSON Schema problem rather than a semantic one).
-    await text.getByLabel('Min sentences').fill('1');
+    await text.getByLabel('Fewest sentences').fill('1');
     await editor.getByLabel('Title', { exact: true }).fill('');
     expect(await problem.textContent()).toContain(await apiError(server, { ...invalid, title: '' }));
     await editor.getByLabel('Title', { exact: true }).fill('Urgent care visit');
