@@ -31,6 +31,12 @@ const USAGE = `Usage: clindoc <command>
   restore FILE [--replace] [--key-file KEY] [--data-dir DIR] [--json]
                                          restore a backup into the data folder (Clindoc stopped); refuses a damaged or
                                          foreign backup; --replace moves an existing database aside
+  models list [--json]                   recommended speech and language models and those installed here
+  models pull ID [--json]                download a catalog model with a progress bar (Ctrl-C cancels; run again to resume)
+  models import PATH [--id ID] [--json]  install a .gguf file or a model folder from this computer (USB stick, share)
+  models verify ID [--json]              check an installed model's files against their recorded SHA-256
+  models rm ID                           remove an installed model
+
 
 Environment: CLINDOC_DATA_DIR selects the data folder (see README).`;
 
@@ -48,7 +54,8 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
-      edition: { type: 'string' },
+      edition: { type: 'string' }, id: { type: 'string' },
+
       replace: { type: 'boolean', default: false }, 'key-file': { type: 'string' }, 'data-dir': { type: 'string' },
     },
   });
@@ -106,7 +113,24 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  if (group === 'models') {
+    const { composeModelManager } = await import('./compose-models.js');
+    const { runModelsCommand } = await import('./cli/models-command.js');
+    const warn = (message: string): void => void process.stderr.write(`clindoc: warning: ${message}\n`);
+    try {
+      const { service } = composeModelManager(config, db, { warn });
+      process.exitCode = await runModelsCommand(service, action, arg, values.id ? { id: values.id } : {}, {
+        json: values.json, out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`clindoc: ${line}\n`),
+      });
+    } catch (err) {
+      fail((err as Error).message, err instanceof DomainError ? 1 : 2);
+    } finally {
+      db.close();
+    }
+    return;
+  }
   const accounts = createAccountService({ store: createAccountStore(db) });
+
   const print = (json: unknown, text: string): void => void process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
   // Opened only by the commands that need it, so account commands work without touching keys.
   const protection = () => {

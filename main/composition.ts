@@ -57,6 +57,8 @@ import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compat
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
+import { composeModelManager, createDownloadRunner, MODEL_PULL_JOB } from './compose-models.js';
+
 import { createBackupService, type BackupService } from './services/backup/backup-service.js';
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
@@ -167,7 +169,9 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     templates: createDocumentStore(db, 'note_templates', cipher),
     macros: createDocumentStore(db, 'macros', cipher),
     transcriptions: createTranscriptionStore(db, cipher),
-    jobs: createJobStore(db),
+    // Model downloads run on their own runner (compose-models.ts), beside notes and transcriptions.
+    jobs: createJobStore(db, { except: [MODEL_PULL_JOB] }),
+
     idempotency: createIdempotencyStore(db, cipher),
     webhooks: createWebhookStore(db, cipher),
     blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
@@ -239,6 +243,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   let dispatcher: WebhookDispatcher | undefined;
   const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
   const accounts = createAccountService({ store: stores.accounts });
+  let downloads: JobRunner | undefined;
+  const modelManager = composeModelManager(config, db, logger, { enqueue: (kind, accountId, id) => downloads!.enqueue(kind, accountId, id) });
+  downloads = createDownloadRunner(db, logger, () => modelManager.service, config.jobConcurrency > 0 ? 1 : 0);
+
   // A record and its job are written in one transaction: a full disk never leaves one without the other.
   const atomically = <T>(work: () => T): T => db.transaction(work)();
   const notes = createNoteService({
@@ -304,7 +312,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, models: modelManager.service,
+
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
       }),
@@ -356,7 +365,9 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
             },
           });
           jobs!.start();
+          downloads!.start();
           dispatcher!.start();
+
           retention.start();
           backupScheduler.start();
           logger.info({ host: config.host, port: boundPort }, 'local API listening');
@@ -372,7 +383,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
         server.closeAllConnections();
       });
       await jobs!.stop();
+      modelManager.service.shutdown();
+      await downloads!.stop();
       await dispatcher!.stop();
+
       for (const r of recognizers.values()) await r.close?.();
       await languageModel?.close?.();
       // A backup being written reads the database to the end before it is closed.

@@ -138,9 +138,29 @@ export interface ClindocConfig {
    * are the AMA's and are never bundled).
    */
   cptTablePath?: string;
+  /** Model manager and engine registry: CLINDOC_MODEL_MIRROR, CLINDOC_MODEL_CATALOG, CLINDOC_MODEL_IDLE_SECONDS (see {@link ModelSettings}). */
+  models: ModelSettings;
+}
+
+
+/** Where models come from and how long they stay loaded (the model manager and the engine registry). */
+export interface ModelSettings {
+  /**
+   * CLINDOC_MODEL_MIRROR: a server that replaces the scheme and host of every catalog download
+   * address (a clinic's own copy of the files, under the same paths); default none (the publishers').
+   */
+  mirror?: string;
+  /** CLINDOC_MODEL_CATALOG: a catalog file to use instead of the bundled resources/models/catalog.json; default none. */
+  catalogPath?: string;
+  /**
+   * CLINDOC_MODEL_IDLE_SECONDS, default 900: a model engine (Whisper, llama.cpp) unused this long
+   * is unloaded to give its memory back, and loaded again on next use; 0 keeps models loaded.
+   */
+  idleSeconds: number;
 }
 
 /** Bundled resource folders (see {@link AppFiles}). */
+
 export type BundledResources = Pick<AppFiles, 'asrDir' | 'promptsDir' | 'codesDir' | 'modelsDir'>;
 
 
@@ -240,6 +260,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
   if (llmModelPath && !existsSync(llmModelPath)) throw new ConfigError('CLINDOC_LLM_MODEL_PATH', 'file does not exist');
   const cptTablePath = env.CLINDOC_CPT_TABLE?.trim() || undefined;
   if (cptTablePath && !existsSync(cptTablePath)) throw new ConfigError('CLINDOC_CPT_TABLE', 'file does not exist');
+  const modelMirror = url(env, 'CLINDOC_MODEL_MIRROR');
+  const modelCatalog = env.CLINDOC_MODEL_CATALOG?.trim() || undefined;
+  if (modelCatalog && !existsSync(modelCatalog)) throw new ConfigError('CLINDOC_MODEL_CATALOG', 'file does not exist');
+
   const asrModelDir = env.CLINDOC_ASR_MODEL_DIR?.trim() || undefined;
   if (asrModelDir && !existsSync(asrModelDir)) throw new ConfigError('CLINDOC_ASR_MODEL_DIR', 'folder does not exist');
   const asrBaseUrl = url(env, 'CLINDOC_ASR_BASE_URL');
@@ -309,6 +333,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     backupIntervalHours: int(env, 'CLINDOC_BACKUP_INTERVAL_HOURS', 24, 0, 8760),
     backupKeep: int(env, 'CLINDOC_BACKUP_KEEP', 7, 1, 1000),
     ...(cptTablePath ? { cptTablePath: resolve(cptTablePath) } : {}),
+    models: {
+      ...(modelMirror ? { mirror: modelMirror } : {}),
+      ...(modelCatalog ? { catalogPath: resolve(modelCatalog) } : {}),
+      idleSeconds: int(env, 'CLINDOC_MODEL_IDLE_SECONDS', 900, 0, 604_800),
+    },
+
     authThrottle: {
       maxFailures: int(env, 'CLINDOC_AUTH_MAX_FAILURES', 10, 1, 10_000),
       windowSeconds: int(env, 'CLINDOC_AUTH_WINDOW_SECONDS', 900, 1, 86_400),

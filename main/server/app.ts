@@ -13,6 +13,9 @@ import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './mi
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerSettingsRoutes } from './routes/settings.js';
+import { registerModelRoutes } from './routes/models.js';
+import type { ModelService } from '../services/models/model-service.js';
+
 import type { AuditService } from '../services/audit/audit-service.js';
 import { buildOpenApi } from './openapi.js';
 import { docsRouter } from './docs.js';
@@ -63,6 +66,9 @@ export interface ApiServices {
   coding: CodingService;
   /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
   authThrottle?: AuthThrottle;
+  /** The model manager (`/v1/models`); absent in apps built without one (tests of other routes). */
+  models?: ModelService;
+
   /** Backups into the operator's folder (default: none configured, so `POST /v1/backups` is a 409). */
   backups?: BackupService;
 }
@@ -141,6 +147,8 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerAuditRoutes(registry, { audit: services.audit });
   registerStorageRoutes(registry, { storage: services.storage });
   registerSettingsRoutes(registry, { engines: services.engines });
+  if (services.models) registerModelRoutes(registry, { models: services.models });
+
   registerCodingRoutes(registry, { coding: services.coding });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 

@@ -8,32 +8,50 @@ const toJob = (r: Row): JobRecord => ({
   runAfter: r.run_after, lastError: r.last_error,
 });
 
-/** SQLite durable job queue: a job is a row, claiming it is one atomic UPDATE ... RETURNING. */
-export function createJobStore(db: Db): JobStore {
+/** Which job kinds one runner takes: `only` these, or all `except` these (default all). */
+export interface JobKinds {
+  only?: readonly string[];
+  except?: readonly string[];
+}
+
+/** SQL condition and its values for a kind filter (kinds are code constants, still bound as values). */
+function kindFilter(kinds: JobKinds): { sql: string; values: string[] } {
+  if (kinds.only?.length) return { sql: ` AND kind IN (${kinds.only.map(() => '?').join(',')})`, values: [...kinds.only] };
+  if (kinds.except?.length) return { sql: ` AND kind NOT IN (${kinds.except.map(() => '?').join(',')})`, values: [...kinds.except] };
+  return { sql: '', values: [] };
+}
+
+/**
+ * SQLite durable job queue: a job is a row, claiming it is one atomic UPDATE ... RETURNING.
+ * `kinds` lets two runners share the table: long model downloads run beside notes and
+ * transcriptions instead of in front of them.
+ */
+export function createJobStore(db: Db, kinds: JobKinds = {}): JobStore {
+  const filter = kindFilter(kinds);
   const enqueue = db.prepare(
     `INSERT INTO jobs (id, kind, account_id, resource_id, status, attempts, run_after, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'queued', 0, ?, ?, ?)`,
   );
   const claim = db.prepare(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ?
-     WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ? ORDER BY run_after, created_at LIMIT 1)
+     WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ?${filter.sql} ORDER BY run_after, created_at LIMIT 1)
      RETURNING *`,
   );
   const finish = db.prepare('UPDATE jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ?');
   const requeue = db.prepare(`UPDATE jobs SET status = 'queued', run_after = ?, last_error = ?, updated_at = ?, attempts = MAX(0, attempts - ?) WHERE id = ?`);
-  const recover = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'`);
+  const recover = db.prepare(`UPDATE jobs SET status = 'queued', updated_at = ? WHERE status = 'running'${filter.sql}`);
   const get = db.prepare('SELECT * FROM jobs WHERE id = ?');
-  const open = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')`);
+  const open = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')${filter.sql}`);
   return {
     enqueue: (j) => void enqueue.run(j.id, j.kind, j.accountId, j.resourceId, j.runAfter, Date.now(), Date.now()),
     claim: (now) => {
-      const row = claim.get(now, now) as Row | undefined;
+      const row = claim.get(now, now, ...filter.values) as Row | undefined;
       return row ? toJob(row) : undefined;
     },
     finish: (id, status, error) => void finish.run(status, error, Date.now(), id),
     requeue: (id, runAfter, error, refundAttempt = false) => void requeue.run(runAfter, error, Date.now(), refundAttempt ? 1 : 0, id),
-    recoverInterrupted: () => recover.run(Date.now()).changes,
-    countOpen: () => (open.get() as { n: number }).n,
+    recoverInterrupted: () => recover.run(Date.now(), ...filter.values).changes,
+    countOpen: () => (open.get(...filter.values) as { n: number }).n,
     get: (id) => {
       const row = get.get(id) as Row | undefined;
       return row ? toJob(row) : undefined;

@@ -167,4 +167,45 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE notes ADD COLUMN addenda TEXT;
   ALTER TABLE audit_events ADD COLUMN signer TEXT;
   `,
+  // Installed models (device-wide), the hashes pinned at a model's first download (kept when it is
+  // removed), downloads with their progress; each account's note engine; the engine and model that
+  // wrote each note.
+  `
+  CREATE TABLE models (
+    id TEXT PRIMARY KEY,
+    task TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    title TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    files TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    installed_at INTEGER NOT NULL,
+    verified_at INTEGER
+  );
+  CREATE TABLE model_pins (
+    model_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    pinned_at INTEGER NOT NULL,
+    PRIMARY KEY (model_id, path)
+  );
+  CREATE TABLE model_pulls (
+    id TEXT PRIMARY KEY,
+    model_id TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    received_bytes INTEGER NOT NULL DEFAULT 0,
+    total_bytes INTEGER,
+    file TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    completed_at INTEGER
+  );
+  CREATE INDEX model_pulls_model ON model_pulls(model_id, created_at DESC);
+  ALTER TABLE account_settings ADD COLUMN note_engine TEXT;
+  ALTER TABLE notes ADD COLUMN engine TEXT;
+  ALTER TABLE notes ADD COLUMN engine_model TEXT;
+  `,
 ];
+

@@ -1,6 +1,8 @@
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
 import type { WebhookEvent } from '../../shared/api/webhook-events.js';
+import type { ModelList, ModelPullView, ModelView } from '../../shared/api/models.js';
+
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
@@ -66,7 +68,17 @@ export interface ApiClient {
   setEngineSettings(asrEngine: string | null): Promise<EngineSettings>;
   /** The socket URL of live transcription, authenticated with a fresh temporary token. */
   streamUrl(params: { language?: string; dictation: boolean; sampleRate: number }): Promise<string>;
+  /** Recommended and installed models of this device. */
+  listModels(): Promise<ModelList>;
+  /** Starts (or resumes) a model download; it runs as a background job. */
+  pullModel(modelId: string): Promise<ModelPullView>;
+  /** Progress of a model's latest download. */
+  modelPull(modelId: string): Promise<ModelPullView>;
+  cancelModelPull(modelId: string): Promise<ModelPullView>;
+  removeModel(modelId: string): Promise<void>;
+  importModel(path: string, modelId?: string): Promise<ModelView>;
 }
+
 
 /**
  * Builds the client. `fetchImpl` is injectable so store tests can hand in a real server's fetch
@@ -111,6 +123,13 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     engineSettings: () => call('GET', '/v1/settings/engines'),
     setEngineSettings: (asrEngine) => call('PUT', '/v1/settings/engines', { asrEngine } satisfies EngineSettingsBody),
     deleteAllStorage: () => call('DELETE', '/v1/storage?confirm=all'),
+    listModels: () => call('GET', '/v1/models'),
+    pullModel: (modelId) => call('POST', `/v1/models/${id(modelId)}/pull`),
+    modelPull: (modelId) => call('GET', `/v1/models/${id(modelId)}/pull`),
+    cancelModelPull: (modelId) => call('DELETE', `/v1/models/${id(modelId)}/pull`),
+    removeModel: (modelId) => call('DELETE', `/v1/models/${id(modelId)}`, undefined, 'none'),
+    importModel: (path, modelId) => call('POST', '/v1/models/import', { path, ...(modelId ? { id: modelId } : {}) }),
+
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
     deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),

@@ -3,6 +3,7 @@ import type { EngineSettings } from '../api/types.js';
 import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
+import { ModelsPanel } from './models-panel.js';
 
 const ENGINE_NAMES: Record<string, string> = {
   pocketsphinx: 'Embedded (pocketsphinx)', 'onnx-ctc': 'ONNX CTC model', 'onnx-whisper': 'ONNX Whisper model', 'openai-compatible': 'OpenAI-compatible server',
@@ -72,6 +73,7 @@ export function EnginesPanel() {
     <section aria-labelledby="engines-title">
       <h3 id="engines-title">Engines</h3>
       <AccountRecogniser />
+      <ModelsPanel />
       <p className="hint">The other engines are chosen when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
       <div className="grid">
         <label>

@@ -60,3 +60,66 @@ export const ModelCatalog = Type.Object({
   entries: Type.Array(ModelCatalogEntry),
 });
 export type ModelCatalog = Static<typeof ModelCatalog>;
+
+export const MODEL_PULL_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+
+export const ModelPullView = Type.Object({
+  id: Type.String(),
+  modelId: Type.String(),
+  status: StringEnum(MODEL_PULL_STATUSES, { description: '`queued` → `running` → `done`, `failed` (see `error`) or `cancelled`. A failed or cancelled pull resumes where it stopped when pulled again.' }),
+  receivedBytes: Type.Integer({ description: 'Bytes on disk so far, across the model\'s files.' }),
+  totalBytes: Type.Union([Type.Integer(), Type.Null()], { description: 'Bytes expected in all (publisher figures), null when unknown.' }),
+  file: Type.Union([Type.String(), Type.Null()], { description: 'The file being fetched while running.' }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  completedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+}, { description: 'A model download, run as a durable background job.' });
+export type ModelPullView = Static<typeof ModelPullView>;
+
+export const ModelFileView = Type.Object({
+  path: Type.String(),
+  bytes: Type.Integer(),
+  sha256: Type.String(),
+  hashSource: StringEnum(['publisher', 'pinned'] as const, { description: '`publisher`: matches the publisher\'s stated hash; `pinned`: the hash this device recorded at the first download or import.' }),
+});
+export type ModelFileView = Static<typeof ModelFileView>;
+
+export const ModelView = Type.Object({
+  id: Type.String({ description: 'Catalog id; also the engine name to choose in `/v1/settings/engines` once installed.' }),
+  title: Type.String(),
+  task: StringEnum(MODEL_TASKS),
+  engine: StringEnum(MODEL_ENGINES),
+  origin: StringEnum(['catalog', 'import'] as const, { description: '`import`: a model from a file or folder that the catalog does not list.' }),
+  installed: Type.Boolean(),
+  catalog: Type.Optional(Type.Omit(ModelCatalogEntry, ['files', 'id', 'title', 'task', 'engine'])),
+  approxBytes: Type.Optional(Type.Integer({ description: 'Download size from the publisher\'s figures.' })),
+  bytes: Type.Optional(Type.Integer({ description: 'Size on disk, once installed.' })),
+  installedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  verifiedAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  files: Type.Optional(Type.Array(ModelFileView)),
+  pull: Type.Optional(ModelPullView),
+});
+export type ModelView = Static<typeof ModelView>;
+
+export const ModelList = Type.Object({ items: Type.Array(ModelView) });
+export type ModelList = Static<typeof ModelList>;
+
+export const ModelImportBody = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 4096, description: 'A file (.gguf) or folder on this computer (a USB stick, a share) to copy in.' }),
+  id: Type.Optional(Type.String({ pattern: MODEL_ID_PATTERN, description: 'The catalog entry these files are (checked against its hashes), or the id to give a model the catalog does not list. Default: found from the hashes or the name.' })),
+});
+export type ModelImportBody = Static<typeof ModelImportBody>;
+
+export const ModelVerifyResult = Type.Object({
+  id: Type.String(),
+  ok: Type.Boolean({ description: 'True when every file is present with its recorded size and hash.' }),
+  files: Type.Array(Type.Object({
+    path: Type.String(),
+    ok: Type.Boolean(),
+    expected: Type.String({ description: 'Recorded SHA-256.' }),
+    actual: Type.Union([Type.String(), Type.Null()], { description: 'SHA-256 now on disk; null when the file is missing.' }),
+  })),
+  verifiedAt: Type.String({ format: 'date-time' }),
+});
+export type ModelVerifyResult = Static<typeof ModelVerifyResult>;

@@ -3,6 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { wavBytes } from '../support/audio.js';
+import { writeTinyWhisper } from '../speech2/whisper-fixture.js';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +103,21 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('DELETE', '/v1/storage', '/v1/storage?confirm=all');
     expect((await call('POST', '/v1/backups', '/v1/backups')).status).toBe(201);
     await call('GET', '/v1/backups', '/v1/backups');
+    const modelDir = writeTinyWhisper(join(mkdtempSync(join(tmpdir(), 'clindoc-openapi-model-')), 'whisper'));
+    await call('GET', '/v1/models', '/v1/models');
+    await call('POST', '/v1/models/import', '/v1/models/import', { path: join(modelDir, 'no-such-file.gguf') });
+    expect((await call('POST', '/v1/models/import', '/v1/models/import', { path: modelDir, id: 'openapi-whisper' })).status).toBe(201);
+    await call('GET', '/v1/models/{modelId}', '/v1/models/openapi-whisper');
+    await call('GET', '/v1/models/{modelId}', '/v1/models/whisper-base');
+    await call('POST', '/v1/models/{modelId}/verify', '/v1/models/openapi-whisper/verify');
+    await call('POST', '/v1/models/{modelId}/pull', '/v1/models/openapi-whisper/pull');
+    await call('POST', '/v1/models/{modelId}/pull', '/v1/models/no-such-model/pull');
+    await call('GET', '/v1/models/{modelId}/pull', '/v1/models/openapi-whisper/pull');
+    await call('DELETE', '/v1/models/{modelId}/pull', '/v1/models/openapi-whisper/pull');
+    await call('DELETE', '/v1/models/{modelId}', '/v1/models/openapi-whisper');
+    await call('DELETE', '/v1/models/{modelId}', '/v1/models/openapi-whisper');
     // Every documented REST operation was exercised.
+
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${p}`));
     const exercised = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));
     const missing = documented.filter((d) => !exercised.has(d) && !d.includes('/stream') && !d.includes('/coding'));

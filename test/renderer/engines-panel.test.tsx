@@ -17,7 +17,7 @@ async function showPanel(clinicalLanguageModel: ClinicalLanguageModelView): Prom
   });
   const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
   const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
-  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (e: string | null) => engines.set('acct', e) };
+  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (e: string | null) => engines.set('acct', e), listModels: async () => ({ items: [] }) };
   app.connection.setState({ status: 'ready', client: client as unknown as ApiClient });
   await act(async () => {
     render(<StoresProvider stores={app}><EnginesPanel /></StoresProvider>);

@@ -1,0 +1,95 @@
+/**
+ * `clindoc models list|pull|import|verify|rm`: the model manager from a terminal, on the same
+ * data folder as the server (it may be running). A pull runs in the foreground with a progress
+ * bar (cli-progress); Ctrl-C cancels it and the next pull resumes where it stopped.
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import type { ModelPullView, ModelView } from '../../shared/api/models.js';
+import type { ModelService } from '../services/models/model-service.js';
+
+export interface ModelsCommandIo {
+  out(line: string): void;
+  err(line: string): void;
+  json: boolean;
+  /** The terminal progress bar is drawn here (stderr); tests read the printed lines instead. */
+  barStream?: NodeJS.WritableStream;
+}
+
+const mb = (bytes: number | null | undefined): string => (bytes === null || bytes === undefined ? '?' : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 0)} MB`);
+
+function describe(m: ModelView): string {
+  const state = m.installed ? `installed ${mb(m.bytes)}` : m.pull && m.pull.status !== 'done' ? `download ${m.pull.status}` : `not installed (~${mb(m.approxBytes)})`;
+  const trust = m.catalog ? (m.catalog.verified ? 'publisher hashes' : 'hashes pinned at first download') : 'imported, hashes pinned';
+  return `${m.id.padEnd(24)} ${m.task.padEnd(6)} ${m.engine.padEnd(12)} ${state.padEnd(26)} ${trust}${m.catalog ? `  [${m.catalog.recommendedFor}; ${m.catalog.licence.name}]` : ''}`;
+}
+
+function hashes(m: ModelView): string[] {
+  return (m.files ?? []).map((f) => `  sha256 ${f.sha256}  ${f.path} (${f.hashSource === 'publisher' ? "publisher's" : 'pinned on this device'})`);
+}
+
+/** Runs one `models` subcommand; resolves with the exit code. */
+export async function runModelsCommand(service: ModelService, action: string | undefined, arg: string | undefined, options: { id?: string }, io: ModelsCommandIo): Promise<number> {
+  const print = (json: unknown, text: string): void => io.out(io.json ? JSON.stringify(json) : text);
+  switch (action) {
+    case 'list': {
+      const items = service.list();
+      print(items, items.length ? items.map(describe).join('\n') : 'no models in the catalog and none installed');
+      return 0;
+    }
+    case 'pull': {
+      if (!arg) throw new Error('usage: clindoc models pull ID');
+      const pull = await service.pull('cli', arg);
+      const bar = io.json ? undefined : new SingleBar({
+        format: `${arg} [{bar}] {percentage}% | {value}/{total} MB | {file}`, stream: io.barStream ?? process.stderr, noTTYOutput: true, notTTYSchedule: 1000,
+        hideCursor: true,
+      }, Presets.shades_classic);
+      const toMb = (n: number): number => Math.round(n / 1e5) / 10;
+      bar?.start(toMb(pull.totalBytes ?? 0) || 1, 0, { file: '' });
+      const cancel = (): void => void service.cancelPull(arg);
+      process.once('SIGINT', cancel);
+      let last: ModelPullView = pull;
+      try {
+        await service.runPull(pull.id, (p) => {
+          last = p;
+          if (p.totalBytes && p.receivedBytes > p.totalBytes) bar?.setTotal(toMb(p.receivedBytes));
+          bar?.update(toMb(p.receivedBytes), { file: p.file ?? '' });
+        });
+      } catch (err) {
+        // Interrupted (the connection failed repeatedly): the partial files stay for the next pull.
+        service.failPull(pull.id, `interrupted: ${(err as Error).message}; run the command again to resume`);
+      } finally {
+        process.off('SIGINT', cancel);
+        bar?.stop();
+      }
+      last = service.latestPull(arg);
+      if (last.status !== 'done') {
+        io.err(`${arg}: download ${last.status}${last.error ? `: ${last.error}` : ''}${last.status === 'cancelled' ? ' (run it again to resume)' : ''}`);
+        if (io.json) print(last, '');
+        return 1;
+      }
+      const model = service.get(arg);
+      print(model, [`${arg} installed (${mb(model.bytes)})`, ...hashes(model)].join('\n'));
+      return 0;
+    }
+    case 'import': {
+      if (!arg) throw new Error('usage: clindoc models import PATH [--id ID]');
+      const model = await service.importFrom(arg, options.id);
+      print(model, [`${model.id} installed from ${arg} (${model.engine}, ${mb(model.bytes)})`, ...hashes(model)].join('\n'));
+      return 0;
+    }
+    case 'verify': {
+      if (!arg) throw new Error('usage: clindoc models verify ID');
+      const result = await service.verify(arg);
+      print(result, result.files.map((f) => `${f.ok ? 'ok     ' : 'CHANGED'} ${f.path}${f.ok ? '' : ` (expected ${f.expected}, found ${f.actual ?? 'no file'})`}`).join('\n'));
+      return result.ok ? 0 : 1;
+    }
+    case 'rm': {
+      if (!arg) throw new Error('usage: clindoc models rm ID');
+      await service.remove(arg);
+      print({ removed: arg }, `removed ${arg}`);
+      return 0;
+    }
+    default:
+      throw new Error('usage: clindoc models list|pull ID|import PATH [--id ID]|verify ID|rm ID');
+  }
+}

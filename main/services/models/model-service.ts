@@ -1,0 +1,307 @@
+/**
+ * The model manager: which recommended models exist (the catalog), which are installed on this
+ * device, downloads as durable jobs with progress, cancel and resume, imports from a file or
+ * folder, verification and removal. A file is accepted only when its hash is the publisher's, or
+ * for an unverified entry the one pinned at its first download; a download that does not fit on
+ * the disk is refused before it starts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ModelCatalog, ModelCatalogEntry, ModelPullView, ModelVerifyResult, ModelView } from '../../../shared/api/models.js';
+import { DomainError, invalidRequest, notFound } from '../errors.js';
+import { expectedBytes, mirrorUrl } from './catalog.js';
+import { planImport, type ImportPlan } from './import-plan.js';
+import { DownloadError, type FileDigest, type InstalledModelRecord, type ModelDownloader, type ModelFiles, type ModelPullRecord, type ModelStore } from './ports.js';
+import { installedView, pullView } from './views.js';
+
+export const MODEL_PULL_JOB = 'model_pull';
+
+/** The folder configuration Clindoc writes; not part of the publisher's files, so never pinned. */
+const FOLDER_CONFIG = 'clindoc.json';
+
+export interface ModelServiceDeps {
+  catalog: ModelCatalog;
+  store: ModelStore;
+  files: ModelFiles;
+  downloader: ModelDownloader;
+  /** Queues a durable job (the job runner calls `runPull`). */
+  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  /** CLINDOC_MODEL_MIRROR: replaces the scheme and host of every catalog address. */
+  mirror?: string;
+  /** Free space left on the disk after a download (default 256 MiB), so the database and audio still fit. */
+  reserveBytes?: number;
+  /** Whether an engine is using the model now (a live session); such a model is not removed. */
+  inUse?: (id: string) => boolean;
+  /** Unloads a model from memory before its files are removed. */
+  unload?: (id: string) => Promise<void>;
+  now?: () => number;
+  /** How often progress is written to the store while downloading (ms, default 250). */
+  progressEveryMs?: number;
+}
+
+export interface ModelService {
+  list(): ModelView[];
+  get(id: string): ModelView;
+  /** Queues a download and answers at once (409 when installed, 507 when it cannot fit). */
+  pull(accountId: string, id: string): Promise<ModelPullView>;
+  /** Runs a queued download to its end (job handler; the CLI runs it in the foreground). */
+  runPull(pullId: string, onProgress?: (pull: ModelPullView) => void): Promise<void>;
+  /** Marks a pull failed after the job runner gave up retrying it. */
+  failPull(pullId: string, message: string): void;
+  /** The newest pull of a model (404 when it was never pulled). */
+  latestPull(id: string): ModelPullView;
+  /** Stops a queued or running download; what it fetched stays for the next pull to resume. */
+  cancelPull(id: string): ModelPullView;
+  /** Deletes an installed model (409 while an engine uses it) and anything staged for it. */
+  remove(id: string): Promise<void>;
+  /** Copies a local file or folder in, checked like a download (catalog hashes, or pinned). */
+  importFrom(source: string, requestedId?: string): Promise<ModelView>;
+  /** Hashes an installed model's files again and compares them with what was recorded. */
+  verify(id: string): Promise<ModelVerifyResult>;
+  /** Installed models with where they lie, for the engines. */
+  installed(): Array<InstalledModelRecord & { location: string }>;
+  /** Stops running downloads for a shutdown; they stay queued and resume at the next start. */
+  shutdown(): void;
+}
+
+export function createModelService(deps: ModelServiceDeps): ModelService {
+  const now = deps.now ?? Date.now;
+  const reserve = deps.reserveBytes ?? 256 * 1024 * 1024;
+  const entries = new Map(deps.catalog.entries.map((e) => [e.id, e]));
+  const running = new Map<string, AbortController>();
+  // Bytes as they arrive, for readers in this process; the store is written at most every progressEveryMs.
+  const live = new Map<string, { receivedBytes: number; file: string | null }>();
+  let stopping = false;
+  const withLive = (pull: ModelPullRecord): ModelPullRecord => (pull.status === 'running' && live.has(pull.id) ? { ...pull, ...live.get(pull.id)! } : pull);
+  const iso = (t: number): string => new Date(t).toISOString();
+
+  const viewOf = (id: string): ModelView => {
+    const record = deps.store.getInstalled(id);
+    const entry = entries.get(id);
+    if (!record && !entry) throw notFound('model');
+    const pull = deps.store.latestPull(id);
+    return installedView(entry, record, pull && withLive(pull));
+  };
+
+  const requireSpace = async (bytes: number | undefined, what: string): Promise<void> => {
+    if (bytes === undefined) return;
+    const free = await deps.files.freeBytes();
+    if (free < bytes + reserve) {
+      const mb = (n: number): string => `${Math.ceil(n / 1_000_000)} MB`;
+      throw new DomainError('insufficient_storage', `not enough free disk space for ${what}: needs ${mb(bytes + reserve)} (${mb(reserve)} kept free), ${mb(free)} free`);
+    }
+  };
+
+  /** The hash a file must have: the publisher's, else the one pinned at the first download, else none yet. */
+  const expectedHash = (entry: ModelCatalogEntry | undefined, modelId: string, path: string): { sha256?: string; source?: 'publisher' | 'pinned' } => {
+    const publisher = entry?.files.find((f) => f.path === path)?.sha256;
+    if (publisher) return { sha256: publisher, source: 'publisher' };
+    const pinned = deps.store.pins(modelId)[path];
+    return pinned ? { sha256: pinned, source: 'pinned' } : {};
+  };
+
+  /** Checks one staged file; a wrong one is deleted so no later step can install it. */
+  const accept = async (entry: ModelCatalogEntry | undefined, modelId: string, path: string, digest: FileDigest, declaredBytes?: number): Promise<void> => {
+    if (declaredBytes !== undefined && digest.bytes !== declaredBytes) {
+      await deps.files.discardStaged(modelId, path);
+      throw new DomainError('conflict', `${path}: ${digest.bytes} bytes, the publisher states ${declaredBytes}; the file was removed`);
+    }
+    const expected = expectedHash(entry, modelId, path);
+    if (expected.sha256 && expected.sha256 !== digest.sha256) {
+      await deps.files.discardStaged(modelId, path);
+      const whose = expected.source === 'publisher' ? "the publisher's" : 'the one pinned at the first download';
+      throw new DomainError('conflict', `${path}: SHA-256 ${digest.sha256} is not ${whose} (${expected.sha256}); the file was removed`);
+    }
+  };
+
+  /** Moves a checked staging folder into place and records it, pinning hashes seen for the first time. */
+  const install = async (plan: Pick<ImportPlan, 'id' | 'entry' | 'task' | 'engine' | 'title'>, digests: Map<string, FileDigest>): Promise<void> => {
+    await deps.files.install(plan.id);
+    const t = now();
+    const files = [...digests].map(([path, d]) => ({ path, bytes: d.bytes, sha256: d.sha256 }));
+    for (const f of files) {
+      if (f.path !== FOLDER_CONFIG && !expectedHash(plan.entry, plan.id, f.path).sha256) deps.store.pin(plan.id, f.path, f.sha256, t);
+    }
+    deps.store.putInstalled({
+      id: plan.id, task: plan.task, engine: plan.engine, title: plan.title, origin: plan.entry ? 'catalog' : 'import',
+      files, bytes: files.reduce((n, f) => n + f.bytes, 0), installedAt: t, verifiedAt: t,
+    });
+  };
+
+  const stageFolderConfig = async (id: string, config: Record<string, unknown> | undefined, digests: Map<string, FileDigest>): Promise<void> => {
+    if (config && !digests.has(FOLDER_CONFIG)) digests.set(FOLDER_CONFIG, await deps.files.stageText(id, FOLDER_CONFIG, `${JSON.stringify(config, null, 2)}\n`));
+  };
+
+  const download = async (pull: ModelPullRecord, entry: ModelCatalogEntry, signal: AbortSignal, onProgress?: (p: ModelPullView) => void): Promise<void> => {
+    const total = expectedBytes(entry) ?? null;
+    const digests = new Map<string, FileDigest>();
+    let done = 0;
+    let lastWrite = 0;
+    const progress = (file: string | null, received: number, force = false): void => {
+      live.set(pull.id, { receivedBytes: received, file });
+      const t = now();
+      if (!force && t - lastWrite < (deps.progressEveryMs ?? 250)) return;
+      lastWrite = t;
+      deps.store.updatePull(pull.id, { receivedBytes: received, file, updatedAt: t, totalBytes: total });
+      onProgress?.(pullView(deps.store.getPull(pull.id)!));
+    };
+    let staged = 0;
+    for (const f of entry.files) staged += (await deps.files.staged(entry.id, f.path))?.bytes ?? (await deps.files.part(entry.id, f.path)).bytes;
+    await requireSpace(total === null ? undefined : Math.max(0, total - staged), entry.id);
+    for (const f of entry.files) {
+      // A file finished by an earlier attempt is not fetched again; it is checked below like a fresh one.
+      let digest = await deps.files.staged(entry.id, f.path);
+      if (!digest) {
+        const part = await deps.files.part(entry.id, f.path);
+        progress(f.path, done + part.bytes, true);
+        await deps.downloader.download({ url: mirrorUrl(f.url, deps.mirror), partFile: part.file, signal, onBytes: (b) => progress(f.path, done + b) });
+        digest = await deps.files.finishPart(entry.id, f.path);
+      }
+      await accept(entry, entry.id, f.path, digest, f.bytes);
+      digests.set(f.path, digest);
+      done += digest.bytes;
+      progress(f.path, done, true);
+    }
+    await stageFolderConfig(entry.id, entry.folderConfig, digests);
+    await install(entry, digests);
+    const t = now();
+    deps.store.updatePull(pull.id, { status: 'done', receivedBytes: done, file: null, error: null, updatedAt: t, completedAt: t });
+    onProgress?.(pullView(deps.store.getPull(pull.id)!));
+  };
+
+  const finishAs = (pullId: string, status: 'failed' | 'cancelled', message: string | null): void => {
+    const t = now();
+    deps.store.updatePull(pullId, { status, error: message, file: null, updatedAt: t, completedAt: t });
+  };
+
+  return {
+    list() {
+      const ids = new Set([...entries.keys(), ...deps.store.listInstalled().map((m) => m.id)]);
+      return [...ids].map(viewOf);
+    },
+    get: viewOf,
+    async pull(accountId, id) {
+      const entry = entries.get(id);
+      if (!entry) throw deps.store.getInstalled(id) ? invalidRequest(`${id} was imported, not downloaded: it has no download address`) : notFound('model');
+      if (deps.store.getInstalled(id)) throw new DomainError('conflict', `${id} is already installed (remove it first to download it again)`);
+      const latest = deps.store.latestPull(id);
+      if (latest && (latest.status === 'queued' || latest.status === 'running')) return pullView(latest);
+      await requireSpace(expectedBytes(entry), id);
+      const t = now();
+      const record: ModelPullRecord = {
+        id: randomUUID(), modelId: id, accountId, status: 'queued', receivedBytes: 0, totalBytes: expectedBytes(entry) ?? null,
+        file: null, error: null, createdAt: t, updatedAt: t, completedAt: null,
+      };
+      deps.store.insertPull(record);
+      deps.enqueue(MODEL_PULL_JOB, accountId, record.id);
+      return pullView(record);
+    },
+    async runPull(pullId, onProgress) {
+      const pull = deps.store.getPull(pullId);
+      if (!pull || pull.status === 'done' || pull.status === 'failed' || pull.status === 'cancelled') return;
+      const entry = entries.get(pull.modelId);
+      if (!entry) return finishAs(pullId, 'failed', 'the model is no longer in the catalog');
+      if (deps.store.getInstalled(entry.id)) return void deps.store.updatePull(pullId, { status: 'done', updatedAt: now(), completedAt: now() });
+      const controller = new AbortController();
+      running.set(pullId, controller);
+      deps.store.updatePull(pullId, { status: 'running', error: null, updatedAt: now() });
+      try {
+        await download(pull, entry, controller.signal, onProgress);
+      } catch (err) {
+        if (controller.signal.aborted && stopping) {
+          deps.store.updatePull(pullId, { status: 'queued', error: null, file: null, updatedAt: now() });
+          throw new DomainError('engine_unavailable', 'stopped by a shutdown; resumes at the next start');
+        }
+        if (controller.signal.aborted) return finishAs(pullId, 'cancelled', null);
+        if (err instanceof DownloadError && err.retryable) {
+          // Retried by the job runner; the next attempt resumes from the partial file.
+          deps.store.updatePull(pullId, { status: 'queued', error: `interrupted, will resume: ${err.message}`, updatedAt: now() });
+          throw new DomainError('engine_unavailable', err.message);
+        }
+        const message = err instanceof DomainError || err instanceof DownloadError ? err.message : 'the download failed';
+        finishAs(pullId, 'failed', message);
+        onProgress?.(pullView(deps.store.getPull(pullId)!));
+      } finally {
+        running.delete(pullId);
+        live.delete(pullId);
+      }
+    },
+    failPull(pullId, message) {
+      const pull = deps.store.getPull(pullId);
+      if (pull && pull.status !== 'done' && pull.status !== 'cancelled') finishAs(pullId, 'failed', message);
+    },
+    latestPull(id) {
+      const pull = deps.store.latestPull(id);
+      if (!pull) throw notFound('model download');
+      return pullView(withLive(pull));
+    },
+    cancelPull(id) {
+      const pull = deps.store.latestPull(id);
+      if (!pull) throw notFound('model download');
+      if (pull.status === 'queued' || pull.status === 'running') {
+        finishAs(pull.id, 'cancelled', null);
+        running.get(pull.id)?.abort();
+      }
+      return pullView(deps.store.getPull(pull.id)!);
+    },
+    async remove(id) {
+      const record = deps.store.getInstalled(id);
+      const pull = deps.store.latestPull(id);
+      if (!record && !pull) throw notFound('installed model');
+      if (deps.inUse?.(id)) throw new DomainError('conflict', `${id} is in use (a live session); remove it when the session ends`);
+      if (pull && (pull.status === 'queued' || pull.status === 'running')) this.cancelPull(id);
+      await deps.unload?.(id);
+      deps.store.deleteInstalled(id);
+      await deps.files.remove(id);
+    },
+    async importFrom(source, requestedId) {
+      const listing = await deps.files.listImport(source);
+      const plan = planImport(listing, deps.catalog, requestedId);
+      if (deps.store.getInstalled(plan.id)) throw new DomainError('conflict', `${plan.id} is already installed`);
+      await requireSpace(plan.files.reduce((n, f) => n + f.bytes, 0), plan.id);
+      await deps.files.discardStaged(plan.id);
+      const digests = new Map<string, FileDigest>();
+      try {
+        for (const f of plan.files) {
+          const digest = await deps.files.stageCopy(plan.id, f.path, source, f.from);
+          digests.set(f.path, digest);
+        }
+        // A lone .gguf whose hash is a catalog entry's publisher hash is that entry, verified.
+        if (!plan.entry && plan.engine === 'llama-cpp' && !requestedId) {
+          const sha = digests.get('model.gguf')!.sha256;
+          const match = deps.catalog.entries.find((e) => e.files.length === 1 && e.files[0]!.sha256 === sha);
+          if (match && !deps.store.getInstalled(match.id)) {
+            await deps.files.discardStaged(plan.id);
+            return this.importFrom(source, match.id);
+          }
+        }
+        for (const f of plan.files) await accept(plan.entry, plan.id, f.path, digests.get(f.path)!, plan.entry?.files.find((e) => e.path === f.path)?.bytes);
+        await stageFolderConfig(plan.id, plan.folderConfig, digests);
+        await install(plan, digests);
+      } catch (err) {
+        await deps.files.discardStaged(plan.id);
+        throw err;
+      }
+      return viewOf(plan.id);
+    },
+    async verify(id) {
+      const record = deps.store.getInstalled(id);
+      if (!record) throw notFound('installed model');
+      const files: ModelVerifyResult['files'] = [];
+      for (const f of record.files) {
+        const digest = await deps.files.installedDigest(id, f.path);
+        files.push({ path: f.path, ok: digest?.sha256 === f.sha256 && digest.bytes === f.bytes, expected: f.sha256, actual: digest?.sha256 ?? null });
+      }
+      const t = now();
+      const ok = files.every((f) => f.ok);
+      if (ok) deps.store.markVerified(id, t);
+      return { id, ok, files, verifiedAt: iso(t) };
+    },
+    shutdown() {
+      stopping = true;
+      for (const controller of running.values()) controller.abort();
+    },
+    installed() {
+      return deps.store.listInstalled().map((m) => ({ ...m, location: deps.files.location(m.id, m.engine === 'llama-cpp' ? m.files.find((f) => f.path.endsWith('.gguf'))?.path : undefined) }));
+    },
+  };
+}
