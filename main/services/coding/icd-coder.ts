@@ -41,6 +41,8 @@ export interface IcdCoderResult {
 
 export interface IcdCoder {
   readonly edition: string;
+  /** The code table the coder reads. */
+  readonly table: CodeTable;
   analyze(text: string): IcdCoderResult;
   /** Problems with the index against this edition (anchors it lacks). */
   readonly warnings: string[];
@@ -136,6 +138,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
 
   return {
     edition: table.edition,
+    table,
     warnings: lexicon.warnings,
     analyze(text) {
       const doc = readDocument(text);
