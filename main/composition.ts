@@ -36,6 +36,7 @@ import { createIcdCoder, type IcdCoder } from './services/coding/icd-coder.js';
 import { loadCodeTable } from './engines/coding/code-table.js';
 import { readCodingLexicon } from './engines/coding/lexicon-file.js';
 import { readCptTable } from './engines/coding/cpt-table.js';
+import { createLlmCodeProposer } from './engines/coding/llm-proposer.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createApiApp, recordLockout } from './server/app.js';
@@ -299,7 +300,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     for (const warning of icdCoder.warnings) logger.warn({ edition: table.edition }, warning);
     return icdCoder;
   };
-  const coding = createCodingService({ coder, notes, ...(config.cptTablePath ? { cpt: readCptTable(config.cptTablePath) } : {}) });
+  const coding = createCodingService({
+    coder, notes, ...(config.cptTablePath ? { cpt: readCptTable(config.cptTablePath) } : {}),
+    ...(languageModel ? { proposer: createLlmCodeProposer(languageModel, () => coder().table) } : {}),
+  });
   let boundPort = config.port;
   const backups = createBackupService({
     ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
