@@ -4,7 +4,7 @@
  * even when the synonym index does not list it.
  */
 import type { CodeEntry, CodeTable } from './ports.js';
-import { phraseKeyOf, STOP_WORDS, type Word } from './words.js';
+import { phraseKeysOf, STOP_WORDS, type Word } from './words.js';
 
 /** A phrase of the table found in a text. */
 export interface TitleHit {
@@ -33,8 +33,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
   const add = (phrase: string, entry: CodeEntry): void => {
     // Hyphenated title words are indexed joined and apart ("blood-pressure" and "blood pressure").
     const variants = phrase.includes('-') ? [phrase, phrase.replace(/(\p{L})-(\p{L})/gu, '$1 $2')] : [phrase];
-    for (const [keep, text] of variants.flatMap((v) => [[false, v], [true, v]] as const)) {
-      const key = phraseKeyOf(text, keep);
+    for (const key of variants.flatMap((v) => phraseKeysOf(v))) {
       const n = key ? key.split(' ').length : 0;
       if (n < 2 || n > MAX_WORDS) continue;
       const prev = byKey.get(key);

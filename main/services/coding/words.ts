@@ -101,13 +101,31 @@ export function parseTitle(title: string, softWords: ReadonlySet<string>): Parse
   return { items, other, unspecified };
 }
 
-/** The words of a title or phrase as an index key: nonessential modifiers and "unspecified" left out. */
-export function phraseKeyOf(text: string, keepParenthesised: boolean): string {
-  const cleaned = (keepParenthesised ? text.replace(/[()]/g, ' ') : text.replace(/\([^)]*\)/g, ' '))
-    .replace(/\[[^\]]*\]/g, ' ')
-    .replace(/\b(unspecified|NOS|NEC|not elsewhere classified)\b/gi, ' ');
-  return wordsOf(cleaned)
-    .map((w) => w.norm)
-    .filter((w) => !STOP_WORDS.has(w))
-    .join(' ');
+/**
+ * Both index keys of a title or phrase in one pass (the title index builds ~200,000 of them):
+ * without and with the parenthesised nonessential modifiers, bracketed text and "unspecified"
+ * left out.
+ */
+export function phraseKeysOf(text: string): [string, string] {
+  const source = text.includes('lsewhere') ? text.replace(/not elsewhere classified/gi, ' ') : text;
+  const plain: string[] = [];
+  const all: string[] = [];
+  let depth = 0;
+  let bracket = 0;
+  let previous: string | undefined;
+  for (const m of source.matchAll(/[()[\]]|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu)) {
+    const tok = m[0];
+    if (tok === '(') depth++;
+    else if (tok === ')') depth = Math.max(0, depth - 1);
+    else if (tok === '[') bracket++;
+    else if (tok === ']') bracket = Math.max(0, bracket - 1);
+    else if (!bracket) {
+      const w = normWord(/[-'’]/.test(tok) ? tok.replace(/[-'’]/g, '') : tok, previous);
+      previous = w;
+      if (w === 'unspecified' || w === 'nos' || w === 'nec' || STOP_WORDS.has(w)) continue;
+      all.push(w);
+      if (!depth) plain.push(w);
+    }
+  }
+  return [plain.join(' '), all.join(' ')];
 }
