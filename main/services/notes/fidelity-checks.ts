@@ -39,6 +39,7 @@ const IMPLIED_UNITS = new Set(['pressure', 'percent', 'temperature', 'rate']);
 const DRUG_UNITS = new Set(['mass', 'volume', 'dose', 'concentration']);
 const ISO = /\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::\d{2})?Z?)?\b/g;
 const US_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g;
+const MONTH_YEAR = /\b(\d{1,2})\/(\d{4})\b/g;
 const TIME = /\b(\d{1,2}):(\d{2})(?::\d{2})?\b/g;
 
 const inside = (s: Span, zones: readonly Span[]): boolean => zones.some((z) => s.start < z.end && z.start < s.end);
@@ -67,10 +68,11 @@ function worst(supports: Support[]): Support {
   return supports.find((s) => s.level === 'none') ?? supports.find((s) => s.level === 'uncertain') ?? { level: 'stated' };
 }
 
-function unclear(kind: FidelityKind, span: Span & { text: string }, reading: NumberReading, spoken = reading.spoken): FidelityIssue {
+/** A number the transcript says unclearly: a single number is shown as spoken; a range or reading keeps its text. */
+function unclear(kind: FidelityKind, span: Span & { text: string }, reading: NumberReading, spoken = reading.spoken, single = true): FidelityIssue {
   const meanings = [...new Set([reading.text, ...(reading.alternatives ?? []).map(fmt)])].join(' or ');
   return {
-    kind, start: span.start, end: span.end, text: span.text, action: 'marked', replacement: `"${spoken}"`,
+    kind, start: span.start, end: span.end, text: span.text, action: 'marked', ...(single ? { replacement: `"${spoken}"` } : {}),
     reason: `unclear in the transcript (${reading.reason ?? 'could be read more than one way'}): ${meanings}`,
   };
 }
@@ -101,7 +103,7 @@ function checkDose(d: Dose, index: SourceIndex, drug: DrugMention | undefined): 
   if (support.level === 'stated') {
     return IMPLIED_UNITS.has(d.unit.kind) ? undefined : { kind: 'unit', ...span, action: 'marked', reason: `the unit (${d.unit.symbol}) is not in the transcript` };
   }
-  if (support.level === 'uncertain') return unclear('dose', span, support.reading);
+  if (support.level === 'uncertain') return unclear('dose', span, support.reading, support.reading.spoken, d.to === undefined && d.over === undefined);
   const what = DRUG_UNITS.has(d.unit.kind) ? 'dose' : 'measurement';
   return { kind: 'dose', ...span, action: 'removed', reason: `${what} not in the transcript` };
 }
@@ -119,6 +121,7 @@ function checkDate(text: string, index: SourceIndex, zones: Span[]): { issues: F
   };
   for (const m of text.matchAll(ISO)) visit(m, `${m[1]}-${m[2]}-${m[3]}`, m[4] !== undefined && !index.times.has(`${Number(m[4])}:${m[5]}`) ? [m[4], m[5]] : []);
   for (const m of text.matchAll(US_DATE)) visit(m, `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`, [m[1], m[2], m[3]]);
+  for (const m of text.matchAll(MONTH_YEAR)) visit(m, undefined, [m[1], m[2]]);
   for (const m of text.matchAll(TIME)) visit(m, undefined, index.times.has(`${Number(m[1])}:${m[2]}`) ? [] : [m[1], m[2] === '00' ? undefined : m[2]]);
   return { issues, spans };
 }
@@ -142,23 +145,27 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
   if (index.english) {
     const doses = readDoses(text).filter((d) => free(d) && !partOfName(text, d));
     for (const d of doses) {
-      const issue = checkDose(d, index, drugOf(drugs, d.start, d.end, sentenceOf(d)));
+      const issue = checkDose(d, index, drugOf(text, drugs, d.start, d.end, sentenceOf(d)));
       if (issue) issues.push(issue);
     }
     for (const r of readNumbers(text)) {
       if (!free(r) || inside(r, doses) || inside(r, dates.spans) || partOfName(text, r)) continue;
       const support = worst([r.value, r.to, r.over].filter((v): v is number => v !== undefined).map(index.number));
       const span = { start: r.start, end: r.end, text: r.spoken };
-      if (support.level === 'uncertain') issues.push(unclear('number', span, support.reading));
+      if (support.level === 'uncertain') issues.push(unclear('number', span, support.reading, support.reading.spoken, r.kind === 'number'));
       else if (support.level === 'none') issues.push({ kind: 'number', ...span, action: 'removed', reason: 'number not in the transcript' });
     }
     for (const f of readFrequencies(text)) {
       if (!free(f)) continue;
       const sentence = sentenceOf(f);
-      const drug = drugOf(drugs, f.start, f.end, sentence);
+      const drug = drugOf(text, drugs, f.start, f.end, sentence);
       // Only a frequency of a medication is checked: "walks daily" is not an order.
       if (!drug && !doses.some((d) => d.start >= sentence.start && d.end <= sentence.end && DRUG_UNITS.has(d.unit.kind))) continue;
-      const fits = (s: { abbreviation: string }): boolean => s.abbreviation === f.abbreviation || (f.abbreviation === 'QD' && s.abbreviation === 'QHS');
+      // "3 times daily": the core reads only its "daily"; the count in digits before it says how often.
+      const times = f.abbreviation === 'QD' ? /\b(\d)\s+times\s+(?:a\s+|per\s+)?$/i.exec(text.slice(Math.max(0, f.start - 16), f.start)) : null;
+      const perDay = times ? Number(times[1]) : undefined;
+      const fits = (s: { abbreviation: string; perDay?: number }): boolean =>
+        perDay !== undefined ? s.perDay === perDay : s.abbreviation === f.abbreviation || (f.abbreviation === 'QD' && s.abbreviation === 'QHS');
       const given = drug ? index.frequencies.filter((s) => s.drug === drug.drug) : [];
       const span = { kind: 'frequency' as const, start: f.start, end: f.end, text: f.text, action: 'marked' as const };
       if (given.length > 0 && !given.some(fits)) issues.push({ ...span, reason: `the transcript says ${[...new Set(given.map((s) => s.text))].join(', ')}` });
@@ -171,7 +178,7 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
       if (related.length > 0 && !related.some((s) => s.side === m.side)) issues.push({ ...span, reason: `the transcript says ${related[0]!.phrase}` });
       else if (related.length === 0 && !index.sides.some((s) => s.side === m.side)) issues.push({ ...span, reason: `side (${m.side}) not in the transcript` });
     }
-    for (const f of findingMentions(text)) {
+    for (const f of findingMentions(text, false)) {
       if (!free(f) || f.polarity === 'neutral') continue;
       const said = index.findings.get(f.term);
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };

@@ -50,21 +50,21 @@ export function drugMentions(text: string, medications: readonly string[] = []):
 
 /** How far a dose or frequency may stand after its drug ("metformin, it's five hundred milligrams"). */
 const AFTER_DRUG = 150;
-/** How far a dose may stand before its drug ("500 mg of metformin"). */
-const BEFORE_DRUG = 25;
+/** What may stand between a dose and the drug named after it ("500 mg of metformin"). */
+const BEFORE_DRUG = /^\s*(?:of\s+|tablets?\s+of\s+|capsules?\s+of\s+)?$/i;
 
 /**
  * The drug a quantity at `[start, end)` belongs to: the nearest drug named before it (within
  * a clause or two), else one named right after it ("500 mg of metformin"); undefined for none.
  * `limit` keeps the search inside one sentence of a note.
  */
-export function drugOf(drugs: readonly DrugMention[], start: number, end: number, limit?: { start: number; end: number }): DrugMention | undefined {
+export function drugOf(text: string, drugs: readonly DrugMention[], start: number, end: number, limit?: { start: number; end: number }): DrugMention | undefined {
   let best: DrugMention | undefined;
   for (const d of drugs) {
     if (limit && (d.start < limit.start || d.end > limit.end)) continue;
     if (d.end <= start && start - d.end <= AFTER_DRUG) best = d;
     if (d.start >= end) {
-      if (!best && d.start - end <= BEFORE_DRUG) best = d;
+      if (!best && BEFORE_DRUG.test(text.slice(end, d.start))) best = d;
       break;
     }
   }
@@ -146,10 +146,10 @@ export interface FindingMention {
 const FINDING_MATCHER = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]), { capitalsUpTo: 3 });
 const SPOKEN = SYMPTOMS.filter((s) => s.spoken).map((s) => ({ term: s.term, re: new RegExp(s.spoken!.source, 'giu') }));
 
-function findingsIn(sentence: string): { term: string; start: number; end: number }[] {
-  const hits = FINDING_MATCHER.find(sentence).map((h) => ({ term: h.value.term, start: h.start, end: h.end }));
-  for (const { term, re } of SPOKEN) {
-    for (const m of sentence.matchAll(re)) {
+function findingsIn(text: string, spoken: boolean): { term: string; start: number; end: number }[] {
+  const hits = FINDING_MATCHER.find(text).map((h) => ({ term: h.value.term, start: h.start, end: h.end }));
+  for (const { term, re } of spoken ? SPOKEN : []) {
+    for (const m of text.matchAll(re)) {
       const span = { term, start: m.index, end: m.index + m[0].length };
       if (!hits.some((h) => h.start < span.end && span.start < h.end)) hits.push(span);
     }
@@ -157,37 +157,80 @@ function findingsIn(sentence: string): { term: string; start: number; end: numbe
   return hits.sort((a, b) => a.start - b.start);
 }
 
+// Words that open a spoken question when the recogniser wrote no question mark ("have you had any fever").
+const ASKS = /^(?:(?:okay|ok|and|so|alright|all right|um|uh|now|well|then|also|but|great|good|right)[\s,]+)*(?:do|does|did|have|has|had|are|is|was|were|any|anything|how about|what about|can|could|would|will|how|what|when|where)\b/i;
+const ANY_BEFORE = /\bany(?:thing)?\b[^.?!;]*$/u;
+
+const NEAR_NEGATION_WORDS = 8;
+const NEW_QUESTION = /\b(?:do|does|did|have|has|are|is|any)\s+(?:you|he|she|they|your|his|her)\b/i;
+/** A finding answered in one word right after it ("diarrhea, no."). */
+const TERSE_NO = /^\s*,?\s*(?:no|none|negative)\s*[.?!]?\s*$/i;
+const NEGATIVE_WORD = /\b(?:no|not|cannot|can't|never|none|without|denies|denied|negative|unable)\b/i;
+
+function wordsBetween(text: string, a: { start: number; end: number }, b: { start: number; end: number }): number {
+  const gap = a.end <= b.start ? text.slice(a.end, b.start) : text.slice(b.end, a.start);
+  return gap.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+}
+
+/**
+ * "do n't", "have n't" as the recogniser writes them become "don't ", "haven't " (same length, so
+ * offsets hold) for the negation reader.
+ */
+export const joinContractions = (text: string): string => text.replace(/(\p{L}) n't\b/gu, "$1n't ");
+
 /**
  * Findings named in `text` with their polarity. A finding in a question takes the polarity of
  * the reply on the next line ("[doctor] any fever? [patient] no" -> fever negated); a "yes" to a
- * question naming several findings does not say which, so they stay neutral.
+ * question naming several findings does not say which, so they stay neutral. `spoken` also reads
+ * symptoms in patients' words ("threw up"): right for a conversation, too loose for a note
+ * ("hearing" is not hearing loss there).
  */
-export function findingMentions(text: string): FindingMention[] {
+export function findingMentions(raw: string, spoken = true): FindingMention[] {
+  const text = joinContractions(raw);
+  const found = findingsIn(text, spoken);
+  if (found.length === 0) return [];
   const spans = sentenceSpans(text, { lineBreaks: true });
   const out: FindingMention[] = [];
-  spans.forEach((s, k) => {
-    const found = findingsIn(s.text);
-    if (found.length === 0) return;
-    let answer: 'negative' | 'positive' | undefined;
-    const question = s.text.trimEnd().endsWith('?');
-    if (question) {
-      const next = spans[k + 1];
-      // Only a reply on a new line (or after a speaker tag) answers; the asker going on does not.
-      const tagged = next ? readSpeakerTag(next.text) : null;
-      if (next && (tagged || text.slice(s.end, next.start).includes('\n'))) answer = answerPolarity(tagged ? tagged.text : next.text);
-      if (answer === 'positive' && new Set(found.map((f) => f.term)).size > 1) answer = undefined;
-    }
-    for (const f of found) {
-      let polarity: FindingMention['polarity'];
-      if (question) polarity = answer === 'negative' ? 'negated' : answer === 'positive' ? 'affirmed' : 'neutral';
-      else {
-        const c = contextOf(s.text, f.start, f.end);
-        polarity = c.hypothetical || c.family || c.historical || (c.uncertain && !c.negated) ? 'neutral' : c.negated ? 'negated' : 'affirmed';
-      }
-      out.push({ term: f.term, start: s.start + f.start, end: s.start + f.end, polarity });
-    }
-  });
+  let k = 0;
+  for (const f of found) {
+    while (k < spans.length - 1 && spans[k]!.end <= f.start) k++;
+    const s = spans[k]!;
+    const local = { start: f.start - s.start, end: f.end - s.start };
+    const said = readSpeakerTag(s.text)?.text ?? s.text;
+    const asked = s.text.trimEnd().endsWith('?') || ASKS.test(said) || ANY_BEFORE.test(s.text.slice(0, local.start));
+    const c = contextOf(s.text, local.start, local.end);
+    const negation = c.triggers.find((t) => t.category === 'negated');
+    // In run-on speech a negation's scope can reach a finding a dozen words on ("i don't hear a
+    // murmur ... on your knee i do see edema"): only a near one is trusted, a far one says nothing.
+    // A bare "no" or "not" negates what follows it closely; "no, just a headache" is an answer.
+    const short = negation !== undefined && /^(no|not)$/i.test(negation.phrase);
+    // "it hasn't helped okay and do you have any nausea": a question begun after the negation ends it.
+    const requestioned = negation !== undefined && negation.end <= local.start && NEW_QUESTION.test(s.text.slice(negation.end, local.start));
+    const far = negation !== undefined && (requestioned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*,/.test(s.text.slice(negation.end))));
+    // "non-small cell lung cancer", "non-cardiac chest pain": a prefix, not a negation.
+    if (negation && /^non$/i.test(negation.phrase) && c.triggers.filter((t) => t.category === 'negated').length === 1) c.negated = false;
+    let polarity: FindingMention['polarity'];
+    if (c.hypothetical || c.family || c.historical || (c.uncertain && !c.negated) || far) polarity = 'neutral';
+    else if ((c.negated && !s.text.trimEnd().endsWith('?')) || TERSE_NO.test(s.text.slice(local.end))) polarity = 'negated';
+    // "Cannot recall a fever": a negative word the trigger lists do not hold; not an affirmation.
+    else if (NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
+    else if (asked) polarity = answerTo(text, spans, k, found, s);
+    else polarity = 'affirmed';
+    out.push({ term: f.term, start: f.start, end: f.end, polarity });
+  }
   return out;
+}
+
+/** The polarity a reply on the next line gives to a question's findings. */
+function answerTo(text: string, spans: readonly { text: string; start: number; end: number }[], k: number, found: readonly { term: string; start: number; end: number }[], s: { start: number; end: number }): FindingMention['polarity'] {
+  const next = spans[k + 1];
+  // Only a reply on a new line (or after a speaker tag) answers; the asker going on does not.
+  const tagged = next ? readSpeakerTag(next.text) : null;
+  if (!next || !(tagged || text.slice(s.end, next.start).includes('\n'))) return 'neutral';
+  const answer = answerPolarity(tagged ? tagged.text : next.text);
+  if (answer === 'negative') return 'negated';
+  const named = new Set(found.filter((f) => f.start >= s.start && f.end <= s.end).map((f) => f.term));
+  return answer === 'positive' && named.size === 1 ? 'affirmed' : 'neutral';
 }
 
 /**

@@ -129,12 +129,12 @@ export function indexSources(sources: FidelitySources): SourceIndex {
     for (const d of drugs) index.drugs.add(d.drug);
     for (const w of lower.match(/\p{L}[\p{L}'-]*/gu) ?? []) index.words.add(w);
     for (const d of doses) {
-      const drug = drugOf(drugs, d.start, d.end)?.drug;
+      const drug = drugOf(text, drugs, d.start, d.end)?.drug;
       const reading = readings.find((r) => r.start === d.start);
       index.doses.push({ ...d, ...(drug ? { drug } : {}), ...(reading ? { reading } : {}) });
     }
     for (const f of readFrequencies(text)) {
-      const drug = drugOf(drugs, f.start, f.end)?.drug;
+      const drug = drugOf(text, drugs, f.start, f.end)?.drug;
       index.frequencies.push({ ...f, ...(drug ? { drug } : {}) });
     }
     index.sides.push(...sideMentions(text));
