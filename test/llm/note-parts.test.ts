@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTemplateText, writeTemplateText } from '../../main/services/notes/template-text.js';
 import { correctMedicationNames, parseMedicationList } from '../../main/services/clinical-language/medications.js';
-import { createGrounding } from '../../main/engines/text/llm/grounding.js';
 import { statedNumbers } from '../../main/services/clinical-language/numbers.js';
 import { toGrammarSchema } from '../../main/engines/llm/grammar-schema.js';
 import { fillPrompt, loadPrompt } from '../../main/engines/text/llm/prompt-files.js';
@@ -77,23 +76,12 @@ describe('medication spelling', () => {
   });
 });
 
-describe('grounding', () => {
+// Grounding of model-written notes is the note service's fidelity checker now (test/notes/fidelity.test.ts).
+describe('stated numbers', () => {
   it('reads numbers spoken as words, including blood pressures', () => {
     const n = statedNumbers('one thirty over eighty five, five hundred milligrams twice a day, for twenty-one days, 2.5 mg');
     for (const v of ['130', '85', '500', '2', '21', '2.5']) expect(n.has(v)).toBe(true);
     expect(n.has('850')).toBe(false);
-  });
-
-  it('drops only the sentences that state unsupported numbers or unmentioned listed drugs', () => {
-    const g = createGrounding(['I take metformin five hundred milligrams and my pressure was one forty over ninety.'], ['Metformin', 'Warfarin']);
-    expect(g.keepSupported('Takes metformin 500 mg. BP 140/90 mmHg. Takes metformin 1000 mg. On warfarin.')).toBe(
-      'Takes metformin 500 mg. BP 140/90 mmHg.',
-    );
-  });
-
-  it('does not drop numbers from sources in a language whose number words it cannot read', () => {
-    const g = createGrounding(['El paciente toma quinientos miligramos de metformina y tiene tos desde hace tres días.'], []);
-    expect(g.keepSupported('Toma metformina 500 mg. Tos desde hace 3 días.')).toBe('Toma metformina 500 mg. Tos desde hace 3 días.');
   });
 });
 

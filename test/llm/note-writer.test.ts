@@ -3,6 +3,7 @@ import { createOpenAiCompatibleModel } from '../../main/engines/llm/openai-compa
 import { createLlmNoteWriter } from '../../main/engines/text/llm/note-writer.js';
 import { DomainError } from '../../main/services/errors.js';
 import type { NoteGenerationInput } from '../../main/services/notes/ports.js';
+import { checkFidelity, fidelitySourcesOf } from '../../main/services/notes/fidelity.js';
 import type { NoteTemplate } from '../../shared/note-template.js';
 import { answer, startChatServer, type ChatServer, type RecordedRequest } from './chat-server.js';
 
@@ -78,18 +79,24 @@ describe('LLM note writer', () => {
     });
   });
 
-  it('drops sentences with a dose or a drug the encounter never mentions', async () => {
+  it('leaves a dose or drug the encounter never mentions to the fidelity check, which removes it', async () => {
     const writer = await writerAnswering(() => ({
       subjective: 'Cough for 3 days. Takes Metformin 850 mg daily.',
       objective: '',
       assessment: 'Acute bronchitis.',
       plan: ['Start Lisinopril.', 'Rest.'],
     }));
-    const note = await writer.write(input({ medicationList: 'Metformin, Lisinopril' }));
+    const request = input({ medicationList: 'Metformin, Lisinopril' });
+    const written = await writer.write(request);
+    // The note service runs every writer's note through the one fidelity checker.
+    const note = checkFidelity(written, fidelitySourcesOf(request));
     expect(note.markdown).toContain('Cough for 3 days.');
     expect(note.markdown).not.toContain('850');
     expect(note.markdown).not.toContain('Lisinopril');
+    expect(note.markdown).toContain('Takes Metformin ⚠[check: removed, the transcript gives Metformin 500 mg] daily ⚠[check: the transcript says twice a day].');
+    expect(note.markdown).toContain('- Start ⚠[check: removed, medication not mentioned in the transcript].');
     expect(note.markdown).toContain('## Objective\n\nNot discussed.');
+    expect(note.review.map((r) => [r.kind, r.text])).toEqual([['dose', '850 mg'], ['frequency', 'daily'], ['medication', 'Lisinopril']]);
   });
 
   it('writes headings and fixed words in the requested language and asks for that language', async () => {

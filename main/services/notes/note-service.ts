@@ -6,6 +6,7 @@ import type { NoteLanguage } from '../../../shared/languages.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
+import { checkFidelity, fidelitySourcesOf } from './fidelity.js';
 
 /** The note creation body after schema validation (contract + API-DECISIONS). */
 export interface CreateNoteRequest {
@@ -175,8 +176,11 @@ export function createNoteService(deps: {
         const result = await deps.writer().write(input);
         if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
         if (!deps.notes.getForJob(noteId)) return; // deleted while it was being written
+        // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
+        const checked = checkFidelity(result, fidelitySourcesOf(input, new Date(now()).toISOString().slice(0, 10)));
+        const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : checked.review.length > 0 ? { review: checked.review } : null;
         deps.notes.update(noteId, {
-          status: 'STATUS_DONE', markdown: result.markdown, json: input.noteType.includeJson ? (result.json ?? {}) : null,
+          status: 'STATUS_DONE', markdown: checked.markdown, json,
           completedAt: now(), error: null,
         });
         deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });

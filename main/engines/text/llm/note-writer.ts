@@ -1,8 +1,9 @@
 /**
  * NoteWriter on top of any LanguageModel (OpenAI-compatible server or in-process llama.cpp).
  * The model fills the note's sections as schema-constrained JSON; every answer is parsed and
- * validated before use, drug names are corrected against `medicationList`, sentences carrying a
- * number or drug the sources never mention are dropped, and the note is rendered by code.
+ * validated before use, drug names are corrected against `medicationList`, and the note is rendered
+ * by code. Facts the sources do not state are removed or marked by the note service's fidelity
+ * checker (`services/notes/fidelity.ts`), the same rule as for the embedded writer.
  */
 import type { LanguageModel } from '../../../services/language-model.js';
 import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../../services/notes/ports.js';
@@ -12,7 +13,6 @@ import { buildNotePlan, contentSections, type NotePlan, type PlanSection } from 
 import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerError, type NoteAnswer } from './note-answer.js';
 import { renderNote } from './note-render.js';
 import { correctMedicationNames, parseMedicationList } from '../../../services/clinical-language/medications.js';
-import { createGrounding } from './grounding.js';
 import { fillPrompt, loadPrompt } from './prompt-files.js';
 
 export interface LlmNoteWriterOptions {
@@ -77,14 +77,10 @@ function prompts(input: NoteGenerationInput, plan: NotePlan, labels: NoteLabels,
   return { system: fillPrompt(template.system, values), user: fillPrompt(template.user, values) };
 }
 
-/** Applies spelling correction and grounding to every piece of content. */
+/** Applies spelling correction to every piece of content (fidelity is checked on the whole note, by the note service). */
 function postProcess(answer: NoteAnswer, plan: NotePlan, input: NoteGenerationInput): void {
   const meds = parseMedicationList(input.medicationList);
-  const grounding = createGrounding(
-    [input.transcript, input.previousNote, input.context, ...(input.instructions ?? [])].filter((s): s is string => Boolean(s)),
-    meds,
-  );
-  const fix = (text: string): string => grounding.keepSupported(correctMedicationNames(text, meds));
+  const fix = (text: string): string => correctMedicationNames(text, meds);
   for (const s of contentSections(plan.sections)) {
     const c = answer.content.get(s.key);
     if (c === undefined) continue;
