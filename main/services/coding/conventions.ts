@@ -106,6 +106,16 @@ export function applyCombinations(table: CodeTable, lexicon: CompiledLexicon, ca
   }
 }
 
+/** Drops codes the index's exclusions rule out beside others (long-term insulin with type 1 diabetes). */
+export function applyExclusions(lexicon: CompiledLexicon, candidates: Map<string, Candidate>): void {
+  const codes = [...candidates.keys()];
+  const any = (pattern: string): boolean => codes.some((c) => matchesPrefix(c, pattern));
+  for (const rule of lexicon.exclusions) {
+    if (!any(rule.when) || (rule.unless && any(rule.unless))) continue;
+    for (const c of codes) if (matchesPrefix(c, rule.drop)) candidates.delete(c);
+  }
+}
+
 /** Codes whose category another code's notes ask to be added ("use additional code", "code also"). */
 function asksFor(table: CodeTable, code: string, other: string): boolean {
   const n = notesWithAncestors(table, code);

@@ -7,7 +7,7 @@
 import { readDocument } from './document.js';
 import { compileLexicon, resolveCode, type CodingLexicon, type CompiledLexicon } from './lexicon.js';
 import { findMentions, sentencesInScope, type Mention, type SetAside } from './mentions.js';
-import { absorbIntoCombinations, applyCombinations, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
+import { absorbIntoCombinations, applyCombinations, applyExclusions, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
@@ -168,6 +168,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       addBmi(text, sentencesInScope(doc), out);
       dropHistoryOfCurrent(out);
       applyCombinations(table, lexicon, out);
+      applyExclusions(lexicon, out);
       absorbIntoCombinations(table, titleOf, out);
       dropExplainedSymptoms(lexicon, out);
       if (doc.hasAssessment) dropSupportingSymptoms(out);

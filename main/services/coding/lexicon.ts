@@ -44,6 +44,8 @@ export interface CodingLexicon {
   combinations: { all: string[]; replace: string; by: string; why: string }[];
   /** Short terms that match only in capitals ("MI", "PE", "OA"). */
   capitalsOnly: string[];
+  /** Codes dropped beside others ("Z79.4" with type 1 diabetes); prefixes, `|` for alternatives. */
+  exclusions?: { drop: string; when: string; unless?: string; why: string }[];
 }
 
 /** A concept with its anchors resolved against the loaded edition. */
@@ -61,6 +63,7 @@ export interface CompiledLexicon {
   softWords: Set<string>;
   explains: [string, string[]][];
   combinations: CodingLexicon['combinations'];
+  exclusions: NonNullable<CodingLexicon['exclusions']>;
   /** Problems found while compiling (anchors missing from this edition): reported, never fatal. */
   warnings: string[];
 }
@@ -97,6 +100,7 @@ export function compileLexicon(lexicon: CodingLexicon, table: CodeTable): Compil
     softWords: new Set(lexicon.softWords.map((w) => normWord(w))),
     explains: Object.entries(lexicon.explains),
     combinations: lexicon.combinations,
+    exclusions: lexicon.exclusions ?? [],
     warnings,
   };
 }
