@@ -42,6 +42,8 @@ import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createStorageUsageStore } from './store/storage-usage-store.js';
+import { createVisitStore } from './store/visit-store.js';
+import { createVisitService } from './services/visits/visit-service.js';
 import { createEmbeddedExtractor } from './engines/extraction/index.js';
 import { createExtractionService } from './services/extraction/index.js';
 import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
@@ -179,6 +181,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     audit: createAuditStore(db),
     retention: createRetentionStore(db),
     engineSettings: createEngineSettingsStore(db),
+    visits: createVisitStore(db, cipher),
   };
   const audit = createAuditService({
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
@@ -305,6 +308,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     ...(languageModel ? { proposer: createLlmCodeProposer(languageModel, () => coder().table) } : {}),
   });
   let boundPort = config.port;
+  const visits = createVisitService({
+    store: stores.visits,
+    links: { note: (accountId, id) => stores.notes.get(accountId, id) !== undefined, transcription: (accountId, id) => stores.transcriptions.get(accountId, id) !== undefined },
+  });
   const backups = createBackupService({
     ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
     keep: config.backupKeep, intervalHours: config.backupIntervalHours,
@@ -318,8 +325,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
       macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, models: modelManager.service,
 
+      visits,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
+        visits: { list: (accountId, limit, cursor) => visits.list(accountId, { limit, ...(cursor ? { cursor } : {}) }), delete: visits.delete },
       }),
     },
     {
@@ -334,7 +343,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   server.headersTimeout = 30_000;
   let streaming: StreamingHandle | undefined;
   const retention = createRetentionSweeper({
-    retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, blobs: stores.blobs, idempotency: stores.idempotency,
+    retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, visits: stores.visits, blobs: stores.blobs, idempotency: stores.idempotency,
     audit, logger, defaultDays: config.retentionDays, intervalMs: config.retentionSweepSeconds * 1000,
   });
 

@@ -6,21 +6,27 @@ import { MacrosPage } from './pages/macros-page.js';
 import { NotesPage } from './pages/notes-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { TemplatesPage } from './pages/templates-page.js';
-import { useConnection, useDictation, useStores } from './state/stores.js';
+import { VisitsPage } from './pages/visits-page.js';
+import { useConnection, useDictation, useStores, useVisits } from './state/stores.js';
 
-export type PageId = 'dictation' | 'notes' | 'macros' | 'templates' | 'settings';
+export type PageId = 'dictation' | 'notes' | 'visits' | 'macros' | 'templates' | 'settings';
 
 const PAGES: { id: PageId; label: string }[] = [
   { id: 'dictation', label: 'Dictation' },
   { id: 'notes', label: 'Note' },
+  { id: 'visits', label: 'Visits' },
   { id: 'macros', label: 'Macros' },
   { id: 'templates', label: 'Templates' },
   { id: 'settings', label: 'Settings' },
 ];
 
+const SAVE_TEXT: Record<string, string> = { idle: '', pending: 'Saving…', saving: 'Saving…', saved: 'Saved', conflict: 'Not saved: changed elsewhere', error: 'Not saved' };
+
 /** The app shell: header, navigation, connection state and the global dictation shortcut. */
 export function App() {
-  const { connection, dictation, notes } = useStores();
+  const { connection, dictation, notes, visits } = useStores();
+  const saveStatus = useVisits((s) => s.save);
+  const saveError = useVisits((s) => s.saveError);
   const status = useConnection((s) => s.status);
   const message = useConnection((s) => s.message);
   const listening = useDictation((s) => s.status !== 'idle');
@@ -30,6 +36,19 @@ export function App() {
   useEffect(() => {
     void connection.getState().load();
   }, [connection]);
+  useEffect(() => {
+    // What waits for the autosave delay is saved at once when the page is hidden or closed.
+    const flush = (): void => void visits.getState().flush({ keepalive: true });
+    const onVisibility = (): void => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', flush);
+    };
+  }, [visits]);
   useEffect(() => {
     if (status === 'missing' || status === 'rejected') setPage('settings');
   }, [status]);
@@ -97,14 +116,27 @@ export function App() {
         <span className={`conn ${status}`} role="status">
           {status === 'ready' ? 'Local API connected' : status === 'loading' || status === 'checking' ? 'Connecting…' : status === 'missing' ? 'Not connected' : 'Connection problem'}
         </span>
+        <span className={`autosave ${saveStatus}`} role="status" data-testid="autosave">{SAVE_TEXT[saveStatus]}</span>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         {status === 'offline' && <ErrorMessage>{message ?? 'The local API cannot be reached.'} <button type="button" className="link" onClick={() => void connection.getState().load()}>Retry</button></ErrorMessage>}
         {status === 'loading' && <StatusMessage>Connecting to the local API…</StatusMessage>}
+        {(saveStatus === 'conflict' || saveStatus === 'error') && saveError && (
+          <ErrorMessage>
+            {saveError}{' '}
+            {saveStatus === 'conflict' && (
+              <>
+                <button type="button" className="link" onClick={() => void visits.getState().keepTheirs()}>Show the other window’s version</button>{' '}
+                <button type="button" className="link" onClick={() => void visits.getState().keepMine()}>Keep this window’s version</button>
+              </>
+            )}
+          </ErrorMessage>
+        )}
         {page === 'dictation' && (
           <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text() }); go('notes'); }} />
         )}
         {page === 'notes' && <NotesPage />}
+        {page === 'visits' && <VisitsPage onOpened={() => go('dictation')} />}
         {page === 'macros' && <MacrosPage />}
         {page === 'templates' && <TemplatesPage />}
         {page === 'settings' && <SettingsPage />}

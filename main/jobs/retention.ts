@@ -6,6 +6,7 @@ import type { AuditService } from '../services/audit/audit-service.js';
 export interface RetentionSweepResult {
   notes: number;
   transcriptions: number;
+  visits: number;
   /** Audio files removed from blob storage. */
   blobs: number;
 }
@@ -22,7 +23,7 @@ const IDEMPOTENCY_KEEP_MS = 24 * 60 * 60 * 1000;
 const BATCH = 500;
 
 /**
- * The retention job: on a timer, deletes notes, transcriptions and their audio files created
+ * The retention job: on a timer, deletes visits, notes, transcriptions and their audio files created
  * before their account's retention cut-off, and records each deletion in the audit trail as the
  * system actor. The row goes first, then its audio file, so no record ever points at audio that
  * retention already removed.
@@ -31,6 +32,7 @@ export function createRetentionSweeper(deps: {
   retention: RetentionStore;
   notes: NoteStore;
   transcriptions: TranscriptionStore;
+  visits: { delete(accountId: string, id: string): boolean };
   blobs: BlobStore;
   idempotency: IdempotencyStore;
   audit: AuditService;
@@ -45,7 +47,7 @@ export function createRetentionSweeper(deps: {
   let timer: NodeJS.Timeout | undefined;
 
   const sweep = (at?: number): RetentionSweepResult => {
-    const result: RetentionSweepResult = { notes: 0, transcriptions: 0, blobs: 0 };
+    const result: RetentionSweepResult = { notes: 0, transcriptions: 0, visits: 0, blobs: 0 };
     const t = at ?? now();
     deps.idempotency.purgeOlderThan(t - IDEMPOTENCY_KEEP_MS);
     for (;;) {
@@ -58,6 +60,11 @@ export function createRetentionSweeper(deps: {
           deps.audit.record({ ...base, resourceType: 'note', resourceId: item.id, outcome: 'success', status: null });
           continue;
         }
+        if (item.type === 'visit') {
+          if (deps.visits.delete(item.accountId, item.id)) result.visits++;
+          deps.audit.record({ ...base, resourceType: 'visit', resourceId: item.id, outcome: 'success', status: null });
+          continue;
+        }
         if (deps.transcriptions.delete(item.accountId, item.id)) result.transcriptions++;
         if (item.audioBlob && deps.blobs.exists(item.audioBlob)) {
           deps.blobs.delete(item.audioBlob);
@@ -67,7 +74,7 @@ export function createRetentionSweeper(deps: {
       }
       if (expired.length < BATCH) break;
     }
-    if (result.notes || result.transcriptions) deps.logger.info({ ...result }, 'retention sweep deleted expired records');
+    if (result.notes || result.transcriptions || result.visits) deps.logger.info({ ...result }, 'retention sweep deleted expired records');
     return result;
   };
 

@@ -26,6 +26,8 @@ import { registerTranscriptionRoutes } from './routes/transcriptions.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerMacroLibraryRoutes } from './routes/macro-library.js';
 import { registerStorageRoutes } from './routes/storage.js';
+import { registerVisitRoutes } from './routes/visits.js';
+import type { VisitService } from '../services/visits/visit-service.js';
 import { registerCodingRoutes } from './routes/coding.js';
 import type { CodingService } from '../services/coding/coding-service.js';
 import { registerBackupRoutes } from './routes/backups.js';
@@ -60,6 +62,8 @@ export interface ApiServices {
   audit: AuditService;
   /** The account's storage usage and "delete all data". */
   storage: StorageUsageService;
+  /** Visits: one patient encounter and everything documented for it (`/v1/visits`). */
+  visits: VisitService;
   /** The account's default speech recogniser (`/v1/settings/engines`). */
   engines: EngineSettingsService;
   /** ICD-10-CM and office E/M suggestions (`/v1/coding/analyze`). */
@@ -146,6 +150,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
   registerAuditRoutes(registry, { audit: services.audit });
   registerStorageRoutes(registry, { storage: services.storage });
+  registerVisitRoutes(registry, { visits: services.visits });
   registerSettingsRoutes(registry, { engines: services.engines });
   if (services.models) registerModelRoutes(registry, { models: services.models });
 

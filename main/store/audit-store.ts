@@ -63,6 +63,10 @@ export function createRetentionStore(db: Db): RetentionStore {
      SELECT 'transcription', t.account_id, t.id, t.audio_blob FROM transcriptions t
        JOIN policy p ON p.account_id = t.account_id
        WHERE p.days > 0 AND t.created_at < @now - p.days * 86400000
+     UNION ALL
+     SELECT 'visit', v.account_id, v.id, NULL FROM visits v
+       JOIN policy p ON p.account_id = v.account_id
+       WHERE p.days > 0 AND v.created_at < @now - p.days * 86400000
      LIMIT @limit`,
   );
   return {

@@ -207,5 +207,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE notes ADD COLUMN engine TEXT;
   ALTER TABLE notes ADD COLUMN engine_model TEXT;
   `,
+  // Visits: one patient encounter and everything documented for it (content sealed).
+  `
+  CREATE TABLE visits (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    content TEXT NOT NULL
+  );
+  CREATE INDEX visits_account_created ON visits(account_id, created_at DESC, id DESC);
+  `,
 ];
 

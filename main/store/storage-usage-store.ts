@@ -11,6 +11,7 @@ const SUMS = {
   templates: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(body)), 0) AS bytes FROM note_templates WHERE account_id = ?',
   macros: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(body)), 0) AS bytes FROM macros WHERE account_id = ?',
   webhooks: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(url) + LENGTH(events) + LENGTH(secret)), 0) AS bytes FROM webhooks WHERE account_id = ?',
+  visits: 'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(content)), 0) AS bytes FROM visits WHERE account_id = ?',
 } as const;
 
 /** Storage usage of an account, read from SQLite and the audio blob folder. */
@@ -31,7 +32,7 @@ export function createStorageUsageStore(db: Database.Database, blobs: Pick<BlobS
       }
       return {
         notes: sum('notes', accountId), transcriptions: sum('transcriptions', accountId), audio,
-        templates: sum('templates', accountId), macros: sum('macros', accountId), webhooks: sum('webhooks', accountId),
+        templates: sum('templates', accountId), macros: sum('macros', accountId), webhooks: sum('webhooks', accountId), visits: sum('visits', accountId),
       };
     },
   };

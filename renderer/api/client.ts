@@ -4,6 +4,7 @@ import type { WebhookEvent } from '../../shared/api/webhook-events.js';
 import type { ModelList, ModelPullView, ModelView } from '../../shared/api/models.js';
 
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
+import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -36,11 +37,21 @@ export interface ApiClient {
   listNotes(cursor?: string): Promise<Page<NoteView>>;
   deleteNote(id: string): Promise<void>;
   /** Saves an edited draft; `version` is the one last read (412 when it changed elsewhere, 409 once signed). */
-  editNote(id: string, markdown: string, version: number): Promise<NoteView>;
+  editNote(id: string, markdown: string, version: number, options?: { keepalive?: boolean }): Promise<NoteView>;
   /** Signs a draft at `version` as `signer`: it becomes read-only. */
   signNote(id: string, signer: string, version: number): Promise<NoteView>;
   /** Adds an addendum to a signed note. */
   addAddendum(id: string, text: string, author: string): Promise<AddendumView>;
+  createVisit(body: VisitBody): Promise<VisitView>;
+  getVisit(id: string): Promise<VisitView>;
+  /** Visits newest first; `q` finds them by patient name or what was said. */
+  listVisits(q?: string, cursor?: string): Promise<Page<VisitSummary>>;
+  /**
+   * Autosave: changes the visit at `version` (412 when another window changed it since).
+   * `keepalive` lets the request finish while the page is being closed.
+   */
+  updateVisit(id: string, patch: VisitBody, version: number, options?: { keepalive?: boolean }): Promise<VisitView>;
+  deleteVisit(id: string): Promise<void>;
   createNoteStyle(sampleNote: string, instructions: string[]): Promise<NoteStyleResult>;
   detectMacros(text: string, macros: MacroDefinition[]): Promise<MacroResult>;
   listMacros(cursor?: string): Promise<Page<MacroDefinition>>;
@@ -92,11 +103,14 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     ...extra,
   });
 
-  async function call<T>(method: string, path: string, body?: unknown, envelope: 'data' | 'raw' | 'none' = 'data', extra: Record<string, string> = {}): Promise<T> {
+  async function call<T>(
+    method: string, path: string, body?: unknown, envelope: 'data' | 'raw' | 'none' = 'data', extra: Record<string, string> = {}, keepalive = false,
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetchImpl(`${base}${path}`, {
         method,
+        ...(keepalive ? { keepalive } : {}),
         headers: headers({ ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra }),
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
@@ -133,9 +147,16 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),
     deleteNote: (noteId) => call('DELETE', `/v1/notes/${id(noteId)}`, undefined, 'none'),
-    editNote: (noteId, markdown, version) => call('PUT', `/v1/notes/${id(noteId)}`, { markdown } satisfies NoteEditBody, 'data', { 'If-Match': `"${version}"` }),
+    editNote: (noteId, markdown, version, options) =>
+      call('PUT', `/v1/notes/${id(noteId)}`, { markdown } satisfies NoteEditBody, 'data', { 'If-Match': `"${version}"` }, options?.keepalive ?? false),
     signNote: (noteId, signer, version) => call('POST', `/v1/notes/${id(noteId)}/sign`, { signer } satisfies SignBody, 'data', { 'If-Match': `"${version}"` }),
     addAddendum: (noteId, text, author) => call('POST', `/v1/notes/${id(noteId)}/addenda`, { text, author } satisfies AddendumBody),
+    createVisit: (body) => call('POST', '/v1/visits', body),
+    getVisit: (visitId) => call('GET', `/v1/visits/${id(visitId)}`),
+    listVisits: (q, cursor) => call('GET', `${page('/v1/visits', cursor)}${q?.trim() ? `&q=${encodeURIComponent(q.trim())}` : ''}`),
+    updateVisit: (visitId, patch, version, options) =>
+      call('PATCH', `/v1/visits/${id(visitId)}`, patch, 'data', { 'If-Match': `"${version}"` }, options?.keepalive ?? false),
+    deleteVisit: (visitId) => call('DELETE', `/v1/visits/${id(visitId)}`, undefined, 'none'),
     createNoteStyle: (sampleNote, instructions) => call('POST', '/v1/note-styles', { sampleNote, instructions } satisfies NoteStyleBody),
     detectMacros: (text, macros) => call('POST', '/v1/macros/detect', { text, macros } satisfies MacroBody),
     listMacros: (cursor) => call('GET', page('/v1/macro-library', cursor)),

@@ -30,6 +30,8 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   const macroCount = useDictation((s) => s.macros.length);
   const latency = useDictation((s) => s.lastLatencyMs);
   const [copied, setCopied] = useState(false);
+  // "Clear" throws away what was dictated: it asks first.
+  const [confirmClear, setConfirmClear] = useState(false);
   const active = status !== 'idle';
   const editor = useRef<LiveEditorHandle>(null);
   const was = useRef(status);
@@ -113,7 +115,15 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
           {copied ? 'Copied' : 'Copy text'}
         </button>
         <button type="button" disabled={!text || active} onClick={onUseAsTranscript}>Use as note transcript</button>
-        <button type="button" disabled={!text || active} onClick={() => dictation.getState().clear()}>Clear</button>
+        {confirmClear ? (
+          <span className="confirm" role="alertdialog" aria-labelledby="confirm-clear">
+            <span id="confirm-clear">Clear all dictated text of this visit?</span>{' '}
+            <button type="button" className="danger" autoFocus onClick={() => { dictation.getState().clear(); setConfirmClear(false); }}>Clear text</button>
+            <button type="button" onClick={() => setConfirmClear(false)}>Keep it</button>
+          </span>
+        ) : (
+          <button type="button" disabled={!text || active} onClick={() => setConfirmClear(true)}>Clear</button>
+        )}
         {latency !== undefined && <span className="hint" data-testid="final-latency" data-ms={Math.round(latency)}>Last final text {Math.round(latency)} ms after speech</span>}
       </div>
     </section>

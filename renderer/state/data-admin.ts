@@ -21,6 +21,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 /** What is stored, in a sentence: "3 notes, 1 transcription (2 audio files, 1.2 MB), …". */
 export function describeUsage(u: StorageReport): string {
   return [
+    ...(u.visits?.count ? [plural(u.visits.count, 'visit')] : []),
     plural(u.notes.count, 'note'),
     `${plural(u.transcriptions.count, 'transcription')} (${plural(u.audio.count, 'audio file')}, ${formatBytes(u.audio.bytes)})`,
     plural(u.macros.count, 'macro'),
@@ -31,7 +32,7 @@ export function describeUsage(u: StorageReport): string {
 
 /** What a deletion removed, in a sentence. */
 export function describeDeleted(d: DeletedCounts): string {
-  return [plural(d.notes, 'note'), plural(d.transcriptions, 'transcription'), plural(d.macros, 'macro'), plural(d.templates, 'template'), plural(d.webhooks, 'webhook')].join(', ');
+  return [...(d.visits ? [plural(d.visits, 'visit')] : []), plural(d.notes, 'note'), plural(d.transcriptions, 'transcription'), plural(d.macros, 'macro'), plural(d.templates, 'template'), plural(d.webhooks, 'webhook')].join(', ');
 }
 
 /** The account's storage: counts and bytes by kind (`GET /v1/storage`). */
@@ -40,7 +41,7 @@ export function storageUsage(client: ApiClient): Promise<StorageReport> {
 }
 
 /**
- * Deletes every note, transcription (with its audio), macro, template and webhook of the account
+ * Deletes every visit, note, transcription (with its audio), macro, template and webhook of the account
  * in one request (`DELETE /v1/storage?confirm=all`); the server keeps the audit trail.
  */
 export function deleteAllData(client: ApiClient): Promise<DeletedCounts> {

@@ -45,13 +45,22 @@ export interface NoteState extends NoteInputs {
   signature: SignatureView;
   addenda: AddendumView[];
   signing: 'idle' | 'saving' | 'signing' | 'amending';
+  /** Encounter recordings sent for transcription in this visit. */
+  recordings: { transcriptionId: string; name?: string; createdAt?: number }[];
   set(patch: Partial<NoteInputs>): void;
+  /** Shows a stored note (reopening a visit); one still being written is followed until it is done. */
+  load(noteId: string): Promise<void>;
+  /** Empties the inputs and the note, for a new visit. */
+  reset(): void;
   generate(): Promise<void>;
   setEditing(on: boolean): void;
   /** Edits the draft (ignored once signed). */
   setMarkdown(md: string): void;
-  /** Saves the edited draft on the server (PUT with If-Match); false when it could not. */
-  saveEdits(): Promise<boolean>;
+  /**
+   * Saves the edited draft on the server (PUT with If-Match); false when it could not.
+   * `keepalive` lets the request finish while the page is being closed.
+   */
+  saveEdits(options?: { keepalive?: boolean }): Promise<boolean>;
   /** Saves any edits, then signs the note as `signer`. */
   sign(signer: string): Promise<void>;
   addAddendum(text: string, author: string): Promise<void>;
@@ -107,6 +116,24 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
   };
   const writeStyles = (styles: SavedStyle[]): void => deps.storage?.setItem(STYLES_KEY, JSON.stringify(styles));
   let generation = 0;
+
+  /** Polls a note until it is finished (or the store moved on to another), then shows it. */
+  const follow = async (client: ApiClient, noteId: string, mine: number): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (mine !== generation) return;
+      const note = await client.getNote(noteId);
+      if (mine !== generation) return;
+      if (note.status === 'STATUS_DONE') {
+        const md = note.payload?.markdown ?? '';
+        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda });
+      }
+      if (note.status === 'STATUS_FAILED') return store.setState({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
+      store.setState({ status: note.status });
+      if (Date.now() > deadline) return store.setState({ status: 'STATUS_FAILED', error: 'The note is taking too long; it is still being written in the background.' });
+      await sleep(pollMs);
+    }
+  };
   // One save at a time, so each PUT carries the version the previous one returned.
   let saving: Promise<boolean> = Promise.resolve(true);
 
@@ -130,6 +157,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     signature: { status: 'draft' },
     addenda: [],
     signing: 'idle',
+    recordings: [],
     set: (patch) => set(patch),
     problems() {
       const s = get();
@@ -163,29 +191,35 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       try {
         const { noteId } = await client.createNote(body);
         set({ noteId, status: 'STATUS_PENDING' });
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
-          if (mine !== generation) return;
-          const note = await client.getNote(noteId);
-          if (mine !== generation) return;
-          if (note.status === 'STATUS_DONE') {
-            const md = note.payload?.markdown ?? '';
-            return set({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda });
-          }
-          if (note.status === 'STATUS_FAILED') return set({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
-          set({ status: note.status });
-          if (Date.now() > deadline) return set({ status: 'STATUS_FAILED', error: 'The note is taking too long; it is still being written in the background.' });
-          await sleep(pollMs);
-        }
+        await follow(client, noteId, mine);
       } catch (err) {
         if (mine === generation) set({ status: 'STATUS_FAILED', error: (err as Error).message });
       }
+    },
+    async load(noteId) {
+      const client = deps.client();
+      if (!client) return;
+      const mine = ++generation;
+      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined });
+      try {
+        await follow(client, noteId, mine);
+      } catch (err) {
+        if (mine === generation) set({ status: 'idle', noteId: undefined, error: (err as Error).message });
+      }
+    },
+    reset() {
+      ++generation;
+      set({
+        transcript: '', patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
+        status: 'idle', noteId: undefined, generated: undefined, markdown: '', savedMarkdown: undefined, version: undefined, editing: false, error: undefined,
+        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined,
+      });
     },
     setEditing: (editing) => set({ editing: editing && get().signature.status === 'draft' }),
     setMarkdown: (markdown) => {
       if (get().signature.status === 'draft') set({ markdown });
     },
-    saveEdits() {
+    saveEdits(options) {
       const run = async (): Promise<boolean> => {
         const client = deps.client();
         const { noteId, version, markdown, savedMarkdown, signature } = get();
@@ -194,7 +228,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         if (!markdown.trim()) return false;
         set({ signing: 'saving' });
         try {
-          const note = await client.editNote(noteId, markdown, version);
+          const note = await client.editNote(noteId, markdown, version, options);
           if (get().noteId === noteId) set({ version: note.version, savedMarkdown: note.payload?.markdown ?? markdown, signature: note.signature, addenda: note.addenda });
           return true;
         } catch (err) {
@@ -248,6 +282,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         const { id } = await client.uploadTranscription({
           audio, filename, language: get().language, diarization: true, ...(deps.speechEngine?.() ? { engine: deps.speechEngine() } : {}),
         });
+        // The recording belongs to the visit from the moment it is accepted (its audio is kept).
+        set({ recordings: [...get().recordings, { transcriptionId: id, name: filename, createdAt: Date.now() }] });
         const deadline = Date.now() + timeoutMs;
         for (;;) {
           const record = await client.getTranscription(id);

@@ -7,20 +7,24 @@ import { createConnectionStore, type ConnectionState } from './connection-store.
 import { createDictationStore, type DictationDeps, type DictationState } from './dictation-store.js';
 import { createNoteStore, type NoteState } from './note-store.js';
 import { createPrefsStore, type PrefsState } from './prefs-store.js';
+import { createVisitStore, type VisitState } from './visit-store.js';
 
 export interface AppStores {
   connection: StoreApi<ConnectionState>;
   dictation: StoreApi<DictationState>;
   notes: StoreApi<NoteState>;
   prefs: StoreApi<PrefsState>;
+  visits: StoreApi<VisitState>;
   bridge: DesktopBridge | undefined;
 }
 
 export interface AppEnv {
   bridge: DesktopBridge | undefined;
   connectionEnv: ConnectionEnv;
-  local: Pick<Storage, 'getItem' | 'setItem'>;
+  local: Pick<Storage, 'getItem' | 'setItem'> & Partial<Pick<Storage, 'removeItem'>>;
   fetch?: typeof fetch;
+  /** Autosave delay of the open visit (tests shorten it). */
+  autosaveMs?: number;
   /** Audio and socket seams; the browser's by default. */
   dictation?: Partial<Omit<DictationDeps, 'client'>>;
 }
@@ -43,7 +47,13 @@ export function createAppStores(env: AppEnv): AppStores {
   // Recordings follow the account's recogniser (Settings > Engines, stored by the local API), so
   // every integration and this window agree on it.
   const notes = createNoteStore({ client, storage: env.local, defaultLanguage: prefs.getState().language });
-  return { connection, dictation, notes, prefs, bridge: env.bridge };
+  // Everything typed or dictated autosaves into the open visit; once connected, the visit this
+  // browser was working on (before a reload, a crash or a quit) is opened again.
+  const visits = createVisitStore({ client, dictation, notes, storage: env.local, ...(env.autosaveMs !== undefined ? { debounceMs: env.autosaveMs } : {}) });
+  connection.subscribe((s, prev) => {
+    if (s.status === 'ready' && prev.status !== 'ready') void visits.getState().restore();
+  });
+  return { connection, dictation, notes, prefs, visits, bridge: env.bridge };
 }
 
 const StoresContext = createContext<AppStores | undefined>(undefined);
@@ -63,3 +73,4 @@ export const useConnection = <T,>(pick: (s: ConnectionState) => T): T => useStor
 export const useDictation = <T,>(pick: (s: DictationState) => T): T => useStore(useStores().dictation, pick);
 export const useNotes = <T,>(pick: (s: NoteState) => T): T => useStore(useStores().notes, pick);
 export const usePrefs = <T,>(pick: (s: PrefsState) => T): T => useStore(useStores().prefs, pick);
+export const useVisits = <T,>(pick: (s: VisitState) => T): T => useStore(useStores().visits, pick);

@@ -238,7 +238,7 @@ const Usage = Type.Object({ count: Type.Integer({ minimum: 0 }), bytes: Type.Int
 export type KindUsage = Static<typeof Usage>;
 export const StorageReport = Type.Object(
   {
-    notes: Usage, transcriptions: Usage, audio: Usage, templates: Usage, macros: Usage, webhooks: Usage,
+    notes: Usage, transcriptions: Usage, audio: Usage, templates: Usage, macros: Usage, webhooks: Usage, visits: Usage,
     totalBytes: Type.Integer({ minimum: 0, description: 'Sum of the bytes above.' }),
   },
   { description: "The account's stored objects and the bytes they take (database rows as stored, encrypted where sealed, plus audio files)." },
@@ -246,7 +246,7 @@ export const StorageReport = Type.Object(
 export type StorageReport = Static<typeof StorageReport>;
 export const DeletedCounts = Type.Object({
   notes: Type.Integer({ minimum: 0 }), transcriptions: Type.Integer({ minimum: 0 }), templates: Type.Integer({ minimum: 0 }),
-  macros: Type.Integer({ minimum: 0 }), webhooks: Type.Integer({ minimum: 0 }),
+  macros: Type.Integer({ minimum: 0 }), webhooks: Type.Integer({ minimum: 0 }), visits: Type.Integer({ minimum: 0 }),
 });
 export type DeletedCounts = Static<typeof DeletedCounts>;
 

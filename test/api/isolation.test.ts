@@ -75,7 +75,7 @@ describe('account isolation: another account\'s ids answer 404 everywhere', () =
     expect(await usage(b)).toMatchObject({ notes: { count: 0, bytes: 0 }, transcriptions: { count: 0 }, audio: { count: 0, bytes: 0 }, templates: { count: 0 }, macros: { count: 0 }, webhooks: { count: 0 }, totalBytes: 0 });
     const res = await fetch(`${s.base}/v1/storage?confirm=all`, { method: 'DELETE', headers: b });
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toEqual({ notes: 0, transcriptions: 0, templates: 0, macros: 0, webhooks: 0 });
+    expect((await res.json()).data).toEqual({ notes: 0, transcriptions: 0, templates: 0, macros: 0, webhooks: 0, visits: 0 });
     const after = await usage(s.headers());
     for (const kind of ['notes', 'transcriptions', 'audio', 'templates', 'macros', 'webhooks']) expect(after[kind].count).toBe(before[kind].count);
   });
@@ -99,7 +99,7 @@ describe('account isolation: another account\'s ids answer 404 everywhere', () =
     const refused = await fetch(`${s.base}/v1/storage`, { method: 'DELETE', headers: a });
     expect(refused.status).toBe(400);
     const res = await fetch(`${s.base}/v1/storage?confirm=all`, { method: 'DELETE', headers: a });
-    expect((await res.json()).data).toEqual({ notes: 1, transcriptions: 1, templates: 1, macros: 1, webhooks: 1 });
+    expect((await res.json()).data).toEqual({ notes: 1, transcriptions: 1, templates: 1, macros: 1, webhooks: 1, visits: 0 });
     const usage = (await (await fetch(`${s.base}/v1/storage`, { headers: a })).json()).data;
     expect(usage.totalBytes).toBe(0);
     expect(blobFiles()).toEqual([]);

@@ -59,6 +59,15 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# After signing' }, { 'If-Match': '"3"' });
     await call('POST', '/v1/notes/{noteId}/addenda', `/v1/notes/${noteId}/addenda`, { text: 'Later.', author: 'Dr. A' });
     await call('GET', '/v1/notes', '/v1/notes?limit=5');
+    const visit = await call('POST', '/v1/visits', '/v1/visits', { patient: { name: 'Ana' }, notes: [{ noteId, version: 3 }] });
+    await call('POST', '/v1/visits', '/v1/visits', { patient: 'Ana' });
+    await call('GET', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`);
+    await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'Saved.' }, { 'If-Match': '"1"' });
+    await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'Stale.' }, { 'If-Match': '"1"' });
+    await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'No version.' });
+    await call('GET', '/v1/visits', '/v1/visits?q=saved');
+    await call('DELETE', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`);
+    await call('GET', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`);
     await call('POST', '/v1/notes', '/v1/notes', { transcript: 5 });
     await call('POST', '/v1/note-styles', '/v1/note-styles', { sampleNote: 'HPI\nCough for two days.\n\nPLAN\n- Rest.', instructions: [] });
     await call('POST', '/v1/utils/text-to-json', '/v1/utils/text-to-json', {

@@ -133,7 +133,7 @@ describe('storage and delete all data', () => {
     expect(before.totalBytes).toBeGreaterThan(0);
     expect(describeUsage(before)).toContain(`${before.webhooks.count} webhook`);
     const gone = await deleteAllData(client);
-    expect(gone).toEqual({ notes: before.notes.count, transcriptions: before.transcriptions.count, macros: before.macros.count, templates: before.templates.count, webhooks: before.webhooks.count });
+    expect(gone).toEqual({ notes: before.notes.count, transcriptions: before.transcriptions.count, macros: before.macros.count, templates: before.templates.count, webhooks: before.webhooks.count, visits: before.visits.count });
     const after = await storageUsage(client);
     expect(after.totalBytes).toBe(0);
     expect(describeUsage(after)).toBe('0 notes, 0 transcriptions (0 audio files, 0 B), 0 macros, 0 templates, 0 webhooks');

@@ -9,7 +9,7 @@ const MACRO = { id: 'macro-a', examples: ['normal chest exam'], expansion_text: 
 
 /** Path parameter name -> which of account A's objects it addresses. */
 const PARAM_RESOURCE: Record<string, string> = {
-  noteId: 'note', templateId: 'template', transcriptionId: 'transcription', webhookId: 'webhook', macroId: 'macro',
+  noteId: 'note', templateId: 'template', transcriptionId: 'transcription', webhookId: 'webhook', macroId: 'macro', visitId: 'visit',
 };
 
 interface Creds { accountId: string; apiKey: string }
@@ -19,6 +19,7 @@ function bodyFor(op: { method: string; path: string }): unknown {
   if (op.path.endsWith('/sign')) return { signer: 'Dr. B' };
   if (op.path.endsWith('/addenda')) return { text: 'Addendum.', author: 'Dr. B' };
   if (op.method === 'PUT' && op.path.startsWith('/v1/notes/')) return { markdown: '# Edited' };
+  if (op.method === 'PATCH') return { transcript: 'Changed by B.' };
   if (op.method === 'PUT') return op.path.includes('macro') ? MACRO : TEMPLATE;
   return op.method === 'POST' ? {} : undefined;
 }
@@ -59,13 +60,14 @@ describe("walk of every OpenAPI route with account B's credentials against accou
     ids.webhook = (await (await fetch(`${s.base}/v1/webhooks`, { method: 'POST', headers: h, body: JSON.stringify({ url: hookUrl }) })).json()).data.id;
     await fetch(`${s.base}/v1/macro-library`, { method: 'POST', headers: h, body: JSON.stringify(MACRO) });
     ids.macro = MACRO.id;
+    ids.visit = (await (await fetch(`${s.base}/v1/visits`, { method: 'POST', headers: h, body: JSON.stringify({ patient: { name: MARKER } }) })).json()).data.id;
     doc = await (await fetch(`${s.base}/openapi.json`)).json();
   });
   afterAll(() => s.close());
 
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).filter((m) => ['get', 'post', 'put', 'delete'].includes(m)).map((method) => ({ method: method.toUpperCase(), path })));
+      Object.keys(ops).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map((method) => ({ method: method.toUpperCase(), path })));
 
   it('answers 404 for every operation that names one of A\'s ids, and A keeps its data', async () => {
     const withParams = operations().filter((op) => op.path.includes('{'));
@@ -87,7 +89,7 @@ describe("walk of every OpenAPI route with account B's credentials against accou
     }
     // A still owns all of it, unchanged.
     const h = authHeaders(a);
-    for (const path of [`/v1/notes/${ids.note}`, `/v1/note-templates/${ids.template}`, `/v2/audio/transcriptions/${ids.transcription}`, `/v1/macro-library/${ids.macro}`]) {
+    for (const path of [`/v1/notes/${ids.note}`, `/v1/note-templates/${ids.template}`, `/v2/audio/transcriptions/${ids.transcription}`, `/v1/macro-library/${ids.macro}`, `/v1/visits/${ids.visit}`]) {
       expect((await fetch(`${s.base}${path}`, { headers: h })).status, path).toBe(200);
     }
     expect(JSON.stringify(await (await fetch(`${s.base}/v1/macro-library/${ids.macro}`, { headers: h })).json())).toContain(MARKER);

@@ -41,7 +41,7 @@ export interface AuditStore {
 
 /** An item the retention sweep must delete. */
 export interface ExpiredItem {
-  type: 'note' | 'transcription';
+  type: 'note' | 'transcription' | 'visit';
   accountId: string;
   id: string;
   audioBlob: string | null;

@@ -12,6 +12,7 @@ export interface AccountUsage {
   templates: KindUsage;
   macros: KindUsage;
   webhooks: KindUsage;
+  visits: KindUsage;
 }
 
 /**

@@ -13,6 +13,7 @@ export interface StorageUsageDeps {
   transcriptions: OwnedResource;
   templates: OwnedResource;
   macros: OwnedResource;
+  visits: OwnedResource;
   webhooks: { list(accountId: string): { id: string }[]; delete(accountId: string, id: string): void };
 }
 
@@ -28,12 +29,13 @@ export interface DeletedCounts {
   templates: number;
   macros: number;
   webhooks: number;
+  visits: number;
 }
 
 export interface StorageUsageService {
   usage(accountId: string): StorageReport;
   /**
-   * Deletes every note, transcription (with its audio), note template, saved macro and webhook
+   * Deletes every visit, note, transcription (with its audio), note template, saved macro and webhook
    * of the account. The audit trail is kept: it records that the deletion happened.
    */
   deleteAll(accountId: string): DeletedCounts;
@@ -62,7 +64,7 @@ export function createStorageUsageService(deps: StorageUsageDeps): StorageUsageS
   return {
     usage(accountId) {
       const u = deps.reader.usage(accountId);
-      const totalBytes = u.notes.bytes + u.transcriptions.bytes + u.audio.bytes + u.templates.bytes + u.macros.bytes + u.webhooks.bytes;
+      const totalBytes = u.notes.bytes + u.transcriptions.bytes + u.audio.bytes + u.templates.bytes + u.macros.bytes + u.webhooks.bytes + u.visits.bytes;
       return { ...u, totalBytes };
     },
     deleteAll(accountId) {
@@ -74,6 +76,7 @@ export function createStorageUsageService(deps: StorageUsageDeps): StorageUsageS
         templates: drain(deps.templates, accountId),
         macros: drain(deps.macros, accountId),
         webhooks: hooks.length,
+        visits: drain(deps.visits, accountId),
       };
     },
   };

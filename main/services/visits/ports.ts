@@ -1,0 +1,43 @@
+import type { Page } from '../storage.js';
+
+/** What a visit holds. Patient data throughout: stored encrypted, never logged. */
+export interface VisitContent {
+  patient: { name?: string; dateOfBirth?: string };
+  encounterDate: string;
+  dictation: { text: string; pieces?: Record<string, unknown>[] };
+  transcript: string;
+  noteOptions: { kind?: string; language?: string; styleTemplate?: string; templateId?: string; medicationList?: string };
+  recordings: { transcriptionId: string; name?: string; createdAt?: number }[];
+  notes: { noteId: string; version: number }[];
+  codes: { system: string; code: string; display?: string }[];
+}
+
+export interface VisitRecord {
+  id: string;
+  accountId: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Starts at 1 and goes up with every change: the ETag. */
+  version: number;
+  content: VisitContent;
+}
+
+/** Storage of visits, scoped by account. `main/store/visit-store.ts` keeps the content sealed. */
+export interface VisitStore {
+  insert(visit: VisitRecord): void;
+  get(accountId: string, id: string): VisitRecord | undefined;
+  /** Newest first (created), cursor paging. */
+  list(accountId: string, limit: number, cursor?: string): Page<VisitRecord>;
+  /**
+   * Replaces the content and bumps the version, only while the stored version is `expected`
+   * (one conditional write, so a change that raced another loses cleanly). False otherwise.
+   */
+  update(accountId: string, id: string, expected: number, content: VisitContent, updatedAt: number): boolean;
+  delete(accountId: string, id: string): boolean;
+}
+
+/** Whether an id a visit links to is one of the account's own objects. */
+export interface VisitLinks {
+  note(accountId: string, noteId: string): boolean;
+  transcription(accountId: string, transcriptionId: string): boolean;
+}

@@ -1,0 +1,150 @@
+/**
+ * Visits: one patient encounter and everything documented for it (dictation, recordings and their
+ * transcriptions, the transcript, notes with their versions, patient details, accepted codes).
+ * The interface autosaves into the open visit; every change names the version it was made on,
+ * so two windows on one visit cannot overwrite each other without knowing (412).
+ *
+ * Search decision: the content is sealed at rest, so the service searches by opening the
+ * account's own visits, newest first, and matching in memory. A keyed search index (HMACs of
+ * words) would leak which visits share words and only find whole words; a physician's visits
+ * number in the thousands, which open in milliseconds. Patient data never leaves the account's
+ * rows and never enters an index.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from '../storage.js';
+import { DomainError, invalidRequest, notFound } from '../errors.js';
+import type { VisitContent, VisitLinks, VisitRecord, VisitStore } from './ports.js';
+import { matchesQuery, preview, queryWords } from './visit-search.js';
+
+/** A visit as the API answers it. */
+export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & VisitContent;
+
+/** A visit in a list. */
+export interface VisitSummary {
+  id: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  patient: VisitContent['patient'];
+  encounterDate: string;
+  preview: string;
+  notes: number;
+  recordings: number;
+}
+
+export type VisitPatch = Partial<VisitContent>;
+
+export interface VisitService {
+  create(accountId: string, body: VisitPatch): VisitView;
+  get(accountId: string, id: string): VisitView;
+  /** Newest first; with `q`, only visits whose patient name, dictation or transcript has every word. */
+  list(accountId: string, options: { limit: number; cursor?: string; q?: string }): Page<VisitSummary>;
+  /** Applies `patch` (each field replaces that field) to the visit at `version`. */
+  update(accountId: string, id: string, patch: VisitPatch, version: number): VisitView;
+  delete(accountId: string, id: string): void;
+}
+
+const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', noteOptions: {}, recordings: [], notes: [], codes: [] };
+const FIELDS = Object.keys(EMPTY) as (keyof VisitContent)[];
+/** Visits opened per step of a search. */
+const SCAN_BATCH = 100;
+
+const view = (r: VisitRecord): VisitView => ({ id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content });
+
+const summary = (r: VisitRecord): VisitSummary => ({
+  id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, patient: r.content.patient, encounterDate: r.content.encounterDate,
+  preview: preview(r.content), notes: r.content.notes.length, recordings: r.content.recordings.length,
+});
+
+/** Search cursor: the store's cursor of a page and how many of its visits were already looked at. */
+function encodeSearchCursor(c: string | null, skip: number): string {
+  return Buffer.from(JSON.stringify({ c, s: skip })).toString('base64url');
+}
+function decodeSearchCursor(cursor: string): { c: string | undefined; s: number } {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown; s?: unknown };
+    if ((typeof v.c === 'string' || v.c === null) && Number.isInteger(v.s) && (v.s as number) >= 0) return { c: (v.c as string | null) ?? undefined, s: v.s as number };
+  } catch {
+    // fall through
+  }
+  throw invalidRequest('cursor: not a cursor returned by this API');
+}
+
+export function createVisitService(deps: { store: VisitStore; links: VisitLinks; now?: () => number }): VisitService {
+  const now = deps.now ?? Date.now;
+
+  /** Links added by this change must be the account's own; ones already saved are kept as they are. */
+  const checkLinks = (accountId: string, patch: VisitPatch, before: VisitContent): void => {
+    const knownNotes = new Set(before.notes.map((n) => n.noteId));
+    patch.notes?.forEach((n, i) => {
+      if (!knownNotes.has(n.noteId) && !deps.links.note(accountId, n.noteId)) throw invalidRequest(`notes[${i}].noteId: no such note`);
+    });
+    const knownRecordings = new Set(before.recordings.map((r) => r.transcriptionId));
+    patch.recordings?.forEach((r, i) => {
+      if (!knownRecordings.has(r.transcriptionId) && !deps.links.transcription(accountId, r.transcriptionId)) {
+        throw invalidRequest(`recordings[${i}].transcriptionId: no such transcription`);
+      }
+    });
+  };
+
+  const merge = (before: VisitContent, patch: VisitPatch): VisitContent => {
+    const next: Record<string, unknown> = { ...before };
+    for (const field of FIELDS) if (patch[field] !== undefined) next[field] = patch[field];
+    return next as unknown as VisitContent;
+  };
+
+  const load = (accountId: string, id: string): VisitRecord => {
+    const found = deps.store.get(accountId, id);
+    if (!found) throw notFound('visit');
+    return found;
+  };
+
+  const stale = (current: number, version: number): DomainError =>
+    new DomainError('precondition_failed', `visit: version ${version} is not the current version ${current} (changed in another window); read it again`);
+
+  return {
+    create(accountId, body) {
+      checkLinks(accountId, body, EMPTY);
+      const t = now();
+      const record: VisitRecord = { id: randomUUID(), accountId, createdAt: t, updatedAt: t, version: 1, content: merge(EMPTY, body) };
+      deps.store.insert(record);
+      return view(record);
+    },
+    get: (accountId, id) => view(load(accountId, id)),
+    list(accountId, { limit, cursor, q }) {
+      const words = q === undefined ? [] : queryWords(q);
+      if (words.length === 0) {
+        const page = deps.store.list(accountId, limit, cursor);
+        return { items: page.items.map(summary), nextCursor: page.nextCursor };
+      }
+      let { c, s } = cursor ? decodeSearchCursor(cursor) : { c: undefined as string | undefined, s: 0 };
+      const items: VisitSummary[] = [];
+      for (;;) {
+        const page = deps.store.list(accountId, SCAN_BATCH, c);
+        for (let i = s; i < page.items.length; i++) {
+          if (!matchesQuery(page.items[i]!.content, words)) continue;
+          items.push(summary(page.items[i]!));
+          if (items.length === limit) {
+            const more = i + 1 < page.items.length ? encodeSearchCursor(c ?? null, i + 1) : page.nextCursor ? encodeSearchCursor(page.nextCursor, 0) : null;
+            return { items, nextCursor: more };
+          }
+        }
+        if (!page.nextCursor) return { items, nextCursor: null };
+        c = page.nextCursor;
+        s = 0;
+      }
+    },
+    update(accountId, id, patch, version) {
+      const before = load(accountId, id);
+      if (before.version !== version) throw stale(before.version, version);
+      checkLinks(accountId, patch, before.content);
+      const content = merge(before.content, patch);
+      const t = Math.max(now(), before.updatedAt);
+      if (!deps.store.update(accountId, id, version, content, t)) throw stale(load(accountId, id).version, version);
+      return view({ ...before, content, version: version + 1, updatedAt: t });
+    },
+    delete(accountId, id) {
+      if (!deps.store.delete(accountId, id)) throw notFound('visit');
+    },
+  };
+}
