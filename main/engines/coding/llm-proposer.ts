@@ -1,7 +1,6 @@
 import type { LanguageModel } from '../../services/language-model.js';
-import type { CodeProposer } from '../../services/coding/coding-service.js';
 import { checkProposals, readProposals } from '../../services/coding/model-proposals.js';
-import type { CodeTable } from '../../services/coding/ports.js';
+import type { CodeProposer, CodeTable } from '../../services/coding/ports.js';
 
 /** The model reads at most this much of a note: a visit note is far shorter. */
 const MAX_TEXT_CHARS = 30_000;

@@ -7,7 +7,7 @@ import { readDocument } from './document.js';
 import { suggestEmLevel, type EmReasoning } from './em-level.js';
 import type { IcdCoder, IcdSuggestion } from './icd-coder.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
-import type { CptTable } from './ports.js';
+import type { CodeProposer, CptTable } from './ports.js';
 
 /** One suggested code as the API answers it. */
 export interface CodeView {
@@ -45,11 +45,6 @@ export interface CodingAnalysis {
 export interface CodableNote {
   status: string;
   payload?: { markdown: string };
-}
-
-/** Proposes extra codes with a language model; every proposal is checked before it is shown. */
-export interface CodeProposer {
-  propose(text: string, embedded: readonly IcdSuggestion[]): Promise<IcdSuggestion[]>;
 }
 
 export interface CodingService {

@@ -1,3 +1,5 @@
+import type { IcdSuggestion } from './icd-coder.js';
+
 /**
  * Ports of coding analysis. The ICD-10-CM table comes in through `CodeTable` (implemented in
  * `main/engines/coding/` on the CMS files); the service itself reads no files.
@@ -50,6 +52,11 @@ export interface CptTable {
   readonly source: string;
   descriptor(code: string): string | undefined;
   readonly size: number;
+}
+
+/** Proposes extra codes with a language model; every proposal is checked before it is shown. */
+export interface CodeProposer {
+  propose(text: string, embedded: readonly IcdSuggestion[]): Promise<IcdSuggestion[]>;
 }
 
 /** Inserts the dot after the category (`E119` -> `E11.9`); codes of three characters have none. */
