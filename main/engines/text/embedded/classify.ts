@@ -1,30 +1,13 @@
 /**
  * Utterance classification: each transcript sentence is routed to the note section it
- * documents (or dropped as small talk), and question/answer pairs become review-of-systems
- * findings ("any fever?" "no." -> denies fever). Rules over clinical cue words, speaker role and
- * position in the encounter; every output sentence is a rewrite of a transcript sentence.
+ * documents, or recognised as small talk. Rules over clinical cue words, speaker role and
+ * position in the encounter, plus how informative the sentence is (learned word salience).
  */
 import type { Sentence } from './transcript.js';
 import type { SectionKind } from './sections.js';
-import { symptomsIn, type BodySystem } from '../../../services/clinical-language/lexicon.js';
+import { symptomsIn } from '../../../services/clinical-language/lexicon.js';
 import { isDrugWord } from '../../../services/clinical-language/medications.js';
 import { SALIENCE } from './generated/salience.js';
-import { answerPolarity } from '../../../services/clinical-language/context.js';
-
-export interface ClassifiedSentence {
-  kind: SectionKind;
-  sentence: Sentence;
-  index: number;
-  /** How informative the sentence is (content words, clinical terms, numbers). */
-  weight: number;
-}
-
-export interface SymptomFinding {
-  term: string;
-  system: BodySystem;
-  present: boolean;
-  index: number;
-}
 
 const SMALL_TALK =
   /^(hi|hello|hey|good (morning|afternoon|evening)|how are you|nice to (see|meet)|thank(s| you)|you're welcome|bye|goodbye|take care|have a (good|great|nice)|okay|ok|all right|alright|sure|yes|yeah|yep|no|nope|right|great|good|perfect|sounds good|wonderful|awesome|mm|uh|um|i see|got it|exactly|absolutely|of course|definitely|correct|fine)\b[\s,.!?]*$/i;
@@ -57,7 +40,7 @@ export function contentWords(text: string): string[] {
 }
 
 // Tuned on ACI-Bench valid (never on the test splits): below this a sentence is small talk.
-const MIN_WEIGHT = 1.0;
+export const MIN_WEIGHT = 1.0;
 const UNSEEN_SALIENCE = 0.45;
 const LENGTH_PENALTY = 0.1;
 
@@ -76,49 +59,13 @@ export function informativeness(text: string): number {
   return w;
 }
 
-/** Route sentences to sections and read symptom answers; drops small talk and bare questions. */
-export function classifySentences(sentences: Sentence[]): { items: ClassifiedSentence[]; findings: SymptomFinding[] } {
-  const items: ClassifiedSentence[] = [];
-  const findings: SymptomFinding[] = [];
-  let lastQuestion: { text: string; index: number } | undefined;
-  sentences.forEach((s, index) => {
-    const text = s.text;
-    if (s.role === 'doctor' || s.role === 'other') {
-      if (s.question) {
-        lastQuestion = { text, index };
-        return;
-      }
-    }
-    if (SMALL_TALK.test(text) || META.test(text)) {
-      if (s.role === 'patient' && lastQuestion) answer(text, lastQuestion, index, findings);
-      return;
-    }
-    if (s.role === 'patient' && lastQuestion && index - lastQuestion.index <= 2) {
-      answer(text, lastQuestion, index, findings);
-    }
-    if (s.question && s.role !== 'patient') return;
-    const kind = kindOf(s);
-    // Short clinician statements with a clear cue ("this is bronchitis") still count.
-    const weight = informativeness(text) + (kind && kind !== 'hpi' && s.role === 'doctor' ? 0.5 : 0);
-    if (weight < MIN_WEIGHT || contentWords(text).length < 2) return;
-    if (kind) items.push({ kind, sentence: s, index, weight });
-    if (s.role !== 'patient') lastQuestion = undefined;
-  });
-  return { items, findings };
+/** True for small talk and device commands ("okay.", "hey Dragon, show me the x-ray."). */
+export function isSmallTalk(text: string): boolean {
+  return SMALL_TALK.test(text) || META.test(text);
 }
 
-function answer(text: string, q: { text: string; index: number }, index: number, findings: SymptomFinding[]): void {
-  const asked = symptomsIn(q.text);
-  if (asked.length === 0) return;
-  const polarity = answerPolarity(text);
-  const negative = polarity === 'negative';
-  const positive = polarity === 'positive';
-  if (negative) for (const a of asked) findings.push({ term: a.term, system: a.system, present: false, index });
-  // A "yes" to "fever or chills?" does not say which one: record only single-symptom questions.
-  else if (positive && asked.length === 1) findings.push({ term: asked[0]!.term, system: asked[0]!.system, present: true, index });
-}
-
-function kindOf(s: Sentence): SectionKind | undefined {
+/** The section a transcript sentence documents, by clinical cues, speaker and place in the visit. */
+export function kindOf(s: Sentence): SectionKind | undefined {
   const role = s.role === 'unknown' ? 'any' : s.role;
   let best: SectionKind | undefined;
   let bestScore = 0;

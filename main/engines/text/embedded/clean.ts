@@ -33,7 +33,7 @@ export function cleanUtterance(text: string): string {
 /** Upper-case the first letter and the pronoun "I"; ensure terminal punctuation. */
 export function polishSentence(text: string): string {
   let t = text.trim().replace(/\s+/g, ' ');
-  t = t.replace(/^[,;:\-–—\s]+/, '');
+  t = t.replace(/^[,;:\-–—\s]+/, '').replace(/(\d)\s+%/g, '$1%');
   t = t.replace(/\bi\b(?=['\s,.?!]|$)/g, 'I');
   if (!t) return t;
   t = t.charAt(0).toUpperCase() + t.slice(1);

@@ -1,18 +1,29 @@
 /**
- * From transcript to note content: parse, classify, rewrite into clinical third person, group
- * findings by body system, and pick the chief complaint. Rendering (headings, order, limits,
- * markdown) is separate, so every note type shares one reading of the encounter.
+ * From transcript to note content: parse, read questions with their answers, route each sentence
+ * to its section, and rewrite it in clinical register (history in the third person, the spoken
+ * exam as findings by body system, results by test, the plan as orders, counselling and
+ * follow-up grouped by the problem they treat). Rendering (headings, order, limits, language)
+ * is separate, so every note type shares one reading of the encounter.
  */
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import { parseTurns, toSentences, type Sentence } from './transcript.js';
-import { classifySentences, contentWords, type SymptomFinding } from './classify.js';
-import { detectGender, rewriteClinicianSentence, rewritePatientSentence, type Gender } from './rewrite.js';
+import { contentWords, informativeness, isSmallTalk, kindOf, MIN_WEIGHT } from './classify.js';
+import { detectGender, type Gender } from './rewrite.js';
 import { polishSentence } from './clean.js';
 import { normaliseNumbers } from '../../../services/clinical-language/normalise.js';
+import { readsAsConversation } from '../../../services/clinical-language/conversation.js';
+import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
-import { EXAM_REGIONS, symptomsIn } from '../../../services/clinical-language/lexicon.js';
-import { phrase, symptomName, systemName } from './i18n.js';
-import { contextOf } from '../../../services/clinical-language/context.js';
+import { readExchanges } from './dialogue.js';
+import { chiefComplaint, reviewOfSystems, statedSymptoms, type RosFact } from './findings.js';
+import { diagnosisIn, opensAssessmentAndPlan, problemOpened } from './problems.js';
+import {
+  keepWritten, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
+  type PlanAct,
+} from './register.js';
+
+/** What a line of the assessment and plan is: the clinician's reasoning or one kind of plan. */
+export type LineAct = PlanAct | 'reasoning';
 
 export interface ContentItem {
   text: string;
@@ -20,29 +31,33 @@ export interface ContentItem {
   weight: number;
   /** Order in the transcript, so shortened sections keep the conversation's order. */
   index: number;
-  /** A body-system or topic label ("Respiratory") for list rendering. */
+  /** A body-system or topic label ("Respiratory", "Chest x-ray"), as an English key. */
   label?: string;
+  /** The problem of the assessment and plan this line belongs to (index into `problems`). */
+  problem?: number;
+  act?: LineAct;
+  /** A structured finding the renderer writes in the note's language. */
+  fact?: RosFact | { type: 'agreement' };
+  /** Text taken from the caller (context, previous note), shown as given. */
+  caller?: boolean;
 }
 
 export type NoteContent = Record<SectionKind, ContentItem[]>;
+
+/** The encounter as the writer read it. */
+export interface Encounter {
+  content: NoteContent;
+  /** Problem names of the assessment and plan, in the order the clinician took them. */
+  problems: string[];
+  gender: Gender;
+  english: boolean;
+}
 
 const KINDS: SectionKind[] = ['chief_complaint', 'hpi', 'ros', 'pmh', 'surgical', 'medications', 'allergies', 'social', 'family', 'vitals', 'exam', 'results', 'assessment', 'plan', 'instructions'];
 
 /** An empty content table. */
 export function emptyContent(): NoteContent {
   return Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as NoteContent;
-}
-
-const LEAD_IN = /^(so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|and then|so yeah|great|good|perfect)\b[\s,]*/i;
-
-function trimLeadIns(text: string): string {
-  let t = text;
-  for (let i = 0; i < 3; i++) {
-    const next = t.replace(LEAD_IN, '');
-    if (next === t || contentWords(next).length < 2) break;
-    t = next;
-  }
-  return t;
 }
 
 /** True when the text reads as English (most transcripts); other languages are not rewritten. */
@@ -55,44 +70,139 @@ export function looksEnglish(text: string): boolean {
 }
 
 const INTRO = /\b(\d+|[a-z]+(-| )?[a-z]*)[- ]years?[- ]old\b|\bpresents?\b|\bpresenting\b|\bhere (today )?for\b|\breferred\b/i;
+// Where a spoken exam region files its findings (ACI-Bench and most clinic notes label exam lines so).
+const REGION_LABELS: [RegExp, string][] = [
+  [/heart|cardiac|cardiovascular|cardio/i, 'Cardiovascular'], [/lung|chest|respiratory|pulmonary/i, 'Respiratory'],
+  [/abdom|belly|stomach|gi\b/i, 'Gastrointestinal'], [/neck|thyroid|lymph/i, 'Neck'], [/neuro|reflex|sensation|gait|cranial/i, 'Neurological'],
+  [/skin|derm|wound|incision/i, 'Skin'], [/eye|ear|nose|throat|head|heent|mouth/i, 'HEENT'],
+  [/back|spine|knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|leg|arm|extremit|strength|range of motion|musculo|joint|muscle/i, 'Musculoskeletal'],
+];
+
+function examLabel(region: string | undefined, text: string): string | undefined {
+  if (region) for (const [re, label] of REGION_LABELS) if (re.test(region)) return label;
+  return EXAM_REGIONS.find((e) => e.re.test(text))?.label;
+}
+
+const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|that|my \w+|you)\b/i;
 
 /** Build the note content from a transcript. */
-export function composeContent(transcript: string, language: NoteLanguage): { content: NoteContent; gender: Gender; english: boolean } {
+export function composeContent(transcript: string, _language: NoteLanguage): Encounter {
   const turns = parseTurns(transcript);
   // Numbers as digits before classification, so "one twenty over eighty" reads as a vital sign.
   const sentences = toSentences(turns).map((s) => ({ ...s, text: normaliseNumbers(s.text) }));
   const english = looksEnglish(transcript);
-  const doctorText = sentences.filter((s) => s.role !== 'patient').map((s) => s.text).join(' ');
-  const gender = english ? detectGender(doctorText) : 'unknown';
   const content = emptyContent();
-  const { items, findings } = classifySentences(sentences);
+  if (!english) return { content: verbatim(sentences, content), problems: [], gender: 'unknown', english };
+  const gender = detectGender(sentences.filter((s) => s.role !== 'patient').map((s) => s.text).join(' '));
+  const exchanges = readExchanges(sentences, gender);
+  // A dictation (no speaker tags) is the clinician speaking throughout.
+  const dictation = turns.every((t) => t.speaker === '');
+  const clinician = (s: Sentence): boolean => s.role === 'doctor' || (dictation && s.role !== 'patient');
+  const problems: string[] = [];
+  let current: number | undefined;
+  let planPhase = false;
   const seen: string[][] = [];
-  for (const item of items) {
-    const text = english ? rewrite(item.sentence, gender) : polishSentence(item.sentence.text);
+  const add = (kind: SectionKind, item: ContentItem): void => {
+    const text = keepWritten(item.text, readsAsConversation);
+    if (!text) return;
     const words = contentWords(text);
-    if (words.length < 2 || isDuplicate(words, seen)) continue;
+    if (words.length < 2 || isDuplicate(words, seen)) return;
     seen.push(words);
-    let kind = item.kind;
-    if (item.sentence.role !== 'patient' && INTRO.test(item.sentence.text) && /\b(old|presents?|here for|referred)\b/i.test(item.sentence.text) && item.sentence.position < 0.25) kind = 'hpi';
-    const entry: ContentItem = { text, weight: item.weight + (kind === 'hpi' && INTRO.test(text) ? 20 : 0), index: item.index };
-    if (kind === 'exam') {
-      const system = EXAM_REGIONS.find((e) => e.re.test(text));
-      if (system && language === 'en') entry.label = system.label;
+    content[kind].push({ ...item, text });
+  };
+
+  sentences.forEach((s, index) => {
+    if (exchanges.used.has(index) || isSmallTalk(s.text)) return;
+    if (s.question && s.role !== 'patient') return;
+    const kind = kindOf(s) ?? 'hpi';
+    const weight = informativeness(s.text) + (kind !== 'hpi' && s.role === 'doctor' ? 0.5 : 0);
+    let said = s.text;
+    if (clinician(s)) {
+      if (!planPhase && (opensAssessmentAndPlan(s.text) || (s.position > 0.5 && problemOpened(s.text)?.name))) planPhase = true;
+      if (planPhase) {
+        const opened = problemOpened(s.text);
+        if (opened) {
+          problems.push(opened.name ?? '');
+          current = problems.length - 1;
+          said = opened.rest;
+        }
+        if (current !== undefined && !problems[current]) problems[current] = diagnosisIn(s.text) ?? '';
+      }
     }
-    content[kind].push(entry);
+    const base = { weight, index, ...(planPhase && current !== undefined ? { problem: current } : {}) };
+    if (clinician(s) && (planPhase || kind === 'plan' || kind === 'instructions' || kind === 'assessment')) {
+      if (planPhase && (kind === 'exam' || kind === 'results' || kind === 'vitals')) return fileObjective(s, kind, base);
+      for (const clause of clauses(said)) {
+        // A plan is kept whatever its length: "Weigh daily" is short but no small talk.
+        const plan = toPlanStatement(clause, gender);
+        if (plan) add(plan.act === 'advice' || plan.act === 'followup' ? 'instructions' : 'plan', { ...base, weight: Math.max(weight, MIN_WEIGHT + 1), text: plan.text, act: plan.act });
+        else if ((kind === 'assessment' || planPhase) && informativeness(clause) >= 0) add('assessment', { ...base, text: toAssessmentStatement(clause, gender), act: 'reasoning' });
+      }
+      return;
+    }
+    if (weight < MIN_WEIGHT || contentWords(s.text).length < 2) return;
+    if (clinician(s) && (kind === 'exam' || kind === 'vitals' || kind === 'results')) return fileObjective(s, kind, base);
+    if (clinician(s)) {
+      const intro = INTRO.test(s.text) && /\b(old|presents?|here for|referred)\b/i.test(s.text) && s.position < 0.25;
+      const text = toClinicianHistory(s.text, gender);
+      return add(intro ? 'hpi' : kind, { ...base, text, weight: weight + (intro ? 20 : 0) });
+    }
+    if (s.role === 'patient') {
+      let text = toPatientStatement(s.text, gender);
+      // A reply without a subject ("slight cramps.") is a report when it names something clinical.
+      if (!FRAGMENT_SUBJECT.test(s.text) && s.text.split(/\s+/).length < 15) {
+        if (informativeness(s.text) < 2) return;
+        text = polishSentence(`Reports ${text.charAt(0).toLowerCase()}${text.slice(1).replace(/\.$/, '')}`);
+      }
+      return add(kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results' || kind === 'vitals' ? 'hpi' : kind, { ...base, text });
+    }
+    add(kind, { ...base, text: polishSentence(s.text) });
+  });
+
+  function fileObjective(s: Sentence, kind: SectionKind, base: { weight: number; index: number }): void {
+    if (kind === 'results') {
+      const r = toResultStatement(s.text, gender);
+      if (r) add('results', { ...base, text: r.text, ...(r.label ? { label: r.label } : {}) });
+      return;
+    }
+    for (const e of toExamStatements(s.text, gender)) {
+      const label = examLabel(e.region, e.text);
+      const vital = label === 'Vitals' || kind === 'vitals';
+      add(vital ? 'vitals' : 'exam', { ...base, text: e.text, ...(label && !vital ? { label } : {}) });
+    }
   }
-  if (english) findings.push(...statedSymptoms(sentences));
-  content.ros = rosItems(findings, language);
-  const cc = chiefComplaint(sentences, english);
+
+  for (const st of exchanges.statements) {
+    const s = sentences[st.index]!;
+    const kind = kindOf({ ...s, text: st.text, role: 'patient' }) ?? 'hpi';
+    add(kind === 'plan' || kind === 'assessment' ? 'hpi' : kind, { text: st.text, weight: informativeness(st.text) + 1, index: st.index });
+  }
+  for (const k of KINDS) content[k].sort((a, b) => a.index - b.index);
+  const ros = reviewOfSystems([...exchanges.findings, ...statedSymptoms(sentences)]);
+  content.ros = ros.map((r) => ({ text: '', fact: r.fact, label: r.fact.system, weight: 5 + r.count, index: r.index }));
+  const cc = chiefComplaint(sentences) ?? (problems[0] ? `${problems[0]}.` : undefined);
   if (cc) content.chief_complaint.push({ text: cc, weight: 100, index: 0 });
-  return { content, gender, english };
+  // One follow-up: the last said is the one agreed.
+  const follow = content.instructions.filter((i) => i.act === 'followup');
+  content.instructions = content.instructions.filter((i) => i.act !== 'followup' || i === follow[follow.length - 1]);
+  if (exchanges.agreement) content.instructions.push({ text: '', fact: { type: 'agreement' }, weight: 3, index: Number.MAX_SAFE_INTEGER - 3, act: 'advice' });
+  return { content, problems: problems.map((p) => p.trim()), gender, english };
 }
 
-function rewrite(s: Sentence, gender: Gender): string {
-  const text = trimLeadIns(s.text);
-  if (s.role === 'patient') return rewritePatientSentence(text, gender);
-  if (s.role === 'doctor') return rewriteClinicianSentence(text, gender);
-  return polishSentence(normaliseNumbers(text));
+/** A clinician's long turn split where a new intention starts ("..., and I want you to ..."). */
+function clauses(text: string): string[] {
+  return text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|;\s+/i).filter((c) => c.trim());
+}
+
+/** A transcript the rules cannot rewrite (not English): its sentences, routed but as said. */
+function verbatim(sentences: Sentence[], content: NoteContent): NoteContent {
+  sentences.forEach((s, index) => {
+    if (isSmallTalk(s.text) || (s.question && s.role !== 'patient')) return;
+    const weight = informativeness(s.text);
+    if (contentWords(s.text).length < 2) return;
+    content[kindOf(s) ?? 'hpi'].push({ text: polishSentence(s.text), weight, index });
+  });
+  return content;
 }
 
 function isDuplicate(words: string[], seen: string[][]): boolean {
@@ -102,80 +212,4 @@ function isDuplicate(words: string[], seen: string[][]): boolean {
     for (const w of other) if (set.has(w)) shared++;
     return shared / Math.min(set.size, other.length) > 0.8 && Math.abs(set.size - other.length) < 4;
   });
-}
-
-// Symptoms the patient states in their own words ("I've had a cough", "no fever though").
-function statedSymptoms(sentences: Sentence[]): SymptomFinding[] {
-  const out: SymptomFinding[] = [];
-  sentences.forEach((s, index) => {
-    if (s.question || /\ballerg/i.test(s.text)) return;
-    // A clinician's sentence counts only as a dictated negative ("denies fever", "negative for").
-    if (s.role === 'doctor' && !/\b(denies|negative for|no (history of )?)\b/i.test(s.text)) return;
-    if (s.role === 'doctor' && /\b(you|your)\b/i.test(s.text)) return;
-    if (/\b(my|his|her) (wife|husband|son|daughter|mother|mom|father|dad|sister|brother|kid|child|friend)\b/i.test(s.text)) return;
-    for (const sym of symptomsIn(s.text)) {
-      const m = sym.spoken.exec(s.text);
-      if (!m) continue;
-      const context = contextOf(s.text, m.index, m.index + m[0].length);
-      // Someone else's symptom, or one only to watch for ("call if the fever comes back"), is no finding.
-      if (context.family || context.hypothetical) continue;
-      // "any fever" without a negation is a question put as a statement ("any fever at all").
-      if (!context.negated && /\bany\b[^,.;]*$/i.test(s.text.slice(Math.max(0, m.index - 30), m.index))) continue;
-      out.push({ term: sym.term, system: sym.system, present: !context.negated, index });
-    }
-  });
-  return out;
-}
-
-function rosItems(findings: SymptomFinding[], language: NoteLanguage): ContentItem[] {
-  // The latest statement about a symptom wins (patients correct themselves).
-  const byTerm = new Map<string, SymptomFinding>();
-  for (const f of [...findings].sort((a, b) => a.index - b.index)) byTerm.set(f.term, f);
-  const bySystem = new Map<string, SymptomFinding[]>();
-  for (const f of byTerm.values()) bySystem.set(f.system, [...(bySystem.get(f.system) ?? []), f]);
-  const items: ContentItem[] = [];
-  for (const [system, list] of bySystem) {
-    const sp = language === 'zh' ? '' : ' ';
-    const join = (terms: string[]): string =>
-      terms.length <= 1 ? terms.join('') : `${terms.slice(0, -1).join(language === 'zh' ? '、' : ', ')}${sp}${phrase(language, 'and')}${sp}${terms[terms.length - 1]}`;
-    const pos = list.filter((f) => f.present).map((f) => symptomName(language, f.term));
-    const neg = list.filter((f) => !f.present).map((f) => symptomName(language, f.term));
-    const parts: string[] = [];
-    const end = language === 'zh' ? '。' : '.';
-    if (pos.length) parts.push(`${phrase(language, 'reports')}${sp}${join(pos)}${end}`);
-    if (neg.length) parts.push(`${phrase(language, 'denies')}${sp}${join(neg)}${end}`);
-    items.push({
-      text: parts.join(' '),
-      label: systemName(language, list[0]!.system),
-      weight: 5 + list.length,
-      index: Math.min(...list.map((f) => f.index)),
-    });
-  }
-  return items;
-}
-
-const CC_PATTERNS = [
-  /\b(?:presents?|presenting|here|in|coming in|came in|referred|seen|seeing (?:him|her|you)|following up|follow up|visit)\s+(?:today\s+|here\s+|to\s+(?:the\s+)?clinic\s+|to\s+see\s+me\s+)?(?:for|with|because of|regarding|about)\s+((?:an?\s+|the\s+|his\s+|her\s+|your\s+|my\s+|some\s+)?[^,.;?]{3,60}?)(?=[,.;?]|\s+(?:who|which|that|and\s+(?:she|he|i|we))\b|$)/i,
-];
-
-function chiefComplaint(sentences: Sentence[], english: boolean): string | undefined {
-  if (!english) return undefined;
-  for (const s of sentences.slice(0, Math.max(12, Math.floor(sentences.length * 0.3)))) {
-    if (s.role === 'patient' && !/\b(here|in) for\b/i.test(s.text)) continue;
-    for (const re of CC_PATTERNS) {
-      const m = re.exec(s.text);
-      if (m && contentWords(m[1]!).length >= 1) {
-        const phraseText = m[1]!.replace(/^(an?|the|his|her|your|my|some)\s+/i, '').replace(/\b(today|please)\b/gi, '').trim();
-        if (phraseText.split(/\s+/).length > 10) continue;
-        return polishSentence(normaliseNumbers(phraseText));
-      }
-    }
-  }
-  // Otherwise the symptom the patient names first.
-  for (const s of sentences.slice(0, Math.floor(sentences.length * 0.4))) {
-    if (s.role !== 'patient') continue;
-    const sym = symptomsIn(s.text)[0];
-    if (sym && !/\b(no|not|never)\b/i.test(s.text)) return polishSentence(sym.term);
-  }
-  return undefined;
 }

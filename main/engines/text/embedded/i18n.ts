@@ -7,27 +7,36 @@
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import { noteLabels, type NoteLabels } from '../../../services/clinical-language/section-labels.js';
 import type { BodySystem } from '../../../services/clinical-language/lexicon.js';
+import type { RosFact } from './findings.js';
 
-type WriterPhrase = 'denies' | 'reports' | 'agreement' | 'and';
+type WriterPhrase = 'denies' | 'reports' | 'agreement' | 'and' | 'reasoning' | 'testing' | 'treatment' | 'referral' | 'education' | 'followUp';
 
 // Words of the sentences this writer composes itself; headings and labels are shared with the
 // language-model writer in clinical-language/section-labels.ts.
 const PHRASES: Record<NoteLanguage, Record<WriterPhrase, string>> = {
-  en: { denies: 'Denies', reports: 'Endorses', and: 'and',
+  en: { denies: 'Denies', reports: 'Endorses', and: 'and', reasoning: 'Medical Reasoning', testing: 'Additional Testing', treatment: 'Medical Treatment',
+    referral: 'Specialist Referrals', education: 'Patient Education and Counseling', followUp: 'Follow-up',
     agreement: 'The patient understands and agrees with the recommended treatment plan.' },
   es: { denies: 'Niega', reports: 'Refiere', and: 'y',
+    reasoning: 'Razonamiento clínico', testing: 'Pruebas complementarias', treatment: 'Tratamiento', referral: 'Derivaciones', education: 'Educación y consejo al paciente', followUp: 'Seguimiento',
     agreement: 'El paciente comprende y acepta el plan de tratamiento recomendado.' },
   fr: { denies: 'Nie', reports: 'Signale', and: 'et',
+    reasoning: 'Raisonnement clinique', testing: 'Examens complémentaires', treatment: 'Traitement', referral: 'Orientation vers un spécialiste', education: 'Éducation et conseils au patient', followUp: 'Suivi',
     agreement: 'Le patient comprend et accepte le plan de traitement recommandé.' },
   de: { denies: 'Verneint', reports: 'Berichtet über', and: 'und',
+    reasoning: 'Klinische Begründung', testing: 'Weitere Diagnostik', treatment: 'Therapie', referral: 'Überweisungen', education: 'Patientenaufklärung und Beratung', followUp: 'Wiedervorstellung',
     agreement: 'Der Patient versteht den empfohlenen Behandlungsplan und stimmt ihm zu.' },
   it: { denies: 'Nega', reports: 'Riferisce', and: 'e',
+    reasoning: 'Ragionamento clinico', testing: 'Esami aggiuntivi', treatment: 'Terapia', referral: 'Invii specialistici', education: 'Educazione e counseling del paziente', followUp: 'Follow-up',
     agreement: 'Il paziente comprende e accetta il piano di trattamento raccomandato.' },
   pt: { denies: 'Nega', reports: 'Refere', and: 'e',
+    reasoning: 'Raciocínio clínico', testing: 'Exames complementares', treatment: 'Tratamento', referral: 'Encaminhamentos', education: 'Educação e aconselhamento do paciente', followUp: 'Seguimento',
     agreement: 'O paciente compreende e concorda com o plano de tratamento recomendado.' },
   ru: { denies: 'Отрицает', reports: 'Отмечает', and: 'и',
+    reasoning: 'Клиническое обоснование', testing: 'Дополнительное обследование', treatment: 'Лечение', referral: 'Направления к специалистам', education: 'Обучение и консультирование пациента', followUp: 'Контроль',
     agreement: 'Пациент понимает рекомендованный план лечения и согласен с ним.' },
   zh: { denies: '否认', reports: '自述', and: '和',
+    reasoning: '临床推理', testing: '进一步检查', treatment: '治疗', referral: '专科转诊', education: '患者教育与咨询', followUp: '随访',
     agreement: '患者理解并同意推荐的治疗方案。' },
 };
 
@@ -91,4 +100,23 @@ export function symptomName(language: NoteLanguage, term: string): string {
   const i = INDEX[language];
   if (i < 0) return term;
   return SYMPTOM_TERMS[term]?.[i] ?? term;
+}
+
+/** A structured finding in the note's language. */
+export function renderFact(fact: RosFact | { type: 'agreement' }, language: NoteLanguage): string {
+  if (fact.type === 'agreement') return phrase(language, 'agreement');
+  const sp = language === 'zh' ? '' : ' ';
+  const end = language === 'zh' ? '。' : '.';
+  const join = (terms: string[]): string =>
+    terms.length <= 1 ? terms.join('') : `${terms.slice(0, -1).join(language === 'zh' ? '、' : ', ')}${sp}${phrase(language, 'and')}${sp}${terms[terms.length - 1]}`;
+  const parts: string[] = [];
+  if (fact.present.length) parts.push(`${phrase(language, 'reports')}${sp}${join(fact.present.map((t) => symptomName(language, t)))}${end}`);
+  if (fact.absent.length) parts.push(`${phrase(language, 'denies')}${sp}${join(fact.absent.map((t) => symptomName(language, t)))}${end}`);
+  return parts.join(' ');
+}
+
+/** A line label (body system, "Neck", "Vitals", a test name) in the note's language when known. */
+export function translateLabel(label: string, language: NoteLanguage): string {
+  if (label in SYSTEMS) return SYSTEMS[label as BodySystem][language];
+  return label;
 }

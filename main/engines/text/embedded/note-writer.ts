@@ -75,7 +75,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const directives = readDirectives(globalText);
   const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? templateLayout(input.noteType.template, 'standard').directives : undefined;
   const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
-  const { content } = composeContent(transcript, input.language);
+  const { content, problems } = composeContent(transcript, input.language);
   carryForward(content, input);
   for (const text of [...directives.exclude, ...(templateDirectives?.exclude ?? [])]) {
     for (const kind of kindsOf(targetOfHeading(text))) content[kind] = [];
@@ -83,7 +83,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const { layout, title } = layoutFor(input, detail, directives.format ?? templateDirectives?.format);
   resolveKinds(layout);
   if (directives.format === 'list') for (const s of flatten(layout)) if (s.kinds.length && !s.kinds.includes('chief_complaint')) s.format = 'list';
-  const { markdown, json } = render(layout, content, input.language, header(input), title);
+  const { markdown, json } = render(layout, content, input.language, header(input), title, problems);
   const note: GeneratedNote = { markdown };
   if (input.noteType.includeJson) note.json = json;
   return note;

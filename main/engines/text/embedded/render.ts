@@ -4,10 +4,10 @@
  */
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import type { DetailLevel } from '../../../../shared/note-template.js';
-import type { ContentItem, NoteContent } from './compose.js';
+import type { ContentItem, LineAct, NoteContent } from './compose.js';
 import type { LayoutSection } from './layout.js';
 import type { SectionKind } from './sections.js';
-import { phrase } from './i18n.js';
+import { phrase, renderFact, translateLabel } from './i18n.js';
 
 export interface JsonSection {
   id: string;
@@ -53,29 +53,40 @@ export function selectItems(items: ContentItem[], kind: SectionKind, detail: Det
 
 interface Filled {
   section: LayoutSection;
-  /** Per kind, the chosen lines ("Label: text" when labelled). */
-  groups: { kind: SectionKind; lines: string[] }[];
+  /** Per kind, the chosen items and their lines ("Label: text" when labelled). */
+  groups: { kind: SectionKind; lines: string[]; items: ContentItem[] }[];
   children: Filled[];
 }
 
-function line(item: ContentItem): string {
-  return item.label ? `${item.label}: ${item.text}` : item.text;
+/** Renders the note's lines in one language: facts from the phrase tables, labels translated. */
+interface Ctx {
+  language: NoteLanguage;
+  problems: string[];
 }
 
-function fill(section: LayoutSection, content: NoteContent): Filled {
+function textOf(item: ContentItem, ctx: Ctx): string {
+  return item.fact ? renderFact(item.fact, ctx.language) : item.text;
+}
+
+function line(item: ContentItem, ctx: Ctx): string {
+  const text = textOf(item, ctx);
+  return item.label ? `${translateLabel(item.label, ctx.language)}: ${text}` : text;
+}
+
+function fill(section: LayoutSection, content: NoteContent, ctx: Ctx): Filled {
   // A section's total item budget (max_items / max_sentences) is shared across its kinds in order.
   let budget = section.maxItems ?? Infinity;
   let need = section.minItems ?? 0;
   const groups = section.kinds
     .map((kind) => {
-      if (budget <= 0) return { kind, lines: [] as string[] };
+      if (budget <= 0) return { kind, lines: [] as string[], items: [] as ContentItem[] };
       const chosen = selectItems(content[kind], kind, section.detail, budget, need);
       budget -= chosen.length;
       need = Math.max(0, need - chosen.length);
-      return { kind, lines: chosen.map(line) };
+      return { kind, lines: chosen.map((i) => line(i, ctx)), items: chosen };
     })
     .filter((g) => g.lines.length > 0);
-  return { section, groups, children: section.children.map((c) => fill(c, content)) };
+  return { section, groups, children: section.children.map((c) => fill(c, content, ctx)) };
 }
 
 function isEmpty(f: Filled): boolean {
@@ -112,17 +123,20 @@ export function render(
   language: NoteLanguage,
   header: string[],
   title?: string,
+  problems: string[] = [],
 ): { markdown: string; json: Record<string, unknown> } {
   const blocks: string[] = [];
   if (title) blocks.push(`# ${title}`);
   if (header.length) blocks.push(header.join('  \n'));
   const json: JsonSection[] = [];
-  for (const s of layout) renderSection(fill(s, content), language, blocks, json);
+  const ctx: Ctx = { language, problems };
+  for (const s of layout) renderSection(fill(s, content, ctx), ctx, blocks, json);
   const markdown = `${blocks.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
   return { markdown, json: { ...(title ? { title } : {}), language, sections: json } };
 }
 
-function renderSection(f: Filled, language: NoteLanguage, blocks: string[], out: JsonSection[]): void {
+function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]): void {
+  const language = ctx.language;
   const s = f.section;
   const empty = isEmpty(f);
   if (empty && s.hideIfEmpty) return;
@@ -132,7 +146,11 @@ function renderSection(f: Filled, language: NoteLanguage, blocks: string[], out:
   const labelled = f.groups.length > 1 && s.format === 'prose';
   const body: string[] = [];
   const lines = f.groups.flatMap((g) => g.lines);
-  if (s.format === 'list' && lines.length) {
+  const byProblem = problemLines(f, ctx);
+  if (byProblem) {
+    node.text = byProblem.plain.join('\n');
+    body.push(...byProblem.markdown);
+  } else if (s.format === 'list' && lines.length) {
     node.items = lines;
     lines.forEach((l, i) => body.push(`${s.listType === 'numeric' ? `${i + 1}.` : s.plain ? '•' : '-'} ${style(l, s.bold, s.italic, s.plain)}`));
   } else if (lines.length) {
@@ -156,9 +174,63 @@ function renderSection(f: Filled, language: NoteLanguage, blocks: string[], out:
       node.text = placeholder;
     }
   }
-  if (body.length) blocks.push(body.join(s.format === 'list' ? '\n' : '\n\n'));
+  if (body.length) blocks.push(body.join(s.format === 'list' || byProblem ? '\n' : '\n\n'));
   const children: JsonSection[] = [];
-  for (const c of f.children) renderSection(c, language, blocks, children);
+  for (const c of f.children) renderSection(c, ctx, blocks, children);
   if (children.length) node.sections = children;
   out.push(node);
+}
+
+const ACT_ORDER: LineAct[] = ['reasoning', 'testing', 'medication', 'order', 'referral', 'advice', 'followup'];
+const ACT_LABEL: Record<LineAct, 'reasoning' | 'testing' | 'treatment' | 'referral' | 'education' | 'followUp'> = {
+  reasoning: 'reasoning', testing: 'testing', medication: 'treatment', order: 'treatment', referral: 'referral', advice: 'education', followup: 'followUp',
+};
+
+/**
+ * A section holding the assessment or the plan, written problem by problem: the problem's name,
+ * then its reasoning and its plan lines under labels ("Medical Reasoning:", "Medical
+ * Treatment:"...) where assessment and plan share the section; "Problem: ..." lines where the
+ * section holds one of them. Lines of no named problem follow; counselling, follow-up and the
+ * patient's agreement close the section. Undefined for sections without assessment or plan.
+ */
+function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[] } | undefined {
+  const kinds = new Set(f.groups.map((g) => g.kind));
+  if (!kinds.has('assessment') && !kinds.has('plan')) return undefined;
+  const s = f.section;
+  const both = s.kinds.includes('assessment') && s.kinds.includes('plan');
+  const items = f.groups.filter((g) => g.kind === 'assessment' || g.kind === 'plan').flatMap((g) => g.items);
+  const closing = f.groups.filter((g) => g.kind !== 'assessment' && g.kind !== 'plan').flatMap((g) => g.lines);
+  // Each entry: a line and whether it is a problem's name (a heading line in structured prose).
+  const entries: { text: string; name?: boolean }[] = [];
+  const order = [...new Set(items.map((i) => i.problem ?? -1))].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
+  for (const p of order) {
+    const mine = items.filter((i) => (i.problem ?? -1) === p);
+    const name = p >= 0 ? ctx.problems[p] : undefined;
+    if (both) {
+      if (name) entries.push({ text: `${name}.`, name: true });
+      for (const act of ACT_ORDER) {
+        const text = mine.filter((i) => (i.act ?? 'order') === act).map((i) => textOf(i, ctx)).join(' ');
+        if (text) entries.push({ text: `${phrase(ctx.language, ACT_LABEL[act])}: ${text}` });
+      }
+    } else {
+      const text = mine.map((i) => textOf(i, ctx)).join(' ');
+      entries.push({ text: name ? `${name}: ${text}` : text });
+    }
+  }
+  for (const l of closing) entries.push({ text: l });
+  const plain = entries.map((e) => e.text);
+  const label = s.label ? `${style(s.label, s.boldLabel, s.italicLabel, s.plain)}: ` : '';
+  const markdown: string[] = [];
+  if (s.format === 'list' || s.asListItem) {
+    entries.forEach((e, i) => markdown.push(`${s.listType === 'numeric' ? `${i + 1}.` : s.plain ? '•' : '-'} ${i === 0 ? label : ''}${style(e.text, s.bold, s.italic, s.plain)}`));
+  } else if (both) {
+    // Structured prose: the problem's name on its own line, its parts as bullets under it.
+    entries.forEach((e, i) => {
+      if (e.name) markdown.push(...(markdown.length ? [''] : []), `${i === 0 ? label : ''}${s.plain ? e.text : `**${e.text}**`}`);
+      else markdown.push(`${s.plain ? '•' : '-'} ${i === 0 ? label : ''}${style(e.text, s.bold, s.italic, s.plain)}`);
+    });
+  } else {
+    entries.forEach((e, i) => markdown.push(...(i ? [''] : []), `${i === 0 ? label : ''}${style(e.text, s.bold, s.italic, s.plain)}`));
+  }
+  return { markdown, plain };
 }

@@ -91,7 +91,12 @@ function finish(text: string): string {
   t = t.replace(/\bdon't\b/gi, 'do not').replace(/\bdoesn't\b/gi, 'does not').replace(/\bdidn't\b/gi, 'did not');
   t = t.replace(/\bcan't\b/gi, 'cannot').replace(/\bwon't\b/gi, 'will not').replace(/\bisn't\b/gi, 'is not');
   t = t.replace(/\bhasn't\b/gi, 'has not').replace(/\bhaven't\b/gi, 'have not').replace(/\bwasn't\b/gi, 'was not');
-  t = t.replace(/\bit's\b/gi, 'it is').replace(/\bthat's\b/gi, 'that is').replace(/\bthere's\b/gi, 'there is');
+  // "it's been" is "it has been"; other 's after a pronoun is "is".
+  t = t.replace(/\b(it|that|there|he|she|what|who|here|everything|nothing|something)['’]s\s+(been|had|got|gotten)\b/gi, '$1 has $2');
+  t = t.replace(/\b(it|that|there|he|she|what|who|here|everything|nothing|something)['’]s\b/gi, '$1 is');
+  t = t.replace(/\b(they|we)['’]re\b/gi, '$1 are').replace(/\b(they|we|would|could|should|might|must)['’]ve\b/gi, '$1 have');
+  t = t.replace(/\b(they|we|it|that|there|he|she)['’]ll\b/gi, '$1 will').replace(/\b(they|we|it|he|she|that)['’]d\b/gi, '$1 would');
+  t = t.replace(/\b(should|could|would|must|might|need|are|were|does|did|do|has|have|had|is|was)n['’]t\b/gi, '$1 not');
   t = t.replace(/\bgonna\b/gi, 'going to').replace(/\bwanna\b/gi, 'want to').replace(/\bgotta\b/gi, 'have to');
   t = t.replace(/\bkinda\b/gi, 'kind of').replace(/\byeah\b/gi, 'yes');
   return polishSentence(t);

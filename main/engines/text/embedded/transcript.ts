@@ -69,7 +69,34 @@ export function parseTurns(transcript: string): Turn[] {
     }
   }
   assignRoles(turns);
-  return turns;
+  return mergeInterrupted(turns);
+}
+
+const BACKCHANNEL = /^[\s,.]*(mm+-?hmm+|mhm|uh-huh|okay|ok|yeah|yes|yep|right|sure|all right|alright|got it|i see|oh)[\s,.!]*$/i;
+
+/**
+ * Joins a turn the other speaker only acknowledged ("... I do appreciate some distention to-"
+ * / "mm-hmm" / ". to about eight centimeters") back into one turn, so a sentence the listener's
+ * "mm-hmm" cut in two is read whole. Only a turn cut off mid-sentence (a trailing dash, or a
+ * continuation that opens with a period or a lower-case word after no full stop) is joined.
+ */
+export function mergeInterrupted(turns: Turn[]): Turn[] {
+  const out: Turn[] = [];
+  for (let i = 0; i < turns.length; i++) {
+    const t = { ...turns[i]! };
+    while (i + 2 < turns.length) {
+      const ack = turns[i + 1]!;
+      const next = turns[i + 2]!;
+      const cut = /[-–—]\s*$/.test(t.text) || /^\s*[.\-–—]\s/.test(next.text) || (!/[.?!]\s*$/.test(t.text) && /^\s*\p{Ll}/u.test(next.text));
+      if (next.speaker !== t.speaker || ack.speaker === t.speaker || !BACKCHANNEL.test(ack.text) || !cut) break;
+      // A continuation opening with a period starts a new sentence ("... in the past-" / ". so that's stable").
+      const stop = /^\s*\.\s/.test(next.text) ? '.' : '';
+      t.text = `${t.text.replace(/[-–—]\s*$/, '')}${stop} ${next.text.replace(/^\s*[.\-–—]\s+/, '')}`;
+      i += 2;
+    }
+    out.push({ ...t, index: out.length });
+  }
+  return out;
 }
 
 // Cues of who is speaking, used when tags are missing, anonymous (`Speaker 1`) or swapped.
@@ -148,7 +175,9 @@ export function toSentences(turns: Turn[]): Sentence[] {
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
       // ASR often drops the question mark: a short sentence opening like a question is one.
       const interrogative = /^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(text) && text.split(/\s+/).length < 15;
-      raw.push({ text, role: t.role, turn: t.index, question: /[?？]$/.test(text) || interrogative });
+      // A statement closed by a tag ("..., okay?") asks for assent, not information.
+      const tagged = /,\s*(?:okay|ok|all right|alright|right|yeah|you know)\s*\?$/i.test(text) && text.split(/\s+/).length > 6;
+      raw.push({ text, role: t.role, turn: t.index, question: (/[?？]$/.test(text) && !tagged) || interrogative });
     }
   }
   return raw.map((s, i) => ({ ...s, position: raw.length > 1 ? i / (raw.length - 1) : 0 }));
