@@ -53,6 +53,8 @@ const fmt = (v: number): string => String(Number(v.toFixed(6)));
 function layoutZones(text: string): Span[] {
   const zones: Span[] = [];
   for (const m of text.matchAll(MARKER_SPAN)) zones.push({ start: m.index, end: m.index + m[0].length });
+  // Words kept as spoken before their marker ("\". five milligrams\" ⚠[check: …]") were checked already.
+  for (const m of text.matchAll(/"[^"\n]*"(?=\s*⚠\[check: )/g)) zones.push({ start: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(/^#{1,6}[ \t].*$/gm)) zones.push({ start: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(/^[ \t]*(?:[-*+][ \t]+)?\(?\d{1,2}[.)](?=[ \t])/gm)) zones.push({ start: m.index, end: m.index + m[0].length });
   return zones;
@@ -116,7 +118,7 @@ function checkDate(text: string, index: SourceIndex, zones: Span[]): { issues: F
     const span = { start: m.index!, end: m.index! + m[0].length };
     if (inside(span, [...zones, ...spans])) return;
     spans.push(span);
-    if ((iso && index.dates.has(iso)) || parts.every(stated)) return;
+    if (iso ? index.dates.has(iso) && parts.every(stated) : parts.every(stated)) return;
     issues.push({ kind: 'date', ...span, text: m[0], action: 'marked', reason: 'date or time not in the transcript or header' });
   };
   for (const m of text.matchAll(ISO)) visit(m, `${m[1]}-${m[2]}-${m[3]}`, m[4] !== undefined && !index.times.has(`${Number(m[4])}:${m[5]}`) ? [m[4], m[5]] : []);
@@ -130,7 +132,8 @@ function checkDate(text: string, index: SourceIndex, zones: Span[]): { issues: F
 export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
   const zones = layoutZones(text);
   const issues: FidelityIssue[] = [];
-  const free = (s: Span): boolean => !inside(s, zones);
+  // A fact already followed by its marker was checked before: checking twice changes nothing.
+  const free = (s: Span): boolean => !inside(s, zones) && !/^\s*⚠\[check: /.test(text.slice(s.end, s.end + 12));
   const sentences = sentenceSpans(text, { lineBreaks: true });
   const sentenceOf = (s: Span): Span => sentences.find((x) => x.start <= s.start && s.end <= x.end) ?? s;
   const drugs = drugMentions(text, index.medicationList);
@@ -178,9 +181,10 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
       if (related.length > 0 && !related.some((s) => s.side === m.side)) issues.push({ ...span, reason: `the transcript says ${related[0]!.phrase}` });
       else if (related.length === 0 && !index.sides.some((s) => s.side === m.side)) issues.push({ ...span, reason: `side (${m.side}) not in the transcript` });
     }
-    for (const f of findingMentions(text, false)) {
-      if (!free(f) || f.polarity === 'neutral') continue;
-      const said = index.findings.get(f.term);
+    const findings = findingMentions(text, false).filter((f) => free(f) && f.polarity !== 'neutral');
+    const saidOf = index.findings(new Set(findings.map((f) => f.term)));
+    for (const f of findings) {
+      const said = saidOf.get(f.term);
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
       if (f.polarity === 'negated' && !said) issues.push({ ...span, reason: `${f.term} not discussed in the transcript` });
       else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, reason: `the transcript reports ${f.term}` });

@@ -159,7 +159,7 @@ function findingsIn(text: string, spoken: boolean): { term: string; start: numbe
 
 // Words that open a spoken question when the recogniser wrote no question mark ("have you had any fever").
 const ASKS = /^(?:(?:okay|ok|and|so|alright|all right|um|uh|now|well|then|also|but|great|good|right)[\s,]+)*(?:do|does|did|have|has|had|are|is|was|were|any|anything|how about|what about|can|could|would|will|how|what|when|where)\b/i;
-const ANY_BEFORE = /\bany(?:thing)?\b[^.?!;]*$/u;
+const ANY_BEFORE = /\bany(?:thing)?(?:\s+[^\s.?!;]+){0,10}\s+$/u;
 
 const NEAR_NEGATION_WORDS = 8;
 const NEW_QUESTION = /\b(?:do|does|did|have|has|are|is|any)\s+(?:you|he|she|they|your|his|her)\b/i;
@@ -181,18 +181,21 @@ export const joinContractions = (text: string): string => text.replace(/(\p{L}) 
 /**
  * Findings named in `text` with their polarity. A finding in a question takes the polarity of
  * the reply on the next line ("[doctor] any fever? [patient] no" -> fever negated); a "yes" to a
- * question naming several findings does not say which, so they stay neutral. `spoken` also reads
+ * question naming several findings does not say which, so they stay neutral. `only` limits the
+ * answer to the findings (lexicon terms) a caller asks about. `spoken` also reads
  * symptoms in patients' words ("threw up"): right for a conversation, too loose for a note
  * ("hearing" is not hearing loss there).
  */
-export function findingMentions(raw: string, spoken = true): FindingMention[] {
+export function findingMentions(raw: string, spoken = true, only?: ReadonlySet<string>): FindingMention[] {
   const text = joinContractions(raw);
   const found = findingsIn(text, spoken);
-  if (found.length === 0) return [];
+  // Reading a finding's context is the costly part: only the findings asked about are read.
+  const wanted = only ? found.filter((f) => only.has(f.term)) : found;
+  if (wanted.length === 0) return [];
   const spans = sentenceSpans(text, { lineBreaks: true });
   const out: FindingMention[] = [];
   let k = 0;
-  for (const f of found) {
+  for (const f of wanted) {
     while (k < spans.length - 1 && spans[k]!.end <= f.start) k++;
     const s = spans[k]!;
     const local = { start: f.start - s.start, end: f.end - s.start };
@@ -209,12 +212,13 @@ export function findingMentions(raw: string, spoken = true): FindingMention[] {
     const far = negation !== undefined && (requestioned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*,/.test(s.text.slice(negation.end))));
     // "non-small cell lung cancer", "non-cardiac chest pain": a prefix, not a negation.
     if (negation && /^non$/i.test(negation.phrase) && c.triggers.filter((t) => t.category === 'negated').length === 1) c.negated = false;
+    const question = s.text.trimEnd().endsWith('?');
     let polarity: FindingMention['polarity'];
-    if (c.hypothetical || c.family || c.historical || (c.uncertain && !c.negated) || far) polarity = 'neutral';
-    else if ((c.negated && !s.text.trimEnd().endsWith('?')) || TERSE_NO.test(s.text.slice(local.end))) polarity = 'negated';
-    // "Cannot recall a fever": a negative word the trigger lists do not hold; not an affirmation.
-    else if (NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
+    if (c.hypothetical || c.family || c.historical) polarity = 'neutral';
+    else if ((c.negated && !far && !question) || TERSE_NO.test(s.text.slice(local.end))) polarity = 'negated';
     else if (asked) polarity = answerTo(text, spans, k, found, s);
+    // "Cannot recall a fever": a negative word the trigger lists do not hold; not an affirmation.
+    else if (c.uncertain || far || NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
     else polarity = 'affirmed';
     out.push({ term: f.term, start: f.start, end: f.end, polarity });
   }
@@ -242,5 +246,6 @@ export function looksEnglish(text: string): boolean {
   const other =
     (text.match(/(?<![\p{L}])(el|la|los|las|que|y|le|les|et|est|der|die|das|und|ist|il|che|di|não|você|и|в|не|что|на)(?![\p{L}])/giu) ?? []).length +
     (text.match(/[\u3040-\u30ff\u4e00-\u9fff]/g) ?? []).length / 2;
-  return english > 0 && english >= other;
+  // No cue either way (a short line of drug names and numbers) reads as English, the reader's language.
+  return english >= other;
 }

@@ -46,6 +46,13 @@ export interface SourceFrequency extends Frequency {
   drug?: string;
 }
 
+/** How often the sources affirm, negate or only mention a finding. */
+export interface FindingCounts {
+  affirmed: number;
+  negated: number;
+  neutral: number;
+}
+
 /** The sources, read. */
 export interface SourceIndex {
   english: boolean;
@@ -60,8 +67,8 @@ export interface SourceIndex {
   /** Every lower-case word of the sources, for misspelt drug names. */
   words: Set<string>;
   sides: SideMention[];
-  /** Per finding term: how often the sources affirm it, negate it, or only mention it. */
-  findings: Map<string, { affirmed: number; negated: number; neutral: number }>;
+  /** Per finding term asked about: how often the sources affirm it, negate it, or only mention it (absent: never named). */
+  findings(terms: ReadonlySet<string>): Map<string, FindingCounts>;
   /** Dates (`YYYY-MM-DD`) the sources state. */
   dates: Set<string>;
   /** Times (`HH:MM`) the sources state. */
@@ -70,6 +77,7 @@ export interface SourceIndex {
 }
 
 const key = (v: number): string => String(Number(v.toFixed(6)));
+const US_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g;
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::\d{2})?Z?)?\b/g;
 
 function ageOn(dob: string, day: string): number | undefined {
@@ -98,11 +106,27 @@ export function indexSources(sources: FidelitySources): SourceIndex {
   };
   const support = (v: number, plain: Set<string>, unclear: Map<string, NumberReading>): Support =>
     plain.has(key(v)) ? { level: 'stated' } : unclear.has(key(v)) ? { level: 'uncertain', reading: unclear.get(key(v))! } : { level: 'none' };
+  // Findings are read on demand, for the terms a note names, and remembered.
+  const counted = new Map<string, FindingCounts | undefined>();
+  const findings = (terms: ReadonlySet<string>): Map<string, FindingCounts> => {
+    const fresh = new Set([...terms].filter((t) => !counted.has(t)));
+    if (fresh.size > 0) {
+      for (const t of fresh) counted.set(t, undefined);
+      for (const text of texts) {
+        for (const f of findingMentions(text, true, fresh)) {
+          const counts = counted.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0 };
+          counts[f.polarity]++;
+          counted.set(f.term, counts);
+        }
+      }
+    }
+    return new Map([...terms].flatMap((t) => (counted.get(t) ? [[t, counted.get(t)!] as const] : [])));
+  };
   const index: SourceIndex = {
     english: looksEnglish(texts.join('\n')),
     number: (v) => support(v, stated, uncertain),
     bareNumber: (v) => support(v, bare, bareUncertain),
-    doses: [], frequencies: [], drugs: new Set(), words: new Set(), sides: [], findings: new Map(), dates: new Set(), times: new Set(),
+    doses: [], frequencies: [], drugs: new Set(), words: new Set(), sides: [], findings: (terms) => findings(terms), dates: new Set(), times: new Set(),
     medicationList: meds,
   };
 
@@ -138,12 +162,8 @@ export function indexSources(sources: FidelitySources): SourceIndex {
       index.frequencies.push({ ...f, ...(drug ? { drug } : {}) });
     }
     index.sides.push(...sideMentions(text));
-    for (const f of findingMentions(text)) {
-      const counts = index.findings.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0 };
-      counts[f.polarity]++;
-      index.findings.set(f.term, counts);
-    }
     for (const m of text.matchAll(ISO_DATE)) index.dates.add(m[0].slice(0, 10));
+    for (const m of text.matchAll(US_DATE)) index.dates.add(`${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`);
   }
 
   // The header: dates and their parts, times, and the patient's age on the encounter date.
