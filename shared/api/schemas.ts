@@ -82,11 +82,25 @@ export type NoteCreated = Static<typeof NoteCreated>;
 export const NOTE_STATUSES = ['STATUS_PENDING', 'STATUS_PROCESSING', 'STATUS_DONE', 'STATUS_FAILED'] as const;
 export type NoteStatus = (typeof NOTE_STATUSES)[number];
 
+/** One fact of a written note its sources do not support (`payload.json.review`). */
+export const FidelityReviewItem = Type.Object({
+  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date'] as const),
+  text: Type.String({ description: 'The fact as the writer wrote it.' }),
+  reason: Type.String({ description: 'What is wrong, as the marker says it.' }),
+  action: StringEnum(['removed', 'marked'] as const, { description: 'removed: taken out of the note, the marker stands in its place; marked: kept, the marker follows it.' }),
+  position: Type.Object({ start: Type.Integer(), end: Type.Integer(), line: Type.Integer() }, { description: 'UTF-16 offsets of the marked words and their marker in payload.markdown; 1-based line.' }),
+  section: Type.Optional(Type.String({ description: 'Heading of the section it is in.' })),
+});
+export type FidelityReviewItem = Static<typeof FidelityReviewItem>;
+
 export const NoteView = Type.Object(
   {
     id: Type.String(),
     status: StringEnum(NOTE_STATUSES),
-    payload: Type.Optional(Type.Object({ markdown: Type.String(), json: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })),
+    payload: Type.Optional(Type.Object({
+      markdown: Type.String({ description: 'The note. A fact its sources do not support is removed or marked with a visible review marker `⚠[check: <reason>]` (docs/notes.md, "Fact fidelity").' }),
+      json: Type.Optional(Type.Object({ review: Type.Optional(Type.Array(FidelityReviewItem, { description: 'Every fact the fidelity check removed or marked, in note order; present with includeJson, or alone whenever something was flagged.' })) }, { additionalProperties: true, description: 'The note as structured data (includeJson), plus `review`.' })),
+    })),
     timestamp: Type.Object({ start: Type.Integer(), complete: Type.Optional(Type.Integer()) }),
     error: Type.Optional(Type.Object({ message: Type.String() })),
     version: Type.Integer({ minimum: 1, description: 'Goes up with every edit, signature and addendum; also the ETag. Send it as If-Match to change the note.' }),
