@@ -14,9 +14,8 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type or audio format',
   429: 'Rate limited, or locked out after repeated wrong keys; see Retry-After',
   503: 'An engine is unavailable',
-  507: 'Not enough free disk space for a model download or import',
-
   507: 'Not enough free disk space (a full disk, or a model download or import too large for it): nothing was saved; work accepted earlier is kept and resumes when space returns',
+
 };
 
 const RATE_HEADERS = {
