@@ -27,6 +27,10 @@ export interface NoteGenerationInput {
   medicationList?: string;
 }
 
+/**
+ * What a writer returns. The note service passes it through the fidelity checker (`fidelity.ts`)
+ * before storing it, the same rule for every writer.
+ */
 export interface GeneratedNote {
   markdown: string;
   /** Structured form of the same note; present when `noteType.includeJson` is true. */
