@@ -95,6 +95,14 @@ describe('embedded ICD-10-CM coder', () => {
     expect(newer.warnings.length).toBeGreaterThan(0);
   });
 
+  it('reads a run-on text with thousands of findings and no full stop in one pass (within the test timeout)', () => {
+    expect(codes('denies chest pain, '.repeat(5000))).toEqual([]);
+    const htn = coder.analyze('HTN '.repeat(10_000)).codes;
+    expect(htn.map((c) => c.code)).toEqual(['I10']);
+    expect(htn[0]!.evidence.length).toBeLessThanOrEqual(5);
+    expect(codes('type 2 diabetes with '.repeat(3000))).toEqual(['E11.9']);
+  });
+
   it('answers text with nothing to code, or in another language, with no codes', () => {
     expect(codes('The patient came in today and we talked about the weather and her garden.')).toEqual([]);
     expect(codes('Paciente con dolor de cabeza desde hace tres días. Niega fiebre.')).toEqual([]);

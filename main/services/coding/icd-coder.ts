@@ -145,11 +145,27 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const { mentions, setAside } = findMentions(doc, lexicon, index());
       mergeGroups(mentions);
       const out = new Map<string, Candidate>();
+      // Words of the note's other current conditions, once per group (a long note has thousands of mentions).
+      const globalByGroup = new Map<string, Map<string, number>>();
+      const globalWordsOf = (m: Mention): Map<string, number> => {
+        const key = m.concept!.group ?? m.concept!.id;
+        let words = globalByGroup.get(key);
+        if (!words) {
+          words = new Map();
+          for (const o of mentions) if (o.role === 'current' && (o.concept?.group ?? o.concept?.id) !== key) for (const w of o.words) words.set(w, 1);
+          globalByGroup.set(key, words);
+        }
+        return words;
+      };
+      const resolved = new Map<string, ReturnType<typeof resolve>>();
       for (const m of mentions) {
-        const globalWords = new Map<string, number>();
-        if (m.concept?.combines) for (const o of mentions) if (o !== m && o.role === 'current' && (!m.concept.group || o.concept?.group !== m.concept.group)) for (const w of o.words) globalWords.set(w, 1);
-        const headline = isHeadline(text.slice(m.sentence.start, m.start));
-        for (const r of resolve(m, globalWords)) {
+        const globalWords = m.concept?.combines ? globalWordsOf(m) : new Map<string, number>();
+        const headline = isHeadline(text.slice(Math.max(m.sentence.start, m.start - 80), m.start), m.start - 80 <= m.sentence.start);
+        // Repeated mentions with the same words resolve alike: resolve each once.
+        const key = `${m.concept?.id ?? m.titleEntry?.code}|${m.role}|${m.source}|${m.sentence.section}|${m.words.join(',')}|${[...m.context.positive].sort().join(',')}|${[...m.context.absent].sort().join(',')}`;
+        let results = resolved.get(key);
+        if (!results) resolved.set(key, (results = resolve(m, globalWords)));
+        for (const r of results) {
           const prev = out.get(r.entry.code);
           if (prev) {
             prev.spans.push({ start: m.start, end: m.end });
@@ -187,7 +203,8 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
 }
 
 /** True when at most two words (after a list number, bullet or label) stand before the mention in its sentence. */
-function isHeadline(before: string): boolean {
+function isHeadline(before: string, fromSentenceStart: boolean): boolean {
+  if (!fromSentenceStart) return false;
   const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').replace(/^[^:]{0,30}:\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length <= 2;
 }

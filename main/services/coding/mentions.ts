@@ -54,6 +54,23 @@ function mayHaveContext(sentence: string): boolean {
   return sentence.includes('?') || splitWords(sentence).some((w) => TRIGGER_FIRST_WORDS.has(w));
 }
 
+const LONG_SENTENCE = 600;
+const CONTEXT_REACH = 300;
+
+/**
+ * The part of a sentence the context reader gets for one finding: the whole sentence, or in a
+ * run-on text without full stops a window around the finding (scopes reach 30 words at most), so
+ * a hostile 200,000-character "sentence" costs linear time, not quadratic.
+ */
+function contextWindow(text: string, start: number, end: number): { text: string; start: number; end: number } {
+  if (text.length <= LONG_SENTENCE) return { text, start, end };
+  let from = Math.max(0, start - CONTEXT_REACH);
+  let to = Math.min(text.length, end + CONTEXT_REACH);
+  while (from > 0 && from < start && !/\s/.test(text[from - 1]!)) from++;
+  while (to < text.length && to > end && !/\s/.test(text[to]!)) to--;
+  return { text: text.slice(from, to), start: start - from, end: end - from };
+}
+
 /** Which sentences the coder reads: the assessment when the note has one, else everything but exam and results. */
 export function sentencesInScope(doc: NoteDocument): NoteSentence[] {
   if (doc.hasAssessment) return doc.sentences.filter((s) => s.section === 'assessment' || s.section === 'plan' || s.section === 'medications');
@@ -123,8 +140,8 @@ function newClauseAfter(ctx: FindingContext, text: string, category: string, rel
 }
 
 /** The role a context gives a finding, or why it is set aside. */
-function roleOf(ctx: FindingContext, sentence: NoteSentence, concept: ResolvedConcept | undefined, relStart: number): MentionRole | 'negated' | 'uncertain' {
-  if (ctx.negated && !newClauseAfter(ctx, sentence.text, 'negated', relStart)) return 'negated';
+function roleOf(ctx: FindingContext, text: string, sentence: NoteSentence, concept: ResolvedConcept | undefined, relStart: number): MentionRole | 'negated' | 'uncertain' {
+  if (ctx.negated && !newClauseAfter(ctx, text, 'negated', relStart)) return 'negated';
   if (ctx.uncertain) return 'uncertain';
   if (ctx.family || sentence.section === 'family') return 'family';
   if (ctx.historical || (sentence.section === 'history' && concept?.history !== 'current')) return 'history';
@@ -141,7 +158,16 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
     const enumerator = /^\s*\(?\d{1,2}[.)]\s/.exec(sentence.text)?.[0].length ?? 0;
     const words = wordsOf(sentence.text.slice(enumerator), sentence.start + enumerator);
     if (!words.length) continue;
-    const wordIndexAt = (abs: number): number => words.findIndex((w) => w.end > abs);
+    const wordIndexAt = (abs: number): number => {
+      let lo = 0;
+      let hi = words.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (words[mid]!.end > abs) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
     type Hit = { start: number; end: number; concept?: ResolvedConcept; titleEntry?: CodeEntry; weak: boolean };
     const hits: Hit[] = [];
     const lowered = sentence.text.toLowerCase();
@@ -155,7 +181,8 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
     hits.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
     const kept: Hit[] = [];
     for (const h of hits) {
-      const clash = kept.findIndex((k) => h.start < k.end && k.start < h.end);
+      // Hits come in order of start and kept ones do not overlap: only the last can clash.
+      const clash = kept.length && h.start < kept[kept.length - 1]!.end ? kept.length - 1 : -1;
       if (clash < 0) kept.push(h);
       else {
         // The longer span wins; a concept inside a table phrase stays with it ("primary osteoarthritis"
@@ -169,10 +196,11 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
     for (const h of kept) {
       // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
       if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
-      const ctx = readContext ? contextOf(sentence.text, h.start - sentence.start, h.end - sentence.start) : NO_CONTEXT;
-      let role = roleOf(ctx, sentence, h.concept, h.start - sentence.start);
+      const win = contextWindow(sentence.text, h.start - sentence.start, h.end - sentence.start);
+      const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
+      let role = roleOf(ctx, win.text, sentence, h.concept, win.start);
       // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
-      if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(sentence.text.slice(0, h.start - sentence.start))) role = 'current';
+      if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
       if (role === 'negated' || role === 'uncertain') {
         setAside.push({ start: h.start, end: h.end, why: role, ...(h.concept ? { conceptId: h.concept.id } : {}), ...(h.titleEntry ? { code: h.titleEntry.code } : {}) });
         continue;

@@ -68,8 +68,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
         }
         if (found) {
           hits.push(found);
-          s = content.findIndex(({ i }) => i >= found!.to);
-          if (s < 0) break;
+          while (s < content.length && content[s]!.i < found.to) s++;
         } else s++;
       }
       return hits;
