@@ -21,12 +21,19 @@
  * `--sweep W1,W2,...` also scores the batch engine at each clinical-LM interpolation weight
  * (0 = general LM alone, with the clinical dictionary) to choose the default.
  *
- * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical]
+ * `--capture` instead plays the real-speech clips through Chromium's fake microphone and the
+ * app's capture code with the browser's echo cancellation, noise suppression and automatic gain
+ * on and off, and scores what dictation would send (scripts/eval-wer-capture.ts).
+ *
+ * Search settings against speed (WER beside real-time factor): scripts/tune-asr.ts.
+ *
+ * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical] [--capture]
  * (env CLINDOC_EVAL_DATA, default ../shared/data)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createFfmpegDecoder } from '../main/engines/audio/index.js';
 import { createPocketsphinxRecognizer } from '../main/engines/speech/pocketsphinx/index.js';
 import { normalizeWords } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
@@ -37,6 +44,7 @@ import { editDistance } from '../main/services/clinical-language/edit-distance.j
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { readCsv } from './csv.js';
 import { evalDataDir } from './eval-data.js';
+import { captureComparison } from './eval-wer-capture.js';
 import { locateAppFiles } from '../main/app-files.js';
 
 const SAMPLES = resolve(process.env.CLINDOC_SPEECH_SAMPLES ?? '/tmp/clindoc-speech-samples');
@@ -51,7 +59,7 @@ const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const PS_TESTDATA = process.env.CLINDOC_PS_TESTDATA ?? '/usr/share/pocketsphinx/test/data';
 
-interface Clip {
+export interface Clip {
   id: string;
   pcm: Int16Array;
   reference: string;
@@ -59,7 +67,7 @@ interface Clip {
 
 const decoder = createFfmpegDecoder();
 
-async function realClips(): Promise<Clip[]> {
+export async function realClips(): Promise<Clip[]> {
   mkdirSync(SAMPLES, { recursive: true });
   const jfk = join(SAMPLES, 'jfk.wav');
   if (!existsSync(jfk)) {
@@ -124,7 +132,7 @@ async function pocketsphinxTestdata(): Promise<Clip[]> {
   return [...(await sphinxSet(join(dir, 'librivox'), 'transcription', 'librivox/')), ...(await sphinxSet(join(dir, 'cards'), 'cards.transcription', 'cards/'))];
 }
 
-async function clinicalClips(): Promise<Clip[]> {
+export async function clinicalClips(): Promise<Clip[]> {
   const csv = join(DATA, 'aci-bench', 'clinicalnlp_taskC_test2.csv');
   if (!existsSync(csv)) {
     console.log(`data-set folder ${DATA} not found: skipping synthetic clinical dictation (set CLINDOC_EVAL_DATA)`);
@@ -191,6 +199,15 @@ function configuredEngines(): Array<[string, SpeechRecognizer | null]> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--capture')) {
+    // Live dictation's path: streaming recognition with the clinical LM, as the app's default.
+    const silero = createSileroVad();
+    const medical = createPocketsphinxRecognizer({ medical: true, resourcesDir: CLINICAL_DIR, vad: createRobustVad({ model: silero }) });
+    await captureComparison(await realClips(), (label, clips) => evaluate(`pocketsphinx + clinical LM, streaming / ${label}`, medical, clips, true));
+    await medical.close();
+    await silero.close();
+    return;
+  }
   const sets: Array<[string, Clip[]]> = [];
   if (ONLY !== 'clinical') sets.push(['real', await realClips()]);
   if (ONLY !== 'real') sets.push(['clinical (espeak-ng)', await clinicalClips()]);
@@ -233,4 +250,5 @@ async function main(): Promise<void> {
   await silero.close();
 }
 
-await main();
+// scripts/tune-asr.ts imports the clip sets; only a run of this file evaluates.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();
