@@ -88,13 +88,17 @@ function ageOn(dob: string, day: string): number | undefined {
   return age >= 0 && age < 130 ? age : undefined;
 }
 
-/** Reads every source once (see {@link SourceIndex}). */
-export function indexSources(sources: FidelitySources): SourceIndex {
+/**
+ * Reads every source once (see {@link SourceIndex}). `note`, when given, narrows the costly
+ * spelling correction of the sources to the listed drugs the note names.
+ */
+export function indexSources(sources: FidelitySources, note?: string): SourceIndex {
   const meds = sources.medicationList ?? [];
+  const named = note === undefined ? meds : meds.filter((m) => note.toLowerCase().includes(m.toLowerCase()));
   const texts = [sources.transcript, sources.previousNote, sources.context, ...(sources.instructions ?? [])]
     .filter((t): t is string => typeof t === 'string' && t.trim() !== '')
     // Misheard drug names ("metforman") are read as the listed drug, as the writers read them.
-    .map((t) => correctMedicationNames(t, meds));
+    .map((t) => correctMedicationNames(t, named));
   const stated = new Set<string>();
   const uncertain = new Map<string, NumberReading>();
   const bare = new Set<string>();

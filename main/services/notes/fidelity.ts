@@ -102,7 +102,7 @@ function checkJson(value: unknown, index: SourceIndex, parentKey = ''): unknown 
  * review markers, and the flagged items. Checking a checked note again changes nothing.
  */
 export function checkFidelity(note: GeneratedNote, sources: FidelitySources): CheckedNote {
-  const index = indexSources(sources);
+  const index = indexSources(sources, note.markdown);
   const { text: markdown, placed } = applyIssues(note.markdown, findIssues(note.markdown, index));
   const review = placed.map(({ issue, start, end }): FidelityFlag => {
     const section = sectionAt(markdown, start);
@@ -119,8 +119,8 @@ export function checkFidelity(note: GeneratedNote, sources: FidelitySources): Ch
  * what `npm run eval:notes` counts as "unsupported numbers". Dates are not counted.
  */
 export function unsupportedNumbers(note: string | GeneratedNote, sources: FidelitySources): { kind: FidelityKind; text: string; reason: string }[] {
-  const index = indexSources(sources);
   const markdown = typeof note === 'string' ? note : note.markdown;
+  const index = indexSources(sources, markdown);
   return findIssues(markdown, index)
     .filter((i) => i.kind === 'number' || i.kind === 'dose' || (i.kind === 'unit' && i.reason.startsWith('the transcript says')))
     .map((i) => ({ kind: i.kind, text: i.text, reason: i.reason }));
