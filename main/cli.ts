@@ -25,6 +25,7 @@ const USAGE = `Usage: clindoc <command>
   stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
               [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
                                          stream an audio file at real-time pace and print partial and final lines
+  credentials [--json]                   show the local account id and API key again (from local-credentials.json)
   codes import ORDER_FILE [TABULAR_XML] [--edition FY2025] [--json]
                                          load a newer CMS ICD-10-CM release (plain or .gz) into the data folder
   backup FILE [--json]                   write a consistent, encrypted backup of the data folder (safe while Clindoc runs)
@@ -84,6 +85,14 @@ async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) fail(`configuration error: ${err.message}`, 2);
     throw err;
+  }
+  if (group === 'credentials') {
+    const { localCredentialsPath, readLocalCredentials } = await import('./composition.js');
+    const creds = readLocalCredentials(config.dataDir);
+    if (!creds) fail(`no local credentials in ${localCredentialsPath(config.dataDir)}: the first \`npm run serve\` (or app start) creates them`);
+    // The same two lines the first start printed, ready to paste into the connect form or a client.
+    process.stdout.write(values.json ? `${JSON.stringify(creds)}\n` : `X-ACCOUNT-ID: ${creds.accountId}\nX-API-KEY: ${creds.apiKey}\n`);
+    return;
   }
   if (group === 'codes') {
     if (action !== 'import' || !arg) fail('usage: clindoc codes import ORDER_FILE [TABULAR_XML] [--edition FY2025]', 2);

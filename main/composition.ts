@@ -44,6 +44,7 @@ import { createStorageUsageService } from './services/storage-usage/storage-usag
 import { createStorageUsageStore } from './store/storage-usage-store.js';
 import { createVisitStore } from './store/visit-store.js';
 import { createVisitService } from './services/visits/visit-service.js';
+import { createSignInLinks } from './services/accounts/sign-in-links.js';
 import { createEmbeddedExtractor } from './engines/extraction/index.js';
 import { createExtractionService } from './services/extraction/index.js';
 import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
@@ -85,6 +86,11 @@ export interface Clindoc {
   protection: DataProtection;
   /** Set when this start created the first (local) account. */
   localCredentials?: { accountId: string; apiKey: string };
+  /**
+   * A one-click sign-in link to the interface (`http://127.0.0.1:PORT/#token=…`): a single-use
+   * token valid ten minutes, exchanged by the page for the local credentials. After `listen()`.
+   */
+  signInLink(): string;
   /** Binds the port and starts background work; resolves with the bound port. */
   listen(): Promise<number>;
   /** Stops accepting, lets running jobs finish (or stay queued), closes the database. */
@@ -308,6 +314,17 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     ...(languageModel ? { proposer: createLlmCodeProposer(languageModel, () => coder().table) } : {}),
   });
   let boundPort = config.port;
+  const signIn = createSignInLinks({
+    credentials: () => readLocalCredentials(config.dataDir),
+    valid: (c) => {
+      try {
+        accounts.authenticate(c.apiKey, c.accountId);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
   const visits = createVisitService({
     store: stores.visits,
     links: { note: (accountId, id) => stores.notes.get(accountId, id) !== undefined, transcription: (accountId, id) => stores.transcriptions.get(accountId, id) !== undefined },
@@ -325,7 +342,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
       macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, models: modelManager.service,
 
-      visits,
+      visits, signIn,
       storage: createStorageUsageService({
         reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
         visits: { list: (accountId, limit, cursor) => visits.list(accountId, { limit, ...(cursor ? { cursor } : {}) }), delete: visits.delete },
@@ -361,6 +378,11 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const clindoc: Clindoc = {
     config, logger, db, server, accounts, jobs, webhooks: dispatcher, audit, retention, protection, backups, backupScheduler,
     ...(localCredentials ? { localCredentials } : {}),
+    signInLink() {
+      // A wildcard listen address is reached on loopback; the page's origin must be the one the guard accepts.
+      const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+      return `http://${host}:${boundPort}/#token=${signIn.issue().token}`;
+    },
     listen: () =>
       new Promise<number>((resolve, reject) => {
         server.once('error', reject);

@@ -20,13 +20,22 @@ async function main(): Promise<void> {
   const clindoc = createClindoc(config);
   const port = await clindoc.listen();
   if (clindoc.localCredentials) {
-    // Printed once, on the first start only: the key is stored hashed from now on.
+    // The key is stored hashed in the database; the owner-only file keeps it for the app and for
+    // `clindoc credentials`, which shows it again.
     process.stderr.write(
-      `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY:    ${clindoc.localCredentials.apiKey}\n` +
-        `It is also kept (owner-only) in ${config.dataDir}/local-credentials.json for the desktop app.\n\n`,
+      `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY: ${clindoc.localCredentials.apiKey}\n` +
+        `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
     );
   }
   process.stderr.write(`Clindoc local API on http://${config.host}:${port}  (docs: /docs)\n`);
+  let link: string | undefined;
+  try {
+    link = clindoc.signInLink();
+  } catch {
+    link = undefined; // no local account (accounts made with the CLI only): integrations use their own keys
+  }
+  // A one-click sign-in, as Jupyter prints one: the token works once, for ten minutes, and never is the key.
+  if (link) process.stderr.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

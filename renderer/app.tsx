@@ -49,8 +49,16 @@ export function App() {
       window.removeEventListener('pagehide', flush);
     };
   }, [visits]);
+  // Without working credentials the app waits on Settings; once connected it opens on Dictation.
+  const sentToSettings = useRef(false);
   useEffect(() => {
-    if (status === 'missing' || status === 'rejected') setPage('settings');
+    if (status === 'missing' || status === 'rejected') {
+      sentToSettings.current = true;
+      setPage('settings');
+    } else if (status === 'ready' && sentToSettings.current) {
+      sentToSettings.current = false;
+      setPage('dictation');
+    }
   }, [status]);
   useEffect(() => {
     // Ctrl+Shift+Space starts or stops dictation from anywhere in the app.

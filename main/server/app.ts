@@ -27,6 +27,8 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerMacroLibraryRoutes } from './routes/macro-library.js';
 import { registerStorageRoutes } from './routes/storage.js';
 import { registerVisitRoutes } from './routes/visits.js';
+import { registerSignInRoutes } from './routes/sign-in.js';
+import type { SignInLinks } from '../services/accounts/sign-in-links.js';
 import type { VisitService } from '../services/visits/visit-service.js';
 import { registerCodingRoutes } from './routes/coding.js';
 import type { CodingService } from '../services/coding/coding-service.js';
@@ -64,6 +66,8 @@ export interface ApiServices {
   storage: StorageUsageService;
   /** Visits: one patient encounter and everything documented for it (`/v1/visits`). */
   visits: VisitService;
+  /** One-click sign-in links of the interface served to a browser (`POST /v1/sign-in`). */
+  signIn?: SignInLinks;
   /** The account's default speech recogniser (`/v1/settings/engines`). */
   engines: EngineSettingsService;
   /** ICD-10-CM and office E/M suggestions (`/v1/coding/analyze`). */
@@ -151,6 +155,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   registerAuditRoutes(registry, { audit: services.audit });
   registerStorageRoutes(registry, { storage: services.storage });
   registerVisitRoutes(registry, { visits: services.visits });
+  if (services.signIn) registerSignInRoutes(registry, { signIn: services.signIn, port: options.port });
   registerSettingsRoutes(registry, { engines: services.engines });
   if (services.models) registerModelRoutes(registry, { models: services.models });
 

@@ -10,7 +10,7 @@ export type ConnectionSource = 'desktop' | 'link' | 'stored';
 
 export interface ConnectionEnv {
   bridge?: DesktopBridge | undefined;
-  /** The page URL's fragment, e.g. `#account=...&key=...` (fragments never reach a server or its logs). */
+  /** The page URL's fragment, e.g. `#token=...` of a sign-in link (fragments never reach a server or its logs). */
   hash: string;
   session: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   local: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -28,28 +28,73 @@ function parseStored(raw: string | null): { accountId: string; apiKey: string } 
   }
 }
 
+/** A sign-in link that could not be used (expired, used, or the API refused it); the message says what to do. */
+export class SignInLinkError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignInLinkError';
+  }
+}
+
+/** Trades a sign-in link's single-use token for the local credentials (`POST /v1/sign-in`, same origin only). */
+async function exchangeToken(token: string, fetchImpl: typeof fetch): Promise<{ accountId: string; apiKey: string }> {
+  let res: Response;
+  try {
+    res = await fetchImpl('/v1/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  } catch {
+    throw new SignInLinkError('The local API cannot be reached to use the sign-in link. Is Clindoc running?');
+  }
+  const body = (await res.json().catch(() => undefined)) as { data?: { accountId?: unknown; apiKey?: unknown } } | undefined;
+  const creds = body?.data;
+  if (!res.ok || typeof creds?.accountId !== 'string' || typeof creds.apiKey !== 'string') {
+    throw new SignInLinkError('This sign-in link has expired or was already used. Paste the two lines Clindoc printed (or run `clindoc credentials`) below.');
+  }
+  return { accountId: creds.accountId, apiKey: creds.apiKey };
+}
+
 /**
  * Finds the credentials of the local API. In Electron the preload bridge hands them over. In a
- * plain browser a page cannot read them from disk (any web page could then read the key), so the
- * user pastes them in Settings; they are kept in sessionStorage (gone when the tab closes)
- * unless the user asks to remember them on this computer (localStorage). A `#account=&key=`
- * fragment prefills them for tests and links, and is removed from the address bar at once.
+ * plain browser a page cannot read them from disk (any web page could then read the key): the
+ * one-click link `npm run serve` prints carries a single-use token in its fragment (`#token=`),
+ * which is taken out of the address bar at once and traded for the credentials; or the user
+ * pastes them in Settings. They are kept in sessionStorage (gone when the tab closes) unless the
+ * user asks to remember them on this computer (localStorage). The API key itself never travels
+ * in a URL.
  */
-export async function resolveConnection(env: ConnectionEnv): Promise<{ connection: Connection; source: ConnectionSource } | undefined> {
+export async function resolveConnection(env: ConnectionEnv, fetchImpl: typeof fetch = (...a) => fetch(...a)): Promise<{ connection: Connection; source: ConnectionSource } | undefined> {
   if (env.bridge) {
     const c = await env.bridge.connection();
     if (c.accountId && c.apiKey) return { connection: { baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }, source: 'desktop' };
   }
-  const fragment = new URLSearchParams(env.hash.replace(/^#/, ''));
-  const account = fragment.get('account');
-  const key = fragment.get('key');
-  if (account && key) {
-    env.session.setItem(CREDENTIALS_KEY, JSON.stringify({ accountId: account, apiKey: key }));
+  const token = new URLSearchParams(env.hash.replace(/^#/, '')).get('token');
+  if (token) {
+    // Out of the address bar before anything else, so neither a used token nor a failure stays there.
     env.clearHash();
-    return { connection: { baseUrl: '', accountId: account, apiKey: key }, source: 'link' };
+    const creds = await exchangeToken(token, fetchImpl);
+    env.session.setItem(CREDENTIALS_KEY, JSON.stringify(creds));
+    return { connection: { baseUrl: '', ...creds }, source: 'link' };
   }
   const stored = parseStored(env.session.getItem(CREDENTIALS_KEY)) ?? parseStored(env.local.getItem(CREDENTIALS_KEY));
   return stored ? { connection: { baseUrl: '', ...stored }, source: 'stored' } : undefined;
+}
+
+/**
+ * Reads credentials from pasted text: the two lines Clindoc prints ("X-ACCOUNT-ID: …",
+ * "X-API-KEY: …", in any order, with or without other text around them) or the JSON of
+ * `local-credentials.json`. Whatever is not found is left out.
+ */
+export function parseCredentialLines(text: string): { accountId?: string; apiKey?: string } {
+  try {
+    const v = JSON.parse(text) as { accountId?: unknown; apiKey?: unknown };
+    if (v && typeof v === 'object') {
+      return { ...(typeof v.accountId === 'string' ? { accountId: v.accountId } : {}), ...(typeof v.apiKey === 'string' ? { apiKey: v.apiKey } : {}) };
+    }
+  } catch {
+    // not JSON: the printed lines
+  }
+  const account = /X-ACCOUNT-ID\s*:\s*([^\s"',]+)/i.exec(text)?.[1];
+  const key = /X-API-KEY\s*:\s*([^\s"',]+)/i.exec(text)?.[1];
+  return { ...(account ? { accountId: account } : {}), ...(key ? { apiKey: key } : {}) };
 }
 
 /** Keeps browser-entered credentials: for this tab only, or on this computer when `remember`. */

@@ -6,24 +6,38 @@ import { DictationPrefs } from '../components/dictation-prefs.js';
 import { EnginesPanel } from '../components/engines-panel.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
+import { parseCredentialLines } from '../api/connection.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
 
 function ConnectionForm() {
   const { connection } = useStores();
   const status = useConnection((s) => s.status);
+  const message = useConnection((s) => s.message);
   const [accountId, setAccountId] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [remember, setRemember] = useState(false);
+  // Pasting the printed lines ("X-ACCOUNT-ID: …", "X-API-KEY: …") into either field fills both.
+  const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => {
+    const found = parseCredentialLines(e.clipboardData.getData('text'));
+    if (!found.accountId && !found.apiKey) return;
+    e.preventDefault();
+    if (found.accountId) setAccountId(found.accountId);
+    if (found.apiKey) setApiKey(found.apiKey);
+  };
+  // A line typed or dropped in whole ("X-API-KEY: cdk_…") keeps only the value.
+  const value = (text: string, field: 'accountId' | 'apiKey'): string => parseCredentialLines(text)[field] ?? text;
   return (
     <form onSubmit={(e) => { e.preventDefault(); void connection.getState().enter(accountId, apiKey, remember); }} aria-label="Connect to the local API">
+      {status === 'missing' && message && <ErrorMessage>{message}</ErrorMessage>}
       <p>
-        In a browser, paste the account id and API key the local API printed on its first start (also in
-        <code> local-credentials.json</code> in its data folder). They are kept for this tab only unless you tick Remember.
+        Open the sign-in link <code>npm run serve</code> printed, or paste the two lines it printed (<code>X-ACCOUNT-ID: …</code> and
+        <code> X-API-KEY: …</code>) into either field; <code>clindoc credentials</code> prints them again. They are kept for this tab only
+        unless you tick Remember.
       </p>
       <label htmlFor="account-id">Account id</label>
-      <input id="account-id" value={accountId} onChange={(e) => setAccountId(e.target.value)} autoComplete="off" required />
+      <input id="account-id" value={accountId} onPaste={onPaste} onChange={(e) => setAccountId(value(e.target.value, 'accountId'))} autoComplete="off" required />
       <label htmlFor="api-key">API key</label>
-      <input id="api-key" type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" required />
+      <input id="api-key" type="password" value={apiKey} onPaste={onPaste} onChange={(e) => setApiKey(value(e.target.value, 'apiKey'))} autoComplete="off" required />
       <label className="check">
         <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
         Remember on this computer
@@ -50,14 +64,7 @@ export function SettingsPage() {
         {state.status === 'ready' && <StatusMessage>Connected{state.source === 'desktop' ? ' (desktop app)' : ''}.</StatusMessage>}
         {(state.status === 'rejected' || state.status === 'offline') && <ErrorMessage>{state.message}</ErrorMessage>}
         {state.status === 'ready' && state.connection ? (
-          <>
-            <p className="hint">Integrations on this computer call the same API with these details (reference at <a href="/docs">/docs</a>).</p>
-            <CopyField label="API base URL" value={base} />
-            <CopyField label="Port" value={port} />
-            <CopyField label="Account id (X-ACCOUNT-ID)" value={state.connection.accountId} />
-            <CopyField label="API key (X-API-KEY)" value={state.connection.apiKey} secret />
-            {state.source !== 'desktop' && <button type="button" onClick={() => connection.getState().forget()}>Forget these credentials</button>}
-          </>
+          state.source !== 'desktop' && <button type="button" onClick={() => connection.getState().forget()}>Forget these credentials</button>
         ) : (
           state.status !== 'loading' && state.source !== 'desktop' && <ConnectionForm />
         )}
@@ -84,8 +91,24 @@ export function SettingsPage() {
       </section>
       <DictationPrefs />
       <EnginesPanel />
-      <WebhooksPanel />
       <DataPanel />
+      {/* What only integrations need, out of the physician's way. */}
+      <details className="advanced">
+        <summary>Advanced: integrations (API address, key, webhooks)</summary>
+        {state.status === 'ready' && state.connection ? (
+          <section aria-labelledby="integration-title">
+            <h3 id="integration-title">Integrations</h3>
+            <p className="hint">Integrations on this computer call the same API with these details (reference at <a href="/docs">/docs</a>).</p>
+            <CopyField label="API base URL" value={base} />
+            <CopyField label="Port" value={port} />
+            <CopyField label="Account id (X-ACCOUNT-ID)" value={state.connection.accountId} />
+            <CopyField label="API key (X-API-KEY)" value={state.connection.apiKey} secret />
+          </section>
+        ) : (
+          <p className="hint">Connect first to see the API details.</p>
+        )}
+        <WebhooksPanel />
+      </details>
     </section>
   );
 }

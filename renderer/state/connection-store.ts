@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
-import { forgetCredentials, resolveConnection, storeCredentials, type ConnectionEnv, type ConnectionSource } from '../api/connection.js';
+import { forgetCredentials, resolveConnection, SignInLinkError, storeCredentials, type ConnectionEnv, type ConnectionSource } from '../api/connection.js';
 import type { Connection } from '../api/types.js';
 
 export interface ConnectionState {
@@ -39,14 +39,15 @@ export function createConnectionStore(deps: ConnectionDeps): StoreApi<Connection
     status: 'loading',
     async load() {
       try {
-        const found = await resolveConnection(deps.env);
+        const found = await resolveConnection(deps.env, deps.fetch);
         if (!found) {
           store.setState({ status: 'missing', message: undefined });
           return;
         }
         await check(found.connection, found.source);
       } catch (err) {
-        store.setState({ status: 'offline', message: (err as Error).message });
+        // A spent sign-in link is not an outage: the connect form says what to do instead.
+        store.setState({ status: err instanceof SignInLinkError ? 'missing' : 'offline', message: (err as Error).message });
       }
     },
     async enter(accountId, apiKey, remember) {

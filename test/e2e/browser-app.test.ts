@@ -57,7 +57,7 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: server.base });
     page = await context.newPage();
-    await page.goto(`${server.base}/#account=${server.creds.accountId}&key=${server.creds.apiKey}`);
+    await page.goto(server.clindoc.signInLink());
     await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
   }, 120_000);
 
@@ -68,7 +68,8 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
   });
 
   it('keeps the credentials out of the address bar', () => {
-    expect(page.url()).not.toContain('key=');
+    expect(page.url()).not.toContain('token=');
+    expect(page.url()).not.toContain(server.creds.apiKey);
   });
 
   it('saves a macro in the library', async () => {

@@ -74,7 +74,7 @@ export interface OpenApp { browser: Browser; context: BrowserContext; page: Page
 
 /**
  * Launches Debian's Chromium with `micWav` as the microphone, grants the microphone and the
- * clipboard to the app's origin only, and opens the app signed in through the URL fragment.
+ * clipboard to the app's origin only, and opens the app through a one-click sign-in link.
  */
 export async function openApp(server: TestServer, micWav: string): Promise<OpenApp> {
   const browser = await chromium.launch({
@@ -85,7 +85,7 @@ export async function openApp(server: TestServer, micWav: string): Promise<OpenA
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: server.base });
   const page = await context.newPage();
-  await page.goto(`${server.base}/#account=${server.creds.accountId}&key=${server.creds.apiKey}`);
+  await page.goto(server.clindoc.signInLink());
   await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
   return { browser, context, page };
 }

@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
 import { createConnectionStore } from '../../renderer/state/connection-store.js';
+import { parseCredentialLines } from '../../renderer/api/connection.js';
 import { createNoteStore } from '../../renderer/state/note-store.js';
 import { createDictationStore } from '../../renderer/state/dictation-store.js';
 import { deleteAllData, describeUsage, formatBytes, storageUsage } from '../../renderer/state/data-admin.js';
@@ -29,19 +30,49 @@ Doctor: Any cough? Patient: A mild dry cough.
 Doctor: Throat is red, no exudate. Lungs are clear. Plan: rest, fluids, paracetamol 1 g up to four times a day, and come back if it gets worse.`;
 
 describe('connection store', () => {
-  it('takes credentials from a #account=&key= link, keeps them for the tab only and clears the address bar', async () => {
+  const sameOrigin = (input: RequestInfo | URL, init?: RequestInit) => fetch(typeof input === 'string' && input.startsWith('/') ? `${server.base}${input}` : input, init);
+
+  it('signs in from a one-click link: the token is traded once for the credentials, kept for the tab only, and the address bar cleared', async () => {
+    const link = server.clindoc.signInLink();
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=cds_[A-Za-z0-9_-]{43}$`));
+    expect(link).not.toContain(server.creds.apiKey);
+    const hash = new URL(link).hash;
     const session = new MemoryStorage();
     const local = new MemoryStorage();
     let cleared = false;
-    const store = createConnectionStore({
-      env: { hash: `#account=${server.creds.accountId}&key=${server.creds.apiKey}`, session, local, clearHash: () => { cleared = true; } },
-      fetch: (input, init) => fetch(typeof input === 'string' && input.startsWith('/') ? `${server.base}${input}` : input, init),
-    });
+    const store = createConnectionStore({ env: { hash, session, local, clearHash: () => { cleared = true; } }, fetch: sameOrigin });
     await store.getState().load();
     expect(store.getState().status).toBe('ready');
+    expect(store.getState().source).toBe('link');
     expect(cleared).toBe(true);
-    expect(session.getItem('clindoc.credentials')).toContain(server.creds.accountId);
+    expect(JSON.parse(session.getItem('clindoc.credentials')!)).toEqual(server.creds);
     expect(local.getItem('clindoc.credentials')).toBeNull();
+
+    // The same link a second time (another tab, or someone who saw it) gets nothing.
+    let clearedAgain = false;
+    const again = createConnectionStore({ env: { hash, session: new MemoryStorage(), local: new MemoryStorage(), clearHash: () => { clearedAgain = true; } }, fetch: sameOrigin });
+    await again.getState().load();
+    expect(again.getState().status).toBe('missing');
+    expect(again.getState().message).toMatch(/expired or was already used/);
+    expect(clearedAgain).toBe(true);
+  });
+
+  it('never takes an API key from the address bar', async () => {
+    const session = new MemoryStorage();
+    const store = createConnectionStore({
+      env: { hash: `#account=${server.creds.accountId}&key=${server.creds.apiKey}`, session, local: new MemoryStorage(), clearHash: () => undefined }, fetch: sameOrigin,
+    });
+    await store.getState().load();
+    expect(store.getState().status).toBe('missing');
+    expect(session.getItem('clindoc.credentials')).toBeNull();
+  });
+
+  it('reads the pasted lines Clindoc prints, or local-credentials.json', () => {
+    const printed = `Clindoc created the local account on first start.\n  X-ACCOUNT-ID: acct_123\n  X-API-KEY: cdk_abc-DEF_9\n`;
+    expect(parseCredentialLines(printed)).toEqual({ accountId: 'acct_123', apiKey: 'cdk_abc-DEF_9' });
+    expect(parseCredentialLines('X-API-KEY:cdk_only')).toEqual({ apiKey: 'cdk_only' });
+    expect(parseCredentialLines('{"accountId": "acct_1", "apiKey": "cdk_2"}')).toEqual({ accountId: 'acct_1', apiKey: 'cdk_2' });
+    expect(parseCredentialLines('acct_plain')).toEqual({});
   });
 
   it('says so when the key is wrong', async () => {
