@@ -15,7 +15,7 @@ const jobOf = (s: TestServer, resourceId: string): { status: string; attempts: n
   s.clindoc.db.prepare('SELECT status, attempts, last_error FROM jobs WHERE resource_id = ?').get(resourceId) as { status: string; attempts: number; last_error: string | null };
 
 /** A long visit, so its note and its row need many new database pages. */
-const visit = (n: number): string => `Visit ${n}. ${'The patient reports a dry cough for three days without fever, and mild wheeze at night. '.repeat(2500)}`;
+const visit = (n: number): string => `Visit ${n}. ${'The patient reports a dry cough for three days without fever, and mild wheeze at night. '.repeat(300)}`;
 
 describe('the full-disk error kind', () => {
   it('recognises the file system\'s and SQLite\'s "no room" codes, also as a cause, and nothing else', () => {
