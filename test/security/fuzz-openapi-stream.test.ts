@@ -12,10 +12,10 @@ import { boundaryValue, jsonBody, validValue, type Doc, type Operation, type Sch
  * (valid, boundary, hostile, malformed) with binary frames between them. A session may only close
  * normally or by policy, answers only with documented message types, never opens for one account
  * with another's credentials, never tells B anything of A's, and the server keeps serving.
- * Time: half of CLINDOC_FUZZ_SECONDS (default 30).
+ * Time: half of FUZZ_SECONDS (default 30).
  */
 
-const SECONDS = Number(process.env.CLINDOC_FUZZ_SECONDS ?? 30) / 2;
+const SECONDS = Number(process.env.FUZZ_SECONDS ?? 30) / 2;
 const STREAM = '/v1/audio/transcriptions/stream';
 const MIN_SESSIONS = 30;
 

@@ -12,10 +12,10 @@ import { jsonBody, oddHeaders, pathParam, queryString, type Doc, type Operation 
  * bound, hostile values, malformed and huge JSON, odd headers, strange path ids and queries), sent
  * with account B's key while account A's data sits in the same server. Every answer must be below
  * 500 in the contract's error body, nothing of A's may appear in B's answers unless B itself sent
- * it, and the server must keep serving. Time per run: CLINDOC_FUZZ_SECONDS (default 30).
+ * it, and the server must keep serving. Time per run: FUZZ_SECONDS (default 30).
  */
 
-const SECONDS = Number(process.env.CLINDOC_FUZZ_SECONDS ?? 30);
+const SECONDS = Number(process.env.FUZZ_SECONDS ?? 30);
 const MARKER = 'ZEBRA-7731-PRIVATE';
 /** Requests per operation even when its share of the time is spent. */
 const MIN_CASES = 8;
