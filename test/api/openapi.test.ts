@@ -62,6 +62,8 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     const visit = await call('POST', '/v1/visits', '/v1/visits', { patient: { name: 'Ana' }, notes: [{ noteId, version: 3 }] });
     await call('POST', '/v1/visits', '/v1/visits', { patient: 'Ana' });
     await call('GET', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`);
+    await call('POST', '/v1/sign-in', '/v1/sign-in', { token: new URL(s.clindoc.signInLink()).hash.slice('#token='.length) });
+    await call('POST', '/v1/sign-in', '/v1/sign-in', { token: 'cds_spent' });
     await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'Saved.' }, { 'If-Match': '"1"' });
     await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'Stale.' }, { 'If-Match': '"1"' });
     await call('PATCH', '/v1/visits/{visitId}', `/v1/visits/${visit.json.data.id}`, { transcript: 'No version.' });
