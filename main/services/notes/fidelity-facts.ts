@@ -159,9 +159,13 @@ function findingsIn(text: string, spoken: boolean): { term: string; start: numbe
 
 // Words that open a spoken question when the recogniser wrote no question mark ("have you had any fever").
 const ASKS = /^(?:(?:okay|ok|and|so|alright|all right|um|uh|now|well|then|also|but|great|good|right)[\s,]+)*(?:do|does|did|have|has|had|are|is|was|were|any|anything|how about|what about|can|could|would|will|how|what|when|where)\b/i;
-const ANY_BEFORE = /\bany(?:thing)?(?:\s+[^\s.?!;]+){0,10}\s+$/u;
+const ANY_BEFORE = /\bany(?:thing)?(?:\s+[^\s.?!;]+){0,10}\s+$/iu;
 
+/** "…, okay?" asks for agreement with what was said, not about it. */
+const TAG_QUESTION = /(?:^|[\s,])(?:okay|ok|right|alright|all right|yeah|yes|correct)\s*\?\s*$/i;
+const isQuestion = (sentence: string): boolean => /\?\s*$/.test(sentence) && !TAG_QUESTION.test(sentence);
 const NEAR_NEGATION_WORDS = 8;
+const AFFIRMING = /\b(?:i do|there is|there's|there are|just|has|have|had|see|seen|appreciate|notice|noticed|feel|felt|reports?|shows?)\b/i;
 const NEW_QUESTION = /\b(?:do|does|did|have|has|are|is|any)\s+(?:you|he|she|they|your|his|her)\b/i;
 /** A finding answered in one word right after it ("diarrhea, no."). */
 const TERSE_NO = /^\s*,?\s*(?:no|none|negative)\s*[.?!]?\s*$/i;
@@ -182,13 +186,13 @@ export const joinContractions = (text: string): string => text.replace(/(\p{L}) 
  * Findings named in `text` with their polarity. A finding in a question takes the polarity of
  * the reply on the next line ("[doctor] any fever? [patient] no" -> fever negated); a "yes" to a
  * question naming several findings does not say which, so they stay neutral. `only` limits the
- * answer to the findings (lexicon terms) a caller asks about. `spoken` also reads
- * symptoms in patients' words ("threw up"): right for a conversation, too loose for a note
- * ("hearing" is not hearing loss there).
+ * answer to the findings (lexicon terms) a caller asks about. `conversation` (a transcript, not a
+ * note) also reads symptoms in patients' words ("threw up"; in a note "hearing" is not hearing
+ * loss) and questions and their answers.
  */
-export function findingMentions(raw: string, spoken = true, only?: ReadonlySet<string>): FindingMention[] {
+export function findingMentions(raw: string, conversation = true, only?: ReadonlySet<string>): FindingMention[] {
   const text = joinContractions(raw);
-  const found = findingsIn(text, spoken);
+  const found = findingsIn(text, conversation);
   // Reading a finding's context is the costly part: only the findings asked about are read.
   const wanted = only ? found.filter((f) => only.has(f.term)) : found;
   if (wanted.length === 0) return [];
@@ -200,7 +204,8 @@ export function findingMentions(raw: string, spoken = true, only?: ReadonlySet<s
     const s = spans[k]!;
     const local = { start: f.start - s.start, end: f.end - s.start };
     const said = readSpeakerTag(s.text)?.text ?? s.text;
-    const asked = s.text.trimEnd().endsWith('?') || ASKS.test(said) || ANY_BEFORE.test(s.text.slice(0, local.start));
+    const question = isQuestion(s.text);
+    const asked = question || ASKS.test(said) || ANY_BEFORE.test(s.text.slice(0, local.start));
     const c = contextOf(s.text, local.start, local.end);
     const negation = c.triggers.find((t) => t.category === 'negated');
     // In run-on speech a negation's scope can reach a finding a dozen words on ("i don't hear a
@@ -209,15 +214,18 @@ export function findingMentions(raw: string, spoken = true, only?: ReadonlySet<s
     const short = negation !== undefined && /^(no|not)$/i.test(negation.phrase);
     // "it hasn't helped okay and do you have any nausea": a question begun after the negation ends it.
     const requestioned = negation !== undefined && negation.end <= local.start && NEW_QUESTION.test(s.text.slice(negation.end, local.start));
-    const far = negation !== undefined && (requestioned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*,/.test(s.text.slice(negation.end))));
+    const far = negation !== undefined && (requestioned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*(?:,|just\b|only\b|but\b)/.test(s.text.slice(negation.end))));
+    // Past a far negation, "i do see", "there is", "you've seen" state the finding again.
+    const restated = far && negation.end <= local.start && AFFIRMING.test(s.text.slice(negation.end, local.start));
     // "non-small cell lung cancer", "non-cardiac chest pain": a prefix, not a negation.
     if (negation && /^non$/i.test(negation.phrase) && c.triggers.filter((t) => t.category === 'negated').length === 1) c.negated = false;
-    const question = s.text.trimEnd().endsWith('?');
     let polarity: FindingMention['polarity'];
     if (c.hypothetical || c.family || c.historical) polarity = 'neutral';
     else if ((c.negated && !far && !question) || TERSE_NO.test(s.text.slice(local.end))) polarity = 'negated';
-    else if (asked) polarity = answerTo(text, spans, k, found, s);
+    // In a note a question ("Any rash?") or "for any fever" states nothing either way.
+    else if (asked) polarity = conversation ? answerTo(text, spans, k, found, s) : 'neutral';
     // "Cannot recall a fever": a negative word the trigger lists do not hold; not an affirmation.
+    else if (restated && !c.uncertain) polarity = 'affirmed';
     else if (c.uncertain || far || NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
     else polarity = 'affirmed';
     out.push({ term: f.term, start: f.start, end: f.end, polarity });

@@ -36,12 +36,13 @@ export interface FidelitySources {
 /** How well the sources state a number: plainly, only through words that could mean two things, or not at all. */
 export type Support = { level: 'stated' } | { level: 'uncertain'; reading: NumberReading } | { level: 'none' };
 
-/** A dose or frequency of the sources with the drug it belongs to. */
+/** A dose of the sources with the drug it belongs to. */
 export interface SourceDose extends Dose {
   drug?: string;
   /** The number's reading, for what an unclear dose could mean. */
   reading?: NumberReading;
 }
+/** A frequency of the sources with the drug it belongs to. */
 export interface SourceFrequency extends Frequency {
   drug?: string;
 }
