@@ -99,6 +99,19 @@ describe('fidelity: frequency, side, negation', () => {
     expect(flagged('Denies headache.', t)).toEqual([['negation', 'headache', 'headache not discussed in the transcript']]);
     expect(flagged('Non-cardiac chest pain.', t)).toEqual([]);
   });
+
+  it('reads run-on recogniser speech: far negations, "no, just …", tag questions, and questions left in a note', () => {
+    const t = `[doctor] i do n't hear a murmur , your lungs are clear , and on your right knee i do appreciate some edema .
+[doctor] any numbness ?
+[patient] no just the headache and the pain .
+[doctor] you have no rash , okay ?`;
+    expect(flagged('Right knee edema.', t)).toEqual([]);
+    expect(flagged('Denies headache.', t)).toEqual([['negation', 'headache', 'the transcript reports headache']]);
+    expect(flagged('Denies numbness. No rash.', t)).toEqual([]);
+    expect(flagged('Rash on the arm.', t)).toEqual([['negation', 'Rash', 'the transcript says no rash']]);
+    // A question copied into a note, or "call for any numbness", claims nothing either way.
+    expect(flagged('Any numbness? Call for any numbness.', t)).toEqual([]);
+  });
 });
 
 describe('fidelity: header, layout, sources', () => {
