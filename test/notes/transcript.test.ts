@@ -33,7 +33,7 @@ describe('transcript understanding', () => {
 
   it('cleans ASR artefacts and disfluencies without dropping content', () => {
     expect(cleanUtterance("i , i , i do n't know , um , it's been uh five weeks .")).toBe("i don't know, it's been five weeks.");
-    expect(cleanUtterance('the ex- exerting part , you know , hurts')).toBe('the exerting part, hurts');
+    expect(cleanUtterance('the ex- exerting part , you know , hurts')).toBe('the exerting part hurts');
   });
 
   it('does not split on decimals or titles', () => {

@@ -17,3 +17,4 @@ export * from './medications.js';
 export * from './lexicon.js';
 export * from './section-labels.js';
 export * from './conversation.js';
+export * from './segment.js';

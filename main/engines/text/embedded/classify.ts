@@ -76,7 +76,7 @@ export function kindOf(s: Sentence): SectionKind | undefined {
     let score = rule.weight * Math.min(2, matches.length);
     // The encounter's usual order: history first, then exam, then assessment and plan.
     if ((rule.kind === 'plan' || rule.kind === 'assessment' || rule.kind === 'instructions') && s.position > 0.55) score += 1;
-    if ((rule.kind === 'exam' || rule.kind === 'results') && s.position > 0.35) score += 0.5;
+    if ((rule.kind === 'exam' || rule.kind === 'results') && s.position > 0.35) score += 1;
     // A clinician talking about medicines is usually changing them (plan), a patient listing them.
     if (rule.kind === 'medications' && s.role === 'doctor' && s.position > 0.5) score -= 1.5;
     if (score > bestScore) {

@@ -13,6 +13,8 @@ export function cleanUtterance(text: string): string {
   t = t.replace(/\b(ca|wo|do|does|did|is|are|was|were|have|has|had|could|would|should)\s+n't\b/gi, '$1n\'t');
   t = t.replace(/\s+([,.;:?!])/g, '$1');
   t = t.replace(/\bwhats\b/gi, "what's").replace(/\bwan na\b/gi, 'want to').replace(/\bgon na\b/gi, 'going to').replace(/\bgot ta\b/gi, 'got to');
+  // A filler set off by commas inside a phrase ("acute lumbar , um , strain") leaves no comma behind.
+  t = t.replace(/,\s*(?:uh|uhm|um|umm|erm|er|ah|hmm+|you know|i mean|i'm sorry|sorry)\s*,(?!\s*(?:i|i'm|i've|it|it's|we|you|he|she|they|this|that|there|so|and|but|my)\b)/gi, ' ');
   t = t.replace(FILLERS, '$1');
   // False starts: "ex- exerting", "c- colonoscopy".
   t = t.replace(/\b([\p{L}]{1,6})-\s+(?=\1)/giu, '');

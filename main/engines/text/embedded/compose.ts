@@ -16,9 +16,9 @@ import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
 import { readExchanges } from './dialogue.js';
 import { chiefComplaint, reviewOfSystems, statedSymptoms, type RosFact } from './findings.js';
-import { diagnosisIn, opensAssessmentAndPlan, problemOpened } from './problems.js';
+import { diagnosisIn, isProblemName, opensAssessmentAndPlan, problemOpened } from './problems.js';
 import {
-  keepWritten, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
+  isNarration, keepWritten, stripTalk, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
   type PlanAct,
 } from './register.js';
 
@@ -83,6 +83,10 @@ function examLabel(region: string | undefined, text: string): string | undefined
   return EXAM_REGIONS.find((e) => e.re.test(text))?.label;
 }
 
+// Tuned on ACI-Bench train and valid: the patient's sentences need less salience than the clinician's.
+const PATIENT_FLOOR = 0;
+// Someone other than the patient or the clinician doing something ("the nurse will come in").
+const THIRD_PARTY = /^(?:she|he|they|the nurse|the front desk|someone|somebody|my (?:nurse|assistant|staff)|our (?:nurse|staff))\b/i;
 const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|that|my \w+|you)\b/i;
 
 /** Build the note content from a transcript. */
@@ -111,17 +115,24 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     content[kind].push({ ...item, text });
   };
 
+  let resultsTurn = -1;
   sentences.forEach((s, index) => {
     if (exchanges.used.has(index) || isSmallTalk(s.text)) return;
     if (s.question && s.role !== 'patient') return;
-    const kind = kindOf(s) ?? 'hpi';
+    if (clinician(s) && isNarration(s.text)) return;
+    let kind = kindOf(s) ?? 'hpi';
+    // A result read out goes on in the next sentences of the turn ("I don't see any abnormality there").
+    if (kind === 'exam' && resultsTurn === s.turn && !EXAM_REGIONS.some((e) => e.re.test(s.text))) kind = 'results';
+    if (kind === 'results') resultsTurn = s.turn;
+    const objective = kind === 'exam' || kind === 'results' || kind === 'vitals';
     const weight = informativeness(s.text) + (kind !== 'hpi' && s.role === 'doctor' ? 0.5 : 0);
     let said = s.text;
     if (clinician(s)) {
-      if (!planPhase && (opensAssessmentAndPlan(s.text) || (s.position > 0.5 && problemOpened(s.text)?.name))) planPhase = true;
+      const opened = problemOpened(s.text);
+      const startsPlan = opensAssessmentAndPlan(s.text) || (!objective && s.position > 0.5 && opened?.name !== undefined && isProblemName(opened.name));
+      if (!planPhase && startsPlan) planPhase = true;
       if (planPhase) {
-        const opened = problemOpened(s.text);
-        if (opened) {
+        if (opened && (!objective || opened.name === undefined || isProblemName(opened.name))) {
           problems.push(opened.name ?? '');
           current = problems.length - 1;
           said = opened.rest;
@@ -131,16 +142,22 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     }
     const base = { weight, index, ...(planPhase && current !== undefined ? { problem: current } : {}) };
     if (clinician(s) && (planPhase || kind === 'plan' || kind === 'instructions' || kind === 'assessment')) {
-      if (planPhase && (kind === 'exam' || kind === 'results' || kind === 'vitals')) return fileObjective(s, kind, base);
-      for (const clause of clauses(said)) {
+      const plans = clauses(said).map((clause) => ({ clause, plan: isNarration(clause) ? null : toPlanStatement(clause, gender) }));
+      // In the plan, a test named with no order ("your A1c was 8") is still a result.
+      if (objective && plans.every((p) => !p.plan)) return fileObjective(s, kind, base);
+      for (const { clause, plan } of plans) {
         // A plan is kept whatever its length: "Weigh daily" is short but no small talk.
-        const plan = toPlanStatement(clause, gender);
         if (plan) add(plan.act === 'advice' || plan.act === 'followup' ? 'instructions' : 'plan', { ...base, weight: Math.max(weight, MIN_WEIGHT + 1), text: plan.text, act: plan.act });
-        else if ((kind === 'assessment' || planPhase) && informativeness(clause) >= 0) add('assessment', { ...base, text: toAssessmentStatement(clause, gender), act: 'reasoning' });
+        else if (plan === undefined && (kind === 'assessment' || planPhase) && informativeness(clause) >= -0.5 && !THIRD_PARTY.test(stripTalk(clause))) {
+          add('assessment', { ...base, text: toAssessmentStatement(clause, gender), act: 'reasoning' });
+        }
       }
       return;
     }
-    if (weight < MIN_WEIGHT || contentWords(s.text).length < 2) return;
+    // The patient's own account is the history: kept unless it says next to nothing; the budget
+    // of each section then keeps the most informative.
+    const floor = s.role === 'patient' ? PATIENT_FLOOR : MIN_WEIGHT;
+    if (weight < floor || contentWords(s.text).length < (s.role === 'patient' ? 3 : 2)) return;
     if (clinician(s) && (kind === 'exam' || kind === 'vitals' || kind === 'results')) return fileObjective(s, kind, base);
     if (clinician(s)) {
       const intro = INTRO.test(s.text) && /\b(old|presents?|here for|referred)\b/i.test(s.text) && s.position < 0.25;
@@ -189,9 +206,16 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
   return { content, problems: problems.map((p) => p.trim()), gender, english };
 }
 
-/** A clinician's long turn split where a new intention starts ("..., and I want you to ..."). */
+/** A clinician's long turn split where a new intention starts ("..., and I want you to ..."), conditions kept whole. */
 function clauses(text: string): string[] {
-  return text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|;\s+/i).filter((c) => c.trim());
+  const out: string[] = [];
+  for (const piece of text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|,\s+(?=(?:i|we|let's|let me)\b)|;\s+/i)) {
+    if (!piece.trim()) continue;
+    const prev = out[out.length - 1];
+    if (prev !== undefined && /^\W*(?:if|when|once|after|before|until|unless)\b/i.test(prev) && !prev.includes(',')) out[out.length - 1] = `${prev}, ${piece}`;
+    else out.push(piece);
+  }
+  return out;
 }
 
 /** A transcript the rules cannot rewrite (not English): its sentences, routed but as said. */
@@ -208,6 +232,7 @@ function verbatim(sentences: Sentence[], content: NoteContent): NoteContent {
 function isDuplicate(words: string[], seen: string[][]): boolean {
   const set = new Set(words);
   return seen.some((other) => {
+    if (Math.min(set.size, other.length) < 4 && set.size !== other.length) return false;
     let shared = 0;
     for (const w of other) if (set.has(w)) shared++;
     return shared / Math.min(set.size, other.length) > 0.8 && Math.abs(set.size - other.length) < 4;

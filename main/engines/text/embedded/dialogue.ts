@@ -124,7 +124,7 @@ export function readExchanges(sentences: Sentence[], gender: Gender): Exchanges 
     }
     if (!polarity || extraWords(reply.text) > 3) return;
     const any = ANY_QUESTION.exec(stripTalk(q.text));
-    if (any && !/\bquestions?\b|\bconcerns?\b/i.test(any[1]!)) {
+    if (any && !/\b(?:questions?|concerns?|symptoms?|problems?|issues?|changes?|other|things?|thing else|else)\b/i.test(any[1]!)) {
       const thing = any[1]!.trim();
       out.statements.push({ text: polishSentence(`${polarity === 'negative' ? 'Denies' : 'Reports'} ${thing}`), index: ri });
       out.used.add(ri);

@@ -5,7 +5,7 @@
  * problem named last. The problem's name is the clinician's words, or the condition lexicon's
  * name when the words are one of its synonyms ("high blood pressure" -> Hypertension).
  */
-import { CONDITIONS, findingPhrases } from '../../../services/clinical-language/lexicon.js';
+import { CONDITIONS, findingPhrases, symptomsIn } from '../../../services/clinical-language/lexicon.js';
 import { createPhraseMatcher } from '../../../services/clinical-language/phrase-match.js';
 import { stripTalk } from './register.js';
 
@@ -58,6 +58,13 @@ export function diagnosisIn(sentence: string): string | undefined {
   const dx = DIAGNOSIS.exec(stripTalk(sentence));
   if (!dx || VERBISH.test(dx[1]!)) return undefined;
   return tidy(dx[1]!);
+}
+
+const DIAGNOSTIC_WORD = /(?:itis|osis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugar|weight|smoking|murmur|rash|cough|lesion)\b/i;
+
+/** True when a name looks like a clinical problem (a condition, a symptom, a diagnosis word). */
+export function isProblemName(name: string): boolean {
+  return conditions.find(name).length > 0 || symptomsIn(name).length > 0 || DIAGNOSTIC_WORD.test(name);
 }
 
 const PLAN_START = /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bmy (?:assessment|impression)\b|\bwhat we(?:'re| are) going to do\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b/i;

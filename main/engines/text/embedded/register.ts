@@ -56,7 +56,7 @@ const MEDICATION_VERBS = /^(prescribe|start|continue|increase|decrease|reduce|lo
 const TESTING_VERBS = /^(order|get|obtain|check|repeat|do|run|draw|schedule|perform|recheck|test|send you (?:out )?for|send (?:off|out)|have you (?:get|do|go for))\b/i;
 const REFERRAL_VERBS = /^(refer|send you (?:over )?to|have you see|consult|get you (?:in )?(?:to see|with))\b/i;
 // Visit narration: what the clinician is about to do in the room, not a plan.
-const NARRATION = /^(talk|discuss|go over|look|take a look|take a listen|listen|examine|check you out|review|explain|tell|ask|show|start by|move on|see how|see what|figure out|find out|touch on|chat|jump|switch gears|get to|come back to|summarize)\b/i;
+const NARRATION = /^(see (?:that|it|this|those|these|if|whether|how|what)|talk|discuss|go over|look|take a look|take a listen|listen|examine|check you out|review|explain|tell|ask|show|start by|move on|see how|see what|figure out|find out|touch on|chat|jump|switch gears|get to|come back to|summarize)\b/i;
 const TIME = String.raw`(?:a (?:week|month|year|couple (?:of )?(?:days|weeks|months))|a few (?:days|weeks|months)|\d+(?:-\d+)? (?:days?|weeks?|months?|years?)|(?:one|two|three|four|five|six|eight|ten|twelve) (?:days?|weeks?|months?))`;
 const FOLLOW_UP = new RegExp(
   String.raw`\b(?:see (?:you|him|her|them) (?:back |again )*|follow[- ]?up(?: with (?:me|us))?|come back(?: to see (?:me|us))?|return|recheck|check back(?: with (?:me|us))?|be back)\s*(?:in|after|within)\s+(?:about |approximately |another )?(${TIME})`,
@@ -76,9 +76,16 @@ function subjectOf(gender: Gender): string {
 
 /** Third person for what the clinician said, minus the possessive before a drug ("your Lasix" -> "Lasix"). */
 function clinicianText(text: string, gender: Gender): string {
-  let t = text.replace(/\b(your|his|her|my) (?=([\p{L}-]+))/giu, (m, _p: string, next: string) => (isDrugWord(next) || /^(medications?|meds|dose|dosage|insulin|inhaler)$/i.test(next) ? '' : m));
+  let t = text.replace(/\b(your|his|her|my) (?=(?:current |usual |regular |daily )?([\p{L}-]+))/giu, (m, _p: string, next: string) => (isDrugWord(next) || /^(medications?|meds|dose|dosage|insulin|inhaler)$/i.test(next) ? '' : m));
   t = rewriteClinicianSentence(t, gender);
   return t;
+}
+
+/** True for the clinician narrating the visit ("let me take a listen", "we're going to look at your results"). */
+export function isNarration(sentence: string): boolean {
+  const t = stripTalk(sentence);
+  const intent = INTENT.exec(t);
+  return intent !== null && NARRATION.test(t.slice(intent[0].length).replace(/^(?:go ahead and|also|just|then)\s+/i, ''));
 }
 
 /**
@@ -87,6 +94,15 @@ function clinicianText(text: string, gender: Gender): string {
  */
 export function toPlanStatement(sentence: string, gender: Gender): PlanStatement | undefined {
   const t = stripTalk(sentence);
+  // "If you're still having symptoms, I want to order an MRI": the plan, under its condition.
+  const cond = /^((?:if|when|once|after|before|until|unless|should)\b[^,]{3,80}),\s*(.+)$/i.exec(t);
+  if (cond && !CALL_IF.test(t) && !RETURN_IF.test(t)) {
+    const plan = toPlanStatement(cond[2]!, gender);
+    if (plan && plan.act !== 'advice' && plan.act !== 'followup') {
+      const c = clinicianText(cond[1]!, gender).replace(/\.$/, '');
+      return { act: plan.act, text: polishSentence(`${c}, ${plan.text.charAt(0).toLowerCase()}${plan.text.slice(1)}`) };
+    }
+  }
   const follow = FOLLOW_UP.exec(t);
   if (follow && !/\bif\b/i.test(t.slice(0, follow.index))) return { act: 'followup', text: `Follow up in ${follow[1]}.` };
   if (/\b(follow[- ]?up|come back|see (?:you|him|her) back)\b.*\bas needed\b/i.test(t)) return { act: 'followup', text: 'Follow up as needed.' };
@@ -178,7 +194,7 @@ export function toExamStatements(sentence: string, gender: Gender): ExamStatemen
 // "this is the echocardiogram that we did about 4 months ago, and this shows that ...".
 const RESULT_SHOWN = /^(?:this|that|here)\s+is\s+(?:the|your|his|her)\s+([^,]{2,40}?)\s+(?:that|which)\s+(?:we|you|i)\s+(?:did|got|had|ordered|had done|obtained)\b[^,]*,\s*(?:and\s+)?(?:this|it|that)\s+(?:shows|showed|revealed|demonstrates|demonstrated)\s+(?:that\s+)?/i;
 const RESULT_LEAD =
-  /^(?:(?:looking|look|looked)\s+(?:here\s+)?at|in reviewing|reviewing|when (?:we|i) look at|if (?:we|i) look at|i (?:reviewed|looked at|have|got))\s+(?:the\s+)?(?:results?\s+(?:of|from)\s+)?(?:your\s+|the\s+|his\s+|her\s+)?([^,]{2,40}?)\s*,\s*/i;
+  /^(?:(?:i |we )?(?:just )?(?:wanted|want|wanna|would like|'d like) to (?:check|look at|review|go over|see)|(?:looking|look|looked)\s+(?:here\s+)?at|in reviewing|reviewing|when (?:we|i) look at|if (?:we|i) look at|i (?:reviewed|looked at|have|got))\s+(?:the\s+)?(?:results?\s+(?:of|from)\s+)?(?:your\s+|the\s+|his\s+|her\s+)?([^,]{2,40}?)\s*,\s*/i;
 
 /** A result the clinician read out: label (the test) and the finding ("Chest x-ray", "fluid in the lungs."). */
 export function toResultStatement(sentence: string, gender: Gender): { label?: string; text: string } | undefined {
@@ -189,8 +205,10 @@ export function toResultStatement(sentence: string, gender: Gender): { label?: s
     label = lead[1]!.replace(/\b(?:recent|last|latest|new)\s+/i, '').trim();
     t = t.slice(lead[0].length);
   }
+  t = t.replace(OBSERVER_NO, 'no ').replace(OBSERVER, '');
   t = t.replace(/^(?:and\s+)?it\s+(?:does\s+)?(?:looks?|seems?|appears?)\s+(?:like|that)\s+/i, '').replace(/^(?:this|that|it)\s+is\s+(?=an?\s)/i, '');
   t = t.replace(/^(?:you|he|she)\s+(?:have|has)\s+/i, '').replace(/^(?:your|his|her|the patient's)\s+/i, '');
+  if (lead && t === '') return undefined;
   if (t.split(/\s+/).length < 2) return undefined;
   const text = polishSentence(rewriteClinicianSentence(t, gender));
   return label ? { label: label.charAt(0).toUpperCase() + label.slice(1), text } : { text };
@@ -230,11 +248,20 @@ export function patientSubject(gender: Gender): string {
  */
 export function keepWritten(text: string, isTalk: (s: string) => boolean): string | undefined {
   if (!isTalk(text)) return text;
-  const clauses = text.replace(/[.!?]+$/, '').split(/,\s+|;\s+|\s+(?=(?:and|but|so|because)\s)/);
-  const kept = clauses.filter((c) => !isTalk(c) && !/^(?:and|but|so|because)\s*$/i.test(c.trim()));
-  if (kept.length === 0 || kept.length === clauses.length) return undefined;
+  const clauses = text.replace(/[.!?]+$/, '').split(/,\s+|;\s+/);
+  // Only a spoken lead-in or a trailing aside is cut; talk in the middle loses the sentence.
+  let from = 0;
+  let to = clauses.length;
+  while (from < to && isTalk(clauses[from]!)) {
+    if (/\b(?:the|a|an|his|her|their|my|your|last|of|to|for|with|and|about|some|that)$/i.test(clauses[from]!.trim())) return undefined;
+    from++;
+  }
+  while (to > from && isTalk(clauses[to - 1]!)) to--;
+  const kept = clauses.slice(from, to);
+  if (from > 0 && /^\s*(?:which|that|who|where|and|but|or|so|because)\b/i.test(kept[0] ?? '')) return undefined;
+  if (kept.length === 0 || kept.length === clauses.length || kept.some(isTalk)) return undefined;
   const joined = kept.join(', ').replace(/^(?:and|but|so|because)\s+/i, '');
-  if ((joined.match(/\p{L}{3,}/gu) ?? []).length < 3) return undefined;
+  if ((joined.match(/\p{L}{3,}/gu) ?? []).length < 3 || !/\b(?:is|are|was|were|has|have|had|does|did|will|can|\w+ed|\w+s)\b/i.test(joined)) return undefined;
   const out = polishSentence(joined);
   return isTalk(out) ? undefined : out;
 }

@@ -42,7 +42,7 @@ const NO_INFLECT = /^(was|had|did|got|went|took|felt|saw|came|made|said|told|tho
 /** Replace "X Y" verb agreement after a new third-person subject. */
 function agreeVerbs(text: string, subjectPattern: string, subject: string): string {
   const keep = /^(to|and|or|but|all|guys|first|both|too|either|any|some|in|on|at|for|with|from|a|an|the|that|this|so|if|because|as|when|than|not|no)$/i;
-  const re = new RegExp(`\\b${subjectPattern}\\s+((?:(?:${[...ADVERBS].join('|')})\\s+)*)([\\p{L}']+)`, 'giu');
+  const re = new RegExp(`\\b${subjectPattern}\\s+((?:(?:${[...ADVERBS].join('|')}|[\\p{L}]+ly)\\s+)*)([\\p{L}']+)`, 'giu');
   return text.replace(re, (_m, adverbs: string, verb: string) => {
     if (keep.test(verb)) return `${subject} ${adverbs}${verb}`;
     const v = NO_INFLECT.test(verb) && !IRREGULAR[verb.toLowerCase()] ? verb : thirdPerson(verb);
@@ -108,8 +108,11 @@ function finish(text: string): string {
  */
 export function detectGender(doctorText: string): Gender {
   const t = ` ${doctorText.toLowerCase()} `;
-  const female = (t.match(/\b(she|her|hers|herself|mrs|ms|miss|woman|female|lady|girl)\b/g) ?? []).length;
-  const male = (t.match(/\b(he|him|his|himself|mr|man|male|gentleman|boy|guy)\b/g) ?? []).length;
+  // Said outright ("a 57-year-old male", "Mrs. Cooper") outweighs pronouns, which may be someone else's.
+  const strongFemale = (t.match(/\b(?:year[- ]old|yo) (?:female|woman|lady|girl)\b|\b(?:mrs|ms|miss)\b/g) ?? []).length;
+  const strongMale = (t.match(/\b(?:year[- ]old|yo) (?:male|man|gentleman|boy)\b|\bmr\b/g) ?? []).length;
+  const female = (t.match(/\b(she|her|hers|herself|mrs|ms|miss|woman|female|lady|girl)\b/g) ?? []).length + 3 * strongFemale;
+  const male = (t.match(/\b(he|him|his|himself|mr|man|male|gentleman|boy|guy)\b/g) ?? []).length + 3 * strongMale;
   if (female >= 1 && female > male * 1.5) return 'female';
   if (male >= 1 && male > female * 1.5) return 'male';
   return 'unknown';

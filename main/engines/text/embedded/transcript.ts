@@ -6,6 +6,7 @@
 import { cleanUtterance } from './clean.js';
 import { joinSpokenDecimals } from '../../../services/clinical-language/numbers.js';
 import { readSpeakerTag, splitSentences } from '../../../services/clinical-language/tokenize.js';
+import { segmentSpeech } from '../../../services/clinical-language/segment.js';
 
 export type Role = 'doctor' | 'patient' | 'other' | 'unknown';
 
@@ -90,7 +91,7 @@ export function mergeInterrupted(turns: Turn[]): Turn[] {
       const cut = /[-–—]\s*$/.test(t.text) || /^\s*[.\-–—]\s/.test(next.text) || (!/[.?!]\s*$/.test(t.text) && /^\s*\p{Ll}/u.test(next.text));
       if (next.speaker !== t.speaker || ack.speaker === t.speaker || !BACKCHANNEL.test(ack.text) || !cut) break;
       // A continuation opening with a period starts a new sentence ("... in the past-" / ". so that's stable").
-      const stop = /^\s*\.\s/.test(next.text) ? '.' : '';
+      const stop = /^\s*\.\s+(?:so|okay|ok|all right|alright|now|i|we|you|it|this|that's|that is|there|and so|but)\b/i.test(next.text) ? '.' : '';
       t.text = `${t.text.replace(/[-–—]\s*$/, '')}${stop} ${next.text.replace(/^\s*[.\-–—]\s+/, '')}`;
       i += 2;
     }
@@ -170,11 +171,18 @@ export function toSentences(turns: Turn[]): Sentence[] {
   const raw: Omit<Sentence, 'position'>[] = [];
   for (const t of turns) {
     // Spoken decimals ("twelve . five milligrams") are joined first, or clean-up would cut them in two.
-    for (const s of splitSentences(cleanUtterance(joinSpokenDecimals(t.text)))) {
+    // A run of speech without punctuation is cut into statements first.
+    const pieces = splitSentences(cleanUtterance(joinSpokenDecimals(t.text))).flatMap((s) => {
+      const parts = segmentSpeech(s);
+      return parts.length > 1 ? parts.map((p, i) => (i < parts.length - 1 ? `${p}.` : p)) : parts;
+    });
+    for (const s of pieces) {
       const text = s.trim();
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
       // ASR often drops the question mark: a short sentence opening like a question is one.
-      const interrogative = /^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(text) && text.split(/\s+/).length < 15;
+      const interrogative =
+        (/^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(text) && text.split(/\s+/).length < 15) ||
+        /^(?:(?:so|and|okay|now)\s*,?\s+)?(?:can you |could you |why don't you )?(?:tell me|describe|walk me through)\b/i.test(text);
       // A statement closed by a tag ("..., okay?") asks for assent, not information.
       const tagged = /,\s*(?:okay|ok|all right|alright|right|yeah|you know)\s*\?$/i.test(text) && text.split(/\s+/).length > 6;
       raw.push({ text, role: t.role, turn: t.index, question: (/[?？]$/.test(text) && !tagged) || interrogative });
