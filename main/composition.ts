@@ -27,10 +27,11 @@ import { createEngineSettingsStore } from './store/engine-settings-store.js';
 import { createMacroService } from './services/macros/index.js';
 import { createMacroLibraryService } from './services/macros/library-service.js';
 import { createWebhookService } from './services/webhooks/webhook-service.js';
-import type { LanguageModel } from './services/language-model.js';
+
 import type { NoteWriter, StyleWriter } from './services/notes/ports.js';
 import type { SpeechRecognizer } from './services/transcriptions/ports.js';
-import { invalidRequest, engineUnavailable } from './services/errors.js';
+import { engineUnavailable } from './services/errors.js';
+
 import { createCodingService } from './services/coding/coding-service.js';
 import { createIcdCoder, type IcdCoder } from './services/coding/icd-coder.js';
 import { loadCodeTable } from './engines/coding/code-table.js';
@@ -47,21 +48,21 @@ import { createVisitService } from './services/visits/visit-service.js';
 import { createSignInLinks } from './services/accounts/sign-in-links.js';
 import { createEmbeddedExtractor } from './engines/extraction/index.js';
 import { createExtractionService } from './services/extraction/index.js';
-import { createEmbeddedNoteWriter, createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
-import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
-import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
-import { createLlmNoteWriter } from './engines/text/llm/note-writer.js';
+import { createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
+
 import { createLlmStyleWriter } from './engines/text/llm/style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
-import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { clinicalModelStatus } from './engines/speech/pocketsphinx/index.js';
+
 import { missingAppFiles } from './app-files.js';
 import { createEnergyEndpointer, createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
 import { createClusteringDiarizer } from './engines/diarization/index.js';
-import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
-import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
+
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
 import { composeModelManager, createDownloadRunner, MODEL_PULL_JOB } from './compose-models.js';
+import { composeEngines } from './compose-engines.js';
+
 
 import { createBackupService, type BackupService } from './services/backup/backup-service.js';
 import { createBackupFolder } from './store/backup-folder.js';
@@ -136,20 +137,6 @@ function readExtractionPrompt(promptsDir: string, logger: Logger): string | unde
   }
 }
 
-function chooseLanguageModel(config: ClindocConfig): LanguageModel | undefined {
-  if (config.llmBaseUrl && config.llmModel) {
-    return createOpenAiCompatibleModel({
-      baseUrl: config.llmBaseUrl, model: config.llmModel, timeoutMs: config.llmTimeoutMs, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
-      ...(config.llmMaxRetries !== undefined ? { maxRetries: config.llmMaxRetries } : {}), stream: config.llmStream,
-    });
-  }
-  if (config.llmModelPath) {
-    return createLlamaCppModel({
-      modelPath: config.llmModelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}), ...(config.llmContextSize ? { contextSize: config.llmContextSize } : {}),
-    });
-  }
-  return undefined;
-}
 
 /**
  * The one composition of Clindoc: configuration in, a wired server out. The Electron main
@@ -193,12 +180,19 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
     onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit event could not be written'),
   });
-  const languageModel = chooseLanguageModel(config);
-  let noteWriter: NoteWriter | undefined;
-  let styleWriter: StyleWriter | undefined;
   const { promptsDir } = config.resources;
-  const writer = (): NoteWriter => (noteWriter ??= languageModel ? createLlmNoteWriter(languageModel, { promptsDir }) : createEmbeddedNoteWriter());
+  // Engines by name (configured ones and installed models), built on first use and unloaded when
+  // idle; each account's choice applies to its next dictation, upload and note (compose-engines.ts).
+  const engineRegistry = composeEngines(config, {
+    logger, installedModels: () => modelManager.service.installed(), batchVad: () => batchVad(),
+    pocketsphinxFiles: { medical: config.asrMedical, resourcesDir: config.resources.asrDir },
+  });
+  // Styles, extraction and coding follow the device's configured language model.
+  const languageModel = engineRegistry.deviceLanguageModel;
+  let styleWriter: StyleWriter | undefined;
+  const writer = (accountId: string): NoteWriter => engineRegistry.noteWriter(engines.resolveNotes(accountId));
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : createEmbeddedStyleWriter());
+
   // Bundled files are found from the installation, not the working directory; an absent one is a
   // warning with a fallback, never a failed start or a failed transcription.
   const pocketsphinxFiles = { medical: config.asrMedical, resourcesDir: config.resources.asrDir };
@@ -219,28 +213,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   // not hear (narrow-band, codec-processed) is still recognised and attributed; live endpointing keeps Silero.
   let robustVad: RobustVad | undefined;
   const batchVad = (): RobustVad => (robustVad ??= createRobustVad({ model: silero(), minCoverage: config.vadMinCoverage }));
-  const recognizers = new Map<string, SpeechRecognizer>();
-  const recognizer = (engine = config.asrEngine): SpeechRecognizer => {
-    const cached = recognizers.get(engine);
-    if (cached) return cached;
-    let made: SpeechRecognizer;
-    if (engine === 'pocketsphinx') {
-      made = createPocketsphinxRecognizer({
-        ...pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: batchVad(), ...(config.asrThreads ? { threads: config.asrThreads } : {}),
-        libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
-      });
-    }
-    else if (engine === 'openai-compatible') {
-      if (!config.asrBaseUrl) throw invalidRequest('engine: openai-compatible needs CLINDOC_ASR_BASE_URL');
-      made = createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
-    } else if (engine === 'onnx-ctc' || engine === 'onnx-whisper') {
-      if (!config.asrModelDir) throw invalidRequest(`engine: ${engine} needs CLINDOC_ASR_MODEL_DIR`);
-      const onnx = { modelDir: config.asrModelDir, ...(config.asrThreads ? { threads: config.asrThreads } : {}) };
-      made = engine === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx);
-    } else throw invalidRequest(`engine: "${engine}" is not configured on this device`);
-    recognizers.set(engine, made);
-    return made;
-  };
+  const recognizer = (engine = config.asrEngine): SpeechRecognizer => engineRegistry.recognizer(engine);
+
   const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad, diarizer: createClusteringDiarizer() });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = (path, opts) => {
@@ -254,7 +228,11 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
   const accounts = createAccountService({ store: stores.accounts });
   let downloads: JobRunner | undefined;
-  const modelManager = composeModelManager(config, db, logger, { enqueue: (kind, accountId, id) => downloads!.enqueue(kind, accountId, id) });
+  const modelManager = composeModelManager(config, db, logger, {
+    enqueue: (kind, accountId, id) => downloads!.enqueue(kind, accountId, id),
+    inUse: (id) => engineRegistry.inUse(id), unload: async (id) => void (await engineRegistry.unload(id)),
+  });
+
   downloads = createDownloadRunner(db, logger, () => modelManager.service, config.jobConcurrency > 0 ? 1 : 0);
 
   // A record and its job are written in one transaction: a full disk never leaves one without the other.
@@ -265,9 +243,12 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   });
   const engines = createEngineSettingsService({
     store: stores.engineSettings, defaultEngine: config.asrEngine,
-    available: ['pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : [])],
+    available: () => engineRegistry.speechNames(),
     clinicalLanguageModel,
+    notes: { defaultEngine: engineRegistry.defaultTextEngine, available: () => engineRegistry.textNames() },
+    warm: (task, name) => engineRegistry.warm(task, name),
   });
+
   const transcriptions = createTranscriptionService({
     engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, atomically, maxAudioBytes: config.maxAudioBytes,
     events: {
@@ -391,7 +372,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           boundPort = typeof address === 'object' && address ? address.port : config.port;
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, recognizer, vad: silero, fallbackEndpointer: createEnergyEndpointer,
+            allowedHosts: config.allowedHosts, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
+
             authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
             createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
             limits: {
@@ -422,8 +404,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       await downloads!.stop();
       await dispatcher!.stop();
 
-      for (const r of recognizers.values()) await r.close?.();
-      await languageModel?.close?.();
+      await engineRegistry.close();
+
       // A backup being written reads the database to the end before it is closed.
       await backups.idle();
       db.close();

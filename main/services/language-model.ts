@@ -25,6 +25,8 @@ export interface LanguageModel {
   /** Stable engine name for logs and metrics (`openai-compatible`, `llama-cpp`). */
   readonly name: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /** Loads the model now instead of on the first completion; throws why it cannot load. */
+  load?(): Promise<void>;
   /** Releases native resources (model weights, contexts). */
   close?(): Promise<void>;
 }

@@ -65,7 +65,10 @@ export interface NoteRecord {
   signedBy: string | null;
   /** Additions made after signing, oldest first. */
   addenda: NoteAddendum[];
+  /** The engine and model that wrote the note (absent before it is written, and for notes older than the record). */
+  generatedBy?: { engine: string; model?: string } | null;
 }
+
 
 /** Cursor paging: items newest first; `cursor` is opaque to callers. */
 export interface Page<T> {

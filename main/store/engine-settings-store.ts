@@ -2,18 +2,25 @@ import type { Db } from './database.js';
 import type { EngineSettingsStore } from '../services/transcriptions/engine-settings.js';
 
 /**
- * SQLite per-account engine choice, in the `account_settings` row the retention setting also
- * uses (each upsert touches only its own column). An engine name is configuration, not patient
- * data, so it is stored in clear.
+ * SQLite per-account engine choices, in the `account_settings` row the retention setting also
+ * uses (each upsert touches only its own column). Engine and model names are configuration, not
+ * patient data, so they are stored in clear.
  */
 export function createEngineSettingsStore(db: Db): EngineSettingsStore {
-  const get = db.prepare('SELECT asr_engine AS engine FROM account_settings WHERE account_id = ?');
-  const set = db.prepare(
-    `INSERT INTO account_settings (account_id, asr_engine) VALUES (?, ?)
-     ON CONFLICT(account_id) DO UPDATE SET asr_engine = excluded.asr_engine`,
-  );
+  const column = (name: 'asr_engine' | 'note_engine') => ({
+    get: db.prepare(`SELECT ${name} AS engine FROM account_settings WHERE account_id = ?`),
+    set: db.prepare(
+      `INSERT INTO account_settings (account_id, ${name}) VALUES (?, ?)
+       ON CONFLICT(account_id) DO UPDATE SET ${name} = excluded.${name}`,
+    ),
+  });
+  const asr = column('asr_engine');
+  const note = column('note_engine');
+  const read = (q: ReturnType<typeof column>, accountId: string): string | null => (q.get.get(accountId) as { engine: string | null } | undefined)?.engine ?? null;
   return {
-    getAsrEngine: (accountId) => (get.get(accountId) as { engine: string | null } | undefined)?.engine ?? null,
-    setAsrEngine: (accountId, engine) => void set.run(accountId, engine),
+    getAsrEngine: (accountId) => read(asr, accountId),
+    setAsrEngine: (accountId, engine) => void asr.set.run(accountId, engine),
+    getNoteEngine: (accountId) => read(note, accountId),
+    setNoteEngine: (accountId, engine) => void note.set.run(accountId, engine),
   };
 }

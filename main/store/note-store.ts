@@ -7,7 +7,9 @@ interface NoteRow {
   id: string; account_id: string; status: NoteRecord['status']; request: string; markdown: string | null;
   json: string | null; error: string | null; created_at: number; started_at: number | null; completed_at: number | null;
   version: number; signed_at: number | null; signed_by: string | null; addenda: string | null;
+  engine: string | null; engine_model: string | null;
 }
+
 
 // Patient data columns, sealed with AES-256-GCM; the row id is part of each value's context.
 const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json', addenda: 'notes.addenda' } as const;
@@ -27,7 +29,10 @@ const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => ({
   signedAt: r.signed_at,
   signedBy: r.signed_by,
   addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(SEALED.addenda, r.id))) as NoteRecord['addenda']),
+  // Engine names are configuration, not patient data: kept in clear.
+  ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}) } } : {}),
 });
+
 
 const COLUMNS: Record<string, string> = {
   status: 'status', markdown: 'markdown', json: 'json', error: 'error', startedAt: 'started_at', completedAt: 'completed_at',
@@ -64,8 +69,15 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
+        if (field === 'generatedBy') {
+          const by = value as NoteRecord['generatedBy'];
+          sets.push('engine = ?', 'engine_model = ?');
+          values.push(by?.engine ?? null, by?.model ?? null);
+          continue;
+        }
         const column = COLUMNS[field];
         if (!column) continue;
+
         sets.push(`${column} = ?`);
         if (field === 'json') values.push(value === null || value === undefined ? value : seal('json', id, JSON.stringify(value)));
         else if (field === 'markdown') values.push(value === null || value === undefined ? value : seal('markdown', id, String(value)));

@@ -75,8 +75,12 @@ export interface ApiClient {
   /** Deletes all of the account's data (not its audit trail). */
   deleteAllStorage(): Promise<DeletedCounts>;
   engineSettings(): Promise<EngineSettings>;
-  /** Sets the account's default recogniser; null follows the device default. */
-  setEngineSettings(asrEngine: string | null): Promise<EngineSettings>;
+  /**
+   * Chooses the account's recogniser and/or note engine (null follows the device default, absent
+   * leaves it). A model that cannot load is refused (503) and the previous engine stays.
+   */
+  setEngineSettings(choice: EngineSettingsBody): Promise<EngineSettings>;
+
   /** The socket URL of live transcription, authenticated with a fresh temporary token. */
   streamUrl(params: { language?: string; dictation: boolean; sampleRate: number }): Promise<string>;
   /** Recommended and installed models of this device. */
@@ -135,7 +139,8 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     createNote: (body) => call('POST', '/v1/notes', body),
     storageUsage: () => call('GET', '/v1/storage'),
     engineSettings: () => call('GET', '/v1/settings/engines'),
-    setEngineSettings: (asrEngine) => call('PUT', '/v1/settings/engines', { asrEngine } satisfies EngineSettingsBody),
+    setEngineSettings: (choice) => call('PUT', '/v1/settings/engines', choice satisfies EngineSettingsBody),
+
     deleteAllStorage: () => call('DELETE', '/v1/storage?confirm=all'),
     listModels: () => call('GET', '/v1/models'),
     pullModel: (modelId) => call('POST', `/v1/models/${id(modelId)}/pull`),

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import type { ModelView } from '../../shared/api/models.js';
 import type { EngineSettings } from '../api/types.js';
 import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
@@ -7,7 +8,9 @@ import { ModelsPanel } from './models-panel.js';
 
 const ENGINE_NAMES: Record<string, string> = {
   pocketsphinx: 'Embedded (pocketsphinx)', 'onnx-ctc': 'ONNX CTC model', 'onnx-whisper': 'ONNX Whisper model', 'openai-compatible': 'OpenAI-compatible server',
+  embedded: 'Embedded writer (no model)', 'llama-cpp': 'Local GGUF model (llama.cpp)',
 };
+const nameOf = (engine: string, models: ModelView[]): string => ENGINE_NAMES[engine] ?? models.find((m) => m.id === engine)?.title ?? engine;
 
 /** Whether the embedded recogniser has its clinical vocabulary, in words a clinic's IT person can act on. */
 function ClinicalModelLine({ model }: { model: EngineSettings['clinicalLanguageModel'] }) {
@@ -18,41 +21,84 @@ function ClinicalModelLine({ model }: { model: EngineSettings['clinicalLanguageM
   return <p className="hint" data-testid="clinical-model">Clinical language model: not loaded, {why}. The embedded recogniser uses the general English model, which misses more medical words.</p>;
 }
 
-/** The account's default recogniser for recordings: a live setting of the local API. */
-function AccountRecogniser() {
-  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
-  const [settings, setSettings] = useState<EngineSettings>();
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    if (client) void client.engineSettings().then(setSettings, (e: Error) => setError(e.message));
-  }, [client]);
-  if (!client) return null;
-  const choose = (value: string): void => {
-    setError(undefined);
-    setSaved(false);
-    void client.setEngineSettings(value || null).then((s) => { setSettings(s); setSaved(true); }, (e: Error) => setError(e.message));
-  };
+type Choice = { asrEngine?: string | null; noteEngine?: string | null };
+
+/**
+ * The account's engines, live settings of the local API: the recogniser for dictation and
+ * recordings, and the writer of notes. A choice applies to the next dictation, recording and note;
+ * a model that cannot load is refused with the reason and the previous engine stays.
+ */
+function AccountEngines({ settings, models, choose, saving, saved, error }: {
+  settings: EngineSettings | undefined; models: ModelView[]; choose: (c: Choice) => void; saving: boolean; saved: string | undefined; error: string | undefined;
+}) {
   return (
     <div className="grid">
       <label>
-        Recogniser for recordings (this account)
-        <select value={settings?.source === 'account' ? settings.asrEngine : ''} disabled={!settings} onChange={(e) => choose(e.target.value)}>
-          <option value="">Device default{settings?.source === 'default' ? ` (${ENGINE_NAMES[settings.asrEngine] ?? settings.asrEngine})` : ''}</option>
-          {(settings?.available ?? []).map((x) => <option key={x} value={x}>{ENGINE_NAMES[x] ?? x}</option>)}
+        Recogniser for dictation and recordings (this account)
+        <select value={settings?.source === 'account' ? settings.asrEngine : ''} disabled={!settings || saving} onChange={(e) => choose({ asrEngine: e.target.value || null })}>
+          <option value="">Device default{settings?.source === 'default' ? ` (${nameOf(settings.asrEngine, models)})` : ''}</option>
+          {(settings?.available ?? []).map((x) => <option key={x} value={x}>{nameOf(x, models)}</option>)}
+        </select>
+      </label>
+      <label>
+        Note writer (this account)
+        <select value={settings?.noteSource === 'account' ? settings.noteEngine : ''} disabled={!settings || saving} onChange={(e) => choose({ noteEngine: e.target.value || null })}>
+          <option value="">Device default{settings?.noteSource === 'default' ? ` (${nameOf(settings.noteEngine, models)})` : ''}</option>
+          {(settings?.noteAvailable ?? []).map((x) => <option key={x} value={x}>{nameOf(x, models)}</option>)}
         </select>
       </label>
       {settings?.clinicalLanguageModel && <ClinicalModelLine model={settings.clinicalLanguageModel} />}
-      {saved && <StatusMessage>Saved: recordings use {ENGINE_NAMES[settings?.asrEngine ?? ''] ?? settings?.asrEngine}.</StatusMessage>}
+      {saving && <StatusMessage>Loading the chosen engine…</StatusMessage>}
+      {saved && <StatusMessage>{saved}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
     </div>
   );
 }
 
+/** The account's engine choices and the device's models, kept in step (installing a model offers it as a choice). */
+function LiveEngines() {
+  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
+  const [settings, setSettings] = useState<EngineSettings>();
+  const [models, setModels] = useState<ModelView[]>([]);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const reload = useCallback(() => {
+    if (client) void client.engineSettings().then(setSettings, (e: Error) => setError(e.message));
+  }, [client]);
+  useEffect(reload, [reload]);
+  if (!client) return null;
+  const choose = (choice: Choice): void => {
+    setError(undefined);
+    setSaved(undefined);
+    setSaving(true);
+    void client.setEngineSettings(choice).then((s) => {
+      setSettings(s);
+      const what = choice.noteEngine !== undefined ? `notes are written by ${nameOf(s.noteEngine, models)}` : `dictation and recordings use ${nameOf(s.asrEngine, models)}`;
+      setSaved(`Saved: from the next one, ${what}.`);
+    }, (e: Error) => setError(e.message)).finally(() => setSaving(false));
+  };
+  const modelActions = (m: ModelView) => {
+    const current = m.task === 'speech' ? settings?.asrEngine : settings?.noteEngine;
+    if (current === m.id) return <span className="badge signed">In use for {m.task === 'speech' ? 'dictation' : 'notes'}</span>;
+    return (
+      <button type="button" disabled={saving} onClick={() => choose(m.task === 'speech' ? { asrEngine: m.id } : { noteEngine: m.id })}>
+        {m.task === 'speech' ? 'Use for dictation and recordings' : 'Use for notes'}
+      </button>
+    );
+  };
+  return (
+    <>
+      <AccountEngines settings={settings} models={models} choose={choose} saving={saving} saved={saved} error={error} />
+      <ModelsPanel extra={modelActions} onChange={reload} onModels={setModels} />
+    </>
+  );
+}
+
 /**
- * Engine settings. The local API chooses its engines when it starts (environment variables read by
- * main/config.ts), so this panel writes the lines to set and explains where; it does not change a
- * running server.
+ * Engine settings: the account's engines and the device's models change a running server (above);
+ * servers and model files outside Clindoc are configured when it starts (environment variables read
+ * by main/config.ts), so for those this panel writes the lines to set.
  */
 export function EnginesPanel() {
   const [text, setText] = useState<'embedded' | 'llama' | 'openai'>('embedded');
@@ -72,9 +118,9 @@ export function EnginesPanel() {
   return (
     <section aria-labelledby="engines-title">
       <h3 id="engines-title">Engines</h3>
-      <AccountRecogniser />
-      <ModelsPanel />
-      <p className="hint">The other engines are chosen when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
+      <LiveEngines />
+      <h4>Servers and model files outside Clindoc</h4>
+      <p className="hint">A transcription or language-model server, or a model file Clindoc did not install, is configured when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
       <div className="grid">
         <label>
           Note writer

@@ -5,7 +5,9 @@ import { useConnection } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 import './models-panel.css';
 
-const mb = (bytes: number | null | undefined): string => (bytes ? `${Math.round(bytes / 1e6).toLocaleString()} MB` : '');
+/** Bytes for people: MB with one decimal below 10 MB (tiny models show as 0.1 MB, not 0). */
+const mb = (bytes: number | null | undefined): string =>
+  (bytes ? `${(bytes / 1e6).toLocaleString(undefined, { maximumFractionDigits: bytes < 1e7 ? 1 : 0 })} MB` : '');
 const active = (p: ModelPullView | undefined): boolean => p?.status === 'queued' || p?.status === 'running';
 
 /** The download of one model: a progress bar while it runs, why it stopped otherwise. */
@@ -70,7 +72,12 @@ function ModelRow({ model, client, refresh, onError, extra }: {
  * click (progress, cancel, retry), and models copied in from a USB stick or share. `extra` adds
  * actions to an installed model (choosing it as an engine).
  */
-export function ModelsPanel({ extra, onChange }: { extra?: (model: ModelView) => React.ReactNode; onChange?: () => void }) {
+export function ModelsPanel({ extra, onChange, onModels }: {
+  extra?: (model: ModelView) => React.ReactNode;
+  /** Called after each refresh (installed models change what can be chosen). */
+  onChange?: () => void;
+  onModels?: (models: ModelView[]) => void;
+}) {
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
   const [models, setModels] = useState<ModelView[]>();
   const [error, setError] = useState<string>();
@@ -79,9 +86,10 @@ export function ModelsPanel({ extra, onChange }: { extra?: (model: ModelView) =>
     if (!client) return;
     void client.listModels().then((list) => {
       setModels(list.items);
+      onModels?.(list.items);
       onChange?.();
     }, (e: Error) => setError(e.message));
-  }, [client, onChange]);
+  }, [client, onChange, onModels]);
   useEffect(refresh, [refresh]);
   const downloading = models?.some((m) => active(m.pull)) ?? false;
   useEffect(() => {

@@ -82,6 +82,13 @@ export type NoteCreated = Static<typeof NoteCreated>;
 export const NOTE_STATUSES = ['STATUS_PENDING', 'STATUS_PROCESSING', 'STATUS_DONE', 'STATUS_FAILED'] as const;
 export type NoteStatus = (typeof NOTE_STATUSES)[number];
 
+/** Which engine and model made a note or a transcript (extension; recorded with it). */
+export const EngineUsed = Type.Object({
+  engine: Type.String({ description: '`embedded`, `llama-cpp`, `openai-compatible`, `pocketsphinx`, `onnx-whisper`, `onnx-ctc`.' }),
+  model: Type.Optional(Type.String({ description: 'The installed model\'s id (see /v1/models), the model file or folder, or the server\'s model name.' })),
+}, { description: 'The engine and model that made it.' });
+export type EngineUsed = Static<typeof EngineUsed>;
+
 /** One fact of a written note its sources do not support (`payload.json.review`). */
 export const FidelityReviewItem = Type.Object({
   kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date'] as const),
@@ -100,7 +107,9 @@ export const NoteView = Type.Object(
     payload: Type.Optional(Type.Object({
       markdown: Type.String({ description: 'The note. A fact its sources do not support is removed or marked with a visible review marker `⚠[check: <reason>]` (docs/notes.md, "Fact fidelity").' }),
       json: Type.Optional(Type.Object({ review: Type.Optional(Type.Array(FidelityReviewItem, { description: 'Every fact the fidelity check removed or marked, in note order; present with includeJson, or alone whenever something was flagged.' })) }, { additionalProperties: true, description: 'The note as structured data (includeJson), plus `review`.' })),
+      generatedBy: Type.Optional(EngineUsed),
     })),
+
     timestamp: Type.Object({ start: Type.Integer(), complete: Type.Optional(Type.Integer()) }),
     error: Type.Optional(Type.Object({ message: Type.String() })),
     version: Type.Integer({ minimum: 1, description: 'Goes up with every edit, signature and addendum; also the ETag. Send it as If-Match to change the note.' }),
@@ -217,8 +226,10 @@ export const TranscriptionV2View = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
   completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
+  generatedBy: Type.Optional(EngineUsed),
 });
 export type TranscriptionV2View = Static<typeof TranscriptionV2View>;
+
 
 export const TranscriptionAccepted = Type.Object({
   id: Type.String(),
@@ -265,9 +276,13 @@ export const DeletedCounts = Type.Object({
 export type DeletedCounts = Static<typeof DeletedCounts>;
 
 export const EngineSettings = Type.Object({
-  asrEngine: Type.String({ description: 'Recogniser used for uploads that do not name an `engine`.' }),
+  asrEngine: Type.String({ description: 'Recogniser for live dictation and for uploads that do not name an `engine`.' }),
   source: StringEnum(['account', 'default'], { description: '`default` when the account follows CLINDOC_ASR_ENGINE.' }),
-  available: Type.Array(Type.String(), { description: 'Recognisers configured on this device (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible).' }),
+  available: Type.Array(Type.String(), { description: 'Recognisers configured on this device (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible) and installed speech models by id.' }),
+  noteEngine: Type.String({ description: 'What writes the account\'s notes: `embedded`, a configured language model (`llama-cpp`, `openai-compatible`) or an installed language model by id.' }),
+  noteSource: StringEnum(['account', 'default'], { description: '`default` when the account follows the device configuration.' }),
+  noteAvailable: Type.Array(Type.String(), { description: 'Note engines configured on this device and installed language models by id.' }),
+
   clinicalLanguageModel: Type.Object({
     loaded: Type.Boolean({ description: 'True when the embedded recogniser mixes the clinical language model into its general English one.' }),
     path: Type.Optional(Type.String({ description: 'Folder the model is loaded from, or where it was looked for.' })),
@@ -276,6 +291,8 @@ export const EngineSettings = Type.Object({
 });
 export type EngineSettings = Static<typeof EngineSettings>;
 export const EngineSettingsBody = Type.Object({
-  asrEngine: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `available`; null returns to the device default.' }),
+  asrEngine: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `available`; null returns to the device default; absent leaves it.' })),
+  noteEngine: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `noteAvailable`; null returns to the device default; absent leaves it.' })),
 });
+
 export type EngineSettingsBody = Static<typeof EngineSettingsBody>;

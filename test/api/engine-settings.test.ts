@@ -66,6 +66,7 @@ describe('per-account default speech engine (/v1/settings/engines)', () => {
     expect(got.body.data).toEqual({
       asrEngine: 'pocketsphinx', source: 'default', available: ['pocketsphinx', 'openai-compatible'],
       clinicalLanguageModel: { loaded: true, path: expect.stringMatching(/resources[\\/]asr$/) },
+      noteEngine: 'embedded', noteSource: 'default', noteAvailable: ['embedded'],
     });
   });
 

@@ -1,27 +1,35 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
+// @vitest-environment-options {"url": "http://localhost:4000/", "settings": {"fetch": {"disableSameOriginPolicy": true}}}
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EnginesPanel } from '../../renderer/components/engines-panel.js';
 import { createAppStores, StoresProvider } from '../../renderer/state/stores.js';
-import type { ApiClient } from '../../renderer/api/client.js';
+import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
 import { createEngineSettingsService, type ClinicalLanguageModelView } from '../../main/services/transcriptions/engine-settings.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { writeTinyWhisper } from '../speech2/whisper-fixture.js';
 
 afterEach(cleanup);
+
+function mount(client: ApiClient): void {
+  const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
+  const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
+  app.connection.setState({ status: 'ready', client });
+  render(<StoresProvider stores={app}><EnginesPanel /></StoresProvider>);
+}
 
 /** The panel against the real engine-settings service, answering as the local API would. */
 async function showPanel(clinicalLanguageModel: ClinicalLanguageModelView): Promise<string> {
   const memory = new Map<string, string | null>();
   const engines = createEngineSettingsService({
-    store: { getAsrEngine: (id) => memory.get(id) ?? null, setAsrEngine: (id, e) => void memory.set(id, e) },
+    store: { getAsrEngine: (id) => memory.get(id) ?? null, setAsrEngine: (id, e) => void memory.set(id, e), getNoteEngine: () => null, setNoteEngine: () => undefined },
     defaultEngine: 'pocketsphinx', available: ['pocketsphinx'], clinicalLanguageModel,
   });
-  const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
-  const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
-  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (e: string | null) => engines.set('acct', e), listModels: async () => ({ items: [] }) };
-  app.connection.setState({ status: 'ready', client: client as unknown as ApiClient });
-  await act(async () => {
-    render(<StoresProvider stores={app}><EnginesPanel /></StoresProvider>);
-  });
+  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (c: { asrEngine?: string | null }) => engines.choose('acct', c), listModels: async () => ({ items: [] }) };
+  await act(async () => mount(client as unknown as ApiClient));
   return (await screen.findByTestId('clinical-model')).textContent ?? '';
 }
 
@@ -38,5 +46,34 @@ describe('engines panel: clinical language model', () => {
 
   it('says when configuration turned it off', async () => {
     expect(await showPanel({ loaded: false, reason: 'disabled' })).toContain('turned off (CLINDOC_ASR_MEDICAL=0)');
+  });
+});
+
+describe('engines panel against the local API: choosing an installed model', () => {
+  let server: TestServer;
+  let work: string;
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'clindoc-panel-'));
+    // The page's origin (happy-dom's URL above) is one the API is told to accept, as a clinic would.
+    server = await startServer({ CLINDOC_ALLOWED_ORIGINS: 'http://localhost:4000', CLINDOC_CORS_ORIGINS: 'http://localhost:4000' });
+    const res = await fetch(`${server.base}/v1/models/import`, { method: 'POST', headers: server.headers(), body: JSON.stringify({ path: writeTinyWhisper(join(work, 'w')), id: 'office-whisper' }) });
+    expect(res.status).toBe(201);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('offers the installed model by name, switches to it, and says what the next dictation uses', async () => {
+    mount(createApiClient({ baseUrl: server.base, ...server.creds }));
+    const select = await screen.findByLabelText('Recogniser for dictation and recordings (this account)');
+    await waitFor(() => expect(within(select).getByRole('option', { name: 'w' })).toBeTruthy());
+    const card = (await screen.findByText('w', { selector: 'strong' })).closest('li')!;
+    fireEvent.click(within(card as HTMLElement).getByRole('button', { name: 'Use for dictation and recordings' }));
+    await screen.findByText('Saved: from the next one, dictation and recordings use w.');
+    expect((select as HTMLSelectElement).value).toBe('office-whisper');
+    expect(within(card as HTMLElement).getByText('In use for dictation')).toBeTruthy();
+    const settings = (await (await fetch(`${server.base}/v1/settings/engines`, { headers: server.headers() })).json()) as { data: { asrEngine: string } };
+    expect(settings.data.asrEngine).toBe('office-whisper');
   });
 });

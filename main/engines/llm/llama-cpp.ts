@@ -110,6 +110,14 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
 
   return {
     name: 'llama-cpp',
+    async load(): Promise<void> {
+      if (closed) throw engineUnavailable('local language model is closed');
+      try {
+        await load();
+      } catch (err) {
+        throw new DomainError('engine_unavailable', `local language model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`, { cause: err });
+      }
+    },
     complete(request: CompletionRequest): Promise<CompletionResult> {
       // One generation at a time: a second sequence would double memory and halve speed on CPU.
       const result = queue.then(() => run(request));

@@ -29,6 +29,11 @@ export interface StreamingDeps {
   server: Server; logger: Logger; accounts: AccountService;
   port: () => number; allowedOrigins: string[]; allowedHosts: string[];
   recognizer: (engine?: string) => SpeechRecognizer;   // default engine when no arg
+  /**
+   * The account's live engine (its choice in `/v1/settings/engines`), read as each session starts:
+   * a new choice applies to the next session, a running one keeps its engine. Default: the device's.
+   */
+  liveEngine?: (accountId: string) => string;
   /** The detector whose endpointer live sessions use (Silero); it may throw when its model is unavailable. */
   vad: () => EndpointingDetector;
   /** Endpointer without a model (energy), for when the detector is unavailable or fails mid-session. */
@@ -93,8 +98,8 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     return throttledAuthenticate(deps.authThrottle, { address: req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
   };
 
-  const openStream = (params: SessionParams): SpeechStream => {
-    const recognizer = deps.recognizer();
+  const openStream = (params: SessionParams, accountId: string): SpeechStream => {
+    const recognizer = deps.recognizer(deps.liveEngine?.(accountId));
     if (!recognizer.createStream) throw new DomainError('engine_unavailable', `the ${recognizer.name} engine does not support live transcription`);
     return recognizer.createStream({ language: params.language });
   };
@@ -117,7 +122,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         throw new DomainError('forbidden', `this account already has ${limits.maxSessionsPerAccount} open streaming sessions (the limit)`);
       }
       makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }).close();
-      stream = openStream(params);
+      stream = openStream(params, principal.accountId);
     } catch (err) {
       const policy = isPolicyError(err);
       const message = err instanceof DomainError ? err.message : 'the session could not be started';

@@ -21,6 +21,9 @@ export interface ImportPlan {
   folderConfig?: Record<string, unknown>;
 }
 
+/** Engine names: a model may not take one, or choosing it would be ambiguous. */
+export const RESERVED_IDS = ['embedded', 'pocketsphinx', 'openai-compatible', 'onnx-ctc', 'onnx-whisper', 'llama-cpp'];
+
 /** A name turned into a model id: lower case, digits and hyphens, at most 40 characters. */
 export function slugId(name: string): string {
   const slug = name.toLowerCase().replace(/\.gguf$/, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
@@ -74,6 +77,7 @@ export function planImport(listing: ImportListing, catalog: ModelCatalog, reques
   if (named && (requestedId || listing.kind === 'folder')) return catalogPlan(listing, named);
   const { engine, task } = detectEngine(listing);
   const id = requestedId ?? slugId(listing.name);
+  if (RESERVED_IDS.includes(id)) throw invalidRequest(`id: "${id}" is an engine name; give the model another id`);
   if (listing.kind === 'file' || engine === 'llama-cpp') {
     return { id, task, engine, title: listing.name, files: [{ path: 'model.gguf', from: listing.kind === 'file' ? '' : listing.files[0]!.path, bytes: listing.files[0]!.bytes }] };
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DocumentStore, NoteRecord, NoteStore, Page } from '../storage.js';
-import type { NoteGenerationInput, NoteTypeSpec, NoteWriter } from './ports.js';
+import type { EngineUsed, NoteGenerationInput, NoteTypeSpec, NoteWriter } from './ports.js';
+
 import type { NoteTemplate } from '../../../shared/note-template.js';
 import type { NoteLanguage } from '../../../shared/languages.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
@@ -35,8 +36,9 @@ export interface CreateNoteRequest {
 export interface NoteView {
   id: string;
   status: NoteRecord['status'];
-  payload?: { markdown: string; json?: Record<string, unknown> };
+  payload?: { markdown: string; json?: Record<string, unknown>; generatedBy?: EngineUsed };
   timestamp: { start: number; complete?: number };
+
   error?: { message: string };
   version: number;
   signature: SignatureView;
@@ -69,7 +71,8 @@ export function toNoteView(note: NoteRecord): NoteView {
   };
   if (note.completedAt !== null) view.timestamp.complete = note.completedAt;
   if (note.status === 'STATUS_DONE' && note.markdown !== null) {
-    view.payload = { markdown: note.markdown, ...(note.json ? { json: note.json } : {}) };
+    view.payload = { markdown: note.markdown, ...(note.json ? { json: note.json } : {}), ...(note.generatedBy ? { generatedBy: { ...note.generatedBy } } : {}) };
+
   }
   if (note.status === 'STATUS_FAILED') view.error = { message: note.error ?? 'note generation failed' };
   return view;
@@ -87,7 +90,9 @@ function validDate(value: string): boolean {
 export function createNoteService(deps: {
   notes: NoteStore;
   templates: DocumentStore;
-  writer: () => NoteWriter;
+  /** The note writer of an account (its chosen engine; composition's engine registry). */
+  writer: (accountId: string) => NoteWriter;
+
   enqueue: (kind: string, accountId: string, resourceId: string) => void;
   events?: NoteEvents;
   now?: () => number;
@@ -173,7 +178,9 @@ export function createNoteService(deps: {
       deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() });
       const input = note.request as NoteGenerationInput;
       try {
-        const result = await deps.writer().write(input);
+        const writer = deps.writer(note.accountId);
+        const result = await writer.write(input);
+
         if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
         if (!deps.notes.getForJob(noteId)) return; // deleted while it was being written
         // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
@@ -181,7 +188,8 @@ export function createNoteService(deps: {
         const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : checked.review.length > 0 ? { review: checked.review } : null;
         deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,
-          completedAt: now(), error: null,
+          completedAt: now(), error: null, generatedBy: result.generatedBy ?? { engine: writer.name },
+
         });
         deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
       } catch (err) {

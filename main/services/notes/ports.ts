@@ -35,6 +35,16 @@ export interface GeneratedNote {
   markdown: string;
   /** Structured form of the same note; present when `noteType.includeJson` is true. */
   json?: Record<string, unknown>;
+  /** The engine and model that wrote it (set by the composition's engine registry), kept with the note. */
+  generatedBy?: EngineUsed;
+}
+
+/** Which engine, and which model of it, made a note or a transcript. */
+export interface EngineUsed {
+  /** `embedded`, `llama-cpp`, `openai-compatible`, `pocketsphinx`, `onnx-whisper`... */
+  engine: string;
+  /** An installed model's id, a model file or folder name, or a server's model name. */
+  model?: string;
 }
 
 /** A text engine that writes clinical notes (embedded deterministic writer or a language model). */

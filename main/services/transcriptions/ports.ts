@@ -53,12 +53,19 @@ export interface SpeechStream {
 export interface SpeechRecognizer {
   /** Stable engine name (`pocketsphinx`, `onnx-ctc`, `onnx-whisper`, `openai-compatible`). */
   readonly name: string;
+  /** The model it runs (an installed model's id, a folder or a server's model name), recorded with each transcript. */
+  readonly model?: string;
   /** Sample rate of the PCM the engine expects (16000 for all current engines). */
   readonly sampleRate: number;
   /** Recognises a whole clip of mono PCM at `sampleRate`. */
   transcribe(pcm: Int16Array, options: RecognitionOptions): Promise<RecognitionResult>;
   /** Streaming recognition, where the engine supports it. */
   createStream?(options: RecognitionOptions): SpeechStream;
+  /**
+   * Loads the model now instead of on first use, so a broken model is found when it is chosen,
+   * not halfway through a patient's recording; throws why it cannot load.
+   */
+  load?(): Promise<void>;
   close?(): Promise<void>;
 }
 

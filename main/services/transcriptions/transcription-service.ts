@@ -38,6 +38,8 @@ export interface TranscriptResult {
   speakers: number | null;
   words: TranscribedWord[];
   utterances: TranscribedUtterance[];
+  /** The recogniser and model that made it (recorded with the transcript). */
+  generatedBy?: { engine: string; model?: string };
 }
 
 /** Turns a stored audio file into a transcript (decode, segment, recognise, diarize, format). */
@@ -57,6 +59,8 @@ export interface TranscriptionV2View {
   updated_at: string;
   completed_at: string | null;
   error: string | null;
+  /** Extension: the recogniser and model that made the transcript. */
+  generatedBy?: { engine: string; model?: string };
 }
 
 export interface TranscriptionV1View {
@@ -111,6 +115,7 @@ export function toV2View(r: TranscriptionRecord): TranscriptionV2View {
     updated_at: iso(r.updatedAt)!,
     completed_at: iso(r.completedAt),
     error: r.error,
+    ...(result?.generatedBy ? { generatedBy: { ...result.generatedBy } } : {}),
   };
 }
 

@@ -185,6 +185,13 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
       }
       return toResult(words);
     },
+    async load(): Promise<void> {
+      loading ??= load();
+      await loading.catch((err: unknown) => {
+        loading = null;
+        throw err;
+      });
+    },
     async close(): Promise<void> {
       const current = loading;
       loading = null;

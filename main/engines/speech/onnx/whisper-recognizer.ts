@@ -186,6 +186,13 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
       // Whisper writes cased, punctuated text: keep it as the text, words stay bare for matching.
       return { ...toResult(words), text: texts.join(' ') };
     },
+    async load(): Promise<void> {
+      loading ??= load();
+      await loading.catch((err: unknown) => {
+        loading = null;
+        throw engineUnavailable(`onnx-whisper: the model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`);
+      });
+    },
     async close(): Promise<void> {
       const current = loading;
       loading = null;

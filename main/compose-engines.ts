@@ -1,0 +1,254 @@
+/**
+ * The engine registry: which recogniser or note writer answers to a name, built when first used
+ * and unloaded when idle (main/services/engines/engine-pool.ts). Names are the device's configured
+ * engines (pocketsphinx, openai-compatible, onnx-ctc/onnx-whisper with CLINDOC_ASR_MODEL_DIR,
+ * llama-cpp with CLINDOC_LLM_MODEL_PATH, embedded) and the ids of installed models, so a model
+ * installed while Clindoc runs can be chosen at once, without a restart.
+ *
+ * Every recogniser and language model handed out is a handle: each recognition, note or live
+ * session leases the real engine for as long as it works, so a switch or an idle unload never
+ * takes an engine from under running work, and a live session keeps its engine until it ends.
+ */
+import { basename } from 'node:path';
+import type { Logger } from 'pino';
+import type { ClindocConfig } from './config.js';
+import { invalidRequest } from './services/errors.js';
+import { createEnginePool, type Lease } from './services/engines/engine-pool.js';
+import { createUtteranceStream } from './services/live/utterance-stream.js';
+import type { InstalledModelRecord } from './services/models/ports.js';
+import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
+import type { LanguageModel } from './services/language-model.js';
+import type { SpeechRecognizer, SpeechStream } from './services/transcriptions/ports.js';
+import type { RobustVad } from './engines/vad/index.js';
+import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
+import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
+import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
+import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
+import { createLlmNoteWriter } from './engines/text/llm/note-writer.js';
+import { createEmbeddedNoteWriter } from './engines/text/embedded/index.js';
+
+export type EngineTask = 'speech' | 'text';
+
+/** What a name stands for: the engine, its model, and whether it is embedded, a downloaded model or a server. */
+export interface EngineDescription {
+  name: string;
+  task: EngineTask;
+  engine: string;
+  model?: string;
+  kind: 'embedded' | 'model' | 'server';
+  /** In memory now (models are loaded on first use and unloaded when idle). */
+  loaded: boolean;
+}
+
+export interface EngineRegistry {
+  /** Names that can be chosen for speech (dictation and uploads) and for notes. */
+  speechNames(): string[];
+  textNames(): string[];
+  /** The note engine of accounts that chose none: the configured language model, else the embedded writer. */
+  readonly defaultTextEngine: string;
+  describe(task: EngineTask, name: string): EngineDescription | undefined;
+  /** The recogniser answering to `name` (400 when nothing on this device does). */
+  recognizer(name: string): SpeechRecognizer;
+  /** The note writer answering to `name`; its notes carry `generatedBy`. */
+  noteWriter(name: string): NoteWriter;
+  /** The configured language model (styles, extraction, coding follow the device configuration), when there is one. */
+  readonly deviceLanguageModel: LanguageModel | undefined;
+  /** Loads an engine now; throws why it cannot run (a choice is refused then, the previous engine stays). */
+  warm(task: EngineTask, name: string): Promise<void>;
+  inUse(name: string): boolean;
+  unload(name: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface Spec<T> {
+  engine: string;
+  model?: string;
+  kind: EngineDescription['kind'];
+  make(): T;
+}
+
+/** A live stream that gives its engine lease back once closed and its last recognition settled. */
+function leasedStream(inner: SpeechStream, lease: Lease<unknown>): SpeechStream {
+  let pending: Promise<unknown> = Promise.resolve();
+  const track = <R>(p: Promise<R>): Promise<R> => {
+    pending = Promise.allSettled([pending, p]);
+    return p;
+  };
+  return {
+    accept: (pcm) => inner.accept(pcm),
+    partial: () => inner.partial(),
+    finalizeUtterance: () => inner.finalizeUtterance(),
+    ...(inner.acceptAsync ? { acceptAsync: (pcm: Int16Array) => track(inner.acceptAsync!(pcm)) } : {}),
+    ...(inner.finalizeUtteranceAsync ? { finalizeUtteranceAsync: () => track(inner.finalizeUtteranceAsync!()) } : {}),
+    close() {
+      inner.close();
+      void pending.then(() => lease.release());
+    },
+  };
+}
+
+export function composeEngines(config: ClindocConfig, deps: {
+  logger: Pick<Logger, 'info'>;
+  /** Installed models (read at each use, so a model installed a moment ago is there). */
+  installedModels: () => Array<InstalledModelRecord & { location: string }>;
+  batchVad: () => RobustVad;
+  pocketsphinxFiles: { medical: boolean; resourcesDir: string };
+}): EngineRegistry {
+  const threads = config.asrThreads ? { threads: config.asrThreads } : {};
+  const installed = (task: EngineTask, name: string) => deps.installedModels().find((m) => m.id === name && m.task === task);
+
+  const speechSpec = (name: string): Spec<SpeechRecognizer> | undefined => {
+    if (name === 'pocketsphinx') {
+      return {
+        engine: 'pocketsphinx', kind: 'embedded', model: deps.pocketsphinxFiles.medical ? 'en-us + clinical' : 'en-us',
+        make: () => createPocketsphinxRecognizer({
+          ...deps.pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: deps.batchVad(), ...threads,
+          libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
+        }),
+      };
+    }
+    if (name === 'openai-compatible' && config.asrBaseUrl) {
+      const model = config.asrModel ?? 'whisper-1';
+      return { engine: name, kind: 'server', model, make: () => createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl!, model, ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) }) };
+    }
+    if ((name === 'onnx-ctc' || name === 'onnx-whisper') && config.asrModelDir) {
+      const onnx = { modelDir: config.asrModelDir, ...threads };
+      return { engine: name, kind: 'model', model: basename(config.asrModelDir), make: () => (name === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx)) };
+    }
+    const m = installed('speech', name);
+    if (m && (m.engine === 'onnx-ctc' || m.engine === 'onnx-whisper')) {
+      const onnx = { modelDir: m.location, ...threads };
+      return { engine: m.engine, kind: 'model', model: m.id, make: () => (m.engine === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx)) };
+    }
+    return undefined;
+  };
+
+  const llama = (modelPath: string): LanguageModel => createLlamaCppModel({
+    modelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}), ...(config.llmContextSize ? { contextSize: config.llmContextSize } : {}),
+  });
+  const textSpec = (name: string): Spec<LanguageModel> | { engine: 'embedded'; kind: 'embedded' } | undefined => {
+    if (name === 'embedded') return { engine: 'embedded', kind: 'embedded' };
+    if (name === 'openai-compatible' && config.llmBaseUrl && config.llmModel) {
+      return {
+        engine: name, kind: 'server', model: config.llmModel,
+        make: () => createOpenAiCompatibleModel({
+          baseUrl: config.llmBaseUrl!, model: config.llmModel!, timeoutMs: config.llmTimeoutMs, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
+          ...(config.llmMaxRetries !== undefined ? { maxRetries: config.llmMaxRetries } : {}), stream: config.llmStream,
+        }),
+      };
+    }
+    if (name === 'llama-cpp' && config.llmModelPath) return { engine: name, kind: 'model', model: basename(config.llmModelPath), make: () => llama(config.llmModelPath!) };
+    const m = installed('text', name);
+    if (m?.engine === 'llama-cpp') return { engine: 'llama-cpp', kind: 'model', model: m.id, make: () => llama(m.location) };
+    return undefined;
+  };
+
+  const specOf = (key: string): Spec<SpeechRecognizer | LanguageModel> => {
+    const [task, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
+    if (!spec || !('make' in spec)) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+    return spec;
+  };
+  const pool = createEnginePool<SpeechRecognizer | LanguageModel>({
+    create: (key) => specOf(key).make(),
+    load: (_key, instance) => instance.load?.() ?? Promise.resolve(),
+    dispose: async (_key, instance) => void (await instance.close?.()),
+    // Embedded engines and servers hold little; models go when unused for CLINDOC_MODEL_IDLE_SECONDS.
+    idleMs: (key) => (specOf(key).kind === 'model' ? config.models.idleSeconds * 1000 : 0),
+    onUnload: (key) => deps.logger.info({ engine: key }, 'model unloaded after being unused'),
+  });
+
+  const recognizers = new Map<string, SpeechRecognizer>();
+  const recognizer = (name: string): SpeechRecognizer => {
+    const spec = speechSpec(name);
+    if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+    const cached = recognizers.get(name);
+    if (cached && cached.name === spec.engine && cached.model === spec.model) return cached;
+    const key = `speech:${name}`;
+    const handle: SpeechRecognizer = {
+      name: spec.engine, sampleRate: 16000, ...(spec.model ? { model: spec.model } : {}),
+      async transcribe(pcm, options) {
+        const lease = pool.acquire(key) as Lease<SpeechRecognizer>;
+        try {
+          return await lease.instance.transcribe(pcm, options);
+        } finally {
+          lease.release();
+        }
+      },
+      createStream(options) {
+        const lease = pool.acquire(key) as Lease<SpeechRecognizer>;
+        try {
+          const inner = lease.instance.createStream ? lease.instance.createStream(options) : createUtteranceStream(lease.instance, options);
+          return leasedStream(inner, lease);
+        } catch (err) {
+          lease.release();
+          throw err;
+        }
+      },
+    };
+    recognizers.set(name, handle);
+    return handle;
+  };
+
+  const modelHandle = (name: string, engine: string): LanguageModel => ({
+    name: engine,
+    async complete(request) {
+      const lease = pool.acquire(`text:${name}`) as Lease<LanguageModel>;
+      try {
+        return await lease.instance.complete(request);
+      } finally {
+        lease.release();
+      }
+    },
+  });
+  const withProvenance = (writer: NoteWriter, by: EngineUsed): NoteWriter => ({
+    name: writer.name,
+    write: async (input) => ({ ...(await writer.write(input)), generatedBy: by }),
+  });
+  const writers = new Map<string, NoteWriter>();
+  const noteWriter = (name: string): NoteWriter => {
+    const spec = textSpec(name);
+    if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+    const id = `${name}|${'model' in spec ? spec.model : ''}`;
+    let writer = writers.get(id);
+    if (!writer) {
+      writer = spec.engine === 'embedded'
+        ? withProvenance(createEmbeddedNoteWriter(), { engine: 'embedded' })
+        : withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) });
+      writers.set(id, writer);
+    }
+    return writer;
+  };
+
+  const defaultTextEngine = config.llmBaseUrl && config.llmModel ? 'openai-compatible' : config.llmModelPath ? 'llama-cpp' : 'embedded';
+  const loadedNames = (): Set<string> => new Set(pool.loaded());
+  return {
+    speechNames: () => [
+      'pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : []),
+      ...deps.installedModels().filter((m) => m.task === 'speech').map((m) => m.id),
+    ],
+    textNames: () => [
+      'embedded', ...(config.llmBaseUrl && config.llmModel ? ['openai-compatible'] : []), ...(config.llmModelPath ? ['llama-cpp'] : []),
+      ...deps.installedModels().filter((m) => m.task === 'text').map((m) => m.id),
+    ],
+    defaultTextEngine,
+    describe(task, name) {
+      const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
+      if (!spec) return undefined;
+      const model = 'model' in spec ? spec.model : undefined;
+      return { name, task, engine: spec.engine, ...(model ? { model } : {}), kind: spec.kind, loaded: spec.kind === 'embedded' && task === 'text' ? true : loadedNames().has(`${task}:${name}`) };
+    },
+    recognizer,
+    noteWriter,
+    deviceLanguageModel: defaultTextEngine === 'embedded' ? undefined : modelHandle(defaultTextEngine, defaultTextEngine),
+    async warm(task, name) {
+      const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
+      if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+      if ('make' in spec) await pool.warm(`${task}:${name}`);
+    },
+    inUse: (name) => pool.inUse(`speech:${name}`) || pool.inUse(`text:${name}`),
+    unload: async (name) => (await pool.unload(`speech:${name}`)) && (await pool.unload(`text:${name}`)),
+    close: () => pool.close(),
+  };
+}
