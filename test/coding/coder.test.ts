@@ -43,6 +43,19 @@ describe('embedded ICD-10-CM coder', () => {
     expect(result.setAside.map((s) => s.why)).toEqual(['negated', 'negated']);
   });
 
+  it('does not code conditions named as risks, in general statements or only in counselling', () => {
+    expect(codes('ASSESSMENT AND PLAN\nSurgery scheduled. The risks of surgery including infection, stroke, heart attack and death were discussed.')).toEqual([]);
+    expect(codes('ASSESSMENT AND PLAN\nTick bite. I explained that Lyme disease can cause problems with other organs. Titers will be obtained to determine if he has Lyme disease.')).toEqual([]);
+    expect(codes('ASSESSMENT AND PLAN\nHypertension.\n- Patient Education and Counseling: we discussed that untreated sleep apnea raises blood pressure.')).toEqual(['I10']);
+    // Mentioned as a problem elsewhere, the counselling text adds evidence.
+    expect(coder.analyze('ASSESSMENT AND PLAN\nObstructive sleep apnea.\n- Patient Education and Counseling: CPAP for obstructive sleep apnea.').codes[0]!.evidence.length).toBe(2);
+  });
+
+  it('reads words that only look like negation as part of the finding', () => {
+    expect(codes('Stage III non-small cell lung cancer.')).toEqual(['C34.90']);
+    expect(codes('Right non-healing diabetic foot ulcer. Type 2 diabetes.')).toEqual(['E11.621', 'L97.519']);
+  });
+
   it('turns history and family history into Z codes, and a relative\'s disease is never the patient\'s', () => {
     expect(codes('Family history of colon cancer.')).toEqual(['Z80.0']);
     expect(codes('Her father had coronary artery disease.')).toEqual(['Z82.49']);

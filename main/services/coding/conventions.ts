@@ -26,6 +26,8 @@ export interface Candidate {
   related: string[];
   /** Concepts of the synonym index behind it. */
   concepts: string[];
+  /** Every mention so far was in counselling text: dropped unless a finding elsewhere confirms it. */
+  discussionOnly: boolean;
 }
 
 /** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */

@@ -130,7 +130,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const at = s.start + m.index;
       out.set(entry.code, {
         entry, role: 'status', spans: [{ start: at, end: at + m[0].length }], firstAt: at, why: ['BMI documented with a weight diagnosis'],
-        evidenceScore: 0.85, symptom: false, headline: false, related: [], concepts: [],
+        evidenceScore: 0.85, symptom: false, headline: false, related: [], concepts: [], discussionOnly: false,
       });
       return;
     }
@@ -172,15 +172,18 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
             prev.firstAt = Math.min(prev.firstAt, m.start);
             prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
             prev.headline ||= headline;
+            prev.discussionOnly &&= m.discussion;
             if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
           } else {
             out.set(r.entry.code, {
               entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
               symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, related: [], concepts: m.concept ? [m.concept.id] : [],
+              discussionOnly: m.discussion,
             });
           }
         }
       }
+      for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
       addBmi(text, sentencesInScope(doc), out);
       dropHistoryOfCurrent(out);
       applyCombinations(table, lexicon, out);

@@ -24,6 +24,8 @@ export interface Mention {
   sentence: NoteSentence;
   role: MentionRole;
   source: 'synonym' | 'title' | 'weak';
+  /** In counselling or education text ("Patient Education and Counseling: ..."): supports a code, never starts one. */
+  discussion: boolean;
   /** The mention's own words and the words its concept adds. */
   words: string[];
   /** What the words around it say (for choosing the specific code). */
@@ -38,6 +40,22 @@ export interface SetAside {
   code?: string;
   why: 'negated' | 'uncertain';
 }
+
+/**
+ * Speech about a condition that is not a finding, which the shared context reader does not
+ * list (yet): the risks of a procedure ("the risks of heart attack, stroke and death"), what a
+ * disease can do ("Lyme disease can cause ..."), a cause only thought likely ("most likely due to
+ * rotator cuff tendinopathy"), a test "to determine if he has Lyme disease". Read in the
+ * finding's clause, before it.
+ */
+const SPECULATIVE = /\b(?:(?:determine|see|check|know|find out|confirm)\s+(?:if|whether)|risks?\s+(?:of|include|including|such as)|complications?\s+(?:of|such as|including|include)|(?:most\s+)?(?:likely|probably|possibly)\s+(?:due to|secondary to|related to|caused by|from))\b[^;:]*$/i;
+/** What a disease does in general ("Lyme disease can cause problems"), said right after the finding. */
+const GENERIC_STATEMENT = /^\s*(?:can|could|may|might|will|would)\s+(?:cause|lead to|result in|affect|damage|progress)\b/i;
+/** Counselling and education bullets discuss conditions; they add evidence to a code, they do not start one. */
+const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:/i;
+
+/** The text of a finding's clause before it (back to a semicolon, colon or full stop). */
+const clauseBefore = (text: string, at: number): string => text.slice(Math.max(0, at - 500), at).split(/[;:.]\s/).pop() ?? '';
 
 const ON_DRUG = /\b(on|takes|taking|continue|continues|continuing|started|start|uses|using)\s+(?:\w+\s+){0,2}$/i;
 const WINDOW = 6;
@@ -199,6 +217,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
       const win = contextWindow(sentence.text, h.start - sentence.start, h.end - sentence.start);
       const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
       let role = roleOf(ctx, win.text, sentence, h.concept, win.start);
+      if (role === 'current' && (SPECULATIVE.test(clauseBefore(win.text, win.start)) || GENERIC_STATEMENT.test(win.text.slice(win.end, win.end + 60)))) role = 'uncertain';
       // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
       if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
       if (role === 'negated' || role === 'uncertain') {
@@ -211,7 +230,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
       const own = [...words.slice(from, to).map((w) => w.norm), ...(h.concept?.words ?? [])];
       mentions.push({
         ...(h.concept ? { concept: h.concept } : {}), ...(h.titleEntry ? { titleEntry: h.titleEntry } : {}),
-        start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym',
+        start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym', discussion: DISCUSSION.test(sentence.text),
         words: [], context: mentionContext(sentence, words, from, to, lexicon, h.concept?.words ?? []),
       });
       const m = mentions[mentions.length - 1]!;
