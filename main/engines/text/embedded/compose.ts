@@ -18,7 +18,7 @@ import { readExchanges } from './dialogue.js';
 import { chiefComplaint, reviewOfSystems, statedSymptoms, type RosFact } from './findings.js';
 import { diagnosisIn, isProblemName, opensAssessmentAndPlan, problemOpened } from './problems.js';
 import {
-  isNarration, keepWritten, stripTalk, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
+  hasVerb, isNarration, keepWritten, stripTalk, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
   type PlanAct,
 } from './register.js';
 
@@ -87,6 +87,7 @@ function examLabel(region: string | undefined, text: string): string | undefined
 const PATIENT_FLOOR = 0;
 // Someone other than the patient or the clinician doing something ("the nurse will come in").
 const THIRD_PARTY = /^(?:she|he|they|the nurse|the front desk|someone|somebody|my (?:nurse|assistant|staff)|our (?:nurse|staff))\b/i;
+const DEPENDENT = /^\W*(?:because|['’]?cause|unless|which|so that|whereas|although)\b/i;
 const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|that|my \w+|you)\b/i;
 
 /** Build the note content from a transcript. */
@@ -120,7 +121,10 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     if (exchanges.used.has(index) || isSmallTalk(s.text)) return;
     if (s.question && s.role !== 'patient') return;
     if (clinician(s) && isNarration(s.text)) return;
+    // A dependent clause left on its own ("'cause we need to...", "unless she feels differently") says nothing alone.
+    if (DEPENDENT.test(s.text)) return;
     let kind = kindOf(s) ?? 'hpi';
+    if (clinician(s) && INTRO.test(s.text) && /\b(old|presents?|here for|referred)\b/i.test(s.text) && s.position < 0.25) kind = 'hpi';
     // A result read out goes on in the next sentences of the turn ("I don't see any abnormality there").
     if (kind === 'exam' && resultsTurn === s.turn && !EXAM_REGIONS.some((e) => e.re.test(s.text))) kind = 'results';
     if (kind === 'results') resultsTurn = s.turn;
@@ -162,6 +166,7 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     if (clinician(s)) {
       const intro = INTRO.test(s.text) && /\b(old|presents?|here for|referred)\b/i.test(s.text) && s.position < 0.25;
       const text = toClinicianHistory(s.text, gender);
+      if (!hasVerb(text)) return;
       return add(intro ? 'hpi' : kind, { ...base, text, weight: weight + (intro ? 20 : 0) });
     }
     if (s.role === 'patient') {

@@ -13,16 +13,21 @@ const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
 
 // "for your X,", "regarding your X,", "as far as your X goes,", "your first problem, X,".
 const CUE =
-  /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|about)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*)?)?(?:the\s+|your\s+|his\s+|her\s+)?([^,.;]{3,60}?)\s*(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds)\b)/i;
+  /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|about|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*)?)?(?:the\s+|your\s+|his\s+|her\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds)\b)/i;
 const ORDINAL_ONLY = /^(?:(?:now|next|lastly|finally|so|and)\s*,?\s+)*(?:for\s+)?(?:the\s+|your\s+)?(?:first|second|third|fourth|next|last|final|other)\s+(?:problem|issue|concern|diagnosis)\b/i;
 // A diagnosis said outright: "you have an acute lumbar strain", "this is consistent with gout".
 const DIAGNOSIS =
   /\b(?:you have|you've got|you probably have|you likely have|you may have|this is|it's|it is|this looks like|this sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|suffering from|dealing with)\s+(?:an?\s+|some\s+|the\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|emia|pathy|algia|oma|ism|ectomy|plasty)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo))\b/iu;
-const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though)$/i;
+const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?)\b/i;
 
 function tidy(name: string): string {
-  let n = name.trim().replace(/^(?:your|his|her|the|a|an|this|that)\s+/i, '').replace(/\s+(?:then|now|though|today|here|there|goes|wise)$/i, '');
+  let n = name.trim();
+  // "for your first problem for your migraines", "in terms of your diabetes": the name after the leads.
+  for (let i = 0; i < 3; i++) n = n.replace(/^(?:(?:for|of|regarding|with|about|is|in terms of|as far as)\s+)?(?:your|his|her|the|a|an|this|that|my)\s+/i, '').replace(/^(?:for|of|regarding|with|about|is)\s+/i, '');
+  // Whatever follows a second "your" is another phrase ("hypertension your third diagnosis").
+  n = n.replace(/\s+(?:and\s+)?your\b.*$/i, (m) => (/^\s+and\s+your\s+\w/i.test(m) ? m.replace(/\byour\s+/i, '') : ''));
+  n = n.replace(/\s+(?:then|now|though|today|here|there|goes|wise|again|too|as well|also|standpoint|perspective)$/i, '');
   const whole = conditions.find(n).find((h) => h.start === 0 && h.end === n.length);
   if (whole && whole.value.term !== n.toLowerCase() && n.split(/\s+/).length > 1) n = whole.value.term;
   return n.charAt(0).toUpperCase() + n.slice(1);
@@ -34,6 +39,12 @@ function tidy(name: string): string {
  * you're retaining fluid"), empty when it only names the problem.
  */
 export function problemOpened(sentence: string): { name?: string; rest: string } | undefined {
+  const found = opened(sentence);
+  if (found?.name !== undefined && (found.name.length < 3 || NOT_A_PROBLEM.test(found.name))) delete found.name;
+  return found;
+}
+
+function opened(sentence: string): { name?: string; rest: string } | undefined {
   const t = stripTalk(sentence);
   const ordinal = ORDINAL_ONLY.exec(t);
   const cue = CUE.exec(t);

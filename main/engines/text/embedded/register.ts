@@ -28,6 +28,9 @@ const CLOSERS =
 const HEDGES: [RegExp, string][] = [
   [/,\s*(?:you know|i mean|like|basically|actually|honestly|obviously|of course)\s*,/gi, ','],
   [/\b(?:you know|i mean)\b,?\s*/gi, ''],
+  [/\b(was|is|were|are|been|about|at|around)\s+like,?\s+/gi, '$1 '],
+  [/\blike,\s+/gi, ''],
+  [/(^|\s)['’]?cause\b/gi, '$1because'],
   [/\b(?:kind of|sort of|kinda|sorta)\s+/gi, ''],
   [/\bgo ahead and\s+/gi, ''],
   [/\bjust (going to|want to|wanted to|gonna)\b/gi, '$1'],
@@ -56,7 +59,7 @@ const MEDICATION_VERBS = /^(prescribe|start|continue|increase|decrease|reduce|lo
 const TESTING_VERBS = /^(order|get|obtain|check|repeat|do|run|draw|schedule|perform|recheck|test|send you (?:out )?for|send (?:off|out)|have you (?:get|do|go for))\b/i;
 const REFERRAL_VERBS = /^(refer|send you (?:over )?to|have you see|consult|get you (?:in )?(?:to see|with))\b/i;
 // Visit narration: what the clinician is about to do in the room, not a plan.
-const NARRATION = /^(see (?:that|it|this|those|these|if|whether|how|what)|talk|discuss|go over|look|take a look|take a listen|listen|examine|check you out|review|explain|tell|ask|show|start by|move on|see how|see what|figure out|find out|touch on|chat|jump|switch gears|get to|come back to|summarize)\b/i;
+const NARRATION = /^(see (?:that|it|this|those|these|if|whether|how|what)|do (?:a |an |your |the )?(?:quick |brief |full )?(?:physical )?exam|check (?:out|on) (?:your|you|him|her)|listen to|feel your|press on|talk|discuss|go over|look|take a look|take a listen|listen|examine|check you out|review|explain|tell|ask|show|start by|move on|see how|see what|figure out|find out|touch on|chat|jump|switch gears|get to|come back to|summarize)\b/i;
 const TIME = String.raw`(?:a (?:week|month|year|couple (?:of )?(?:days|weeks|months))|a few (?:days|weeks|months)|\d+(?:-\d+)? (?:days?|weeks?|months?|years?)|(?:one|two|three|four|five|six|eight|ten|twelve) (?:days?|weeks?|months?))`;
 const FOLLOW_UP = new RegExp(
   String.raw`\b(?:see (?:you|him|her|them) (?:back |again )*|follow[- ]?up(?: with (?:me|us))?|come back(?: to see (?:me|us))?|return|recheck|check back(?: with (?:me|us))?|be back)\s*(?:in|after|within)\s+(?:about |approximately |another )?(${TIME})`,
@@ -66,6 +69,8 @@ const ADVICE =
   /^(?:i (?:want|need|would like|'d like) you to|i(?:'d| would)? (?:recommend|suggest|encourage you to|advise you to)(?: that)?(?: you)?|you (?:should|need to|have to|must|can|could|will want to|want to|might want to)|make sure (?:that )?you|be sure to|remember to|try to|try and|please)\s+/i;
 const CALL_IF = /\b(?:call (?:me|us|the office|the clinic)|give (?:me|us) a call|let (?:me|us) know|reach out(?: to (?:me|us))?|message (?:me|us)|contact (?:me|us|the office))\b(.*?\bif\b.*)$/i;
 const RETURN_IF = /\b(go to the (?:er|emergency room|emergency department|hospital)|come back|return)\b(.*?\bif\b.*)$/i;
+// An instruction given straight to the patient ("just set an alarm", "keep icing it").
+const IMPERATIVE = /^(?:just\s+)?(?:set|take|try|keep|avoid|make sure|call|record|check|watch|weigh|drink|eat|use|apply|ice|rest|elevate|wear|stay|cut back|limit|stop|continue to|remember|write down|bring)\b/i;
 const DONT = /^(?:don't|do not|you don't want to|you shouldn't|you should not|avoid)\s+/i;
 
 /** The patient as the subject of a sentence ("He", "She", "The patient"). */
@@ -113,6 +118,7 @@ export function toPlanStatement(sentence: string, gender: Gender): PlanStatement
   }
   const advice = ADVICE.exec(t);
   if (advice) return { act: 'advice', text: advised(t.slice(advice[0].length), gender) };
+  if (IMPERATIVE.test(t) && !/^(?:stop|continue to) (?:the |your )?\S+ (?:and|,)/i.test(t)) return { act: 'advice', text: advised(t.replace(/^just\s+/i, ''), gender) };
   const dont = DONT.exec(t);
   if (dont && /^(?:don't|do not|avoid)/i.test(t)) return { act: 'advice', text: advised(`${/^avoid/i.test(dont[0]) ? 'avoid ' : 'not '}${t.slice(dont[0].length)}`, gender) };
   // A dictated order: "Plan: start amoxicillin.", "Order an echocardiogram."
@@ -125,6 +131,9 @@ export function toPlanStatement(sentence: string, gender: Gender): PlanStatement
   }
   let rest = t.slice(intent[0].length).replace(/^(?:go ahead and|also|just|then)\s+/i, '');
   if (NARRATION.test(rest)) return undefined;
+  // "I want to see you take it as directed", "I'd like to have you keep a log": advice, not an order.
+  const through = /^(?:see|have|get) (?:you|him|her) (?!back\b|again\b|in\b)(\w+.*)$/i.exec(rest);
+  if (through) return { act: 'advice', text: advised(through[1]!, gender) };
   const act: PlanAct = REFERRAL_VERBS.test(rest) ? 'referral' : TESTING_VERBS.test(rest) ? 'testing' : MEDICATION_VERBS.test(rest) ? 'medication' : 'order';
   rest = rest
     .replace(/^(start|put|keep|continue|maintain|leave|restart)\s+(?:you|him|her)\s+on\s+/i, (_m, v: string) => `${/^put$/i.test(v) ? 'start' : v} `)
@@ -202,7 +211,7 @@ export function toResultStatement(sentence: string, gender: Gender): { label?: s
   let label: string | undefined;
   const lead = RESULT_SHOWN.exec(t) ?? RESULT_LEAD.exec(t);
   if (lead) {
-    label = lead[1]!.replace(/\b(?:recent|last|latest|new)\s+/i, '').trim();
+    label = lead[1]!.replace(/^(?:recent|last|latest|new)\s+/i, '').trim();
     t = t.slice(lead[0].length);
   }
   t = t.replace(OBSERVER_NO, 'no ').replace(OBSERVER, '');
@@ -234,7 +243,15 @@ export function toClinicianHistory(sentence: string, gender: Gender): string {
 export function toPatientStatement(sentence: string, gender: Gender): string {
   let t = stripTalk(sentence);
   t = t.replace(/^(?:i (?:think|guess|mean|believe|would say|'d say)|to be honest|honestly|probably)\s*,?\s+(?=\S+\s+\S+)/i, '');
+  // Speech drops the subject ("went to Washington last weekend", "been pretty good"); writing does not.
+  if (/^(?:been)\b/i.test(t)) t = `I have ${t}`;
+  else if (/^(?:went|got|had|took|tried|started|noticed|felt|did|used|fell|hurt|saw|came|stopped|quit|ran|woke|slept|ate|drank|thought|called|[a-z]+ed)\b/i.test(t) && !/^(?:used to be|bed|red|need|speed)\b/i.test(t)) t = `I ${t}`;
   return rewritePatientSentence(t, gender);
+}
+
+/** True when a sentence has a verb (a statement), not a bare phrase ("In terms of her depression."). */
+export function hasVerb(text: string): boolean {
+  return /\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|should|may|might|must|shall|get|gets|got|feel|feels|felt|take|takes|took|need|needs|want|wants|seem|seems|look|looks|go|goes|went|make|makes|made|keep|keeps|kept|say|says|said|see|sees|saw|come|comes|came|\w+ed|\w+ing)\b/i.test(text) || /\b\w{3,}s\b/.test(text);
 }
 
 /** Sentence with a subject the note can use as is. */

@@ -151,12 +151,15 @@ function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]
     node.text = byProblem.plain.join('\n');
     body.push(...byProblem.markdown);
   } else if (s.format === 'list' && lines.length) {
+    const grouped = f.groups.flatMap((g) => (g.items.some((i) => i.label) ? labelledLines(g.items, ctx) : g.lines));
+    lines.splice(0, lines.length, ...grouped);
     node.items = lines;
     lines.forEach((l, i) => body.push(`${s.listType === 'numeric' ? `${i + 1}.` : s.plain ? '•' : '-'} ${style(l, s.bold, s.italic, s.plain)}`));
   } else if (lines.length) {
     // Prose: one paragraph per kind; kinds other than the section's own get an inline label.
     const paragraphs = f.groups.map((g) => {
-      const text = g.lines.join(' ');
+      // Labelled findings ("Respiratory: ...") stand on their own lines, as clinicians write them.
+      const text = g.items.some((i) => i.label) ? labelledLines(g.items, ctx).join('\n\n') : g.lines.join(' ');
       return labelled && g.kind !== s.target ? `${style(phrase(language, g.kind), !s.plain, false, s.plain)}: ${text}` : text;
     });
     node.text = paragraphs.join('\n\n');
@@ -233,4 +236,14 @@ function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[
     entries.forEach((e, i) => markdown.push(...(i ? [''] : []), `${i === 0 ? label : ''}${style(e.text, s.bold, s.italic, s.plain)}`));
   }
   return { markdown, plain };
+}
+
+/** Lines of labelled items, one per label in first-seen order ("Musculoskeletal: a. b."). */
+function labelledLines(items: ContentItem[], ctx: Ctx): string[] {
+  const byLabel = new Map<string, string[]>();
+  for (const i of items) {
+    const key = i.label ?? '';
+    byLabel.set(key, [...(byLabel.get(key) ?? []), textOf(i, ctx)]);
+  }
+  return [...byLabel].map(([label, texts]) => (label ? `${translateLabel(label, ctx.language)}: ${texts.join(' ')}` : texts.join(' ')));
 }
