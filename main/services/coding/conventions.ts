@@ -188,7 +188,9 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
     for (const b of list) {
       if (a === b || !candidates.has(a.entry.code) || !candidates.has(b.entry.code)) continue;
       const sameCategory = a.entry.code.slice(0, 3) === b.entry.code.slice(0, 3);
-      const aVague = titleOf(a.entry).unspecified || titleOf(a.entry).other;
+      // "... without complications" cannot stand beside a complication of the same category (E11.9 and E11.65).
+      const aWithout = titleOf(a.entry).items.some((i) => i.mode === 'absent' && /^complication/.test(i.word));
+      const aVague = titleOf(a.entry).unspecified || titleOf(a.entry).other || aWithout;
       if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code)) {
         b.spans.push(...a.spans);
         b.firstAt = Math.min(a.firstAt, b.firstAt);
