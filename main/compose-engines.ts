@@ -20,7 +20,7 @@ import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
 import type { LanguageModel } from './services/language-model.js';
 import type { SpeechRecognizer, SpeechStream } from './services/transcriptions/ports.js';
 import type { RobustVad } from './engines/vad/index.js';
-import { createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
@@ -39,6 +39,8 @@ export interface EngineDescription {
   kind: 'embedded' | 'model' | 'server';
   /** In memory now (models are loaded on first use and unloaded when idle). */
   loaded: boolean;
+  /** Speech: recognises while the speaker talks (partial words); the others answer each utterance when it ends. */
+  streaming?: boolean;
 }
 
 export interface EngineRegistry {
@@ -96,12 +98,13 @@ export function composeEngines(config: ClindocConfig, deps: {
   pocketsphinxFiles: { medical: boolean; resourcesDir: string };
 }): EngineRegistry {
   const threads = config.asrThreads ? { threads: config.asrThreads } : {};
+  const clinicalLoaded = clinicalModelStatus(deps.pocketsphinxFiles).loaded;
   const installed = (task: EngineTask, name: string) => deps.installedModels().find((m) => m.id === name && m.task === task);
 
   const speechSpec = (name: string): Spec<SpeechRecognizer> | undefined => {
     if (name === 'pocketsphinx') {
       return {
-        engine: 'pocketsphinx', kind: 'embedded', model: deps.pocketsphinxFiles.medical ? 'en-us + clinical' : 'en-us',
+        engine: 'pocketsphinx', kind: 'embedded', model: clinicalLoaded ? 'en-us + clinical' : 'en-us',
         make: () => createPocketsphinxRecognizer({
           ...deps.pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: deps.batchVad(), ...threads,
           libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
@@ -237,7 +240,11 @@ export function composeEngines(config: ClindocConfig, deps: {
       const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
       if (!spec) return undefined;
       const model = 'model' in spec ? spec.model : undefined;
-      return { name, task, engine: spec.engine, ...(model ? { model } : {}), kind: spec.kind, loaded: spec.kind === 'embedded' && task === 'text' ? true : loadedNames().has(`${task}:${name}`) };
+      return {
+        name, task, engine: spec.engine, ...(model ? { model } : {}), kind: spec.kind,
+        loaded: spec.kind === 'embedded' && task === 'text' ? true : loadedNames().has(`${task}:${name}`),
+        ...(task === 'speech' ? { streaming: spec.engine === 'pocketsphinx' } : {}),
+      };
     },
     recognizer,
     noteWriter,

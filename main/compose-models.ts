@@ -13,7 +13,8 @@ import { createJobStore } from './store/job-store.js';
 import { createModelStore } from './store/model-store.js';
 import { createModelFiles } from './engines/models/model-files.js';
 import { createHttpDownloader, type StatFs } from './engines/models/http-download.js';
-import { parseCatalog, type ModelCatalog } from './services/models/catalog.js';
+import { parseCatalog, parseQuality, type ModelCatalog } from './services/models/catalog.js';
+import type { EngineQualityFile } from '../shared/api/models.js';
 import { createModelService, MODEL_PULL_JOB, type ModelService } from './services/models/model-service.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 
@@ -33,6 +34,17 @@ export function loadModelCatalog(config: Pick<ClindocConfig, 'models' | 'resourc
   } catch (err) {
     warn(`model catalog ${path} not used: ${(err as Error).message}`);
     return { version: 1, updated: '1970-01-01', entries: [] };
+  }
+}
+
+/** The measured engine figures (`resources/models/quality.json`); none, with a warning, when unreadable. */
+export function loadEngineQuality(config: Pick<ClindocConfig, 'resources'>, warn: (message: string) => void): EngineQualityFile {
+  const path = join(config.resources.modelsDir, 'quality.json');
+  try {
+    return parseQuality(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (err) {
+    warn(`engine quality figures ${path} not used: ${(err as Error).message}`);
+    return { version: 1, measurements: [] };
   }
 }
 

@@ -60,7 +60,9 @@ import { createClusteringDiarizer } from './engines/diarization/index.js';
 
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
-import { composeModelManager, createDownloadRunner, MODEL_PULL_JOB } from './compose-models.js';
+import { composeModelManager, createDownloadRunner, loadEngineQuality, MODEL_PULL_JOB } from './compose-models.js';
+import { createEngineStatusService } from './services/engines/engine-status.js';
+
 import { composeEngines } from './compose-engines.js';
 
 
@@ -322,6 +324,11 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
       macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, models: modelManager.service,
+      engineStatus: createEngineStatusService({
+        settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
+        ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),
+      }),
+
 
       visits, signIn,
       storage: createStorageUsageService({

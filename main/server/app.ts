@@ -15,6 +15,9 @@ import { registerAuditRoutes } from './routes/audit.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerModelRoutes } from './routes/models.js';
 import type { ModelService } from '../services/models/model-service.js';
+import { registerEngineRoutes } from './routes/engines.js';
+import type { EngineStatusService } from '../services/engines/engine-status.js';
+
 
 import type { AuditService } from '../services/audit/audit-service.js';
 import { buildOpenApi } from './openapi.js';
@@ -76,6 +79,9 @@ export interface ApiServices {
   authThrottle?: AuthThrottle;
   /** The model manager (`/v1/models`); absent in apps built without one (tests of other routes). */
   models?: ModelService;
+  /** Which engine answers each task, with measured quality and warnings (`/v1/engines`). */
+  engineStatus?: EngineStatusService;
+
 
   /** Backups into the operator's folder (default: none configured, so `POST /v1/backups` is a 409). */
   backups?: BackupService;
@@ -158,6 +164,8 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   if (services.signIn) registerSignInRoutes(registry, { signIn: services.signIn, port: options.port });
   registerSettingsRoutes(registry, { engines: services.engines });
   if (services.models) registerModelRoutes(registry, { models: services.models });
+  if (services.engineStatus) registerEngineRoutes(registry, { status: services.engineStatus });
+
 
   registerCodingRoutes(registry, { coding: services.coding });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });

@@ -1,7 +1,8 @@
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
 import type { WebhookEvent } from '../../shared/api/webhook-events.js';
-import type { ModelList, ModelPullView, ModelView } from '../../shared/api/models.js';
+import type { EnginesStatus, ModelList, ModelPullView, ModelView } from '../../shared/api/models.js';
+
 
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
@@ -92,7 +93,10 @@ export interface ApiClient {
   cancelModelPull(modelId: string): Promise<ModelPullView>;
   removeModel(modelId: string): Promise<void>;
   importModel(path: string, modelId?: string): Promise<ModelView>;
+  /** Which engine answers each task for this account, its measured quality and warnings. */
+  engineStatus(): Promise<EnginesStatus>;
 }
+
 
 
 /**
@@ -148,6 +152,8 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     cancelModelPull: (modelId) => call('DELETE', `/v1/models/${id(modelId)}/pull`),
     removeModel: (modelId) => call('DELETE', `/v1/models/${id(modelId)}`, undefined, 'none'),
     importModel: (path, modelId) => call('POST', '/v1/models/import', { path, ...(modelId ? { id: modelId } : {}) }),
+    engineStatus: () => call('GET', '/v1/engines'),
+
 
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
     listNotes: (cursor) => call('GET', page('/v1/notes', cursor)),

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ModelView } from '../../shared/api/models.js';
+import type { EnginesStatus, ModelView } from '../../shared/api/models.js';
 import type { EngineSettings } from '../api/types.js';
 import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
@@ -22,6 +22,31 @@ function ClinicalModelLine({ model }: { model: EngineSettings['clinicalLanguageM
 }
 
 type Choice = { asrEngine?: string | null; noteEngine?: string | null };
+
+const TASK_NAMES: Record<string, string> = {
+  dictation: 'Dictation', transcription: 'Recordings', notes: 'Notes', extraction: 'Text to JSON', coding: 'Coding',
+};
+const KIND_NAMES = { embedded: 'embedded, no download', model: 'model on this computer', server: 'server' } as const;
+
+/** What answers each task now, how good it measured, and what to keep in mind: the honest status. */
+function EngineStatusList({ status, models }: { status: EnginesStatus | undefined; models: ModelView[] }) {
+  if (!status) return null;
+  return (
+    <ul className="engine-status" aria-label="Engines in use">
+      {status.tasks.map((t) => (
+        <li key={t.task} data-task={t.task}>
+          <strong>{TASK_NAMES[t.task] ?? t.task}:</strong> {nameOf(t.model && models.some((m) => m.id === t.model) ? t.model : t.engine, models)}
+          {t.model && !models.some((m) => m.id === t.model) ? ` (${t.model})` : ''} · {KIND_NAMES[t.kind]}
+          {t.loaded !== undefined ? (t.loaded ? ' · loaded' : ' · not loaded (loads on first use)') : ''}
+          {t.quality.length > 0 && (
+            <span className="hint"> · measured: {t.quality.map((q) => `${q.metric} ${q.value}${q.unit === '%' ? '%' : q.unit ? ` ${q.unit}` : ''} (${q.mode === 'streaming' ? 'live, ' : ''}${q.model ? `${q.model}, ` : ''}${q.set.split(':')[0]}, ${q.date})`).join('; ')}</span>
+          )}
+          {t.warnings.map((w) => <p key={w} className="warning">{w}</p>)}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * The account's engines, live settings of the local API: the recogniser for dictation and
@@ -63,8 +88,11 @@ function LiveEngines() {
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const [status, setStatus] = useState<EnginesStatus>();
   const reload = useCallback(() => {
-    if (client) void client.engineSettings().then(setSettings, (e: Error) => setError(e.message));
+    if (!client) return;
+    void client.engineSettings().then(setSettings, (e: Error) => setError(e.message));
+    void client.engineStatus().then(setStatus, () => undefined);
   }, [client]);
   useEffect(reload, [reload]);
   if (!client) return null;
@@ -74,6 +102,7 @@ function LiveEngines() {
     setSaving(true);
     void client.setEngineSettings(choice).then((s) => {
       setSettings(s);
+      void client.engineStatus().then(setStatus, () => undefined);
       const what = choice.noteEngine !== undefined ? `notes are written by ${nameOf(s.noteEngine, models)}` : `dictation and recordings use ${nameOf(s.asrEngine, models)}`;
       setSaved(`Saved: from the next one, ${what}.`);
     }, (e: Error) => setError(e.message)).finally(() => setSaving(false));
@@ -90,6 +119,7 @@ function LiveEngines() {
   return (
     <>
       <AccountEngines settings={settings} models={models} choose={choose} saving={saving} saved={saved} error={error} />
+      <EngineStatusList status={status} models={models} />
       <ModelsPanel extra={modelActions} onChange={reload} onModels={setModels} />
     </>
   );

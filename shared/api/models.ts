@@ -123,3 +123,47 @@ export const ModelVerifyResult = Type.Object({
   verifiedAt: Type.String({ format: 'date-time' }),
 });
 export type ModelVerifyResult = Static<typeof ModelVerifyResult>;
+
+/** One measured quality figure of an engine, with where and when it was measured. */
+export const EngineMeasurement = Type.Object({
+  task: StringEnum(['speech', 'text', 'extraction', 'coding'] as const),
+  engine: Type.String(),
+  model: Type.Optional(Type.String()),
+  mode: StringEnum(['batch', 'streaming'] as const),
+  metric: Type.String({ description: 'WER (lower is better), ROUGE-1, field accuracy, F1...' }),
+  value: Type.Number(),
+  unit: Type.String(),
+  set: Type.String({ description: 'What it was measured on.' }),
+  script: Type.String({ description: 'The repository script that measures it.' }),
+  date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+  machine: Type.String(),
+});
+export type EngineMeasurement = Static<typeof EngineMeasurement>;
+
+/** `resources/models/quality.json`: the figures the engine status shows. */
+export const EngineQualityFile = Type.Object({
+  version: Type.Literal(1),
+  notes: Type.Optional(Type.Array(Type.String())),
+  measurements: Type.Array(EngineMeasurement),
+});
+export type EngineQualityFile = Static<typeof EngineQualityFile>;
+
+export const ENGINE_STATUS_TASKS = ['dictation', 'transcription', 'notes', 'extraction', 'coding'] as const;
+
+export const EngineTaskStatus = Type.Object({
+  task: StringEnum(ENGINE_STATUS_TASKS, { description: 'dictation (live), transcription (uploads), notes, extraction (text to JSON), coding.' }),
+  engine: Type.String({ description: 'The engine answering this task for this account now.' }),
+  model: Type.Optional(Type.String({ description: 'Its model: an installed model\'s id, a file or folder, or a server\'s model name.' })),
+  kind: StringEnum(['embedded', 'model', 'server'] as const, { description: '`embedded`: ships with Clindoc, no download; `model`: a downloaded model on this computer; `server`: a configured server.' }),
+  choice: StringEnum(['account', 'default', 'device'] as const, { description: '`account`: chosen in /v1/settings/engines; `default`: the device default of a choosable task; `device`: not choosable per account (configured at start).' }),
+  loaded: Type.Optional(Type.Boolean({ description: 'For a downloaded model: in memory now (loaded on first use, unloaded when idle).' })),
+  partials: Type.Optional(Type.Boolean({ description: 'Dictation: whether words appear while speaking (false: each utterance appears when it ends).' })),
+  quality: Type.Array(EngineMeasurement, { description: 'Figures measured by the repository\'s evaluation scripts for this engine; empty when none were measured here.' }),
+  warnings: Type.Array(Type.String(), { description: 'What a physician should know before trusting the output.' }),
+});
+export type EngineTaskStatus = Static<typeof EngineTaskStatus>;
+
+export const EnginesStatus = Type.Object({
+  tasks: Type.Array(EngineTaskStatus),
+});
+export type EnginesStatus = Static<typeof EnginesStatus>;

@@ -116,6 +116,8 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('GET', '/v1/backups', '/v1/backups');
     const modelDir = writeTinyWhisper(join(mkdtempSync(join(tmpdir(), 'clindoc-openapi-model-')), 'whisper'));
     await call('GET', '/v1/models', '/v1/models');
+    await call('GET', '/v1/engines', '/v1/engines');
+
     await call('POST', '/v1/models/import', '/v1/models/import', { path: join(modelDir, 'no-such-file.gguf') });
     expect((await call('POST', '/v1/models/import', '/v1/models/import', { path: modelDir, id: 'openapi-whisper' })).status).toBe(201);
     await call('GET', '/v1/models/{modelId}', '/v1/models/openapi-whisper');

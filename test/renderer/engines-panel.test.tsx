@@ -28,7 +28,7 @@ async function showPanel(clinicalLanguageModel: ClinicalLanguageModelView): Prom
     store: { getAsrEngine: (id) => memory.get(id) ?? null, setAsrEngine: (id, e) => void memory.set(id, e), getNoteEngine: () => null, setNoteEngine: () => undefined },
     defaultEngine: 'pocketsphinx', available: ['pocketsphinx'], clinicalLanguageModel,
   });
-  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (c: { asrEngine?: string | null }) => engines.choose('acct', c), listModels: async () => ({ items: [] }) };
+  const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (c: { asrEngine?: string | null }) => engines.choose('acct', c), listModels: async () => ({ items: [] }), engineStatus: async () => ({ tasks: [] }) };
   await act(async () => mount(client as unknown as ApiClient));
   return (await screen.findByTestId('clinical-model')).textContent ?? '';
 }

@@ -5,14 +5,25 @@
  * download.
  */
 import { Ajv } from 'ajv';
-import { ModelCatalog, type ModelCatalogEntry } from '../../../shared/api/models.js';
+import { EngineQualityFile, ModelCatalog, type ModelCatalogEntry } from '../../../shared/api/models.js';
 
 export type { ModelCatalog, ModelCatalogEntry, ModelCatalogFile } from '../../../shared/api/models.js';
 
 /** Files the onnx-whisper engine needs in its folder (main/engines/speech/onnx/whisper-recognizer.ts). */
 export const WHISPER_REQUIRED_FILES = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json'];
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(ModelCatalog);
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validate = ajv.compile(ModelCatalog);
+const validateQuality = ajv.compile(EngineQualityFile);
+
+/** Checks the measured-quality file (`resources/models/quality.json`); throws naming the first problem. */
+export function parseQuality(value: unknown): EngineQualityFile {
+  if (!validateQuality(value)) {
+    const e = validateQuality.errors?.[0];
+    throw new Error(`engine quality file: ${e?.instancePath || '/'} ${e?.message ?? 'is invalid'}`);
+  }
+  return value as EngineQualityFile;
+}
 
 /** The rules a catalog entry must keep beyond its schema; empty when it keeps them all. */
 export function entryProblems(entry: ModelCatalogEntry): string[] {

@@ -1,0 +1,105 @@
+/**
+ * Honest engine status (`GET /v1/engines`): for each task, which engine answers this account now,
+ * whether it is embedded, a downloaded model or a server, what the repository's own evaluation
+ * scripts measured for it (with date and machine), and what a physician should know before
+ * trusting its output. Figures are data (`resources/models/quality.json`), never computed here.
+ */
+import type { EngineMeasurement, EngineQualityFile, EnginesStatus, EngineTaskStatus } from '../../../shared/api/models.js';
+import type { EngineSettingsService } from '../transcriptions/engine-settings.js';
+
+/** What an engine name stands for on this device (composition's engine registry). */
+export interface EngineFacts {
+  engine: string;
+  model?: string;
+  kind: 'embedded' | 'model' | 'server';
+  loaded: boolean;
+  /** Speech: whether it recognises while the speaker talks (partial words). */
+  streaming?: boolean;
+}
+
+export interface EngineStatusService {
+  status(accountId: string): EnginesStatus;
+}
+
+const one = (wer: number): string => `about one word in ${Math.max(2, Math.round(100 / wer))}`;
+
+export function createEngineStatusService(deps: {
+  settings: Pick<EngineSettingsService, 'get'>;
+  describe: (task: 'speech' | 'text', name: string) => EngineFacts | undefined;
+  quality: EngineQualityFile;
+  /** The text engine extraction and coding use (the device's configured language model), or undefined for the embedded ones. */
+  deviceTextEngine?: string;
+}): EngineStatusService {
+  /** Every figure of the engine for the task (each names its model), those of the engine's current model first. */
+  const measured = (task: EngineMeasurement['task'], facts: Pick<EngineFacts, 'engine' | 'model'>): EngineMeasurement[] => {
+    const all = deps.quality.measurements.filter((m) => m.task === task && m.engine === facts.engine);
+    return [...all.filter((m) => m.model === facts.model), ...all.filter((m) => m.model !== facts.model)];
+  };
+  /** The real-speech word error rate closest to how the engine runs: same mode if measured (any model), else batch. */
+  const realSpeech = (list: EngineMeasurement[], mode: 'batch' | 'streaming'): EngineMeasurement | undefined => {
+    const real = list.filter((m) => m.metric === 'WER' && m.set.startsWith('real'));
+    return real.find((m) => m.mode === mode) ?? real.find((m) => m.mode === 'batch');
+  };
+
+  const speech = (task: 'dictation' | 'transcription', name: string, choice: EngineTaskStatus['choice'], clinicalMissing: boolean): EngineTaskStatus => {
+    const facts = deps.describe('speech', name) ?? { engine: name, kind: 'model' as const, loaded: false };
+    const quality = measured('speech', facts);
+    const warnings: string[] = [];
+    if (facts.engine === 'pocketsphinx') {
+      const live = realSpeech(quality, task === 'dictation' ? 'streaming' : 'batch');
+      const clinical = quality.find((m) => m.metric === 'WER' && m.set.startsWith('synthetic clinical'));
+      if (live) {
+        warnings.push(`Embedded recogniser: expect ${one(live.value)} wrong on real speech (${live.value}% word error rate ${live.mode === 'streaming' ? 'live' : 'on recordings'}, measured ${live.date})` +
+          `${clinical ? `, and most drug and anatomy words missed (${clinical.value}% on synthetic clinical dictation)` : ''}; install a speech model (Settings > Engines > Models).`);
+      }
+      if (clinicalMissing) warnings.push('The clinical vocabulary is not loaded: the general English model misses more medical words.');
+    } else if (quality.length === 0) {
+      warnings.push(`Not measured on this computer: run \`npm run eval:wer -- --engine ${name}\` and read a few transcripts before relying on it.`);
+    }
+    if (task === 'dictation' && facts.streaming === false) warnings.push('No words appear while speaking: each utterance is written when it ends.');
+    if (facts.kind === 'server') warnings.push('Audio is sent to the configured transcription server (CLINDOC_ASR_BASE_URL): use one the clinic runs or trusts.');
+    return status(task, facts, choice, quality, warnings, task === 'dictation' ? { partials: facts.streaming ?? false } : {});
+  };
+
+  const text = (task: 'notes' | 'extraction' | 'coding', name: string | undefined, choice: EngineTaskStatus['choice']): EngineTaskStatus => {
+    const facts = name ? (deps.describe('text', name) ?? { engine: name, kind: 'model' as const, loaded: false }) : { engine: 'embedded', kind: 'embedded' as const, loaded: true };
+    const quality = measured(task === 'notes' ? 'text' : task, facts);
+    const warnings: string[] = [];
+    const figure = quality[0];
+    if (facts.engine === 'embedded' && figure) {
+      if (task === 'notes') warnings.push(`Embedded writer: the note is built from the transcript's own sentences (ROUGE-1 ${figure.value} on ACI-Bench, where GPT-4 scores 51.8; measured ${figure.date}); a language model writes smoother notes (Settings > Engines > Models). Read every note before signing.`);
+      if (task === 'extraction') warnings.push(`Embedded reader: ${figure.value}% of fields right on held-out text (measured ${figure.date}); check extracted values.`);
+      if (task === 'coding') warnings.push(`Suggestions to check, not codes to bill: full-code F1 ${figure.value} on a held-out set written by the same people (measured ${figure.date}).`);
+    } else if (quality.length === 0) {
+      const script = task === 'notes' ? `\`npm run eval:notes -- --engine ${name}\`` : 'the evaluation scripts';
+      warnings.push(`Not measured on this computer: run ${script} and read its output before relying on it.`);
+    }
+    if (facts.kind === 'server') warnings.push('Text is sent to the configured language-model server (CLINDOC_LLM_BASE_URL): use one the clinic runs or trusts.');
+    return status(task, facts, choice, quality, warnings, {});
+  };
+
+  return {
+    status(accountId) {
+      const s = deps.settings.get(accountId);
+      const clinicalMissing = s.asrEngine === 'pocketsphinx' && !s.clinicalLanguageModel.loaded;
+      return {
+        tasks: [
+          speech('dictation', s.asrEngine, s.source, clinicalMissing),
+          speech('transcription', s.asrEngine, s.source, clinicalMissing),
+          text('notes', s.noteEngine, s.noteSource),
+          text('extraction', deps.deviceTextEngine, 'device'),
+          text('coding', deps.deviceTextEngine, 'device'),
+        ],
+      };
+    },
+  };
+}
+
+function status(
+  task: EngineTaskStatus['task'], facts: EngineFacts, choice: EngineTaskStatus['choice'], quality: EngineMeasurement[], warnings: string[], extra: Partial<EngineTaskStatus>,
+): EngineTaskStatus {
+  return {
+    task, engine: facts.engine, ...(facts.model ? { model: facts.model } : {}), kind: facts.kind, choice,
+    ...(facts.kind === 'model' ? { loaded: facts.loaded } : {}), ...extra, quality, warnings,
+  };
+}
