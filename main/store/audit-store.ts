@@ -13,11 +13,32 @@ const toEvent = (r: Row): AuditEvent => ({
   resourceId: r.resource_id, operation: r.operation, ip: r.ip, outcome: r.outcome, status: r.status, requestId: r.request_id, signer: r.signer,
 });
 
+/** How the trail batches its writes. */
+export interface AuditStoreOptions {
+  /** How long an event may wait before its batch is written (default 10 ms). */
+  flushAfterMs?: number;
+  /** A batch is written at once when it reaches this many events (default 256). */
+  maxBatch?: number;
+  /** Hears a batch that could not be written (a full disk); its events are kept and retried. */
+  onError?: (err: unknown) => void;
+}
+
+/** Stores with events not yet written, flushed when the process exits (close() flushes first). */
+const unflushed = new Set<{ flush(): void }>();
+let exitHookInstalled = false;
+
 /**
  * SQLite audit trail. The table has triggers that abort any UPDATE or DELETE, so even code with
  * the database handle can only append; paging runs on the insertion sequence.
+ *
+ * Events are written in batches, one transaction each: one commit per request cost more than the
+ * rest of a `GET /v1/notes/{id}` (issue 19). A batch waits at most `flushAfterMs`; `list`,
+ * `flush()` (called by Clindoc's close before the database closes) and the process's exit write
+ * what is pending first, so a reader never misses an event and a graceful stop loses none.
  */
-export function createAuditStore(db: Db): AuditStore {
+export function createAuditStore(db: Db, options: AuditStoreOptions = {}): AuditStore & { flush(): void } {
+  const flushAfterMs = options.flushAfterMs ?? 10;
+  const maxBatch = options.maxBatch ?? 256;
   const insert = db.prepare(
     `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id, signer)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
@@ -26,10 +47,63 @@ export function createAuditStore(db: Db): AuditStore {
     `SELECT * FROM audit_events WHERE account_id = ? AND seq < ? AND (? IS NULL OR resource_id = ?) AND at >= ?
      ORDER BY seq DESC LIMIT ?`,
   );
+  const writeAll = db.transaction((events: AuditEvent[]) => {
+    for (const e of events) {
+      insert.run(e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId, e.signer ?? null);
+    }
+  });
+  let pending: AuditEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const store = {
+    /** Writes every pending event now, in one transaction; throws (keeping them) when it cannot. */
+    flush(): void {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (!db.open) unflushed.delete(store);
+      if (!pending.length || !db.open) return;
+      const batch = pending;
+      pending = [];
+      try {
+        writeAll(batch);
+        unflushed.delete(store);
+      } catch (err) {
+        pending = batch.concat(pending);
+        throw err;
+      }
+    },
+  };
+  const flushLater = (): void => {
+    try {
+      store.flush();
+    } catch (err) {
+      options.onError?.(err);
+      // Kept for the next try (space may come back); retried later rather than in a busy loop.
+      if (db.open && !timer) timer = setTimeout(flushLater, 1000).unref();
+    }
+  };
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const s of unflushed) {
+        try {
+          s.flush();
+        } catch {
+          // nothing left to report to at exit
+        }
+      }
+    });
+  }
   return {
-    append: (e) =>
-      void insert.run(e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId, e.signer ?? null),
+    flush: store.flush,
+    append(e) {
+      pending.push(e);
+      unflushed.add(store);
+      if (pending.length >= maxBatch) flushLater();
+      // unref: a pending batch alone must not keep a finished process alive (the exit hook writes it).
+      else timer ??= setTimeout(flushLater, flushAfterMs).unref();
+    },
     list(accountId, limit, cursor, filter: AuditFilter = {}) {
+      flushLater(); // a full disk must not stop the trail being read
       let before = Number.MAX_SAFE_INTEGER;
       if (cursor !== undefined) {
         if (!/^[1-9]\d{0,15}$/.test(cursor)) throw invalidRequest('cursor: not a cursor returned by this API');

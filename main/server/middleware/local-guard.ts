@@ -19,18 +19,22 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
  * - a request that carries an `Origin` must come from the app's own origin or the allow-list.
  */
 export function localGuard(options: LocalGuardOptions) {
-  const hostAllowed = (host: string | undefined): boolean => {
-    if (!host) return false;
-    const port = String(options.port());
-    const lower = host.toLowerCase();
-    const names = [...LOOPBACK_NAMES, ...options.extraHosts.map((h) => h.toLowerCase())];
-    return names.some((name) => lower === `${name}:${port}` || (port === '80' && lower === name));
-  };
-  const originAllowed = (origin: string): boolean => {
+  const names = [...LOOPBACK_NAMES, ...options.extraHosts.map((h) => h.toLowerCase())];
+  // The accepted Host and Origin values, rebuilt only when the port changes (it is known after listen).
+  let forPort: number | undefined;
+  let hosts = new Set<string>();
+  let origins = new Set<string>();
+  const accepted = (): { hosts: Set<string>; origins: Set<string> } => {
     const port = options.port();
-    const own = LOOPBACK_NAMES.map((name) => `http://${name}:${port}`);
-    return own.includes(origin.toLowerCase()) || options.allowedOrigins.includes(origin);
+    if (port !== forPort) {
+      forPort = port;
+      hosts = new Set(names.flatMap((name) => (port === 80 ? [`${name}:${port}`, name] : [`${name}:${port}`])));
+      origins = new Set(LOOPBACK_NAMES.map((name) => `http://${name}:${port}`));
+    }
+    return { hosts, origins };
   };
+  const hostAllowed = (host: string | undefined): boolean => Boolean(host) && accepted().hosts.has(host!.toLowerCase());
+  const originAllowed = (origin: string): boolean => accepted().origins.has(origin.toLowerCase()) || options.allowedOrigins.includes(origin);
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (!hostAllowed(req.get('host'))) {
       next(new DomainError('forbidden', 'Host header does not name this local service'));

@@ -20,6 +20,7 @@ export function rateLimit(options: RateLimitOptions) {
   const now = options.now ?? Date.now;
   const windows = new Map<string, { start: number; count: number }>();
   const windowMs = options.windowSeconds * 1000;
+  const limitHeader = String(options.limit);
   let lastSweep = now();
   return (req: Request, res: Response, next: NextFunction): void => {
     const t = now();
@@ -35,9 +36,9 @@ export function rateLimit(options: RateLimitOptions) {
     }
     w.count += 1;
     const reset = Math.max(1, Math.ceil((w.start + windowMs - t) / 1000));
-    res.set('X-RateLimit-Limit', String(options.limit));
-    res.set('X-RateLimit-Remaining', String(Math.max(0, options.limit - w.count)));
-    res.set('X-RateLimit-Reset', String(reset));
+    res.setHeader('X-RateLimit-Limit', limitHeader);
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, options.limit - w.count)));
+    res.setHeader('X-RateLimit-Reset', String(reset));
     if (w.count > options.limit) {
       next(new DomainError('rate_limited', 'rate limit exceeded; retry after the window resets', { headers: { 'Retry-After': String(reset) } }));
       return;

@@ -37,9 +37,18 @@ export const hashSecret = (secret: string): string => createHash('sha256').updat
 
 const unauthorized = (message = 'invalid API key or account id'): DomainError => new DomainError('unauthorized', message);
 
+/**
+ * A key's last-used time is written at most this often: a write per request cost more than the
+ * rest of the key check (issue 19). The key itself is still looked up on every request, so a key
+ * revoked by this process or another (the CLI) is refused on the very next request.
+ */
+export const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 export function createAccountService(deps: { store: AccountStore; now?: () => number }): AccountService {
   const { store } = deps;
   const now = deps.now ?? Date.now;
+  /** When each key's last-used time was last written by this process. */
+  const touchedAt = new Map<string, number>();
 
   const createKey = (accountId: string): CreatedKey => {
     if (!store.getAccount(accountId)) throw notFound('account');
@@ -69,6 +78,7 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
     createKey,
     listKeys: (accountId) => store.listKeys(accountId),
     revokeKey(keyId) {
+      touchedAt.delete(keyId);
       if (!store.revokeKey(keyId, now())) throw notFound('active key');
     },
     authenticate(apiKey, accountId) {
@@ -78,10 +88,15 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
       // Compare in constant time even though the lookup is by hash, and give one answer for
       // every failure so a caller cannot tell a wrong key from a wrong account.
       if (!key || !sameHash(key.hash, hash) || key.revokedAt !== null || key.accountId !== accountId) throw unauthorized();
-      try {
-        store.touchKey(key.id, now());
-      } catch {
-        // The last-used time is a convenience: a full disk must not lock a right key out.
+      const t = now();
+      const last = touchedAt.get(key.id);
+      if (last === undefined || t - last >= KEY_TOUCH_INTERVAL_MS) {
+        touchedAt.set(key.id, t);
+        try {
+          store.touchKey(key.id, t);
+        } catch {
+          // The last-used time is a convenience: a full disk must not lock a right key out.
+        }
       }
       return { accountId: key.accountId, keyId: key.id };
     },

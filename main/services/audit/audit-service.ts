@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Page } from '../storage.js';
 import { invalidRequest } from '../errors.js';
 import type { AuditEvent, AuditFilter, AuditStore, RetentionStore } from './ports.js';
@@ -23,6 +23,20 @@ export interface AuditService {
 
 const MAX_RETENTION_DAYS = 36_500;
 
+/**
+ * A UUID (version 7) whose first 48 bits are the time in ms: successive events land side by side
+ * in the trail's unique index instead of at random pages, which halved the cost of writing one
+ * (issue 19). The remaining 74 bits are random, so ids stay unguessable and unique.
+ */
+export function timeOrderedId(at: number): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(Math.max(0, Math.floor(at)) % 2 ** 48, 0, 6);
+  b[6] = 0x70 | (b[6]! & 0x0f);
+  b[8] = 0x80 | (b[8]! & 0x3f);
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** Creates the audit and retention-settings service over its stores. */
 export function createAuditService(deps: {
   store: AuditStore;
@@ -39,7 +53,8 @@ export function createAuditService(deps: {
   return {
     record(event) {
       try {
-        deps.store.append({ ...event, id: randomUUID(), at: event.at ?? now() });
+        const at = event.at ?? now();
+        deps.store.append({ ...event, id: timeOrderedId(at), at });
       } catch (err) {
         deps.onError?.(err);
       }
