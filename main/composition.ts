@@ -173,7 +173,8 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     idempotency: createIdempotencyStore(db, cipher),
     webhooks: createWebhookStore(db, cipher),
     blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
-    audit: createAuditStore(db),
+    // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
+    audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
     retention: createRetentionStore(db),
     engineSettings: createEngineSettingsStore(db),
     visits: createVisitStore(db, cipher),
@@ -415,6 +416,11 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
 
       // A backup being written reads the database to the end before it is closed.
       await backups.idle();
+      try {
+        stores.audit.flush(); // the trail's last batch (issue 19 batches its writes)
+      } catch (err) {
+        logger.error({ errName: (err as Error)?.name }, 'audit events could not be written before closing');
+      }
       db.close();
     },
   };

@@ -8,6 +8,8 @@
  * and how many notes are within ±30% of the reference's length. Prints the paper's figures.
  *
  *   npx tsx scripts/eval-notes.ts [split ...]
+ *   npm run eval:notes -- --engine NAME [--max N] [split ...]   (an installed or configured language model; default 20 encounters of test1)
+
  *   (default: valid clinicalnlp_taskB_test1 clinicalnlp_taskC_test2 mts-dialog)
  *
  * Data is read in place from `aci-bench/` and `mts-dialog/` in the data-set folder
@@ -29,6 +31,9 @@ import type { NoteGenerationInput, NoteTypeSpec } from '../main/services/notes/p
 import type { NoteTemplate } from '../shared/note-template.js';
 import { evalDataPath } from './eval-data.js';
 import { readCsv } from './csv.js';
+import { engineArg, openEngine } from './eval-engine.js';
+import type { NoteWriter } from '../main/services/notes/ports.js';
+
 
 const DATA = evalDataPath('aci-bench');
 
@@ -188,10 +193,11 @@ interface Totals {
 }
 const zero = (): Totals => ({ n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, drugs: 0, numbers: 0, sentences: 0, talk: 0, dosed: 0, found: 0, ms: 0, lengthOk: 0 });
 
-function score(t: Totals, input: NoteGenerationInput, reference: string, body = (m: string): string => m): void {
+function score(t: Totals, input: NoteGenerationInput, reference: string, body = (m: string): string => m, written?: { markdown: string; ms: number }): void {
   const t0 = performance.now();
-  const note = body(writeNoteSync(input).markdown);
-  t.ms += performance.now() - t0;
+  const note = body(written?.markdown ?? writeNoteSync(input).markdown);
+  t.ms += written?.ms ?? performance.now() - t0;
+
   const c = tokens(note);
   const r = tokens(reference);
   t.n++;
@@ -245,7 +251,37 @@ function evaluate(split: string): void {
   }
 }
 
+/**
+ * `--engine NAME`: the same ACI-Bench scoring for the note writer Clindoc runs under that name (an
+ * installed language model, a configured server, or `embedded`), the first `--max N` encounters.
+ */
+async function evaluateEngine(split: string, name: string, writer: NoteWriter, max: number): Promise<void> {
+  const file = join(DATA, `${split}.csv`);
+  if (!existsSync(file)) {
+    console.log(`skip ${split}: ${file} not found`);
+    return;
+  }
+  const rows = readCsv(file).slice(0, max);
+  console.log(`\n${split}: ${rows.length} encounters, engine ${name}`);
+  console.log(HEADER);
+  for (const [path, noteType] of Object.entries(PATHS)) {
+    const t = zero();
+    for (const row of rows) {
+      const input: NoteGenerationInput = { transcript: row.dialogue!, noteType, language: 'en' };
+      const t0 = performance.now();
+      try {
+        const note = await writer.write(input);
+        score(t, input, row.note!, undefined, { markdown: note.markdown, ms: performance.now() - t0 });
+      } catch (err) {
+        console.log(`  ${path}: one note failed (${(err as Error).message})`);
+      }
+    }
+    if (t.n) console.log(line(path, t));
+  }
+}
+
 /** MTS-Dialog section headers as the section a NoteTemplate would ask for (its prompt). */
+
 const MTS_PROMPTS: Record<string, string[]> = {
   GENHX: ['History of present illness'], CC: ['Chief complaint'], ROS: ['Review of systems'], PASTMEDICALHX: ['Past medical history'],
   PASTSURGICAL: ['Past surgical history'], MEDICATIONS: ['Current medications'], ALLERGY: ['Allergies'], 'FAM/SOCHX': ['Family history', 'Social history'],
@@ -294,9 +330,20 @@ if (!isMain) {
   // Imported for its ROUGE functions: do nothing.
 } else if (!existsSync(DATA)) {
   console.log(`skip: ACI-Bench data folder not found at ${DATA} (set CLINDOC_EVAL_DATA to the folder holding aci-bench/)`);
+} else if (engineArg()) {
+  const name = engineArg()!;
+  const maxAt = process.argv.indexOf('--max');
+  const max = maxAt > 0 ? Number(process.argv[maxAt + 1]) : 20;
+  const { registry, close } = openEngine('text', name);
+  const splits = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !['--engine', '--max'].includes(all[i - 1] ?? ''));
+  for (const split of splits.length ? splits : ['clinicalnlp_taskB_test1']) await evaluateEngine(split, name, registry.noteWriter(name), max);
+  await close();
+  printPaper();
+  console.log(`\nmeasured ${new Date().toISOString().slice(0, 10)} with --engine ${name} (first ${max} encounters per split); same scoring as the embedded writer's table.`);
 } else {
   const splits = process.argv.slice(2);
   for (const split of splits.length ? splits : ['valid', 'clinicalnlp_taskB_test1', 'clinicalnlp_taskC_test2', 'mts-dialog']) {
+
     if (split === 'mts-dialog') evaluateMts();
     else evaluate(split);
   }
