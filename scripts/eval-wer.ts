@@ -27,7 +27,11 @@
  *
  * Search settings against speed (WER beside real-time factor): scripts/tune-asr.ts.
  *
- * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical] [--capture]
+ * `--engine NAME` scores only that engine, built as Clindoc builds it: a configured engine or a
+ * model installed with `clindoc models` (scripts/eval-engine.ts), batch and live.
+ *
+ * Run: npx tsx scripts/eval-wer.ts [--max N] [--sweep 0,0.1,0.3,0.5] [--only real|clinical] [--capture] [--engine NAME]
+
  * (env CLINDOC_EVAL_DATA, default ../shared/data)
  */
 import { execFileSync } from 'node:child_process';
@@ -43,6 +47,8 @@ import { createOpenAiCompatibleRecognizer } from '../main/engines/speech/openai-
 import { editDistance } from '../main/services/clinical-language/edit-distance.js';
 import type { SpeechRecognizer } from '../main/services/transcriptions/ports.js';
 import { readCsv } from './csv.js';
+import { engineArg, openEngine } from './eval-engine.js';
+
 import { evalDataDir } from './eval-data.js';
 import { captureComparison } from './eval-wer-capture.js';
 import { locateAppFiles } from '../main/app-files.js';
@@ -163,7 +169,9 @@ export async function clinicalClips(): Promise<Clip[]> {
 async function streamTranscribe(rec: SpeechRecognizer, pcm: Int16Array): Promise<string> {
   const stream = rec.createStream!({ language: 'en' });
   for (let i = 0; i < pcm.length; i += 1600) stream.accept(pcm.subarray(i, i + 1600));
-  const text = stream.finalizeUtterance().text;
+  // Engines without a streaming decoder (Whisper, CTC) finish an utterance asynchronously, as live sessions do.
+  const text = (stream.finalizeUtteranceAsync ? await stream.finalizeUtteranceAsync() : stream.finalizeUtterance()).text;
+
   stream.close();
   return text;
 }
@@ -208,8 +216,12 @@ async function main(): Promise<void> {
     await silero.close();
     return;
   }
+  const engineName = engineArg();
+  // `--engine NAME` measures one engine as Clindoc would run it (a configured one or an installed model).
+  const chosen = engineName ? openEngine('speech', engineName) : undefined;
   const sets: Array<[string, Clip[]]> = [];
   if (ONLY !== 'clinical') sets.push(['real', await realClips()]);
+
   if (ONLY !== 'real') sets.push(['clinical (espeak-ng)', await clinicalClips()]);
   // The product's batch segmentation: Silero plus energy (main/engines/vad/robust-vad.ts).
   const silero = createSileroVad();
@@ -217,9 +229,16 @@ async function main(): Promise<void> {
   const engines: Array<[string, SpeechRecognizer, boolean]> = [];
   const general = createPocketsphinxRecognizer({ medical: false, vad });
   const medical = createPocketsphinxRecognizer({ medical: true, resourcesDir: CLINICAL_DIR, vad });
-  engines.push(['pocketsphinx general LM, batch', general, false], ['pocketsphinx general LM, streaming', general, true]);
-  engines.push(['pocketsphinx + clinical LM, batch', medical, false], ['pocketsphinx + clinical LM, streaming', medical, true]);
-  const others = configuredEngines();
+  if (chosen) {
+    const rec = chosen.registry.recognizer(engineName!);
+    const about = chosen.registry.describe('speech', engineName!)!;
+    engines.push([`${engineName} (${about.engine}${about.model ? ` ${about.model}` : ''}), batch`, rec, false], [`${engineName}, live`, rec, true]);
+  } else {
+    engines.push(['pocketsphinx general LM, batch', general, false], ['pocketsphinx general LM, streaming', general, true]);
+    engines.push(['pocketsphinx + clinical LM, batch', medical, false], ['pocketsphinx + clinical LM, streaming', medical, true]);
+  }
+  const others = chosen ? [] : configuredEngines();
+
   for (const [name, rec] of others) {
     if (rec) engines.push([name, rec, false]);
     else console.log(`${name}: skipped: not configured (${name === 'openai-compatible' ? 'CLINDOC_ASR_BASE_URL' : 'CLINDOC_ASR_MODEL_DIR'})`);
@@ -247,7 +266,9 @@ async function main(): Promise<void> {
   await general.close();
   await medical.close();
   for (const [, rec] of others) await rec?.close?.();
+  await chosen?.close();
   await silero.close();
+
 }
 
 // scripts/tune-asr.ts imports the clip sets; only a run of this file evaluates.
