@@ -87,6 +87,8 @@ function examLabel(region: string | undefined, text: string): string | undefined
 const PATIENT_FLOOR = 0;
 // Someone other than the patient or the clinician doing something ("the nurse will come in").
 const THIRD_PARTY = /^(?:she|he|they|the nurse|the front desk|someone|somebody|my (?:nurse|assistant|staff)|our (?:nurse|staff))\b/i;
+// Sections a patient's answer can belong to.
+const HISTORY_KINDS = new Set<SectionKind>(['hpi', 'pmh', 'surgical', 'medications', 'allergies', 'social', 'family']);
 const DEPENDENT = /^\W*(?:because|['’]?cause|unless|which|so that|whereas|although)\b/i;
 const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|that|my \w+|you)\b/i;
 
@@ -117,6 +119,20 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
   };
 
   let resultsTurn = -1;
+  const reserve: { kind: SectionKind; item: ContentItem }[] = [];
+  const hold = (kind: SectionKind, item: ContentItem): void => {
+    if (contentWords(item.text).length >= 1) reserve.push({ kind, item });
+  };
+  /** The clinician's question a patient sentence answers (the last sentence of the turn before). */
+  const questionAnswered = (index: number): Sentence | undefined => {
+    const s = sentences[index]!;
+    for (let k = index - 1; k >= 0 && k >= index - 4; k--) {
+      const p = sentences[k]!;
+      if (p.turn === s.turn) continue;
+      return p.turn === s.turn - 1 && p.question && p.role !== 'patient' ? p : undefined;
+    }
+    return undefined;
+  };
   sentences.forEach((s, index) => {
     if (exchanges.used.has(index) || isSmallTalk(s.text)) return;
     if (s.question && s.role !== 'patient') return;
@@ -159,27 +175,38 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
       return;
     }
     // The patient's own account is the history: kept unless it says next to nothing; the budget
-    // of each section then keeps the most informative.
+    // of each section then keeps the most informative. What says little is held in reserve for a
+    // section that would otherwise be empty.
     const floor = s.role === 'patient' ? PATIENT_FLOOR : MIN_WEIGHT;
-    if (weight < floor || contentWords(s.text).length < (s.role === 'patient' ? 3 : 2)) return;
-    if (clinician(s) && (kind === 'exam' || kind === 'vitals' || kind === 'results')) return fileObjective(s, kind, base);
+    const slight = weight < floor || contentWords(s.text).length < (s.role === 'patient' ? 3 : 2);
     if (clinician(s)) {
+      if (slight) return;
+      if (kind === 'exam' || kind === 'vitals' || kind === 'results') return fileObjective(s, kind, base);
       const intro = INTRO.test(s.text) && /\b(old|presents?|here for|referred)\b/i.test(s.text) && s.position < 0.25;
       const text = toClinicianHistory(s.text, gender);
       if (!hasVerb(text)) return;
       return add(intro ? 'hpi' : kind, { ...base, text, weight: weight + (intro ? 20 : 0) });
     }
-    if (s.role === 'patient') {
-      let text = toPatientStatement(s.text, gender);
-      // A reply without a subject ("slight cramps.") is a report when it names something clinical.
-      if (!FRAGMENT_SUBJECT.test(s.text) && s.text.split(/\s+/).length < 15) {
-        if (informativeness(s.text) < 2) return;
-        text = polishSentence(`Reports ${text.charAt(0).toLowerCase()}${text.slice(1).replace(/\.$/, '')}`);
-      }
-      return add(kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results' || kind === 'vitals' ? 'hpi' : kind, { ...base, text });
+    // An answer belongs where its question points ("any diseases in your family?" "my brother has diabetes").
+    const asked = questionAnswered(index);
+    const askedKind = asked ? kindOf(asked) : undefined;
+    let target: SectionKind = HISTORY_KINDS.has(kind) ? kind : 'hpi';
+    if (target === 'hpi' && askedKind && askedKind !== 'hpi' && HISTORY_KINDS.has(askedKind)) target = askedKind;
+    let text = s.role === 'patient' ? toPatientStatement(s.text, gender) : polishSentence(stripTalk(s.text));
+    if (!FRAGMENT_SUBJECT.test(s.text) && s.text.split(/\s+/).length < 15) {
+      // A reply without a subject: the thing asked about ("What type of cancer?" "Skin cancer."), or a report.
+      if (target !== 'hpi') text = polishSentence(stripTalk(s.text));
+      else if (informativeness(s.text) >= 2) text = polishSentence(`Reports ${text.charAt(0).toLowerCase()}${text.slice(1).replace(/\.$/, '')}`);
+      else return hold(target, { ...base, text });
     }
-    add(kind, { ...base, text: polishSentence(s.text) });
+    if (slight) return hold(target, { ...base, text });
+    add(target, { ...base, text });
   });
+
+  for (const kind of KINDS) {
+    if (content[kind].length > 0) continue;
+    for (const r of reserve.filter((x) => x.kind === kind).slice(0, 3)) add(kind, r.item);
+  }
 
   function fileObjective(s: Sentence, kind: SectionKind, base: { weight: number; index: number }): void {
     if (kind === 'results') {

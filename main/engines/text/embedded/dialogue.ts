@@ -43,7 +43,8 @@ const TIME_PHRASE =
 const AGREEMENT_QUESTION = /\b(?:does (?:that|this|everything) sound (?:good|ok|okay|fair|reasonable|alright|all right|like a (?:good )?plan)|sound (?:good|ok|okay)|are you (?:ok|okay|alright|comfortable|fine) with (?:that|this|the plan)|is that (?:ok|okay|alright|fair)(?: with you)?|how does that sound|do you agree)\b/i;
 const AGREEMENT_REPLY = /^(?:\W*)(?:yes|yeah|yep|sure|okay|ok|alright|all right|sounds (?:good|great|fine|like a plan)|that sounds (?:good|great|fine|like a plan)|that's fine|that is fine|fine|perfect|great|no problem|absolutely|definitely|of course|that works)/i;
 const YES_NO = /^(?:(?:and|so|okay|ok|now|also|alright)\s*,?\s+)*(do|does|did|are|is|was|were|have|has|can|could|will|would)\s+(you|your [\p{L} ]{2,30}?)\s+(.{3,80}?)\s*[?.]?$/iu;
-const ANY_QUESTION = /^(?:(?:and|so|okay|ok|now|also|alright|how about|what about)\s*,?\s+)*any\s+(?:other\s+|recent\s+|new\s+)?([\p{L} -]{3,40}?)\s*[?.]?$/iu;
+const ANY_QUESTION =
+  /^(?:(?:and|so|okay|ok|now|also|alright|how about|what about)\s*,?\s+)*(?:(?:do|did|have) you (?:have|had|get|got|notice|noticed|experience|experienced|take|use)\s+|(?:are|were) you (?:taking|using|on)\s+|(?:are|is|was|were) there\s+)?any\s+(?:other\s+|recent\s+|new\s+|known\s+)?([\p{L} ,-]{3,60}?)\s*[?.]?$/iu;
 const AUX_NEGATIVE: Record<string, string> = { do: 'does not', does: 'does not', did: 'did not', are: 'is not', is: 'is not', was: 'was not', were: 'was not', have: 'has not', has: 'has not', can: 'cannot', could: 'could not', will: 'will not', would: 'would not' };
 const AUX_POSITIVE: Record<string, string> = { are: 'is', is: 'is', was: 'was', were: 'was', have: 'has', has: 'has', can: 'can', could: 'could', will: 'will', would: 'would', did: 'did' };
 
@@ -124,8 +125,9 @@ export function readExchanges(sentences: Sentence[], gender: Gender): Exchanges 
     }
     if (!polarity || extraWords(reply.text) > 3) return;
     const any = ANY_QUESTION.exec(stripTalk(q.text));
-    if (any && !/\b(?:questions?|concerns?|symptoms?|problems?|issues?|changes?|other|things?|thing else|else)\b/i.test(any[1]!)) {
-      const thing = any[1]!.trim();
+    // "any other issues, like high blood pressure?": what follows "like" is what was asked.
+    const thing = any?.[1]!.replace(/^.*?,?\s+(?:like|such as|including)\s+/i, '').trim();
+    if (any && thing && !/^(?:other\s+)?(?:questions?|concerns?|symptoms?|problems?|issues?|changes?|things?|thing else|else|of that|of those|of these)$/i.test(thing)) {
       out.statements.push({ text: polishSentence(`${polarity === 'negative' ? 'Denies' : 'Reports'} ${thing}`), index: ri });
       out.used.add(ri);
       return;

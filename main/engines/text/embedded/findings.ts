@@ -60,8 +60,37 @@ const CC_PATTERNS = [
   /\b(?:presents?|presenting|here|in|coming in|came in|referred|seen|seeing (?:him|her|you)|following up|follow up|visit)\s+(?:today\s+|here\s+|to\s+(?:the\s+)?clinic\s+|to\s+see\s+me\s+)?(?:for|with|because of|regarding|about)\s+((?:an?\s+|the\s+|his\s+|her\s+|your\s+|my\s+|some\s+)?[^,.;?]{3,60}?)(?=[,.;?]|\s+(?:who|which|that|and\s+(?:she|he|i|we))\b|$)/i,
 ];
 
+const REASON_QUESTION = /\bwhat (?:brings|brought) you|\bwhat can (?:i|we) (?:do|help) (?:you )?(?:with|for)|\bhow can (?:i|we) help|\bwhat(?:'s| is) (?:going on|the problem|bothering you|wrong)|\bwhat seems to be|\bwhat are you (?:here|in) (?:for|today)|\breason for (?:your|the|today's) visit|\bwhat happened\b|\bwhat(?:'s| is) brought you|\bwhat (?:made|makes) you come/i;
+
+/** The patient's reply to "what brings you in?" as a complaint in a few words ("A rash on my arms." -> "Rash on arms"). */
+function reasonGiven(reply: string): string | undefined {
+  let t = reply.replace(/^\W*(?:well|so|um|uh|yeah|yes|hi|hello|oh|okay|i think|basically)\b[\s,]*/gi, '').trim();
+  const injured = /^i\s+((?:burned|burnt|cut|broke|hurt|injured|sprained|twisted|fractured|bruised|scraped|banged|hit|jammed|pulled|strained)\s+(?:my\s+)?[\p{L} ]{2,30}?)(?:[,.;!?]|\s+(?:and|but|when|while|at|on|yesterday|today|last)\b|$)/iu.exec(t);
+  if (injured) return polishSentence(injured[1]!.replace(/\bmy\s+/i, ''));
+  const had = /\b(?:i(?:'ve| have)?\s+(?:been\s+)?(?:having|had|have|got|get|noticed|developed|feel|felt|found|see)|i(?:'m| am) (?:having|here for|here because of)|there(?:'s| is))\s+(.{3,70}?)(?:[,.;!?]|\s+(?:and|but|since|for|that|which|when|because)\s|$)/i.exec(t);
+  if (had) t = had[1]!;
+  else if (/\b(?:i|it|he|she|we|they|my \w+ (?:is|are|was|has|hurts?))\b/i.test(t.split(/[,.]/)[0] ?? '')) return undefined;
+  t = t.split(/[.;!?]/)[0]!.replace(/^(?:a|an|the|some|this|that|my|these|those)\s+/i, '').replace(/\b(?:my|your)\s+/gi, '').trim();
+  const words = t.split(/\s+/).filter(Boolean);
+  if (words.length === 0 || words.length > 9 || contentWords(t).length === 0) return undefined;
+  return polishSentence(normaliseNumbers(t));
+}
+
 /** The reason for the visit in a few words, or undefined when the transcript does not say it. */
 export function chiefComplaint(sentences: Sentence[]): string | undefined {
+  for (let i = 0; i < Math.min(sentences.length, 40); i++) {
+    const q = sentences[i]!;
+    if (q.role === 'patient' || !REASON_QUESTION.test(q.text)) continue;
+    const reply = sentences.find((s, k) => k > i && s.turn === q.turn + 1 && s.role === 'patient');
+    const reason = reply ? reasonGiven(reply.text) : undefined;
+    if (reason) return reason;
+  }
+  // Else the first complaint the patient names in their first few sentences ("I have this weird lump in my chest").
+  for (const s of sentences.filter((x) => x.role === 'patient').slice(0, 4)) {
+    if (symptomsIn(s.text).length === 0 && !/\b(?:pain|lump|burn|burned|rash|swelling|bump|injur|wound|cut|bleeding|broke|sprain|fell)\w*/i.test(s.text)) continue;
+    const reason = reasonGiven(s.text);
+    if (reason) return reason;
+  }
   for (const s of sentences.slice(0, Math.max(12, Math.floor(sentences.length * 0.3)))) {
     if (s.role === 'patient' && !/\b(here|in) for\b/i.test(s.text)) continue;
     for (const re of CC_PATTERNS) {

@@ -21,7 +21,7 @@ export interface PlanStatement {
 
 // Discourse markers and fillers that open a spoken sentence.
 const OPENERS =
-  /^(?:(?:so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|great|good|perfect|hey|listen|look|again|lastly|finally|first of all|first|next|all in all|you know|i mean|in any case|at this point|at this time|for now|that said)\b[\s,]*)+/i;
+  /^(?:(?:so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|great|good|perfect|hey|listen|look|again|lastly|finally|first of all|first|next|all in all|you know|i mean|in any case|at this point|at this time|for now|that said|sure)\b[\s,]*)+/i;
 // Tag questions and check-ins that close a spoken sentence.
 const CLOSERS =
   /[,;]?\s*(?:okay|ok|all right|alright|right|you know|does that sound (?:good|okay|ok|fair|reasonable|like a plan)|sound good|sounds good|is that (?:okay|ok|alright|all right|fair)|how does that sound|yeah|correct|deal|fair enough)\s*[?.!]*\s*$/i;

@@ -19,7 +19,7 @@ interface Pronouns {
 export function pronounsFor(gender: Gender): Pronouns {
   if (gender === 'female') return { subject: 'she', object: 'her', possessive: 'her', reflexive: 'herself' };
   if (gender === 'male') return { subject: 'he', object: 'him', possessive: 'his', reflexive: 'himself' };
-  return { subject: 'the patient', object: 'the patient', possessive: "the patient's", reflexive: 'themself' };
+  return { subject: 'the patient', object: 'the patient', possessive: 'their', reflexive: 'themself' };
 }
 
 const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'might', 'must', 'may', 'shall', 'did', 'was', 'had', 'used', 'also', 'just', 'never', 'always', 'still', 'only', 'really', 'usually', 'sometimes', 'often', 'already', 'even', 'actually', 'probably', 'definitely', 'think', 'guess']);

@@ -32,7 +32,7 @@ const DOCTOR_LABEL =
   /^(doctor|dr\.?(\s+[\p{L}'-]+)*|physician|clinician|provider|md|np|pa|nurse practitioner|attending|resident|médico|medico|médecin|medecin|docteur|arzt|ärztin|aerztin|dottore|dottoressa|doutor|doutora|врач|доктор|医生|医師|大夫)$/iu;
 const PATIENT_LABEL = /^(patient|pt|client|paciente|patiente|patientin|paziente|пациент|пациентка|患者|病人)$/iu;
 const OTHER_LABEL =
-  /^(nurse|mother|father|mom|dad|parent|wife|husband|son|daughter|caregiver|family|guardian|interpreter|partner|spouse|enfermera|infirmière|madre|padre|mère|père)$/iu;
+  /^(nurse|mother|father|mom|dad|parent|wife|husband|son|daughter|caregiver|family|guardian|interpreter|partner|spouse|guest[_ ]?(?:family|clinician)?|patient[_ ]guest|doctor[_ ]guest|family[_ ]member|enfermera|infirmière|madre|padre|mère|père)$/iu;
 
 /** Classify a speaker label into a role; labels such as `Speaker 1` stay unknown. */
 export function roleOfLabel(label: string): Role {
