@@ -87,10 +87,11 @@ describe.skipIf(missing.length > 0)('Clindoc accessibility and settings in a bro
     expect(usage.totalBytes).toBe(0);
   }, 30_000);
 
-  it('Settings changes the account\'s recogniser for recordings through the local API', async () => {
-    const select = page.getByRole('combobox', { name: /^Recogniser for recordings/ });
+  it('Settings changes the account\'s recogniser for dictation and recordings through the local API', async () => {
+    const select = page.getByRole('combobox', { name: /^Recogniser for dictation and recordings/ });
     await select.selectOption('pocketsphinx');
-    await page.getByText('Saved: recordings use Embedded (pocketsphinx).').waitFor();
+    await page.getByText('Saved: from the next one, dictation and recordings use Embedded (pocketsphinx).').waitFor();
+
     const settings = (await (await fetch(`${server.base}/v1/settings/engines`, { headers: server.headers() })).json()).data as { source: string };
     expect(settings.source).toBe('account');
   }, 30_000);
