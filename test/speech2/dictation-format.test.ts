@@ -60,7 +60,14 @@ describe('punctuateWords', () => {
   it('joins to the same text as formatDictation', () => {
     const spoken = 'no fever period temperature ninety eight point six degrees new line plan rest';
     const out = punctuateWords(timed(spoken), { dictation: true });
-    expect(out.map((w) => w.punctuated_word).join(' ').replace(' Plan', '\nPlan')).toBe(formatDictation(spoken));
+    expect(out.map((w) => w.punctuated_word).join(' ').replace(/ ?\n ?/g, '\n')).toBe(formatDictation(spoken));
+  });
+
+  it('keeps line breaks on the word before them, and a lone break command as its words', () => {
+    const out = punctuateWords(timed('history new paragraph exam normal'), { dictation: true });
+    expect(out.map((w) => w.punctuated_word)).toEqual(['History\n\n', 'Exam', 'normal']);
+    expect(punctuateWords(timed('new paragraph'), { dictation: true }).map((w) => w.punctuated_word)).toEqual(['new', 'paragraph']);
+    expect(punctuateWords(timed('new line'), { dictation: true }).map((w) => w.punctuated_word)).toEqual(['new', 'line']);
   });
 
   it('without dictation keeps one entry per word, capitalises and closes the sentence', () => {

@@ -200,14 +200,18 @@ export function punctuateWords(words: RecognizedWord[], opts: { dictation: boole
     });
   }
   const tokens = toTokens(normed, raw, true);
+  // An utterance that is only "new line" / "new paragraph" keeps its words: a live client reads
+  // it as a voice command, and a break with no word before it has nothing to ride on.
+  if (tokens.length > 0 && tokens.every((t) => t.kind === 'break')) return words.map((w) => ({ ...w, punctuated_word: w.word }));
   const texts = capitalise(tokens, true);
   const result: PunctuatedWord[] = [];
   tokens.forEach((t, k) => {
     const span = words.slice(t.from, t.to);
     const last = result[result.length - 1];
     if (t.kind !== 'word' && t.kind !== 'open' && last) {
-      // Commands ride on the word before them: the client shows "pain," for "pain comma".
-      last.punctuated_word += t.kind === 'break' ? '' : texts[k];
+      // Commands ride on the word before them: the client shows "pain," for "pain comma", and a
+      // line break as "pain\n" (joined texts drop the spaces around a break).
+      last.punctuated_word += texts[k];
       last.end = Math.max(last.end, span[span.length - 1]!.end);
       return;
     }
