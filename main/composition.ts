@@ -35,6 +35,8 @@ import { engineUnavailable } from './services/errors.js';
 import { createCodingService } from './services/coding/coding-service.js';
 import { createIcdCoder, type IcdCoder } from './services/coding/icd-coder.js';
 import { loadCodeTable } from './engines/coding/code-table.js';
+import { importCodeSetBytes, listCodeSets } from './engines/coding/import.js';
+import { createCodeEditionsService } from './services/coding/code-editions.js';
 import { readCodingLexicon } from './engines/coding/lexicon-file.js';
 import { readCptTable } from './engines/coding/cpt-table.js';
 import { createLlmCodeProposer } from './engines/coding/llm-proposer.js';
@@ -293,6 +295,16 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     for (const warning of icdCoder.warnings) logger.warn({ edition: table.edition }, warning);
     return icdCoder;
   };
+  // Settings imports a CMS release with the CLI's import module; the next coding request reads the newest edition.
+  const codeEditions = createCodeEditionsService({
+    store: {
+      list: () => listCodeSets(config.dataDir, config.resources.codesDir),
+      importRelease: (order, tabular, edition) => importCodeSetBytes(config.dataDir, order, tabular, edition),
+    },
+    reload: () => {
+      icdCoder = undefined;
+    },
+  });
   const coding = createCodingService({
     coder, notes, ...(config.cptTablePath ? { cpt: readCptTable(config.cptTablePath) } : {}),
     ...(languageModel ? { proposer: createLlmCodeProposer(languageModel, () => coder().table) } : {}),
@@ -324,7 +336,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, models: modelManager.service,
+      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, codeEditions, models: modelManager.service,
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),

@@ -34,6 +34,8 @@ import { registerSignInRoutes } from './routes/sign-in.js';
 import type { SignInLinks } from '../services/accounts/sign-in-links.js';
 import type { VisitService } from '../services/visits/visit-service.js';
 import { registerCodingRoutes } from './routes/coding.js';
+import { registerCodingEditionRoutes } from './routes/coding-editions.js';
+import type { CodeEditionsService } from '../services/coding/code-editions.js';
 import type { CodingService } from '../services/coding/coding-service.js';
 import { registerBackupRoutes } from './routes/backups.js';
 import { createBackupService, type BackupService } from '../services/backup/backup-service.js';
@@ -75,6 +77,8 @@ export interface ApiServices {
   engines: EngineSettingsService;
   /** ICD-10-CM and office E/M suggestions (`/v1/coding/analyze`). */
   coding: CodingService;
+  /** ICD-10-CM editions and their import from Settings (`/v1/coding/editions`); absent in apps built without one. */
+  codeEditions?: CodeEditionsService;
   /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
   authThrottle?: AuthThrottle;
   /** The model manager (`/v1/models`); absent in apps built without one (tests of other routes). */
@@ -168,6 +172,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
 
 
   registerCodingRoutes(registry, { coding: services.coding });
+  if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 
   let doc: Record<string, unknown> | undefined;

@@ -38,9 +38,23 @@ export interface SourceFile {
 
 /** Reads a release file (plain or `.gz`) and digests its uncompressed content. */
 export function readSourceFile(path: string): SourceFile {
-  let bytes = readFileSync(path);
-  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
-  return { name: basename(path), text: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
+  return sourceFromBytes(basename(path), readFileSync(path));
+}
+
+/** Largest uncompressed release file (the FY tabular XML is about 40 MB): a gzip bomb stops here. */
+export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+/** A release file received as bytes (an upload): gzip is undone, the digest is over the uncompressed bytes. */
+export function sourceFromBytes(name: string, raw: Buffer): SourceFile {
+  let bytes = raw;
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_SOURCE_BYTES });
+    } catch {
+      throw new CmsFormatError(`${name}: not a readable gzip file, or larger than ${MAX_SOURCE_BYTES} bytes uncompressed`);
+    }
+  }
+  return { name, text: bytes.toString('utf8'), sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 const CODE = /^[A-Z][0-9][0-9A-Z]{1,5}$/;

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
-import { buildCodeSet, readSourceFile } from './cms-parser.js';
-import { importedCodesDir, writeCodeSetFile } from './code-table.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { buildCodeSet, readSourceFile, sourceFromBytes, type CodeSetFile, type SourceFile } from './cms-parser.js';
+import { BUNDLED_CODES_DIR, findNewestCodeSet, importedCodesDir, readCodeSetFile, writeCodeSetFile } from './code-table.js';
+import { join } from 'node:path';
 
 /** What `clindoc codes import` reports. */
 export interface ImportedCodeSet {
@@ -12,6 +13,11 @@ export interface ImportedCodeSet {
   sha256: { order: string; tabular?: string };
 }
 
+const report = (set: CodeSetFile, path: string, order: SourceFile, tabular?: SourceFile): ImportedCodeSet => ({
+  system: set.system, edition: set.edition, lines: set.source.order.lines, billable: set.source.order.billable, path,
+  sha256: { order: order.sha256, ...(tabular ? { tabular: tabular.sha256 } : {}) },
+});
+
 /**
  * Loads a CMS ICD-10-CM release (order file, optionally the tabular XML; plain or gzip) into the
  * data folder with the parser that built the bundled code set. Clindoc uses the newest edition
@@ -22,9 +28,54 @@ export function importCodeSet(dataDir: string, orderPath: string, tabularPath?: 
   const order = readSourceFile(orderPath);
   const tabular = tabularPath ? readSourceFile(tabularPath) : undefined;
   const set = buildCodeSet(order, tabular, edition);
-  const path = writeCodeSetFile(importedCodesDir(dataDir), set);
-  return {
-    system: set.system, edition: set.edition, lines: set.source.order.lines, billable: set.source.order.billable, path,
-    sha256: { order: order.sha256, ...(tabular ? { tabular: tabular.sha256 } : {}) },
-  };
+  return report(set, writeCodeSetFile(importedCodesDir(dataDir), set), order, tabular);
+}
+
+/**
+ * The same import from uploaded bytes (Settings, `POST /v1/coding/editions`): the same parser and
+ * the same file in the data folder, so the CLI and the interface cannot disagree on a release.
+ * A malformed file throws `CmsFormatError` before anything is written.
+ */
+export function importCodeSetBytes(
+  dataDir: string, order: { name: string; bytes: Buffer }, tabular?: { name: string; bytes: Buffer }, edition?: string,
+): ImportedCodeSet {
+  const o = sourceFromBytes(order.name, order.bytes);
+  const t = tabular ? sourceFromBytes(tabular.name, tabular.bytes) : undefined;
+  const set = buildCodeSet(o, t, edition);
+  return report(set, writeCodeSetFile(importedCodesDir(dataDir), set), o, t);
+}
+
+/** One code set present on disk. */
+export interface CodeSetOnDisk {
+  edition: string;
+  source: 'bundled' | 'imported';
+  active: boolean;
+  billable: number;
+  lines: number;
+  tabular: boolean;
+}
+
+/** The bundled and imported code sets, newest first; `active` marks the one coding loads. */
+export function listCodeSets(dataDir: string, bundledDir: string = BUNDLED_CODES_DIR): CodeSetOnDisk[] {
+  const dirs = [bundledDir, importedCodesDir(dataDir)];
+  const newest = findNewestCodeSet(dirs);
+  const out: (CodeSetOnDisk & { key: string })[] = [];
+  dirs.forEach((dir, i) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      if (!/^icd10cm-.+\.json\.gz$/.test(name)) continue;
+      const path = join(dir, name);
+      try {
+        const set = readCodeSetFile(path);
+        out.push({
+          edition: set.edition, source: i === 0 ? 'bundled' : 'imported', active: path === newest,
+          billable: set.source.order.billable, lines: set.source.order.lines, tabular: Boolean(set.source.tabular),
+          key: (/(\d{4})/.exec(set.edition)?.[1] ?? '0000') + set.edition,
+        });
+      } catch {
+        // A damaged file is not an edition; loading it would fail the same way.
+      }
+    }
+  });
+  return out.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0)).map(({ key: _key, ...rest }) => rest);
 }
