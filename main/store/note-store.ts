@@ -14,24 +14,32 @@ interface NoteRow {
 // Patient data columns, sealed with AES-256-GCM; the row id is part of each value's context.
 const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json', addenda: 'notes.addenda' } as const;
 
-const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  status: r.status,
-  request: JSON.parse(cipher.open(r.request, rowContext(SEALED.request, r.id))) as unknown,
-  markdown: r.markdown === null ? null : cipher.open(r.markdown, rowContext(SEALED.markdown, r.id)),
-  json: r.json === null ? null : (JSON.parse(cipher.open(r.json, rowContext(SEALED.json, r.id))) as Record<string, unknown>),
-  error: r.error,
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  completedAt: r.completed_at,
-  version: r.version,
-  signedAt: r.signed_at,
-  signedBy: r.signed_by,
-  addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(SEALED.addenda, r.id))) as NoteRecord['addenda']),
-  // Engine names are configuration, not patient data: kept in clear.
-  ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}) } } : {}),
-});
+const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => {
+  // The request (it holds the whole transcript, the largest value) is opened only when read:
+  // answering GET /v1/notes/{id} never needs it (issue 19). Opening it still fails loudly if tampered.
+  let request: { value: unknown } | undefined;
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    status: r.status,
+    get request(): unknown {
+      request ??= { value: JSON.parse(cipher.open(r.request, rowContext(SEALED.request, r.id))) as unknown };
+      return request.value;
+    },
+    markdown: r.markdown === null ? null : cipher.open(r.markdown, rowContext(SEALED.markdown, r.id)),
+    json: r.json === null ? null : (JSON.parse(cipher.open(r.json, rowContext(SEALED.json, r.id))) as Record<string, unknown>),
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at,
+    version: r.version,
+    signedAt: r.signed_at,
+    signedBy: r.signed_by,
+    addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(SEALED.addenda, r.id))) as NoteRecord['addenda']),
+    // Engine names are configuration, not patient data: kept in clear.
+    ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}) } } : {}),
+  };
+};
 
 
 const COLUMNS: Record<string, string> = {
@@ -52,40 +60,40 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   const page = createPager<NoteRow>(db, 'notes');
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
   return {
-    insert: (n) =>
-      void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
-        seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt,
-        n.version, n.signedAt, n.signedBy, n.addenda.length ? seal('addenda', n.id, JSON.stringify(n.addenda)) : null),
-    get: (accountId, id) => {
-      const row = get.get(accountId, id) as NoteRow | undefined;
-      return row ? toNote(cipher, row) : undefined;
-    },
-    getForJob: (id) => {
-      const row = getAny.get(id) as NoteRow | undefined;
-      return row ? toNote(cipher, row) : undefined;
-    },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
-    update: (id, changes) => {
-      const sets: string[] = [];
-      const values: unknown[] = [];
-      for (const [field, value] of Object.entries(changes)) {
-        if (field === 'generatedBy') {
-          const by = value as NoteRecord['generatedBy'];
-          sets.push('engine = ?', 'engine_model = ?');
-          values.push(by?.engine ?? null, by?.model ?? null);
-          continue;
-        }
-        const column = COLUMNS[field];
-        if (!column) continue;
+      insert: (n) =>
+        void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
+          seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt,
+          n.version, n.signedAt, n.signedBy, n.addenda.length ? seal('addenda', n.id, JSON.stringify(n.addenda)) : null),
+      get: (accountId, id) => {
+        const row = get.get(accountId, id) as NoteRow | undefined;
+        return row ? toNote(cipher, row) : undefined;
+      },
+      getForJob: (id) => {
+        const row = getAny.get(id) as NoteRow | undefined;
+        return row ? toNote(cipher, row) : undefined;
+      },
+      list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
+      update: (id, changes) => {
+        const sets: string[] = [];
+        const values: unknown[] = [];
+        for (const [field, value] of Object.entries(changes)) {
+          if (field === 'generatedBy') {
+            const by = value as NoteRecord['generatedBy'];
+            sets.push('engine = ?', 'engine_model = ?');
+            values.push(by?.engine ?? null, by?.model ?? null);
+            continue;
+          }
+          const column = COLUMNS[field];
+          if (!column) continue;
 
-        sets.push(`${column} = ?`);
-        if (field === 'json') values.push(value === null || value === undefined ? value : seal('json', id, JSON.stringify(value)));
-        else if (field === 'markdown') values.push(value === null || value === undefined ? value : seal('markdown', id, String(value)));
-        else if (field === 'addenda') values.push(seal('addenda', id, JSON.stringify(value ?? [])));
-        else values.push(value);
-      }
-      if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
-    },
-    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+          sets.push(`${column} = ?`);
+          if (field === 'json') values.push(value === null || value === undefined ? value : seal('json', id, JSON.stringify(value)));
+          else if (field === 'markdown') values.push(value === null || value === undefined ? value : seal('markdown', id, String(value)));
+          else if (field === 'addenda') values.push(seal('addenda', id, JSON.stringify(value ?? [])));
+          else values.push(value);
+        }
+        if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+      },
+      delete: (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }
