@@ -52,6 +52,12 @@ describe('dosing frequencies', () => {
     ]);
   });
 
+  it('reads "a day" after a dose as once daily, but not "a day or two ago"', () => {
+    expect(readFrequencies('lisinopril twenty milligrams a day').map((x) => x.plain)).toEqual(['once daily']);
+    expect(readFrequencies('lisinopril 20 mg a day').map((x) => x.plain)).toEqual(['once daily']);
+    expect(readFrequencies('it started a day or two ago')).toEqual([]);
+  });
+
   it('takes the longest phrase where two overlap', () => {
     expect(readFrequencies('twice daily').map((x) => x.abbreviation)).toEqual(['BID']);
     expect(readFrequencies('three times a day').map((x) => x.abbreviation)).toEqual(['TID']);

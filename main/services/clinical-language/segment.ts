@@ -15,7 +15,9 @@ const STRONG = [
   'also', 'and then', 'but', 'well', 'yeah', 'actually', 'anyway', 'any other', 'as far as', 'in terms of', "let's", 'let me',
   "i'm gonna", "i'm going to", "i'm gon na", 'i am going to', 'i wanna', 'i wan na', 'i want to', "i'd like to", 'i would like to',
   "we're gonna", "we're going to", "we're gon na", "we'll", "i'll", 'regarding your', 'do you', 'did you',
-  'have you', 'are you', 'can you', 'could you', 'is there', 'how', 'what', 'when', 'where', 'why', 'any',
+  'have you', 'are you', 'can you', 'could you', 'is there', 'how are', 'how is', 'how do', 'how does', 'how did', 'how have', 'how has',
+  'how long', 'how much', 'how many', 'how often', 'how about', 'what are', 'what is', "what's", 'what do', 'what does', 'what did',
+  'what brings', 'what kind', 'what type', 'what about', 'any other',
 ].map((p) => p.split(' '));
 // A new subject; only in a longer stretch, since "and looked down and saw" goes on without one.
 const WEAK = [

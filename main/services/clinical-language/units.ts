@@ -120,7 +120,7 @@ export interface Frequency {
 const N = '(\\d+|one|two|three|four|five|six|eight|twelve|twenty four)';
 const WORD_N: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, eight: 8, twelve: 12, 'twenty four': 24 };
 const FREQUENCIES: { re: RegExp; plain: string | ((n: number) => string); abbreviation: string | ((n: number) => string); perDay?: number | ((n: number) => number) }[] = [
-  { re: /\b(?:once (?:a|per) day|once daily|every day|daily|q\.?d\.?|qday)\b/i, plain: 'once daily', abbreviation: 'QD', perDay: 1 },
+  { re: /\b(?:once (?:a|per) day|once daily|every day|daily|q\.?d\.?|qday)\b|(?<=\b(?:mg|milligrams?|mcg|micrograms?|units?|tablets?|pills?|capsules?)\s)(?:a|per) day\b/i, plain: 'once daily', abbreviation: 'QD', perDay: 1 },
   { re: /\b(?:twice (?:a|per) day|twice daily|two times (?:a|per) day|b\.?i\.?d\.?)(?![a-z])/i, plain: 'twice daily', abbreviation: 'BID', perDay: 2 },
   { re: /\b(?:three times (?:a|per) day|three times daily|t\.?i\.?d\.?)(?![a-z])/i, plain: 'three times daily', abbreviation: 'TID', perDay: 3 },
   { re: /\b(?:four times (?:a|per) day|four times daily|q\.?i\.?d\.?)(?![a-z])/i, plain: 'four times daily', abbreviation: 'QID', perDay: 4 },

@@ -21,6 +21,8 @@ export function cleanUtterance(text: string): string {
   t = t.replace(/\b[\p{L}]{1,3}-\s+(?=[\p{L}])/gu, (m) => (/^(x|t|b|e)-/i.test(m) ? m : ''));
   // Stutters: "i , i , i've" -> "i've"; "the , the" -> "the".
   for (let i = 0; i < 3; i++) t = t.replace(/\b([\p{L}']+)(?:,?\s+\1\b)+/giu, '$1');
+  // A phrase said twice ("i do want to increase i do want to increase the lisinopril").
+  t = t.replace(/\b((?:[\p{L}']+\s+){1,4}[\p{L}']+),?\s+\1\b/giu, '$1');
   t = t.replace(/\b(i|it|the|a|and|but|so|we|you|my|to|that)[,]?\s+(?=\1['\s])/gi, '');
   t = t.replace(/(^|[.?!]\s+)(so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right)\s*,\s*/gi, '$1');
   t = t.replace(/,(\s*,)+/g, ',');

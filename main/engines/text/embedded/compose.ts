@@ -15,6 +15,7 @@ import { readsAsConversation } from '../../../services/clinical-language/convers
 import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
 import { readExchanges } from './dialogue.js';
+import { currentMedications, drugsNamed, type MedicationFact } from './medication-facts.js';
 import { chiefComplaint, reviewOfSystems, statedSymptoms, type RosFact } from './findings.js';
 import { diagnosisIn, isProblemName, opensAssessmentAndPlan, problemOpened } from './problems.js';
 import {
@@ -37,7 +38,7 @@ export interface ContentItem {
   problem?: number;
   act?: LineAct;
   /** A structured finding the renderer writes in the note's language. */
-  fact?: RosFact | { type: 'agreement' };
+  fact?: RosFact | MedicationFact | { type: 'agreement' };
   /** Text taken from the caller (context, previous note), shown as given. */
   caller?: boolean;
 }
@@ -93,7 +94,7 @@ const DEPENDENT = /^\W*(?:because|['’]?cause|unless|which|so that|whereas|alth
 const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|that|my \w+|you)\b/i;
 
 /** Build the note content from a transcript. */
-export function composeContent(transcript: string, _language: NoteLanguage): Encounter {
+export function composeContent(transcript: string, _language: NoteLanguage, listed: readonly string[] = []): Encounter {
   const turns = parseTurns(transcript);
   // Numbers as digits before classification, so "one twenty over eighty" reads as a vital sign.
   const sentences = toSentences(turns).map((s) => ({ ...s, text: normaliseNumbers(s.text) }));
@@ -119,6 +120,7 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
   };
 
   let resultsTurn = -1;
+  let planStart = sentences.length;
   const reserve: { kind: SectionKind; item: ContentItem }[] = [];
   const hold = (kind: SectionKind, item: ContentItem): void => {
     if (contentWords(item.text).length >= 1) reserve.push({ kind, item });
@@ -150,7 +152,10 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     if (clinician(s)) {
       const opened = problemOpened(s.text);
       const startsPlan = opensAssessmentAndPlan(s.text) || (!objective && s.position > 0.5 && opened?.name !== undefined && isProblemName(opened.name));
-      if (!planPhase && startsPlan) planPhase = true;
+      if (!planPhase && startsPlan) {
+        planPhase = true;
+        planStart = index;
+      }
       if (planPhase) {
         if (opened && (!objective || opened.name === undefined || isProblemName(opened.name))) {
           problems.push(opened.name ?? '');
@@ -192,7 +197,7 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     const askedKind = asked ? kindOf(asked) : undefined;
     let target: SectionKind = HISTORY_KINDS.has(kind) ? kind : 'hpi';
     if (target === 'hpi' && askedKind && askedKind !== 'hpi' && HISTORY_KINDS.has(askedKind)) target = askedKind;
-    let text = s.role === 'patient' ? toPatientStatement(s.text, gender) : polishSentence(stripTalk(s.text));
+    let text = s.role === 'patient' ? toPatientStatement(resolveDrug(s.text, asked?.text), gender) : polishSentence(stripTalk(s.text));
     if (!FRAGMENT_SUBJECT.test(s.text) && s.text.split(/\s+/).length < 15) {
       // A reply without a subject: the thing asked about ("What type of cancer?" "Skin cancer."), or a report.
       if (target !== 'hpi') text = polishSentence(stripTalk(s.text));
@@ -203,6 +208,11 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
     add(target, { ...base, text });
   });
 
+  // Every drug said with its dose is on the medication list, unless a line already gives it.
+  for (const { fact, index } of currentMedications(sentences, planStart, listed)) {
+    const named = content.medications.some((i) => drugsNamed(i.text, listed).includes(fact.generic) && /\d/.test(i.text));
+    if (!named) content.medications.push({ text: '', fact, weight: 6, index });
+  }
   for (const kind of KINDS) {
     if (content[kind].length > 0) continue;
     for (const r of reserve.filter((x) => x.kind === kind).slice(0, 3)) add(kind, r.item);
@@ -236,6 +246,18 @@ export function composeContent(transcript: string, _language: NoteLanguage): Enc
   content.instructions = content.instructions.filter((i) => i.act !== 'followup' || i === follow[follow.length - 1]);
   if (exchanges.agreement) content.instructions.push({ text: '', fact: { type: 'agreement' }, weight: 3, index: Number.MAX_SAFE_INTEGER - 3, act: 'advice' });
   return { content, problems: problems.map((p) => p.trim()), gender, english };
+}
+
+/**
+ * "Are you taking the lisinopril?" "Yes, I take it every morning": the reply's "it" is the drug
+ * the question named (only when the question names one drug and the reply none).
+ */
+function resolveDrug(reply: string, question: string | undefined): string {
+  if (!question) return reply;
+  const asked = drugsNamed(question);
+  if (asked.length !== 1 || drugsNamed(reply).length > 0) return reply;
+  const spoken = question.match(/\b[\p{L}-]+\b/gu)?.find((w) => drugsNamed(w).includes(asked[0]!)) ?? asked[0]!;
+  return reply.replace(/\b(take|taking|took|use|using|used|on|started|stopped|tolerating|tolerate)\s+(it|that|them|those)\b/i, `$1 ${spoken}`);
 }
 
 /** A clinician's long turn split where a new intention starts ("..., and I want you to ..."), conditions kept whole. */

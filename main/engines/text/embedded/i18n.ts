@@ -8,6 +8,7 @@ import type { NoteLanguage } from '../../../../shared/languages.js';
 import { noteLabels, type NoteLabels } from '../../../services/clinical-language/section-labels.js';
 import type { BodySystem } from '../../../services/clinical-language/lexicon.js';
 import type { RosFact } from './findings.js';
+import type { MedicationFact } from './medication-facts.js';
 
 type WriterPhrase = 'denies' | 'reports' | 'agreement' | 'and' | 'reasoning' | 'testing' | 'treatment' | 'referral' | 'education' | 'followUp';
 
@@ -103,8 +104,9 @@ export function symptomName(language: NoteLanguage, term: string): string {
 }
 
 /** A structured finding in the note's language. */
-export function renderFact(fact: RosFact | { type: 'agreement' }, language: NoteLanguage): string {
+export function renderFact(fact: RosFact | MedicationFact | { type: 'agreement' }, language: NoteLanguage): string {
   if (fact.type === 'agreement') return phrase(language, 'agreement');
+  if (fact.type === 'medication') return `${fact.drug} ${fact.dose}${fact.frequency ? ` ${fact.frequency}` : ''}.`;
   const sp = language === 'zh' ? '' : ' ';
   const end = language === 'zh' ? '。' : '.';
   const join = (terms: string[]): string =>

@@ -67,7 +67,8 @@ function header(input: NoteGenerationInput): string[] {
 
 /** Write one note; synchronous core shared by the writer and the benchmark. */
 export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
-  const transcript = correctMedicationNames(input.transcript, parseMedicationList(input.medicationList));
+  const listed = parseMedicationList(input.medicationList);
+  const transcript = correctMedicationNames(input.transcript, listed);
   const globalText = [
     ...(input.instructions ?? []),
     ...(input.noteType.noteTemplate?.global_prompt ? [input.noteType.noteTemplate.global_prompt] : []),
@@ -75,7 +76,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const directives = readDirectives(globalText);
   const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? templateLayout(input.noteType.template, 'standard').directives : undefined;
   const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
-  const { content, problems } = composeContent(transcript, input.language);
+  const { content, problems } = composeContent(transcript, input.language, listed);
   carryForward(content, input);
   for (const text of [...directives.exclude, ...(templateDirectives?.exclude ?? [])]) {
     for (const kind of kindsOf(targetOfHeading(text))) content[kind] = [];

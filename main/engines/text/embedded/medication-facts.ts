@@ -1,0 +1,67 @@
+/**
+ * The medication list as facts: each drug the visit names with its dose ("we have you on
+ * lisinopril twenty milligrams a day", "I take metformin 500 mg twice a day") becomes
+ * { drug, dose, frequency }, written in the note's language from the phrase tables. Only what
+ * was said: a drug without a dose is not listed here, a frequency only when one was said, and
+ * changes of dose (increase, start, stop) belong to the plan, not to the current list.
+ */
+import { createPhraseMatcher, type PhraseMatcher } from '../../../services/clinical-language/phrase-match.js';
+import { DRUG_PHRASES } from '../../../services/clinical-language/medications.js';
+import { readDoses } from '../../../services/clinical-language/doses.js';
+import { readFrequencies } from '../../../services/clinical-language/units.js';
+import type { Sentence } from './transcript.js';
+
+/** A medication the patient is on, as said. */
+export interface MedicationFact {
+  type: 'medication';
+  /** The drug's name as the transcript (or the caller's medication list) spells it. */
+  drug: string;
+  /** Generic name from the lexicon, to find the drug again under another name. */
+  generic: string;
+  /** Written dose ("20 mg"). */
+  dose: string;
+  /** Plain frequency key from the core ("once daily", "twice daily", "every 6 hours", "as needed"). */
+  frequency?: string;
+}
+
+const lexicon = createPhraseMatcher(DRUG_PHRASES);
+const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|stop|discontinue|hold|switch|change|add|begin|initiate|prescribe|refill|titrate|wean|taper)\w*\b/i;
+
+function matcherFor(listed: readonly string[]): PhraseMatcher<string> {
+  if (listed.length === 0) return lexicon;
+  return createPhraseMatcher([...DRUG_PHRASES, ...listed.map((n) => ({ value: n.toLowerCase(), phrases: [n] }))]);
+}
+
+/** Drugs named in a text, by generic name. */
+export function drugsNamed(text: string, listed: readonly string[] = []): string[] {
+  return [...new Set(matcherFor(listed).find(text).map((h) => h.value))];
+}
+
+/**
+ * The current medications the transcript states with a dose, before the assessment and plan
+ * (`until`, a sentence index) and outside sentences that change a dose. One fact per drug: the
+ * first dose said.
+ */
+export function currentMedications(sentences: readonly Sentence[], until: number, listed: readonly string[] = []): { fact: MedicationFact; index: number }[] {
+  const matcher = matcherFor(listed);
+  const out = new Map<string, { fact: MedicationFact; index: number }>();
+  sentences.forEach((s, index) => {
+    if (index >= until || CHANGE.test(s.text)) return;
+    const doses = readDoses(s.text).filter((d) => !d.uncertain && (d.unit.kind === 'mass' || d.unit.kind === 'dose' || d.unit.kind === 'volume'));
+    if (doses.length === 0) return;
+    const frequencies = readFrequencies(s.text);
+    for (const hit of matcher.find(s.text)) {
+      if (out.has(hit.value)) continue;
+      const gap = (from: number, to: number): number => s.text.slice(from, to).split(/\s+/).filter(Boolean).length;
+      const dose = doses.find((d) => d.start >= hit.end && gap(hit.end, d.start) <= 8);
+      if (!dose) continue;
+      const frequency = frequencies.find((f) => f.start >= dose.end && gap(dose.end, f.start) <= 6);
+      const name = s.text.slice(hit.start, hit.end);
+      out.set(hit.value, {
+        fact: { type: 'medication', drug: name.charAt(0).toUpperCase() + name.slice(1), generic: hit.value, dose: dose.text, ...(frequency ? { frequency: frequency.plain } : {}) },
+        index,
+      });
+    }
+  });
+  return [...out.values()];
+}
