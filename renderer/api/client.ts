@@ -6,6 +6,8 @@ import type { EnginesStatus, ModelList, ModelPullView, ModelView } from '../../s
 
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
+import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
+import type { CodingAnalysis } from '../state/codes-store.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -69,6 +71,12 @@ export interface ApiClient {
   deleteTranscription(id: string): Promise<void>;
   createStreamToken(): Promise<StreamToken>;
   listWebhooks(): Promise<WebhookView[]>;
+  /** ICD-10-CM and E/M suggestions for a text; evidence offsets count code points of that text. */
+  analyzeCoding(text: string): Promise<CodingAnalysis>;
+  /** ICD-10-CM editions the installation has (bundled and imported) and the one in use. */
+  listCodeEditions(): Promise<CodeEditionList>;
+  /** Imports a CMS ICD-10-CM release (order file, optional tabular XML) for the whole installation. */
+  importCodeEdition(files: { order: Blob; orderName: string; tabular?: Blob; tabularName?: string; edition?: string }): Promise<CodeEditionImported>;
   createWebhook(url: string, events?: WebhookEvent[]): Promise<WebhookView>;
   deleteWebhook(id: string): Promise<void>;
   /** What the account stores: counts and bytes by kind. */
@@ -198,6 +206,21 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     deleteTranscription: (tid) => call('DELETE', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'none'),
     createStreamToken: () => call('POST', '/v1/audio/transcriptions/stream/token', undefined, 'raw'),
     listWebhooks: () => call('GET', '/v1/webhooks'),
+    analyzeCoding: (text) => call('POST', '/v1/coding/analyze', { text }),
+    listCodeEditions: () => call('GET', '/v1/coding/editions'),
+    async importCodeEdition(files) {
+      const form = new FormData();
+      if (files.edition) form.set('edition', files.edition);
+      form.set('order', files.order, files.orderName);
+      if (files.tabular) form.set('tabular', files.tabular, files.tabularName ?? 'tabular.xml');
+      let res: Response;
+      try {
+        res = await fetchImpl(`${base}/v1/coding/editions`, { method: 'POST', headers: headers(), body: form });
+      } catch {
+        throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+      }
+      return readResponse<CodeEditionImported>(res, 'data');
+    },
     createWebhook: (url, events) => call('POST', '/v1/webhooks', (events && events.length ? { url, events } : { url }) satisfies WebhookBody),
     deleteWebhook: (wid) => call('DELETE', `/v1/webhooks/${id(wid)}`, undefined, 'none'),
     async streamUrl({ language, dictation, sampleRate }) {

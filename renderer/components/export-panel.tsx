@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { buildDocumentReference, documentText } from '../../shared/export/fhir-document-reference.js';
+import { documentText } from '../../shared/export/fhir-document-reference.js';
+import { buildNoteBundle, withCodesBlock } from '../../shared/export/fhir-bundle.js';
 import { markdownToPlainText } from '../../shared/export/markdown.js';
 import { saveFile } from '../save-file.js';
+import { useStore } from 'zustand';
 import { useNotes, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
@@ -9,7 +11,9 @@ const stamp = (): string => new Date().toISOString().slice(0, 10);
 
 /** Export of the (edited) note: markdown, plain text, PDF, clipboard and FHIR R4 DocumentReference. */
 export function ExportPanel() {
-  const { bridge } = useStores();
+  const { bridge, visits } = useStores();
+  // Codes the physician accepted travel with the note: Conditions in FHIR, a Codes block in text.
+  const codes = useStore(visits, (v) => v.codes);
   const markdown = useNotes((s) => s.markdown);
   const noteId = useNotes((s) => s.noteId);
   const language = useNotes((s) => s.language);
@@ -45,7 +49,7 @@ export function ExportPanel() {
         <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, text, 'text/markdown'))}>
           Export Markdown
         </button>
-        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, markdownToPlainText(text), 'text/plain'))}>
+        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, withCodesBlock(markdownToPlainText(text), codes), 'text/plain'))}>
           Export plain text
         </button>
         <button
@@ -65,12 +69,12 @@ export function ExportPanel() {
           disabled={disabled}
           onClick={() =>
             void run('FHIR export', () => {
-              const doc = buildDocumentReference({
+              const doc = buildNoteBundle({
                 markdown, title: 'Clinical note', language, signature, addenda,
                 ...(noteId ? { noteId } : {}),
                 ...(patientName || dateOfBirth ? { patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) } } : {}),
                 ...(date ? { encounterDate: date } : {}),
-              });
+              }, codes);
               return saveFile(bridge, `${base}.fhir.json`, JSON.stringify(doc, null, 2), 'application/fhir+json');
             })
           }
@@ -82,7 +86,7 @@ export function ExportPanel() {
           disabled={disabled}
           onClick={() =>
             void run('Copy', async () => {
-              await navigator.clipboard.writeText(markdownToPlainText(text));
+              await navigator.clipboard.writeText(withCodesBlock(markdownToPlainText(text), codes));
               return true;
             })
           }

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
 import type { NoteKind } from '../api/types.js';
+import { CodesPanel, EvidenceNote, useActiveEvidence } from '../components/codes-panel.js';
 import { EncounterRecorder } from '../components/encounter-recorder.js';
 import { ExportPanel } from '../components/export-panel.js';
 import { MarkdownView } from '../components/markdown-view.js';
@@ -23,6 +24,8 @@ export function NotesPage() {
   const working = s.status === 'submitting' || s.status === 'STATUS_PENDING' || s.status === 'STATUS_PROCESSING';
   const medCount = s.medicationList.split(',').map((m) => m.trim()).filter(Boolean).length;
   const dictated = dictation.getState().text();
+  // While a code suggestion is hovered, focused or shown, the note is drawn with its evidence marked.
+  const evidence = useActiveEvidence();
 
   useEffect(() => {
     if (ready) void notes.getState().loadTemplates();
@@ -147,10 +150,13 @@ export function NotesPage() {
                   <label htmlFor="note-edit">Edit note (markdown)</label>
                   <textarea id="note-edit" rows={24} value={s.markdown} onChange={(e) => s.setMarkdown(e.target.value)} />
                 </>
+              ) : evidence ? (
+                <EvidenceNote text={evidence.text} suggestion={evidence.suggestion} />
               ) : (
                 <MarkdownView markdown={s.markdown} label="Generated note" ref={noteView} />
               )}
               <SignPanel />
+              <CodesPanel />
               <ExportPanel />
             </>
           ) : (

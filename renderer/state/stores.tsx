@@ -3,6 +3,7 @@ import { useStore, type StoreApi } from 'zustand';
 import type { ConnectionEnv, DesktopBridge } from '../api/connection.js';
 import { listMicrophones, startCapture } from '../audio/capture.js';
 import { createStreamClient } from '../audio/stream-client.js';
+import { createCodesStore, type CodesState } from './codes-store.js';
 import { createConnectionStore, type ConnectionState } from './connection-store.js';
 import { createDictationStore, type DictationDeps, type DictationState } from './dictation-store.js';
 import { createNoteStore, type NoteState } from './note-store.js';
@@ -15,6 +16,8 @@ export interface AppStores {
   notes: StoreApi<NoteState>;
   prefs: StoreApi<PrefsState>;
   visits: StoreApi<VisitState>;
+  /** Coding suggestions for the note on screen; accepted codes are saved with the visit. */
+  codes: StoreApi<CodesState>;
   bridge: DesktopBridge | undefined;
 }
 
@@ -53,7 +56,8 @@ export function createAppStores(env: AppEnv): AppStores {
   connection.subscribe((s, prev) => {
     if (s.status === 'ready' && prev.status !== 'ready') void visits.getState().restore();
   });
-  return { connection, dictation, notes, prefs, visits, bridge: env.bridge };
+  const codes = createCodesStore({ client, visits });
+  return { connection, dictation, notes, prefs, visits, codes, bridge: env.bridge };
 }
 
 const StoresContext = createContext<AppStores | undefined>(undefined);
@@ -73,4 +77,5 @@ export const useConnection = <T,>(pick: (s: ConnectionState) => T): T => useStor
 export const useDictation = <T,>(pick: (s: DictationState) => T): T => useStore(useStores().dictation, pick);
 export const useNotes = <T,>(pick: (s: NoteState) => T): T => useStore(useStores().notes, pick);
 export const usePrefs = <T,>(pick: (s: PrefsState) => T): T => useStore(useStores().prefs, pick);
+export const useCodes = <T,>(pick: (s: CodesState) => T): T => useStore(useStores().codes, pick);
 export const useVisits = <T,>(pick: (s: VisitState) => T): T => useStore(useStores().visits, pick);

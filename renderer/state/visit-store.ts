@@ -7,6 +7,9 @@ import * as docs from './dictation-doc.js';
 import type { DictationState } from './dictation-store.js';
 import type { NoteState } from './note-store.js';
 
+/** A code accepted for the visit, as the visit stores it. */
+export type VisitCode = NonNullable<VisitBody['codes']>[number];
+
 export type SaveStatus = 'idle' | 'pending' | 'saving' | 'saved' | 'conflict' | 'error';
 
 export interface VisitState {
@@ -20,6 +23,10 @@ export interface VisitState {
   nextCursor: string | null;
   listing: 'idle' | 'loading';
   listError?: string;
+  /** Codes the physician accepted for the open visit (saved with it, like everything else). */
+  codes: VisitCode[];
+  /** Replaces the accepted codes and saves the visit now. */
+  setCodes(codes: VisitCode[]): Promise<void>;
   /** Reopens the visit this browser was working on (after a reload, a crash or a quit). */
   restore(): Promise<void>;
   /** Saves the current visit, then shows `id` in Dictation and Note. */
@@ -53,7 +60,7 @@ const KEEPALIVE_BYTES = 60_000;
 
 type NoteRef = { noteId: string; version: number };
 
-/** The visit's content as the stores hold it now (codes are the API's and not sent from here). */
+/** The visit's content as the stores hold it now (the accepted codes live in the visit store itself). */
 function snapshot(d: DictationState, n: NoteState, refs: NoteRef[]): Required<Omit<VisitBody, 'codes'>> {
   const notes = [...refs];
   if (n.noteId) {
@@ -107,7 +114,8 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inflight: Promise<void> | undefined;
 
-  const current = (): ReturnType<typeof snapshot> => snapshot(deps.dictation.getState(), deps.notes.getState(), refs);
+  const current = (): ReturnType<typeof snapshot> & Pick<VisitBody, 'codes'> =>
+    ({ ...snapshot(deps.dictation.getState(), deps.notes.getState(), refs), codes: store.getState().codes });
   const remember = (id: string | undefined): void => {
     if (id) deps.storage?.setItem(CURRENT_KEY, id);
     else if (deps.storage?.removeItem) deps.storage.removeItem(CURRENT_KEY);
@@ -188,7 +196,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       const last = visit.notes[visit.notes.length - 1];
       if (last) void deps.notes.getState().load(last.noteId);
       remember(visit.id);
-      store.setState({ currentId: visit.id, version: visit.version, save: 'saved', saveError: undefined });
+      store.setState({ currentId: visit.id, version: visit.version, codes: visit.codes ?? [], save: 'saved', saveError: undefined });
       lastSaved = JSON.stringify(current());
     } finally {
       hydrating = false;
@@ -203,7 +211,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       deps.notes.getState().reset();
       remember(undefined);
       lastSaved = '';
-      store.setState({ currentId: undefined, version: undefined, save: 'idle', saveError: undefined });
+      store.setState({ currentId: undefined, version: undefined, codes: [], save: 'idle', saveError: undefined });
     } finally {
       hydrating = false;
     }
@@ -228,6 +236,11 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     query: '',
     nextCursor: null,
     listing: 'idle',
+    codes: [],
+    async setCodes(codes) {
+      set({ codes });
+      await get().flush();
+    },
     async restore() {
       const client = deps.client();
       const id = deps.storage?.getItem(CURRENT_KEY);
