@@ -64,13 +64,14 @@ describe('engines panel against the local API: choosing an installed model', () 
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('offers the installed model by name, switches to it, and says what the next dictation uses', async () => {
+  it('offers the installed model by name, switches to it, and says what the next dictation uses', { timeout: 30_000 }, async () => {
     mount(createApiClient({ baseUrl: server.base, ...server.creds }));
-    const select = await screen.findByLabelText('Recogniser for dictation and recordings (this account)');
-    await waitFor(() => expect(within(select).getByRole('option', { name: 'w' })).toBeTruthy());
-    const card = (await screen.findByText('w', { selector: 'strong' })).closest('li')!;
+    const select = await screen.findByLabelText('Recogniser for dictation and recordings (this account)', {}, { timeout: 10_000 });
+    await waitFor(() => expect(within(select).getByRole('option', { name: 'w' })).toBeTruthy(), { timeout: 10_000 });
+    const card = (await screen.findByText('w', { selector: 'strong' }, { timeout: 10_000 })).closest('li')!;
     fireEvent.click(within(card as HTMLElement).getByRole('button', { name: 'Use for dictation and recordings' }));
-    await screen.findByText('Saved: from the next one, dictation and recordings use w.');
+    // Choosing loads the model first (a few seconds on a busy machine).
+    await screen.findByText('Saved: from the next one, dictation and recordings use w.', {}, { timeout: 20_000 });
     expect((select as HTMLSelectElement).value).toBe('office-whisper');
     expect(within(card as HTMLElement).getByText('In use for dictation')).toBeTruthy();
     const settings = (await (await fetch(`${server.base}/v1/settings/engines`, { headers: server.headers() })).json()) as { data: { asrEngine: string } };
