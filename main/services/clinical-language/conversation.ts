@@ -22,7 +22,7 @@ export type ConversationCue =
 
 const QUESTION_MARK = /[?？]\s*["”’')\]]*\s*$/;
 // A question whose mark the recogniser dropped: an auxiliary then a pronoun opens the sentence.
-const QUESTION_OPENING = /^(?:(?:so|and|but|okay|ok|now|well)[\s,]+)?(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should|any)\s+(?:you|i|we|y'all|ya)\b/i;
+const QUESTION_OPENING = /^(?:(?:so|and|but|okay|ok|now|well)[\s,]+)?(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should|any)\s+(?:you|i|we|y'all|ya|he|she|they|the patient)\s+(?:\w+\s+){0,3}?(?:have|has|had|take|taking|feel|feeling|get|getting|notice|noticed|see|know|think|want|need|use|using|go|been|ever|any|still|smoke|drink)\b/i;
 const WH_QUESTION = /^(?:(?:so|and|but|okay|ok|now|well)[\s,]+)?(?:how|what|when|where|why|which|who)\b[^.]*\b(?:you|your|i|we)\b/i;
 const SECOND_PERSON = /\b(?:you|your|yours|yourself|yourselves|y'all|ya)\b|\byou['’](?:re|ve|ll|d)\b/i;
 // Verbs with which the signing clinician documents in the first person.

@@ -45,23 +45,29 @@ export function drugsNamed(text: string, listed: readonly string[] = []): string
 export function currentMedications(sentences: readonly Sentence[], until: number, listed: readonly string[] = []): { fact: MedicationFact; index: number }[] {
   const matcher = matcherFor(listed);
   const out = new Map<string, { fact: MedicationFact; index: number }>();
+  // "are you taking the lisinopril" / "we have you on twenty milligrams a day": the dose said next names the drug said last.
+  let last: { generic: string; name: string; index: number } | undefined;
   sentences.forEach((s, index) => {
-    if (index >= until || CHANGE.test(s.text)) return;
-    const doses = readDoses(s.text).filter((d) => !d.uncertain && (d.unit.kind === 'mass' || d.unit.kind === 'dose' || d.unit.kind === 'volume'));
-    if (doses.length === 0) return;
+    if (index >= until) return;
+    const hits = matcher.find(s.text);
+    const doses = CHANGE.test(s.text) ? [] : readDoses(s.text).filter((d) => !d.uncertain && (d.unit.kind === 'mass' || d.unit.kind === 'dose' || d.unit.kind === 'volume'));
     const frequencies = readFrequencies(s.text);
-    for (const hit of matcher.find(s.text)) {
-      if (out.has(hit.value)) continue;
-      const gap = (from: number, to: number): number => s.text.slice(from, to).split(/\s+/).filter(Boolean).length;
-      const dose = doses.find((d) => d.start >= hit.end && gap(hit.end, d.start) <= 8);
-      if (!dose) continue;
+    const gap = (from: number, to: number): number => s.text.slice(from, to).split(/\s+/).filter(Boolean).length;
+    const record = (generic: string, name: string, dose: (typeof doses)[number]): void => {
+      if (out.has(generic)) return;
       const frequency = frequencies.find((f) => f.start >= dose.end && gap(dose.end, f.start) <= 6);
-      const name = s.text.slice(hit.start, hit.end);
-      out.set(hit.value, {
-        fact: { type: 'medication', drug: name.charAt(0).toUpperCase() + name.slice(1), generic: hit.value, dose: dose.text, ...(frequency ? { frequency: frequency.plain } : {}) },
+      out.set(generic, {
+        fact: { type: 'medication', drug: name.charAt(0).toUpperCase() + name.slice(1), generic, dose: dose.text, ...(frequency ? { frequency: frequency.plain } : {}) },
         index,
       });
+    };
+    if (hits.length === 0 && last && index - last.index <= 2 && doses.length === 1) record(last.generic, last.name, doses[0]!);
+    for (const hit of hits) {
+      const dose = doses.find((d) => d.start >= hit.end && gap(hit.end, d.start) <= 8);
+      if (dose) record(hit.value, s.text.slice(hit.start, hit.end), dose);
     }
+    const undosed = hits.filter((h) => !doses.some((d) => d.start >= h.end));
+    last = hits.length === 1 && undosed.length === 1 ? { generic: hits[0]!.value, name: s.text.slice(hits[0]!.start, hits[0]!.end), index } : hits.length ? undefined : last;
   });
   return [...out.values()];
 }

@@ -46,6 +46,8 @@ export function stripTalk(sentence: string): string {
     t = next;
   }
   for (const [re, to] of HEDGES) t = t.replace(re, to);
+  // "no, I have a stuffy nose": the yes or no answers the question before; the statement stands alone.
+  t = t.replace(/^(?:no|nope|yes|yeah|yep)\b[\s,]+(?=(?:i|i'm|i've|it|it's|he|she|we|they|my|the|there|that|this)\b)/i, '');
   // A filler taken out of "from, um, your heart failure" leaves a comma after a function word.
   t = t.replace(/\b(from|to|of|the|a|an|with|and|in|on|for|at|by|is|are|was|be)\s*,\s+/gi, '$1 ');
   t = t.replace(/\bjust going to\b/gi, 'going to');
@@ -158,6 +160,8 @@ function advised(what: string, gender: Gender): string {
 // "on your heart exam,", "for your strength,", "looking at your knee,": the region a finding is on.
 const EXAM_LEAD =
   /^(?:(?:on|for|with|in|upon|looking at|examining|on examination of|on exam of|on the exam of)\s+(?:your|the|his|her)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)?\s*(?:physical\s+)?(?:exam(?:ination)?)?\s*,\s*/iu;
+// "on throat examination there is ...", "on nasal exam": the region without a possessive, the word exam required.
+const EXAM_LEAD_BARE = /^(?:on|upon|in)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)\s+(?:exam|examination)\b\s*,?\s*/iu;
 const OBSERVER_NO = /\b(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't) (?:appreciate|hear|see|feel|note|notice|find|detect|palpate|elicit)\s+(?:any\s+)?/gi;
 const OBSERVER = /\b(?:i|we) (?:do |also |did |can |could )?(?:appreciate|hear|see|feel|note|notice|find|detect|palpate|elicit)\s+/gi;
 
@@ -178,7 +182,7 @@ export function toExamStatements(sentence: string, gender: Gender): ExamStatemen
   for (const clause of clauses) {
     let t = clause.trim();
     let region: string | undefined;
-    const lead = EXAM_LEAD.exec(t);
+    const lead = EXAM_LEAD.exec(t) ?? EXAM_LEAD_BARE.exec(t);
     if (lead) {
       region = lead[1]?.trim() || undefined;
       if (region && /^(physical|whole|entire|overall|general)$/i.test(region)) region = undefined;
@@ -193,6 +197,8 @@ export function toExamStatements(sentence: string, gender: Gender): ExamStatemen
     if (region && !new RegExp(`\\b${region}`, 'i').test(t) && /^(strength|reflexes|sensation|range of motion|pulses|gait)$/i.test(region)) {
       t = `${region} ${t}`;
     }
+    // Commands given during the exam ("open up your mouth and say ah") are not findings.
+    t = t.replace(/\s*\b(?:open (?:up )?(?:your|the) mouth|say ah+|take a (?:deep )?breath|breathe (?:in|out)|lean (?:forward|back)|lie (?:back|down)|look (?:up|down|straight)|follow my finger|squeeze my (?:hand|fingers)|push against|relax)\b.*$/i, '');
     if (t.split(/\s+/).filter((w) => /\p{L}|\d/u.test(w)).length < 2) continue;
     const text = polishSentence(rewriteClinicianSentence(t, gender));
     out.push(region ? { region, text } : { text });

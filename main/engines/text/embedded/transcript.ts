@@ -180,8 +180,9 @@ export function toSentences(turns: Turn[]): Sentence[] {
       const text = s.trim();
       if (!/[\p{L}\p{N}]/u.test(text)) continue;
       // ASR often drops the question mark: a short sentence opening like a question is one.
+      const bare = text.replace(/^(?:(?:okay|ok|so|and|alright|all right|now|well|um|uh|yeah|right|sure)[\s,]+)+/i, '');
       const interrogative =
-        (/^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(text) && text.split(/\s+/).length < 15) ||
+        (/^(is|are|do|does|did|have|has|can|could|how|what|when|where|why|which|any)\b(?!\s+not\b)/i.test(bare) && bare.split(/\s+/).length < 18) ||
         /^(?:(?:so|and|okay|now)\s*,?\s+)?(?:can you |could you |why don't you )?(?:tell me|describe|walk me through)\b/i.test(text);
       // A statement closed by a tag ("..., okay?") asks for assent, not information.
       const tagged = /,\s*(?:okay|ok|all right|alright|right|yeah|you know)\s*\?$/i.test(text) && text.split(/\s+/).length > 6;
