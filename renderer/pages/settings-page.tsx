@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
 import { CopyField } from '../components/copy-field.js';
+import { CodeEditionsPanel } from '../components/code-editions-panel.js';
 import { DataPanel } from '../components/data-panel.js';
 import { DictationPrefs } from '../components/dictation-prefs.js';
 import { EnginesPanel } from '../components/engines-panel.js';
@@ -92,6 +93,7 @@ export function SettingsPage() {
       <DictationPrefs />
       <EnginesPanel />
       <DataPanel />
+      <CodeEditionsPanel />
       {/* What only integrations need, out of the physician's way. */}
       <details className="advanced">
         <summary>Advanced: integrations (API address, key, webhooks)</summary>

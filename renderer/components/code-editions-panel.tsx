@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { CodeEditionList } from '../../shared/api/coding-editions.js';
+import { useConnection } from '../state/stores.js';
+import { ErrorMessage, StatusMessage } from './messages.js';
+
+/**
+ * Settings > Coding: the ICD-10-CM edition in use and the import of a newer CMS release (order
+ * file, optionally the tabular XML), the same import as `clindoc codes import`. The code set is
+ * the installation's: every account codes with the newest edition present.
+ */
+export function CodeEditionsPanel() {
+  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
+  const [editions, setEditions] = useState<CodeEditionList>();
+  const [order, setOrder] = useState<File>();
+  const [tabular, setTabular] = useState<File>();
+  const [edition, setEdition] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<string>();
+  const refresh = useCallback(async () => {
+    if (!client) return;
+    try {
+      setEditions(await client.listCodeEditions());
+    } catch (err) {
+      setError(`The code sets could not be listed: ${(err as Error).message}`);
+    }
+  }, [client]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  if (!client) return null;
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (!order) return;
+    setBusy(true);
+    setError(undefined);
+    setMessage(undefined);
+    try {
+      const done = await client.importCodeEdition({
+        order, orderName: order.name, ...(tabular ? { tabular, tabularName: tabular.name } : {}), ...(edition.trim() ? { edition: edition.trim() } : {}),
+      });
+      setMessage(`Imported ICD-10-CM ${done.edition}: ${done.billable.toLocaleString('en-US')} billable codes${done.active ? ', now in use' : ' (a newer edition stays in use)'}.`);
+      await refresh();
+    } catch (err) {
+      setError(`Import failed: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="coding-title">
+      <h3 id="coding-title">Coding</h3>
+      <p data-testid="active-edition">
+        {editions?.active ? `ICD-10-CM edition in use: ${editions.active}` : 'No ICD-10-CM code set is loaded.'}
+      </p>
+      {editions && editions.items.length > 1 && (
+        <ul aria-label="ICD-10-CM editions">
+          {editions.items.map((i) => (
+            <li key={`${i.source}-${i.edition}`}>
+              {i.edition} ({i.source}{i.billable !== undefined ? `, ${i.billable.toLocaleString('en-US')} billable codes` : ''}){i.active ? ' · in use' : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={(e) => void submit(e)} aria-label="Import an ICD-10-CM release">
+        <p className="hint">Codes change every October. Load the CMS release (order file, and the tabular list XML for inclusion terms and notes); plain or .gz. It is used for every account of this installation.</p>
+        <div className="grid">
+          <label>
+            Order file
+            <input type="file" accept=".txt,.gz" onChange={(e) => setOrder(e.target.files?.[0])} />
+          </label>
+          <label>
+            Tabular list XML (optional)
+            <input type="file" accept=".xml,.gz" onChange={(e) => setTabular(e.target.files?.[0])} />
+          </label>
+          <label>
+            Edition (optional)
+            <input value={edition} onChange={(e) => setEdition(e.target.value)} placeholder="e.g. FY2025" maxLength={40} />
+          </label>
+        </div>
+        <div className="toolbar">
+          <button type="submit" disabled={!order || busy}>{busy ? 'Importing…' : 'Import code set'}</button>
+        </div>
+      </form>
+      {message && <StatusMessage>{message}</StatusMessage>}
+      {error && <ErrorMessage onDismiss={() => setError(undefined)}>{error}</ErrorMessage>}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options {"url": "http://localhost:4000/", "settings": {"fetch": {"disableSameOriginPolicy": true}}}
+/** Settings > Coding against the local API: the edition in use, a refused file, an imported release. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createApiClient } from '../../renderer/api/client.js';
+import { CodeEditionsPanel } from '../../renderer/components/code-editions-panel.js';
+import { createAppStores, StoresProvider } from '../../renderer/state/stores.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+const orderLine = (n: number, code: string, billable: boolean, title: string): string =>
+  `${String(n).padStart(5, '0')} ${code.padEnd(7)} ${billable ? 1 : 0} ${title.slice(0, 60).padEnd(60)} ${title}`;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ CLINDOC_ALLOWED_ORIGINS: 'http://localhost:4000', CLINDOC_CORS_ORIGINS: 'http://localhost:4000' });
+});
+afterAll(async () => server?.close());
+
+describe('Settings: ICD-10-CM code set', () => {
+  it('shows the edition in use, explains a malformed file, and imports a newer release', async () => {
+    const storage = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
+    const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
+    app.connection.setState({ status: 'ready', client: createApiClient({ baseUrl: server.base, ...server.creds }) });
+    await act(async () => render(<StoresProvider stores={app}><CodeEditionsPanel /></StoresProvider>));
+    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2021'));
+    const button = screen.getByRole('button', { name: 'Import code set' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+
+    fireEvent.change(screen.getByLabelText('Order file'), { target: { files: [new File(['not an order file\n'], 'icd10cm-order-2026.txt')] } });
+    await act(async () => fireEvent.click(button));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Import failed: .*line 1/);
+
+    const order = [orderLine(1, 'I10', true, 'Essential (primary) hypertension'), orderLine(2, 'R05', false, 'Cough'), orderLine(3, 'R051', true, 'Acute cough')].join('\n');
+    fireEvent.change(screen.getByLabelText('Order file'), { target: { files: [new File([order], 'icd10cm-order-2025.txt')] } });
+    await act(async () => fireEvent.click(button));
+    await screen.findByText('Imported ICD-10-CM FY2025: 2 billable codes, now in use.');
+    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2025'));
+    expect(screen.getByRole('list', { name: 'ICD-10-CM editions' }).textContent).toContain('FY2021 (bundled');
+  });
+});
