@@ -16,6 +16,7 @@ import { openDatabase } from '../../main/store/database.js';
 import { createAccountStore } from '../../main/store/account-store.js';
 import { createAccountService } from '../../main/services/accounts/account-service.js';
 import { createAuditStore } from '../../main/store/audit-store.js';
+import { timeOrderedId } from '../../main/services/audit/audit-service.js';
 
 const TRANSCRIPT = 'Doctor: What brings you in? Patient: Zephyrine Quillfeather here, chest pain for two days when I climb stairs.';
 
@@ -45,8 +46,8 @@ async function trailOf(noteId: string): Promise<Array<{ action: string; outcome:
   const items: Array<{ action: string; outcome: string }> = [];
   let cursor: string | null = null;
   do {
-    const res = await fetch(`${s.base}/v1/audit-events?limit=200&resourceId=${noteId}${cursor ? `&cursor=${cursor}` : ''}`, { headers: s.headers() });
-    const page = ((await res.json()) as { data: { items: Array<{ action: string; outcome: string }>; nextCursor: string | null } }).data;
+    const res: Response = await fetch(`${s.base}/v1/audit-events?limit=200&resourceId=${noteId}${cursor ? `&cursor=${cursor}` : ''}`, { headers: s.headers() });
+    const page: { items: Array<{ action: string; outcome: string }>; nextCursor: string | null } = ((await res.json()) as { data: { items: Array<{ action: string; outcome: string }>; nextCursor: string | null } }).data;
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -95,6 +96,14 @@ describe('the audit trail written in batches', () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
     const reads = (await trailOf(noteId)).filter((e) => e.action === 'read' && e.outcome === 'success');
     expect(reads.length - before).toBe(120);
+  });
+
+  it('gives events unique UUID (v7) ids that sort by time', () => {
+    const at = Date.UTC(2026, 10, 24, 12);
+    const ids = Array.from({ length: 5000 }, (_, i) => timeOrderedId(at + Math.floor(i / 100)));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(timeOrderedId(at) < timeOrderedId(at + 1)).toBe(true);
   });
 
   it('reads events still waiting for their batch (the read writes them first)', () => {
