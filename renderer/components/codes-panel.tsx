@@ -22,9 +22,9 @@ export function EvidenceNote({ text, suggestion }: { text: string; suggestion: C
 /** The suggestion whose evidence the note view should mark now, when it still refers to the note shown. */
 export function useActiveEvidence(): { text: string; suggestion: CodeSuggestion } | undefined {
   const markdown = useNotes((s) => s.markdown);
-  const active = useCodes((s) => s.active);
+  const active = useCodes((s) => s.hover ?? s.active);
   const text = useCodes((s) => s.analysedText);
-  const suggestion = useCodes((s) => s.suggestions.find((c) => codeKey(c) === s.active));
+  const suggestion = useCodes((s) => s.suggestions.find((c) => codeKey(c) === (s.hover ?? s.active)));
   if (!active || !suggestion || text === undefined || text !== markdown) return undefined;
   return { text, suggestion };
 }
@@ -32,14 +32,14 @@ export function useActiveEvidence(): { text: string; suggestion: CodeSuggestion 
 function Suggestion({ c, decision, stale }: { c: CodeSuggestion; decision: 'accepted' | 'rejected' | undefined; stale: boolean }) {
   const { codes } = useStores();
   const active = useCodes((s) => s.active === codeKey(c));
+  const shown = useCodes((s) => (s.hover ?? s.active) === codeKey(c));
   const name = `${c.code} ${c.display}`;
-  const show = (): void => codes.getState().setActive(codeKey(c));
   return (
     <li
-      className={`code-suggestion${decision ? ` ${decision}` : ''}${active ? ' active' : ''}`}
+      className={`code-suggestion${decision ? ` ${decision}` : ''}${shown ? ' active' : ''}`}
       data-code={c.code}
-      onMouseEnter={stale ? undefined : show}
-      onFocus={stale ? undefined : show}
+      onMouseEnter={stale ? undefined : () => codes.getState().setHover(codeKey(c))}
+      onMouseLeave={() => codes.getState().setHover(undefined)}
     >
       <div className="code-head">
         <strong className="code">{c.code}</strong> <span className="display">{c.display}</span>
@@ -81,7 +81,8 @@ function Suggestion({ c, decision, stale }: { c: CodeSuggestion; decision: 'acce
 
 /**
  * Codes panel of the note view: suggests ICD-10-CM codes and the office E/M level for the note on
- * screen, marks each suggestion's evidence in the note while it is hovered, focused or shown, and
+ * screen, marks each suggestion's evidence in the note while it is hovered or shown (Show evidence,
+ * a toggle button, so the keyboard reaches it too), and
  * records the physician's accept or reject. Accepted codes are saved with the visit and listed
  * even after a reload, when the suggestions themselves are gone.
  */
@@ -93,7 +94,7 @@ export function CodesPanel() {
   const saveError = useStore(visits, (v) => (v.save === 'error' || v.save === 'conflict' ? v.saveError : undefined));
   const stale = s.analysedText !== undefined && s.analysedText !== markdown;
   return (
-    <section className="codes" aria-labelledby="codes-title" onMouseLeave={() => codes.getState().setActive(undefined)}>
+    <section className="codes" aria-labelledby="codes-title">
       <h3 id="codes-title">Codes</h3>
       <div className="toolbar">
         <button type="button" disabled={!markdown.trim() || s.status === 'analysing'} onClick={() => void codes.getState().suggest(markdown)}>

@@ -24,7 +24,7 @@ export function NotesPage() {
   const working = s.status === 'submitting' || s.status === 'STATUS_PENDING' || s.status === 'STATUS_PROCESSING';
   const medCount = s.medicationList.split(',').map((m) => m.trim()).filter(Boolean).length;
   const dictated = dictation.getState().text();
-  // While a code suggestion is hovered, focused or shown, the note is drawn with its evidence marked.
+  // While a code suggestion is hovered or shown, the note is drawn with its evidence marked.
   const evidence = useActiveEvidence();
 
   useEffect(() => {

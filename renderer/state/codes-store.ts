@@ -43,13 +43,16 @@ export interface CodesState {
   edition?: string;
   /** Findings the coder set aside as negated, ruled out or uncertain. */
   setAside: number;
-  /** The suggestion whose evidence is highlighted in the note (its key), if any. */
+  /** The suggestion whose evidence is shown in the note (its key): chosen by Show evidence or by focus. */
   active?: string;
+  /** The suggestion under the pointer: shown while hovered, over `active`. */
+  hover?: string;
   /** Suggestions rejected while this analysis is shown (a rejection is not stored with the visit). */
   rejected: string[];
   /** Asks the API for suggestions on `text` (the note as the physician sees it). */
   suggest(text: string): Promise<void>;
   setActive(key: string | undefined): void;
+  setHover(key: string | undefined): void;
   /** Accepts a suggestion: it joins the visit's codes, saved at once. */
   accept(s: CodeSuggestion): Promise<void>;
   /** Rejects a suggestion: it leaves the visit's codes if it was accepted. */
@@ -93,7 +96,7 @@ export function createCodesStore(deps: CodesDeps): StoreApi<CodesState> {
     async suggest(text) {
       const client = deps.client();
       if (!client) return set({ status: 'error', error: 'Not connected to the local API.' });
-      set({ status: 'analysing', error: undefined, active: undefined });
+      set({ status: 'analysing', error: undefined, active: undefined, hover: undefined });
       try {
         const result = await client.analyzeCoding(text);
         set({ status: 'done', analysedText: text, suggestions: result.codes, edition: result.edition, setAside: result.setAside, rejected: [] });
@@ -103,6 +106,9 @@ export function createCodesStore(deps: CodesDeps): StoreApi<CodesState> {
     },
     setActive(key) {
       set({ active: key });
+    },
+    setHover(key) {
+      set({ hover: key });
     },
     async accept(s) {
       const key = codeKey(s);
@@ -121,7 +127,7 @@ export function createCodesStore(deps: CodesDeps): StoreApi<CodesState> {
       if (accepted().some((a) => codeKey(a) === key)) await deps.visits.getState().setCodes(accepted().filter((a) => codeKey(a) !== key));
     },
     clear() {
-      set({ status: 'idle', error: undefined, analysedText: undefined, suggestions: [], edition: undefined, setAside: 0, active: undefined, rejected: [] });
+      set({ status: 'idle', error: undefined, analysedText: undefined, suggestions: [], edition: undefined, setAside: 0, active: undefined, hover: undefined, rejected: [] });
     },
   }));
   // Another visit opened (or a new one started): its suggestions are not this one's.

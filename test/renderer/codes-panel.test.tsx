@@ -88,6 +88,12 @@ describe('codes panel', () => {
     const first = analysis.evidence[0]!;
     expect(Array.from(NOTE).slice(first.start_char, first.end_char).join('')).toBe(marks[0]);
     expect(screen.getByRole('button', { name: /^Show evidence for M17\.12 / }).getAttribute('aria-pressed')).toBe('true');
+    // Hovering another suggestion shows its evidence for as long as the pointer stays; then the chosen one returns.
+    const diabetes = list.querySelector('li[data-code="E11.22"]')!;
+    fireEvent.mouseEnter(diabetes);
+    expect(screen.getByTestId('evidence-note').getAttribute('aria-label')).toBe('Note with the evidence for E11.22');
+    fireEvent.mouseLeave(diabetes);
+    expect(screen.getByTestId('evidence-note').getAttribute('aria-label')).toBe('Note with the evidence for M17.12');
 
     // Accept two, reject one: pressed states say so, and the visit holds exactly the accepted two.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Accept E11\.22 / })));
