@@ -19,9 +19,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeNoteSync } from '../main/engines/text/embedded/index.js';
-import { normaliseNumbers } from '../main/services/clinical-language/normalise.js';
-import { joinSpokenDecimals } from '../main/services/clinical-language/numbers.js';
-import { cleanUtterance } from '../main/engines/text/embedded/clean.js';
+import { checkFidelity, fidelitySourcesOf, unsupportedNumbers } from '../main/services/notes/fidelity.js';
 import { DRUG_PHRASES, isDrugWord } from '../main/services/clinical-language/medications.js';
 import { createPhraseMatcher } from '../main/services/clinical-language/phrase-match.js';
 import { readDoses } from '../main/services/clinical-language/doses.js';
@@ -149,17 +147,21 @@ const PATHS: Record<string, NoteTypeSpec> = {
   note_template: { type: 'note_template', noteTemplate: ACI_NOTE_TEMPLATE },
 };
 
-const NUMBER_UNIT = /\b\d+(?:\.\d+)?(?:\s*(?:mg|mcg|ml|units?|%))?/gi;
-
-/** Drug-like words and numbers in the note that the transcript never says (should be none). */
-function unsupported(note: string, transcript: string): { drugs: number; numbers: number } {
-  // Compare with the transcript as the writer normalises it ("five weeks" -> "5 weeks").
-  const source = `${transcript} ${normaliseNumbers(cleanUtterance(joinSpokenDecimals(transcript)))}`.toLowerCase();
-  const sourceWords = new Set(tokens(transcript));
+/**
+ * What the writer put in the note that the sources do not support, before the note service's
+ * fidelity check removes or marks it (so the writer's own faithfulness is measured): drug-like
+ * words the transcript never says, numbers and doses the fidelity checker
+ * (main/services/notes/fidelity.ts) finds unsupported, and every flag that checker would raise
+ * (numbers, doses, units, frequency, side, negation, drugs).
+ */
+function unsupported(note: string, input: NoteGenerationInput): { drugs: number; numbers: number; flags: number } {
+  const sourceWords = new Set(tokens(input.transcript));
   const noteWords = tokens(note.replace(/^#.*$/gm, ''));
   const drugs = new Set(noteWords.filter((w) => isDrugWord(w) && !sourceWords.has(w)));
-  const numbers = new Set((note.match(NUMBER_UNIT) ?? []).map((n) => n.replace(/\s*(mg|mcg|ml|units?|%)$/i, '')).filter((n) => !source.includes(n)));
-  return { drugs: drugs.size, numbers: numbers.size };
+  const sources = fidelitySourcesOf(input);
+  const numbers = unsupportedNumbers(note, sources).length;
+  const flags = checkFidelity({ markdown: note }, sources).review.length;
+  return { drugs: drugs.size, numbers, flags };
 }
 
 const drugMatcher = createPhraseMatcher(DRUG_PHRASES);
@@ -189,9 +191,9 @@ function conversational(note: string): { sentences: number; talk: number } {
 
 interface Totals {
   n: number; r1: number; r2: number; rl: number; rls: number; words: number; refWords: number; drugs: number; numbers: number;
-  sentences: number; talk: number; dosed: number; found: number; ms: number; lengthOk: number;
+  sentences: number; talk: number; dosed: number; found: number; ms: number; lengthOk: number; flags: number;
 }
-const zero = (): Totals => ({ n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, drugs: 0, numbers: 0, sentences: 0, talk: 0, dosed: 0, found: 0, ms: 0, lengthOk: 0 });
+const zero = (): Totals => ({ n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, drugs: 0, numbers: 0, sentences: 0, talk: 0, dosed: 0, found: 0, ms: 0, lengthOk: 0, flags: 0 });
 
 function score(t: Totals, input: NoteGenerationInput, reference: string, body = (m: string): string => m, written?: { markdown: string; ms: number }): void {
   const t0 = performance.now();
@@ -208,9 +210,10 @@ function score(t: Totals, input: NoteGenerationInput, reference: string, body = 
   t.words += c.length;
   t.refWords += r.length;
   if (Math.abs(c.length - r.length) <= 0.3 * r.length) t.lengthOk++;
-  const u = unsupported(note, input.transcript);
+  const u = unsupported(note, input);
   t.drugs += u.drugs;
   t.numbers += u.numbers;
+  t.flags += u.flags;
   const talk = conversational(note);
   t.sentences += talk.sentences;
   t.talk += talk.talk;
@@ -219,13 +222,13 @@ function score(t: Totals, input: NoteGenerationInput, reference: string, body = 
   t.found += m.found;
 }
 
-const HEADER = 'path            ROUGE-1  ROUGE-2  ROUGE-L  R-Lsum  talk%  unsup drugs/nums  med recall  words ours/ref  len±30%  ms/note';
+const HEADER = 'path            ROUGE-1  ROUGE-2  ROUGE-L  R-Lsum  talk%  unsup drugs/nums/flags  med recall  words ours/ref  len±30%  ms/note';
 
 function line(name: string, t: Totals): string {
   const f = (x: number): string => ((100 * x) / t.n).toFixed(2).padStart(7);
   const talk = t.sentences ? ((100 * t.talk) / t.sentences).toFixed(1) : '-';
   const recall = t.dosed ? `${(t.found / t.dosed).toFixed(2)} (${t.found}/${t.dosed})` : '-';
-  return `${name.padEnd(14)} ${f(t.r1)}  ${f(t.r2)}  ${f(t.rl)} ${f(t.rls)}  ${talk.padStart(5)}  ${`${t.drugs}/${t.numbers}`.padStart(16)}  ${recall.padStart(10)}  ${`${Math.round(t.words / t.n)}/${Math.round(t.refWords / t.n)}`.padStart(14)}  ${`${t.lengthOk}/${t.n}`.padStart(7)}  ${(t.ms / t.n).toFixed(1).padStart(7)}`;
+  return `${name.padEnd(14)} ${f(t.r1)}  ${f(t.r2)}  ${f(t.rl)} ${f(t.rls)}  ${talk.padStart(5)}  ${`${t.drugs}/${t.numbers}/${t.flags}`.padStart(22)}  ${recall.padStart(10)}  ${`${Math.round(t.words / t.n)}/${Math.round(t.refWords / t.n)}`.padStart(14)}  ${`${t.lengthOk}/${t.n}`.padStart(7)}  ${(t.ms / t.n).toFixed(1).padStart(7)}`;
 }
 
 function evaluate(split: string): void {

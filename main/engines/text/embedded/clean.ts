@@ -1,3 +1,5 @@
+import { isNumberWord } from '../../../services/clinical-language/number-words.js';
+
 /**
  * Spoken-language clean-up: tokenisation artefacts of ASR output ("do n't", " , "), fillers,
  * stutters and false starts. Meaning-bearing words are never removed.
@@ -20,7 +22,9 @@ export function cleanUtterance(text: string): string {
   t = t.replace(/\b([\p{L}]{1,6})-\s+(?=\1)/giu, '');
   t = t.replace(/\b[\p{L}]{1,3}-\s+(?=[\p{L}])/gu, (m) => (/^(x|t|b|e)-/i.test(m) ? m : ''));
   // Stutters: "i , i , i've" -> "i've"; "the , the" -> "the".
-  for (let i = 0; i < 3; i++) t = t.replace(/\b([\p{L}']+)(?:,?\s+\1\b)+/giu, '$1');
+  // A number word said twice ("six six") stays: it may be a correction or two numbers, and the
+  // number reader marks it for review rather than the clean-up guessing.
+  for (let i = 0; i < 3; i++) t = t.replace(/\b([\p{L}']+)(?:,?\s+\1\b)+/giu, (m, w: string) => (isNumberWord(w.toLowerCase()) ? m : w));
   // A phrase said twice ("i do want to increase i do want to increase the lisinopril").
   t = t.replace(/\b((?:[\p{L}']+\s+){1,4}[\p{L}']+),?\s+\1\b/giu, '$1');
   t = t.replace(/\b(i|it|the|a|and|but|so|we|you|my|to|that)[,]?\s+(?=\1['\s])/gi, '');

@@ -10,7 +10,7 @@ import { parseTurns, toSentences, type Sentence } from './transcript.js';
 import { contentWords, informativeness, isSmallTalk, kindOf, MIN_WEIGHT } from './classify.js';
 import { detectGender, type Gender } from './rewrite.js';
 import { polishSentence } from './clean.js';
-import { normaliseNumbers } from '../../../services/clinical-language/normalise.js';
+import { writeNumbers } from '../../../services/clinical-language/normalise.js';
 import { readsAsConversation } from '../../../services/clinical-language/conversation.js';
 import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
@@ -97,7 +97,14 @@ const FRAGMENT_SUBJECT = /\b(i|i'm|i've|i'd|it|it's|he|she|we|they|there|this|th
 export function composeContent(transcript: string, _language: NoteLanguage, listed: readonly string[] = []): Encounter {
   const turns = parseTurns(transcript);
   // Numbers as digits before classification, so "one twenty over eighty" reads as a vital sign.
-  const sentences = toSentences(turns).map((s) => ({ ...s, text: normaliseNumbers(s.text) }));
+  // A number that cannot be read with certainty ("three out of six six") is never written as a
+  // guess: the sentence it is in stays out of the note.
+  const unclear = new Set<number>();
+  const sentences = toSentences(turns).map((s, i) => {
+    const written = writeNumbers(s.text);
+    if (written.uncertain.length > 0) unclear.add(i);
+    return { ...s, text: written.text };
+  });
   const english = looksEnglish(transcript);
   const content = emptyContent();
   if (!english) return { content: verbatim(sentences, content), problems: [], gender: 'unknown', english };
@@ -136,7 +143,7 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
     return undefined;
   };
   sentences.forEach((s, index) => {
-    if (exchanges.used.has(index) || isSmallTalk(s.text)) return;
+    if (exchanges.used.has(index) || unclear.has(index) || isSmallTalk(s.text)) return;
     if (s.question && s.role !== 'patient') return;
     if (clinician(s) && isNarration(s.text)) return;
     // A dependent clause left on its own ("'cause we need to...", "unless she feels differently") says nothing alone.

@@ -7,7 +7,7 @@
  * a finding was built from is marked as used, so its bare words ("about 5 weeks.") are not
  * written again.
  */
-import { answerPolarity } from '../../../services/clinical-language/context.js';
+import { answerPolarity, contextOf } from '../../../services/clinical-language/context.js';
 import { symptomsIn, type BodySystem } from '../../../services/clinical-language/lexicon.js';
 import { pronounsFor, thirdPerson, type Gender } from './rewrite.js';
 import { polishSentence } from './clean.js';
@@ -109,6 +109,15 @@ export function readExchanges(sentences: Sentence[], gender: Gender): Exchanges 
     }
     const asked = symptomsIn(q.text);
     if (asked.length > 0) {
+      // "any headache?" "no, just a headache": the reply naming the symptom speaks for itself.
+      const named = asked.filter((a) => a.spoken.test(reply.text));
+      if (named.length > 0) {
+        for (const a of named) {
+          const m = a.spoken.exec(reply.text)!;
+          out.findings.push({ term: a.term, system: a.system, present: !contextOf(reply.text, m.index, m.index + m[0].length).negated, index: ri });
+        }
+        return;
+      }
       if (polarity === 'negative') for (const a of asked) out.findings.push({ term: a.term, system: a.system, present: false, index: ri });
       // A "yes" to "fever or chills?" does not say which one: record only single-symptom questions.
       else if (polarity === 'positive' && asked.length === 1) out.findings.push({ term: asked[0]!.term, system: asked[0]!.system, present: true, index: ri });

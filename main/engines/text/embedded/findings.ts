@@ -33,6 +33,9 @@ export function statedSymptoms(sentences: Sentence[]): SymptomFinding[] {
       const m = sym.spoken.exec(s.text);
       if (!m) continue;
       const context = contextOf(s.text, m.index, m.index + m[0].length);
+      // Speech without punctuation has no clause ends: a negation six or more words back may
+      // govern another finding ("I haven't noticed any shortness of breath it's just a dry cough").
+      if (context.negated && context.trigger && s.text.slice(context.trigger.end, m.index).split(/\s+/).filter(Boolean).length > 6) continue;
       // Someone else's symptom, or one only to watch for ("call if the fever comes back"), is no finding.
       if (context.family || context.hypothetical) continue;
       // "any fever" without a negation is a question put as a statement ("any fever at all").
