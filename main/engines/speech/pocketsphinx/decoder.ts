@@ -8,6 +8,7 @@ import { DomainError } from '../../../services/errors.js';
 import type { RecognitionResult, RecognizedWord } from '../../../services/transcriptions/ports.js';
 import { NGRAM_AUTO, type Ptr, type SphinxNative } from './native.js';
 import type { NativeSlots } from './native-slots.js';
+import type { WorkClass } from '../../../services/transcriptions/work-scheduler.js';
 
 /** Seconds per pocketsphinx frame (the en-us model's 100 frames per second). */
 export const FRAME_SEC = 0.01;
@@ -38,6 +39,27 @@ export interface SearchPruning {
   maxWordsPerFrame?: number;
 }
 
+/**
+ * Further knobs of the forward search (pocketsphinx flags; its own defaults where absent), tuned
+ * with `scripts/tune-asr.ts` on the repository's WER sets.
+ */
+export interface SearchTuning {
+  /** Main HMM beam (`-beam`, default 1e-48): wider is slower and finds more. */
+  beam?: number;
+  /** Word-exit beam (`-wbeam`, default 7e-29). */
+  wordBeam?: number;
+  /** Phone-transition beam (`-pbeam`, default 1e-48). */
+  phoneBeam?: number;
+  /** Phone lookahead window in frames (`-pl_window`, default 5; 0 turns lookahead off). */
+  phoneLookahead?: number;
+  /** Search every Nth frame (`-ds`, default 1). */
+  frameSkip?: number;
+  /** Gaussians scored per mixture (`-topn`, default 4). */
+  topGaussians?: number;
+  /** Language weight (`-lw`, default 6.5); the fwdflat and best-path weights follow in proportion. */
+  languageWeight?: number;
+}
+
 export interface DecoderConfig extends LmSpec {
   /** Acoustic model folder (`.../en-us/en-us`). */
   hmmDir: string;
@@ -47,6 +69,34 @@ export interface DecoderConfig extends LmSpec {
   passes?: SearchPasses;
   /** Absolute pruning of the forward search; pocketsphinx's defaults when absent. */
   pruning?: SearchPruning;
+  /** Beams, lookahead, frame skipping, Gaussian selection, language weight. */
+  tuning?: SearchTuning;
+}
+
+/** pocketsphinx's default `-lw`, `-fwdflatlw`, `-bestpathlw`. */
+const DEFAULT_LW = 6.5;
+const DEFAULT_FWDFLAT_LW = 8.5;
+const DEFAULT_BESTPATH_LW = 9.5;
+
+/** Command-line flags of a search tuning. */
+export function tuningArgs(t: SearchTuning = {}): string[] {
+  const args: string[] = [];
+  const flag = (name: string, value: number | undefined): void => {
+    if (value !== undefined && Number.isFinite(value)) args.push(name, String(value));
+  };
+  flag('-beam', t.beam);
+  flag('-wbeam', t.wordBeam);
+  flag('-pbeam', t.phoneBeam);
+  flag('-pl_window', t.phoneLookahead);
+  flag('-ds', t.frameSkip);
+  flag('-topn', t.topGaussians);
+  if (t.languageWeight !== undefined) {
+    const k = t.languageWeight / DEFAULT_LW;
+    flag('-lw', t.languageWeight);
+    flag('-fwdflatlw', Math.round(DEFAULT_FWDFLAT_LW * k * 100) / 100);
+    flag('-bestpathlw', Math.round(DEFAULT_BESTPATH_LW * k * 100) / 100);
+  }
+  return args;
 }
 
 export interface NativeDecoder {
@@ -67,6 +117,12 @@ export interface NativeDecoder {
   setCmn(mean: Float32Array): boolean;
   /** Sum and frame count of a clip's cepstra through the decoder's own front end (seeds CMN). */
   cepstrumSum(pcm: Int16Array): { sum: Float64Array; frames: number } | null;
+  /**
+   * The cepstral mean pocketsphinx's whole-utterance normalisation would use for `pcm` (frames of
+   * zero energy left out, as sphinxbase does), and how many such frames there are; null when the
+   * decoder's CMN cannot be set.
+   */
+  utteranceMean(pcm: Int16Array): { mean: Float32Array; zeroEnergyFrames: number } | null;
   free(): void;
 }
 
@@ -95,15 +151,17 @@ const FEAT_CMN_STRUCT_OFFSET = 88;
 
 /**
  * Creates a decoder; throws `engine_unavailable` if pocketsphinx rejects the configuration.
- * `slots`, when given, caps the async calls running at once across the decoders sharing it.
+ * `slots`, when given, caps the async calls running at once across the decoders sharing it, and
+ * `cls` says which class of work this decoder's calls are (live sessions go before batch).
  */
 export function createNativeDecoder(
   native: SphinxNative,
   cfg: DecoderConfig,
   expectedCmn: Float32Array | null,
   slots?: NativeSlots,
+  cls: WorkClass = 'live',
 ): NativeDecoder {
-  const offThread = <T>(fn: () => Promise<T>): Promise<T> => (slots ? slots.run(fn) : fn());
+  const offThread = <T>(fn: () => Promise<T>): Promise<T> => (slots ? slots.run(fn, cls) : fn());
   // With a mixture the set is installed after init; loading -lm too would hold it twice.
   const argv = [
     '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
@@ -111,6 +169,7 @@ export function createNativeDecoder(
     ...(cfg.passes ? ['-fwdflat', cfg.passes.fwdflat ? 'yes' : 'no', '-bestpath', cfg.passes.bestpath ? 'yes' : 'no'] : []),
     ...(cfg.pruning ? ['-maxhmmpf', String(cfg.pruning.maxHmmPerFrame)] : []),
     ...(cfg.pruning?.maxWordsPerFrame ? ['-maxwpf', String(cfg.pruning.maxWordsPerFrame)] : []),
+    ...tuningArgs(cfg.tuning),
   ];
   const config = native.cmd_ln_parse_r(null, native.ps_args(), argv.length, argv, 1);
   if (!config) throw new DomainError('engine_unavailable', 'pocketsphinx rejected its configuration');
@@ -227,6 +286,25 @@ export function createNativeDecoder(
       const sum = new Float64Array(expectedCmn.length);
       for (const r of rows) for (let j = 0; j < sum.length; j++) sum[j] = sum[j]! + r[j]!;
       return { sum, frames: rows.length };
+    },
+    utteranceMean(pcm) {
+      if (!expectedCmn || !cmnPtr) return null;
+      fe ??= native.fe_init_auto_r(native.ps_get_config(ps));
+      if (!fe) return null;
+      const sum = new Float64Array(expectedCmn.length);
+      let kept = 0;
+      let zeroEnergyFrames = 0;
+      for (const r of native.cepstra(fe, pcm, expectedCmn.length)) {
+        // c0 is log energy: below 0 only for (near) digital silence, which sphinxbase's CMN skips.
+        if (r[0]! < 0) {
+          zeroEnergyFrames++;
+          continue;
+        }
+        kept++;
+        for (let j = 0; j < sum.length; j++) sum[j] = sum[j]! + r[j]!;
+      }
+      if (kept === 0) return null;
+      return { mean: Float32Array.from(sum, (v) => v / kept), zeroEnergyFrames };
     },
     free() {
       if (freed) return;

@@ -2,14 +2,16 @@
  * The embedded speech engine: pocketsphinx (Debian's en-us model) through koffi.
  *
  * Batch: the clip is cut into utterances (voice activity when a detector is given, otherwise at
- * the quietest points), each decoded with `full_utt` so cepstral mean normalisation is computed
- * over the whole utterance, on koffi's worker thread so the event loop stays free.
+ * the quietest points), decoded in parallel on one batch decoder per recogniser thread and
+ * stitched back in order (batch-decoding.ts), in short calls on libuv's thread pool so the event
+ * loop stays free and live sessions go first (native-slots.ts, work-scheduler.ts).
  * Streaming: one decoder per session (idle decoders are pooled). Its live CMN is seeded from the
  * session's own first audio, which removes the cold-first-utterance pitfall of a fresh decoder.
  * Stream decoders are tuned for many live sessions on few cores (docs/speech.md, "Live search
  * settings"): no flat-lexicon second pass (it re-searches the whole utterance when it ends, most
  * of a final's cost) and a capped forward search (about half the CPU per second of audio), for
- * no accuracy loss we could measure. Batch keeps pocketsphinx's full search.
+ * no accuracy loss we could measure. Batch decoders have their own settings, tuned on the WER
+ * sets with scripts/tune-asr.ts (docs/speech.md, "Batch speed").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -22,10 +24,12 @@ import type {
   SpeechStream,
   VoiceActivityDetector,
 } from '../../../services/transcriptions/ports.js';
-import { createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses, type SearchPruning } from './decoder.js';
+import { createBatchDecoding, type BatchDecoding } from './batch-decoding.js';
+import {
+  createNativeDecoder, parseCmnInit, type DecoderConfig, type NativeDecoder, type SearchPasses, type SearchPruning, type SearchTuning,
+} from './decoder.js';
 import { loadSphinx, type SphinxLibraries, type SphinxNative } from './native.js';
 import { createNativeSlots } from './native-slots.js';
-import { planUtterances } from './segmenter.js';
 import { createPocketsphinxStream } from './stream.js';
 
 export interface PocketsphinxOptions {
@@ -65,11 +69,29 @@ export interface PocketsphinxOptions {
    */
   streamSearch?: Partial<SearchPasses & SearchPruning>;
   /**
+   * Search of batch decoders: passes, pruning and tuning (beams, lookahead, frame skip...).
+   * Default {@link DEFAULT_BATCH_SEARCH}.
+   */
+  batchSearch?: BatchSearch;
+  /** Utterances of batch clips decoded at once (one decoder each, ~90 MB). Default `threads`. */
+  batchParallel?: number;
+  /**
+   * Audio per native call in batch decoding, seconds: how long a live call may wait behind a
+   * batch call. 0 decodes each utterance in one call. Default 1.
+   */
+  batchChunkSec?: number;
+  /**
    * Recogniser calls running at once on libuv's thread pool, all sessions and batch together.
    * Default the number of CPU cores, at most 3: below libuv's pool of
    * 4 (UV_THREADPOOL_SIZE), so file and crypto work still finds a pool thread.
    */
   threads?: number;
+  /**
+   * Live calls before batch calls, and a thread kept for live sessions while batch runs
+   * (work-scheduler.ts). Default true; false makes every call wait its turn in call order
+   * (for benchmarks comparing the two).
+   */
+  liveFirst?: boolean;
   /** Native library names or paths; default Debian's. */
   libraries?: SphinxLibraries;
 }
@@ -81,6 +103,30 @@ function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<Decoder
   if (!(maxHmm > 0)) return { passes };
   const words = o.maxWordsPerFrame;
   return { passes, pruning: { maxHmmPerFrame: Math.round(maxHmm), ...(words && words > 0 ? { maxWordsPerFrame: words } : {}) } };
+}
+
+/** A snapshot of the recogniser's thread pool. */
+export interface RecognizerScheduling {
+  threads: number;
+  active: number;
+  waiting: number;
+  started: Readonly<Record<'live' | 'batch', number>>;
+}
+
+/** Settings of batch decoders. */
+export type BatchSearch = Partial<SearchPasses & SearchPruning> & SearchTuning;
+
+/** Batch search settings: chosen with scripts/tune-asr.ts (docs/speech.md, "Batch speed"). */
+export const DEFAULT_BATCH_SEARCH: BatchSearch = {};
+
+/** Batch settings as the decoder takes them: only what differs from pocketsphinx's defaults. */
+function batchConfig(o: BatchSearch): Pick<DecoderConfig, 'passes' | 'pruning' | 'tuning'> {
+  const { fwdflat, bestpath, maxHmmPerFrame, maxWordsPerFrame, ...tuning } = o;
+  return {
+    ...(fwdflat !== undefined || bestpath !== undefined ? { passes: { fwdflat: fwdflat ?? true, bestpath: bestpath ?? true } } : {}),
+    ...(maxHmmPerFrame || maxWordsPerFrame ? { pruning: { maxHmmPerFrame: maxHmmPerFrame || 30000, ...(maxWordsPerFrame ? { maxWordsPerFrame } : {}) } } : {}),
+    tuning,
+  };
 }
 
 const DEBIAN_MODEL = '/usr/share/pocketsphinx/model/en-us';
@@ -133,6 +179,8 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   close(): Promise<void>;
   /** Decided once, at creation: the files it found then are the ones it loads. */
   readonly clinicalModel: ClinicalModelStatus;
+  /** The recogniser threads now: calls running and waiting, calls started per class (benchmarks, tests). */
+  readonly scheduling: RecognizerScheduling;
 } {
   const modelDir = options.modelDir ?? DEBIAN_MODEL;
   const clinicalModel = clinicalModelStatus(options);
@@ -140,14 +188,15 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   const maxUtteranceSec = options.maxUtteranceSec ?? 20;
   const poolSize = options.poolSize ?? 2;
   const streamSearch = streamConfig(options.streamSearch);
-  const slots = createNativeSlots(options.threads ?? Math.min(availableParallelism(), 3));
+  const threads = Math.max(1, options.threads ?? Math.min(availableParallelism(), 3));
+  const slots = createNativeSlots(threads, options.liveFirst === false ? { batchSlotsWhileLive: threads, maxBatchWaitMs: 0 } : {});
+  const batchSearch = batchConfig(options.batchSearch ?? DEFAULT_BATCH_SEARCH);
   const sampleRate = 16000;
 
   let native: SphinxNative | null = null;
   let config: DecoderConfig | null = null;
   let expectedCmn: Float32Array | null = null;
-  let batchDecoder: NativeDecoder | null = null;
-  let batchQueue: Promise<unknown> = Promise.resolve();
+  let batch: BatchDecoding | null = null;
   const idle: NativeDecoder[] = [];
   const liveStreams = new Set<SpeechStream>();
   let closed = false;
@@ -172,41 +221,43 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     return { native, config };
   }
 
-  function newDecoder(search?: Pick<DecoderConfig, 'passes' | 'pruning'>): NativeDecoder {
+  function newDecoder(search: Pick<DecoderConfig, 'passes' | 'pruning' | 'tuning'>, cls: 'live' | 'batch'): NativeDecoder {
     const s = setup();
-    return createNativeDecoder(s.native, { ...s.config, ...search }, expectedCmn, slots);
+    return createNativeDecoder(s.native, { ...s.config, ...search }, expectedCmn, slots, cls);
   }
 
-  async function decodeClip(pcm: Int16Array): Promise<RecognitionResult> {
-    batchDecoder ??= newDecoder();
-    const dec = batchDecoder;
-    const plan = await planUtterances(pcm, sampleRate, { maxSec: maxUtteranceSec, vad: options.vad });
-    const words: RecognitionResult['words'] = [];
-    for (const seg of plan) {
-      const piece = pcm.subarray(seg.startSample, seg.endSample);
-      dec.startUtt();
-      await dec.processAsync(piece, true);
-      await dec.endUttAsync();
-      words.push(...(await dec.resultAsync(seg.startSample / sampleRate, true)).words);
-    }
-    const text = words.map((w) => w.word).join(' ');
-    const confidence = words.length ? Math.round((words.reduce((s, w) => s + w.confidence, 0) / words.length) * 1000) / 1000 : 0;
-    return { text, words, confidence };
+  function batchDecoding(): BatchDecoding {
+    setup(); // a missing installation fails the call, not a decoder deep inside it
+    batch ??= createBatchDecoding({
+      newDecoder: () => newDecoder(batchSearch, 'batch'),
+      parallel: options.batchParallel ?? threads,
+      sampleRate,
+      maxUtteranceSec,
+      chunkSec: options.batchChunkSec ?? 1,
+      ...(options.vad ? { vad: options.vad } : {}),
+    });
+    return batch;
   }
 
   return {
     name: 'pocketsphinx',
     sampleRate,
     clinicalModel,
+    get scheduling() {
+      return { threads, active: slots.active, waiting: slots.waiting, started: slots.started };
+    },
     transcribe(pcm, opts) {
       try {
         assertEnglish(opts);
       } catch (err) {
         return Promise.reject(err);
       }
-      // One batch decoder, one clip at a time: native decoders are not re-entrant.
-      const run = batchQueue.then(() => decodeClip(pcm));
-      batchQueue = run.catch(() => undefined);
+      let run: Promise<RecognitionResult>;
+      try {
+        run = batchDecoding().decodeClip(pcm);
+      } catch (err) {
+        run = Promise.reject(err);
+      }
       return run.catch((err: unknown) => {
         if (err instanceof DomainError) throw err;
         throw new DomainError('internal', 'speech recognition failed', { cause: err });
@@ -214,11 +265,13 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     },
     createStream(opts) {
       assertEnglish(opts);
-      const dec = idle.pop() ?? newDecoder(streamSearch);
+      const dec = idle.pop() ?? newDecoder(streamSearch, 'live');
+      const leave = slots.openLive();
       const stream = createPocketsphinxStream(dec, {
         sampleRate,
         warmupSec: options.warmupSec ?? 0.3,
         release: (reusable) => {
+          leave();
           liveStreams.delete(stream);
           if (reusable && !closed && idle.length < poolSize) idle.push(dec);
           else dec.free();
@@ -229,9 +282,8 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     },
     async close() {
       closed = true;
-      await batchQueue;
-      batchDecoder?.free();
-      batchDecoder = null;
+      await batch?.close();
+      batch = null;
       for (const d of idle.splice(0)) d.free();
       for (const s of [...liveStreams]) s.close();
     },
