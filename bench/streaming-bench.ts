@@ -10,15 +10,23 @@
  * - lag: arrival of each partial minus the moment the audio it covers was sent;
  * - capacity: the same run with N concurrent sessions (one account each); a level counts as real
  *   time when final p95 < 1.5 s, lag p95 < 0.5 s and no chunk was dropped.
+ * - live beside batch: end-of-speech -> final (and partials, lag) for one session alone, then
+ *   with two batch transcriptions decoding throughout on the same recogniser (the batch pipeline
+ *   on a 58 s recording, restarted as each finishes), as in the app, where dictation and uploads
+ *   share the recogniser threads; batch throughput is printed beside it. Target: final p95 under
+ *   800 ms in both.
  * Prints figures; never fails on time. Run: npx tsx bench/streaming-bench.ts [maxSessions]
+ * (0 skips the capacity levels and runs only live beside batch).
  *
  * A/B switches: `STREAM_BENCH_SYNC=1` hides the recogniser's async calls, so every session's
  * recognition runs on the event loop as before the thread-pool path existed;
  * `CLINDOC_ASR_STREAM_FWDFLAT=1 CLINDOC_ASR_STREAM_MAXHMMPF=0` restores pocketsphinx's full
- * search for stream decoders. The load average is printed because the machine may be shared.
+ * search for stream decoders; `STREAM_BENCH_FIFO=1` turns live-first scheduling off (every
+ * recogniser call waits its turn in call order, batch may hold every thread). The load average is
+ * printed because the machine may be shared.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,10 +35,13 @@ import { WebSocket } from 'ws';
 import { loadConfig } from '../main/config.js';
 import { locateAppFiles } from '../main/app-files.js';
 import { createClindoc } from '../main/composition.js';
-import { createStreamDecoder } from '../main/engines/audio/index.js';
+import { createFfmpegDecoder, createStreamDecoder } from '../main/engines/audio/index.js';
+import { createClusteringDiarizer } from '../main/engines/diarization/index.js';
+import { createTranscriptionPipeline } from '../main/services/transcriptions/pipeline.js';
+import type { TranscriptionPipeline } from '../main/services/transcriptions/transcription-service.js';
 import { attachStreaming } from '../main/server/streaming/attach.js';
 import { createPocketsphinxRecognizer, clinicalArtefacts } from '../main/engines/speech/pocketsphinx/index.js';
-import { createEnergyEndpointer, createSileroVad } from '../main/engines/vad/index.js';
+import { createEnergyEndpointer, createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
 import type { SpeechRecognizer, SpeechStream } from '../main/services/transcriptions/ports.js';
 
 const UTTERANCES = [
@@ -80,6 +91,39 @@ function buildClip(dir: string): { pcm: Int16Array; ends: number[] } {
 }
 
 interface Run { partial: number[]; final: number[]; lag: number[]; dropped: number; finals: number }
+
+/** A 16 kHz mono WAV of `pcm`. */
+function writeWav(path: string, pcm: Int16Array): void {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + pcm.byteLength, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(RATE, 24);
+  header.writeUInt32LE(RATE * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(pcm.byteLength, 40);
+  writeFileSync(path, Buffer.concat([header, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)]));
+}
+
+/**
+ * Keeps `count` batch transcriptions of `path` decoding until `stop` resolves (each one restarts
+ * when it finishes); resolves with the audio seconds transcribed and the seconds it took.
+ */
+async function batchLoad(pipeline: TranscriptionPipeline, path: string, count: number, stop: Promise<void>): Promise<{ audioSec: number; wallSec: number }> {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  let audioSec = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: count }, async () => {
+    while (!stopped) audioSec += (await pipeline(path, { language: 'en', dictation: false, diarization: false })).duration;
+  }));
+  return { audioSec, wallSec: (performance.now() - t0) / 1000 };
+}
 
 async function streamOnce(url: string, headers: Record<string, string>, pcm: Int16Array, ends: number[]): Promise<Run> {
   const ws = new WebSocket(url, { headers });
@@ -153,6 +197,7 @@ async function main(): Promise<void> {
     return;
   }
   const maxSessions = Number(process.argv[2] ?? 8);
+  const liveFirst = process.env.STREAM_BENCH_FIFO !== '1';
   const dir = mkdtempSync(join(tmpdir(), 'clindoc-sbench-'));
   const { pcm, ends } = buildClip(dir);
   const clindoc = createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dir, CLINDOC_LOG_LEVEL: 'warn' }, dir), { logDestination: pino.destination('/dev/null') });
@@ -168,8 +213,9 @@ async function main(): Promise<void> {
     ...(process.env.CLINDOC_ASR_STREAM_MAXHMMPF ? { maxHmmPerFrame: Number(process.env.CLINDOC_ASR_STREAM_MAXHMMPF) } : {}),
   };
   const threads = Number(process.env.CLINDOC_ASR_THREADS) || undefined;
-  const recognizer = createPocketsphinxRecognizer({ medical, resourcesDir, poolSize: 0, streamSearch, ...(threads ? { threads } : {}) });
   const vad = createSileroVad();
+  const batchVad = createRobustVad({ model: vad });
+  const recognizer = createPocketsphinxRecognizer({ medical, resourcesDir, poolSize: 0, streamSearch, vad: batchVad, liveFirst, ...(threads ? { threads } : {}) });
   const sync = process.env.STREAM_BENCH_SYNC === '1';
   const served = sync ? syncOnly(recognizer) : recognizer;
   const handle = attachStreaming({
@@ -182,9 +228,13 @@ async function main(): Promise<void> {
 
   console.log(`streaming-bench: ${(pcm.length / RATE).toFixed(1)} s clip, ${UTTERANCES.length} utterances, engine pocketsphinx (${medical ? 'clinical LM' : 'general LM'}), Silero endpointing, 100 ms chunks at real-time pace`);
   const env = (k: string): string => process.env[k] ?? 'default';
-  console.log(`recognition ${sync ? 'on the event loop (STREAM_BENCH_SYNC=1)' : 'on the thread pool'}; fwdflat ${env('CLINDOC_ASR_STREAM_FWDFLAT')}, maxhmmpf ${env('CLINDOC_ASR_STREAM_MAXHMMPF')}, threads ${env('CLINDOC_ASR_THREADS')}, UV_THREADPOOL_SIZE ${env('UV_THREADPOOL_SIZE')}; ${new Date().toISOString()}, load average ${load()}`);
+  console.log(`recognition ${sync ? 'on the event loop (STREAM_BENCH_SYNC=1)' : 'on the thread pool'}, live first ${liveFirst ? 'on' : 'off (STREAM_BENCH_FIFO=1)'}, ${recognizer.scheduling.threads} recogniser threads; fwdflat ${env('CLINDOC_ASR_STREAM_FWDFLAT')}, maxhmmpf ${env('CLINDOC_ASR_STREAM_MAXHMMPF')}, threads ${env('CLINDOC_ASR_THREADS')}, UV_THREADPOOL_SIZE ${env('UV_THREADPOOL_SIZE')}; ${new Date().toISOString()}, load average ${load()}`);
   await streamOnce(url, headers(0), pcm.subarray(0, RATE * 3), ends); // warm-up: libraries, models
-  console.log('sessions | partial ms p50  p95 | final ms p50  p95 | lag ms p50  p95 | finals dropped | real time');
+  const row = (runs: Run[]): string => {
+    const all = (k: 'partial' | 'final' | 'lag'): number[] => runs.flatMap((r) => r[k]);
+    return `${ms(pct(all('partial'), 50))} ${ms(pct(all('partial'), 95))} | ${ms(pct(all('final'), 50))} ${ms(pct(all('final'), 95))} | ${ms(pct(all('lag'), 50))} ${ms(pct(all('lag'), 95))}`;
+  };
+  if (maxSessions > 0) console.log('sessions | partial ms p50  p95 | final ms p50  p95 | lag ms p50  p95 | finals dropped | real time');
   let sustained = 0;
   for (const n of [1, 2, 4, 6, 8].filter((x) => x <= maxSessions)) {
     const runs = await Promise.all(Array.from({ length: n }, (_, i) => streamOnce(url, headers(i), pcm, ends)));
@@ -194,7 +244,26 @@ async function main(): Promise<void> {
     if (ok) sustained = n;
     console.log(`${String(n).padStart(8)} | ${ms(pct(all('partial'), 50))} ${ms(pct(all('partial'), 95))} | ${ms(pct(all('final'), 50))} ${ms(pct(all('final'), 95))} | ${ms(pct(all('lag'), 50))} ${ms(pct(all('lag'), 95))} | ${String(runs.reduce((s, r) => s + r.finals, 0)).padStart(6)} ${String(dropped).padStart(7)} | ${ok ? 'yes' : 'no'}`);
   }
-  console.log(`concurrent real-time sessions sustained: ${sustained} (goal >= 4); goals: partial <= 500 ms, final <= 800 ms; load average ${load()}`);
+  if (maxSessions > 0) console.log(`concurrent real-time sessions sustained: ${sustained} (goal >= 4); goals: partial <= 500 ms, final <= 800 ms; load average ${load()}`);
+
+  // Live beside batch: one recogniser for both, as the app composes it.
+  const batchFile = join(dir, 'batch.wav');
+  writeWav(batchFile, Int16Array.from({ length: pcm.length * 4 }, (_, i) => pcm[i % pcm.length]!));
+  const pipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer: () => recognizer, vad: () => batchVad, diarizer: createClusteringDiarizer() });
+  console.log(`live beside batch: 1 session; batch = 2 transcriptions of a ${(pcm.length * 4 / RATE).toFixed(1)} s recording decoding throughout (live first ${liveFirst ? 'on' : 'off'}); load average ${load()}`);
+  console.log('phase                 | partial ms p50  p95 | final ms p50  p95 | lag ms p50  p95 | batch audio s/s');
+  const alone = await streamOnce(url, headers(0), pcm, ends);
+  console.log(`alone                 | ${row([alone])} |`);
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  const batch = batchLoad(pipeline, batchFile, 2, stopped);
+  // The session starts once batch decoding holds the recogniser threads.
+  while (recognizer.scheduling.started.batch === 0) await new Promise((r) => setTimeout(r, 20));
+  const beside = await streamOnce(url, headers(0), pcm, ends);
+  stop();
+  const { audioSec, wallSec } = await batch;
+  console.log(`with 2 batch uploads  | ${row([beside])} | ${(audioSec / wallSec).toFixed(2)}`);
+  console.log(`target: final p95 < 800 ms in both; load average ${load()}`);
   await handle.close();
   server.close();
   await recognizer.close();
