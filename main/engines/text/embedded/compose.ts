@@ -15,8 +15,9 @@ import { readsAsConversation } from '../../../services/clinical-language/convers
 import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
 import { readExchanges } from './dialogue.js';
-import { currentMedications, drugsNamed, type MedicationFact } from './medication-facts.js';
-import { chiefComplaint, reviewOfSystems, statedSymptoms, type RosFact } from './findings.js';
+import { currentMedications, drugsNamed } from './medication-facts.js';
+import { planFact, vitalFact, type Fact } from './facts.js';
+import { chiefComplaint, reviewOfSystems, statedSymptoms } from './findings.js';
 import { diagnosisIn, isProblemName, opensAssessmentAndPlan, problemOpened } from './problems.js';
 import {
   hasVerb, isNarration, keepWritten, stripTalk, toAssessmentStatement, toClinicianHistory, toExamStatements, toPatientStatement, toPlanStatement, toResultStatement,
@@ -38,7 +39,7 @@ export interface ContentItem {
   problem?: number;
   act?: LineAct;
   /** A structured finding the renderer writes in the note's language. */
-  fact?: RosFact | MedicationFact | { type: 'agreement' };
+  fact?: Fact;
   /** Text taken from the caller (context, previous note), shown as given. */
   caller?: boolean;
 }
@@ -179,7 +180,10 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
       if (objective && plans.every((p) => !p.plan)) return fileObjective(s, kind, base);
       for (const { clause, plan } of plans) {
         // A plan is kept whatever its length: "Weigh daily" is short but no small talk.
-        if (plan) add(plan.act === 'advice' || plan.act === 'followup' ? 'instructions' : 'plan', { ...base, weight: Math.max(weight, MIN_WEIGHT + 1), text: plan.text, act: plan.act });
+        if (plan) {
+          const fact = planFact(plan.text);
+          add(plan.act === 'advice' || plan.act === 'followup' ? 'instructions' : 'plan', { ...base, weight: Math.max(weight, MIN_WEIGHT + 1), text: plan.text, act: plan.act, ...(fact ? { fact } : {}) });
+        }
         else if (plan === undefined && (kind === 'assessment' || planPhase) && informativeness(clause) >= -0.5 && !THIRD_PARTY.test(stripTalk(clause))) {
           add('assessment', { ...base, text: toAssessmentStatement(clause, gender), act: 'reasoning' });
         }
@@ -217,8 +221,10 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
 
   // Every drug said with its dose is on the medication list, unless a line already gives it.
   for (const { fact, index } of currentMedications(sentences, planStart, listed)) {
-    const named = content.medications.some((i) => drugsNamed(i.text, listed).includes(fact.generic) && /\d/.test(i.text));
-    if (!named) content.medications.push({ text: '', fact, weight: 6, index });
+    const line = content.medications.find((i) => !i.fact && drugsNamed(i.text, listed).includes(fact.generic) && /\d/.test(i.text));
+    // A line that already gives the drug carries the fact, so another language can write it.
+    if (line) line.fact = { ...fact, complete: false };
+    else content.medications.push({ text: '', fact, weight: 6, index });
   }
   for (const kind of KINDS) {
     if (content[kind].length > 0) continue;
@@ -234,7 +240,8 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
     for (const e of toExamStatements(s.text, gender)) {
       const label = examLabel(e.region, e.text);
       const vital = label === 'Vitals' || kind === 'vitals';
-      add(vital ? 'vitals' : 'exam', { ...base, text: e.text, ...(label && !vital ? { label } : {}) });
+      const fact = vital ? vitalFact(e.text) : undefined;
+      add(vital ? 'vitals' : 'exam', { ...base, text: e.text, ...(label && !vital ? { label } : {}), ...(fact ? { fact } : {}) });
     }
   }
 

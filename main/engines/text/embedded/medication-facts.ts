@@ -22,6 +22,8 @@ export interface MedicationFact {
   dose: string;
   /** Plain frequency key from the core ("once daily", "twice daily", "every 6 hours", "as needed"). */
   frequency?: string;
+  /** False when the fact is read from a line that says more ("She takes metformin 500 mg twice a day for her diabetes"). */
+  complete?: boolean;
 }
 
 const lexicon = createPhraseMatcher(DRUG_PHRASES);

@@ -13,6 +13,7 @@ import { noteTemplateLayout, soapLayout } from './layouts.js';
 import { correctMedicationNames, parseMedicationList } from '../../../services/clinical-language/medications.js';
 import { isListLine, parseNote, stripListMarker } from './note-parse.js';
 import { render } from './render.js';
+import { guessLanguage } from '../../../services/clinical-language/language-guess.js';
 import { kindsOf, targetOfHeading, type SectionKind } from './sections.js';
 import { readDirectives, templateLayout } from './template-text.js';
 
@@ -76,7 +77,9 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const directives = readDirectives(globalText);
   const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? templateLayout(input.noteType.template, 'standard').directives : undefined;
   const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
-  const { content, problems } = composeContent(transcript, input.language, listed);
+  const { content, problems, english } = composeContent(transcript, input.language, listed);
+  // The transcript's language: what the phrase tables cannot write stays in it, marked.
+  const source = english ? 'en' : guessLanguage(transcript) ?? input.language;
   carryForward(content, input);
   for (const text of [...directives.exclude, ...(templateDirectives?.exclude ?? [])]) {
     for (const kind of kindsOf(targetOfHeading(text))) content[kind] = [];
@@ -84,7 +87,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const { layout, title } = layoutFor(input, detail, directives.format ?? templateDirectives?.format);
   resolveKinds(layout);
   if (directives.format === 'list') for (const s of flatten(layout)) if (s.kinds.length && !s.kinds.includes('chief_complaint')) s.format = 'list';
-  const { markdown, json } = render(layout, content, input.language, header(input), title, problems);
+  const { markdown, json } = render(layout, content, input.language, header(input), title, problems, source);
   const note: GeneratedNote = { markdown };
   if (input.noteType.includeJson) note.json = json;
   return note;

@@ -161,7 +161,7 @@ function advised(what: string, gender: Gender): string {
 const EXAM_LEAD =
   /^(?:(?:on|for|with|in|upon|looking at|examining|on examination of|on exam of|on the exam of)\s+(?:your|the|his|her)\s+)([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)?\s*(?:physical\s+)?(?:exam(?:ination)?)?\s*,\s*/iu;
 // "on throat examination there is ...", "on nasal exam": the region without a possessive, the word exam required.
-const EXAM_LEAD_BARE = /^(?:on|upon|in)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)\s+(?:exam|examination)\b\s*,?\s*/iu;
+const EXAM_LEAD_BARE = /^(?:on|upon|in)\s+(?:([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)\s+)?(?:exam|examination)\b\s*,?\s*/iu;
 const OBSERVER_NO = /\b(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't) (?:appreciate|hear|see|feel|note|notice|find|detect|palpate|elicit)\s+(?:any\s+)?/gi;
 const OBSERVER = /\b(?:i|we) (?:do |also |did |can |could )?(?:appreciate|hear|see|feel|note|notice|find|detect|palpate|elicit)\s+/gi;
 

@@ -7,7 +7,7 @@ import type { DetailLevel } from '../../../../shared/note-template.js';
 import type { ContentItem, LineAct, NoteContent } from './compose.js';
 import type { LayoutSection } from './layout.js';
 import type { SectionKind } from './sections.js';
-import { phrase, renderFact, translateLabel } from './i18n.js';
+import { phrase, renderFact, translateFinding, translateLabel, translateTerm, untranslated } from './i18n.js';
 
 export interface JsonSection {
   id: string;
@@ -58,19 +58,51 @@ interface Filled {
   children: Filled[];
 }
 
-/** Renders the note's lines in one language: facts from the phrase tables, labels translated. */
+/** How the note's lines are written: in which language, from which transcript language. */
 interface Ctx {
   language: NoteLanguage;
   problems: string[];
+  /** The transcript's language; lines the tables cannot write stay in it, marked. */
+  source: string;
+  /** True when the note's language is not the transcript's. */
+  translate: boolean;
 }
 
-function textOf(item: ContentItem, ctx: Ctx): string {
-  return item.fact ? renderFact(item.fact, ctx.language) : item.text;
+function mark(text: string, ctx: Ctx): string {
+  return untranslated(text, ctx.language, ctx.source);
 }
 
-function line(item: ContentItem, ctx: Ctx): string {
-  const text = textOf(item, ctx);
-  return item.label ? `${translateLabel(item.label, ctx.language)}: ${text}` : text;
+/** One item's text in the note's language (see docs/notes.md, "Languages"). */
+function textOf(item: ContentItem, ctx: Ctx, kind?: SectionKind): string {
+  if (item.caller) return item.text;
+  if (!ctx.translate) return item.text || (item.fact ? renderFact(item.fact, ctx.language) ?? '' : '');
+  const written = item.fact ? renderFact(item.fact, ctx.language) : undefined;
+  if (written !== undefined) {
+    const partial = item.text && 'complete' in item.fact! && !item.fact.complete;
+    return partial ? `${written} ${mark(item.text, ctx)}` : written;
+  }
+  const english = item.text || (item.fact ? renderFact(item.fact, 'en') ?? '' : '');
+  const term = kind === 'chief_complaint' ? translateTerm(english, ctx.language) : kind === 'exam' || kind === 'vitals' ? translateFinding(english, ctx.language) : undefined;
+  return term ?? mark(english, ctx);
+}
+
+function labelled(label: string, text: string, ctx: Ctx): string {
+  const t = translateLabel(label, ctx.language);
+  const l = t ? `${t.charAt(0).toUpperCase()}${t.slice(1)}` : ctx.translate ? undefined : label;
+  // A label the tables cannot write goes into the marker with its line.
+  if (l === undefined) return /^\[/.test(text) ? text.replace(/^\[([^:]+): /, `[$1: ${label}: `) : `${mark(label, ctx)}: ${text}`;
+  return `${l}: ${text}`;
+}
+
+function line(item: ContentItem, ctx: Ctx, kind?: SectionKind): string {
+  const text = textOf(item, ctx, kind);
+  return item.label ? labelled(item.label, text, ctx) : text;
+}
+
+/** A problem's name in the note's language, or marked. */
+function problemName(name: string, ctx: Ctx): string {
+  if (!ctx.translate) return name;
+  return translateTerm(name, ctx.language) ?? mark(name, ctx);
 }
 
 function fill(section: LayoutSection, content: NoteContent, ctx: Ctx): Filled {
@@ -83,7 +115,15 @@ function fill(section: LayoutSection, content: NoteContent, ctx: Ctx): Filled {
       const chosen = selectItems(content[kind], kind, section.detail, budget, need);
       budget -= chosen.length;
       need = Math.max(0, need - chosen.length);
-      return { kind, lines: chosen.map((i) => line(i, ctx)), items: chosen };
+      // Two lines that read the same in the note's language ("Order an echocardiogram" said twice) are one.
+      const seen = new Set<string>();
+      const kept = chosen.filter((i) => {
+        const l = line(i, ctx, kind);
+        if (seen.has(l)) return false;
+        seen.add(l);
+        return true;
+      });
+      return { kind, lines: kept.map((i) => line(i, ctx, kind)), items: kept };
     })
     .filter((g) => g.lines.length > 0);
   return { section, groups, children: section.children.map((c) => fill(c, content, ctx)) };
@@ -124,15 +164,22 @@ export function render(
   header: string[],
   title?: string,
   problems: string[] = [],
+  source: string = language,
 ): { markdown: string; json: Record<string, unknown> } {
   const blocks: string[] = [];
   if (title) blocks.push(`# ${title}`);
   if (header.length) blocks.push(header.join('  \n'));
   const json: JsonSection[] = [];
-  const ctx: Ctx = { language, problems };
+  const ctx: Ctx = { language, problems, source, translate: source !== language };
   for (const s of layout) renderSection(fill(s, content, ctx), ctx, blocks, json);
-  const markdown = `${blocks.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
-  return { markdown, json: { ...(title ? { title } : {}), language, sections: json } };
+  let markdown = `${blocks.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  if (ctx.translate) {
+    // Untranslated passages side by side share one marker.
+    const open = untranslated('', language, source).replace(/\]$/, '');
+    markdown = markdown.split(`] ${open}`).join(' ');
+  }
+  const left = untranslatedIn(json, ctx);
+  return { markdown, json: { ...(title ? { title } : {}), language, sections: json, ...(ctx.translate ? { sourceLanguage: source, untranslated: left } : {}) } };
 }
 
 function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]): void {
@@ -151,7 +198,7 @@ function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]
     node.text = byProblem.plain.join('\n');
     body.push(...byProblem.markdown);
   } else if (s.format === 'list' && lines.length) {
-    const grouped = f.groups.flatMap((g) => (g.items.some((i) => i.label) ? labelledLines(g.items, ctx) : g.lines));
+    const grouped = f.groups.flatMap((g) => (g.items.some((i) => i.label) ? labelledLines(g.items, ctx, g.kind) : g.lines));
     lines.splice(0, lines.length, ...grouped);
     node.items = lines;
     lines.forEach((l, i) => body.push(`${s.listType === 'numeric' ? `${i + 1}.` : s.plain ? '•' : '-'} ${style(l, s.bold, s.italic, s.plain)}`));
@@ -159,7 +206,7 @@ function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]
     // Prose: one paragraph per kind; kinds other than the section's own get an inline label.
     const paragraphs = f.groups.map((g) => {
       // Labelled findings ("Respiratory: ...") stand on their own lines, as clinicians write them.
-      const text = g.items.some((i) => i.label) ? labelledLines(g.items, ctx).join('\n\n') : g.lines.join(' ');
+      const text = g.items.some((i) => i.label) ? labelledLines(g.items, ctx, g.kind).join('\n\n') : g.lines.join(' ');
       return labelled && g.kind !== s.target ? `${style(phrase(language, g.kind), !s.plain, false, s.plain)}: ${text}` : text;
     });
     node.text = paragraphs.join('\n\n');
@@ -208,15 +255,15 @@ function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[
   const order = [...new Set(items.map((i) => i.problem ?? -1))].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
   for (const p of order) {
     const mine = items.filter((i) => (i.problem ?? -1) === p);
-    const name = p >= 0 ? ctx.problems[p] : undefined;
+    const name = p >= 0 && ctx.problems[p] ? problemName(ctx.problems[p]!, ctx) : undefined;
     if (both) {
       if (name) entries.push({ text: `${name}.`, name: true });
       for (const act of ACT_ORDER) {
-        const text = mine.filter((i) => (i.act ?? 'order') === act).map((i) => textOf(i, ctx)).join(' ');
+        const text = mine.filter((i) => (i.act ?? 'order') === act).map((i) => textOf(i, ctx, 'plan')).join(' ');
         if (text) entries.push({ text: `${phrase(ctx.language, ACT_LABEL[act])}: ${text}` });
       }
     } else {
-      const text = mine.map((i) => textOf(i, ctx)).join(' ');
+      const text = mine.map((i) => textOf(i, ctx, 'plan')).join(' ');
       entries.push({ text: name ? `${name}: ${text}` : text });
     }
   }
@@ -239,11 +286,33 @@ function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[
 }
 
 /** Lines of labelled items, one per label in first-seen order ("Musculoskeletal: a. b."). */
-function labelledLines(items: ContentItem[], ctx: Ctx): string[] {
+function labelledLines(items: ContentItem[], ctx: Ctx, kind?: SectionKind): string[] {
   const byLabel = new Map<string, string[]>();
   for (const i of items) {
     const key = i.label ?? '';
-    byLabel.set(key, [...(byLabel.get(key) ?? []), textOf(i, ctx)]);
+    byLabel.set(key, [...(byLabel.get(key) ?? []), textOf(i, ctx, kind)]);
   }
-  return [...byLabel].map(([label, texts]) => (label ? `${translateLabel(label, ctx.language)}: ${texts.join(' ')}` : texts.join(' ')));
+  return [...byLabel].map(([label, texts]) => (label ? labelled(label, texts.join(' '), ctx) : texts.join(' ')));
+}
+
+/** Every passage left in the transcript's language, with the section it is in (the note's JSON lists them). */
+function untranslatedIn(sections: JsonSection[], ctx: Ctx): { section: string; text: string }[] {
+  if (!ctx.translate) return [];
+  const label = untranslated('', ctx.language, ctx.source).replace(/\]$/, '');
+  const out: { section: string; text: string }[] = [];
+  const walk = (list: JsonSection[]): void => {
+    for (const s of list) {
+      for (const piece of [s.text ?? '', ...(s.items ?? [])]) {
+        let at = piece.indexOf(label);
+        while (at >= 0) {
+          const end = piece.indexOf(']', at + label.length);
+          out.push({ section: s.id, text: piece.slice(at + label.length, end < 0 ? undefined : end) });
+          at = piece.indexOf(label, at + label.length);
+        }
+      }
+      walk(s.sections ?? []);
+    }
+  };
+  walk(sections);
+  return out;
 }
