@@ -118,11 +118,11 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
   let current: number | undefined;
   let planPhase = false;
   const seen: string[][] = [];
-  const add = (kind: SectionKind, item: ContentItem): void => {
+  const add = (kind: SectionKind, item: ContentItem, minWords = 2): void => {
     const text = keepWritten(item.text, readsAsConversation);
     if (!text) return;
     const words = contentWords(text);
-    if (words.length < 2 || isDuplicate(words, seen)) return;
+    if (words.length < minWords || isDuplicate(words, seen)) return;
     seen.push(words);
     content[kind].push({ ...item, text });
   };
@@ -248,7 +248,8 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
   for (const st of exchanges.statements) {
     const s = sentences[st.index]!;
     const kind = kindOf({ ...s, text: st.text, role: 'patient' }) ?? 'hpi';
-    add(kind === 'plan' || kind === 'assessment' ? 'hpi' : kind, { text: st.text, weight: informativeness(st.text) + 1, index: st.index });
+    // Written from a question and its answer, so short is fine ("This has been going on for 5 weeks").
+    add(kind === 'plan' || kind === 'assessment' ? 'hpi' : kind, { text: st.text, weight: informativeness(st.text) + 1, index: st.index }, 1);
   }
   for (const k of KINDS) content[k].sort((a, b) => a.index - b.index);
   const ros = reviewOfSystems([...exchanges.findings, ...statedSymptoms(sentences)]);

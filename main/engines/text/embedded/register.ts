@@ -272,14 +272,15 @@ export function patientSubject(gender: Gender): string {
 export function keepWritten(text: string, isTalk: (s: string) => boolean): string | undefined {
   if (!isTalk(text)) return text;
   const clauses = text.replace(/[.!?]+$/, '').split(/,\s+|;\s+/);
+  const talk = (c: string): boolean => isTalk(c) || /^(?:okay|ok|so|well|yeah|yes|alright|all right|um|uh|right|now|sure)$/i.test(c.trim());
   // Only a spoken lead-in or a trailing aside is cut; talk in the middle loses the sentence.
   let from = 0;
   let to = clauses.length;
-  while (from < to && isTalk(clauses[from]!)) {
+  while (from < to && talk(clauses[from]!)) {
     if (/\b(?:the|a|an|his|her|their|my|your|last|of|to|for|with|and|about|some|that)$/i.test(clauses[from]!.trim())) return undefined;
     from++;
   }
-  while (to > from && isTalk(clauses[to - 1]!)) to--;
+  while (to > from && talk(clauses[to - 1]!)) to--;
   const kept = clauses.slice(from, to);
   if (from > 0 && /^\s*(?:which|that|who|where|and|but|or|so|because)\b/i.test(kept[0] ?? '')) return undefined;
   if (kept.length === 0 || kept.length === clauses.length || kept.some(isTalk)) return undefined;
