@@ -268,6 +268,8 @@ function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[
     }
   }
   for (const l of closing) entries.push({ text: l });
+  // A list's max_items counts the lines shown, problem names and labelled parts alike.
+  if ((s.format === 'list' || s.asListItem) && s.maxItems !== undefined) entries.splice(s.maxItems);
   const plain = entries.map((e) => e.text);
   const label = s.label ? `${style(s.label, s.boldLabel, s.italicLabel, s.plain)}: ` : '';
   const markdown: string[] = [];
