@@ -44,6 +44,7 @@ const SETTINGS: Setting[] = [
   { name: 'nofwdflat', what: '-fwdflat no', search: { fwdflat: false }, chunkSec: 1 },
   { name: 'hmm10k', what: '-maxhmmpf 10000', search: { maxHmmPerFrame: 10000 }, chunkSec: 1 },
   { name: 'hmm5k', what: '-maxhmmpf 5000', search: { maxHmmPerFrame: 5000 }, chunkSec: 1 },
+  { name: 'hmm3k', what: '-maxhmmpf 3000', search: { maxHmmPerFrame: 3000 }, chunkSec: 1 },
   { name: 'wpf20', what: '-maxwpf 20', search: { maxWordsPerFrame: 20 }, chunkSec: 1 },
   { name: 'wpf10', what: '-maxwpf 10', search: { maxWordsPerFrame: 10 }, chunkSec: 1 },
   { name: 'pl0', what: '-pl_window 0 (no phone lookahead)', search: { phoneLookahead: 0 }, chunkSec: 1 },
@@ -58,6 +59,8 @@ const SETTINGS: Setting[] = [
   { name: 'lw6', what: '-lw 6', search: { languageWeight: 6 }, chunkSec: 1 },
   { name: 'lw5', what: '-lw 5', search: { languageWeight: 5 }, chunkSec: 1 },
   // Combinations of the settings that kept WER and saved CPU on their own.
+  { name: 'hmm5k+nofwdflat', what: '-maxhmmpf 5000 -fwdflat no', search: { maxHmmPerFrame: 5000, fwdflat: false }, chunkSec: 1 },
+  { name: 'topn2+hmm5k+lw6', what: '-topn 2 -maxhmmpf 5000 -lw 6', search: { topGaussians: 2, maxHmmPerFrame: 5000, languageWeight: 6 }, chunkSec: 1 },
   { name: 'topn2+hmm5k', what: '-topn 2 -maxhmmpf 5000', search: { topGaussians: 2, maxHmmPerFrame: 5000 }, chunkSec: 1 },
   { name: 'topn2+hmm5k+nofwdflat', what: '-topn 2 -maxhmmpf 5000 -fwdflat no', search: { topGaussians: 2, maxHmmPerFrame: 5000, fwdflat: false }, chunkSec: 1 },
   { name: 'ds2+topn2', what: '-ds 2 -topn 2', search: { frameSkip: 2, topGaussians: 2 }, chunkSec: 1 },

@@ -294,6 +294,12 @@ export function createNativeDecoder(
       const sum = new Float64Array(expectedCmn.length);
       let kept = 0;
       let zeroEnergyFrames = 0;
+      // A front end keeps its noise estimate, the samples short of a frame and its pre-emphasis
+      // for the next call: right for one stream's consecutive audio, wrong for separate
+      // utterances (the mean would depend on which utterance this decoder had before). The
+      // decoder's own front end starts afresh the same way (startUtt).
+      native.fe_start_stream(fe);
+      native.fe_start_utt(fe);
       for (const r of native.cepstra(fe, pcm, expectedCmn.length)) {
         // c0 is log energy: below 0 only for (near) digital silence, which sphinxbase's CMN skips.
         if (r[0]! < 0) {

@@ -43,6 +43,10 @@ export interface SphinxNative {
   cmn_live_set(cmn: Ptr, vec: Float32Array): void;
   fe_init_auto_r(config: Ptr): Ptr;
   fe_free(fe: Ptr): number;
+  /** Starts a new stream in a front end: forgets its noise estimate (spectral noise removal). */
+  fe_start_stream(fe: Ptr): void;
+  /** Starts a new utterance in a front end: forgets the samples and pre-emphasis left from the last one. */
+  fe_start_utt(fe: Ptr): number;
   /** Cepstra (frames x 13) of a clip through a front end configured like the decoder's. */
   cepstra(fe: Ptr, pcm: Int16Array, veclen: number): Float32Array[];
   /** Reads a pointer stored at `offset` bytes inside a native struct. */
@@ -117,6 +121,8 @@ export function loadSphinx(libraries: SphinxLibraries = {}): SphinxNative {
     cmn_live_set: sb.func('void cmn_live_set(void *cmn, const float *vec)'),
     fe_init_auto_r: sb.func('void *fe_init_auto_r(void *config)'),
     fe_free: sb.func('int fe_free(void *fe)'),
+    fe_start_stream: sb.func('void fe_start_stream(void *fe)'),
+    fe_start_utt: sb.func('int fe_start_utt(void *fe)'),
     fe_process_utt: sb.func('int fe_process_utt(void *fe, const int16_t *spch, size_t n, _Out_ void **cep, _Out_ int32_t *nframes)'),
     ckd_free_2d: sb.func('void ckd_free_2d(void *p)'),
   };
