@@ -15,6 +15,7 @@ import { readsAsConversation } from '../../../services/clinical-language/convers
 import { EXAM_REGIONS } from '../../../services/clinical-language/lexicon.js';
 import type { SectionKind } from './sections.js';
 import { readExchanges } from './dialogue.js';
+import { answerPolarity } from '../../../services/clinical-language/context.js';
 import { currentMedications, drugsNamed } from './medication-facts.js';
 import { planFact, vitalFact, type Fact } from './facts.js';
 import { chiefComplaint, reviewOfSystems, statedSymptoms } from './findings.js';
@@ -211,7 +212,11 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
     let text = s.role === 'patient' ? toPatientStatement(resolveDrug(s.text, asked?.text), gender) : polishSentence(stripTalk(s.text));
     if (!FRAGMENT_SUBJECT.test(s.text) && s.text.split(/\s+/).length < 15) {
       // A reply without a subject: the thing asked about ("What type of cancer?" "Skin cancer."), or a report.
-      if (target !== 'hpi') text = polishSentence(stripTalk(s.text));
+      if (target !== 'hpi') {
+        // A bare yes or no ("usually no") is no answer to write down as the thing asked about.
+        if (answerPolarity(s.text) || informativeness(s.text) < 0.5) return hold(target, { ...base, text: polishSentence(stripTalk(s.text)) });
+        text = polishSentence(stripTalk(s.text));
+      }
       else if (informativeness(s.text) >= 2) text = polishSentence(`Reports ${text.charAt(0).toLowerCase()}${text.slice(1).replace(/\.$/, '')}`);
       else return hold(target, { ...base, text });
     }

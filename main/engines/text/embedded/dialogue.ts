@@ -13,6 +13,7 @@ import { pronounsFor, thirdPerson, type Gender } from './rewrite.js';
 import { polishSentence } from './clean.js';
 import { rewriteClinicianSentence } from './rewrite.js';
 import { stripTalk } from './register.js';
+import { informativeness } from './classify.js';
 import type { Sentence } from './transcript.js';
 
 export interface SymptomFinding {
@@ -141,7 +142,8 @@ export function readExchanges(sentences: Sentence[], gender: Gender): Exchanges 
       out.used.add(ri);
       return;
     }
-    const statement = invert(q.text, polarity === 'negative', gender);
+    // Only a question about something clinical makes a statement ("are you ready to get started?" does not).
+    const statement = informativeness(q.text) >= 0.5 ? invert(q.text, polarity === 'negative', gender) : undefined;
     if (statement) {
       out.statements.push({ text: statement, index: ri });
       out.used.add(ri);

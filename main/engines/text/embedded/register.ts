@@ -119,6 +119,10 @@ export function toPlanStatement(sentence: string, gender: Gender): PlanStatement
     return { act: 'advice', text: advised(`${verb}${call[call.length - 1]}`, gender) };
   }
   const advice = ADVICE.exec(t);
+  // "you should continue the lisinopril 10 mg a day" is a medication order, not counselling.
+  if (advice && MEDICATION_VERBS.test(t.slice(advice[0].length)) && /\p{L}/u.test(t) && t.slice(advice[0].length).split(/\s+/).some((w) => isDrugWord(w.replace(/\W+$/, '')))) {
+    return { act: 'medication', text: polishSentence(clinicianText(t.slice(advice[0].length).replace(/^(continue|start|stop)\s+(?:with\s+|taking\s+|on\s+)?(?:the\s+)?/i, '$1 '), gender)) };
+  }
   if (advice) return { act: 'advice', text: advised(t.slice(advice[0].length), gender) };
   if (IMPERATIVE.test(t) && !/^(?:stop|continue to) (?:the |your )?\S+ (?:and|,)/i.test(t)) return { act: 'advice', text: advised(t.replace(/^just\s+/i, ''), gender) };
   const dont = DONT.exec(t);
@@ -178,7 +182,7 @@ export interface ExamStatement {
 export function toExamStatements(sentence: string, gender: Gender): ExamStatement[] {
   const out: ExamStatement[] = [];
   // One finding per clause that names its own region ("..., and on your lung exam, ...").
-  const clauses = stripTalk(sentence).split(/,?\s+and\s+(?=(?:on|for|in) (?:your|the) )|,\s+(?:and\s+)?(?=your (?:lower |upper )?(?:extremities|legs|arms|abdomen|belly|lungs|heart)\b)/i);
+  const clauses = stripTalk(sentence).split(/,?\s+and\s+(?=(?:on|for|in) (?:your|the) )|,\s+(?:and\s+)?(?=your (?:lower |upper )?(?:extremities|legs|arms|abdomen|belly|lungs|heart)\b(?! rate))|\s+and\s+(?=your (?:lungs|abdomen|belly|skin|lower extremities)\b)/i);
   for (const clause of clauses) {
     let t = clause.trim();
     let region: string | undefined;

@@ -245,14 +245,17 @@ const ACT_LABEL: Record<LineAct, 'reasoning' | 'testing' | 'treatment' | 'referr
  */
 function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[] } | undefined {
   const kinds = new Set(f.groups.map((g) => g.kind));
-  if (!kinds.has('assessment') && !kinds.has('plan')) return undefined;
   const s = f.section;
+  const namesOnly = s.kinds.includes('assessment') && !s.kinds.includes('plan') && ctx.problems.some(Boolean);
+  if (!kinds.has('assessment') && !kinds.has('plan') && !namesOnly) return undefined;
   const both = s.kinds.includes('assessment') && s.kinds.includes('plan');
   const items = f.groups.filter((g) => g.kind === 'assessment' || g.kind === 'plan').flatMap((g) => g.items);
   const closing = f.groups.filter((g) => g.kind !== 'assessment' && g.kind !== 'plan').flatMap((g) => g.lines);
   // Each entry: a line and whether it is a problem's name (a heading line in structured prose).
   const entries: { text: string; name?: boolean }[] = [];
-  const order = [...new Set(items.map((i) => i.problem ?? -1))].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
+  // An assessment on its own names every problem of the plan, even one with no reasoning said.
+  const named = !s.kinds.includes('plan') && s.kinds.includes('assessment') ? ctx.problems.map((p, i) => (p ? i : -1)).filter((i) => i >= 0) : [];
+  const order = [...new Set([...named, ...items.map((i) => i.problem ?? -1)])].sort((a, b) => (a < 0 ? 1 : b < 0 ? -1 : a - b));
   for (const p of order) {
     const mine = items.filter((i) => (i.problem ?? -1) === p);
     const name = p >= 0 && ctx.problems[p] ? problemName(ctx.problems[p]!, ctx) : undefined;
@@ -264,10 +267,12 @@ function problemLines(f: Filled, ctx: Ctx): { markdown: string[]; plain: string[
       }
     } else {
       const text = mine.map((i) => textOf(i, ctx, 'plan')).join(' ');
-      entries.push({ text: name ? `${name}: ${text}` : text });
+      if (!text && !name) continue;
+      entries.push({ text: name ? (text ? `${name}: ${text}` : `${name}.`) : text });
     }
   }
   for (const l of closing) entries.push({ text: l });
+  if (entries.length === 0) return undefined;
   // A list's max_items counts the lines shown, problem names and labelled parts alike.
   if ((s.format === 'list' || s.asListItem) && s.maxItems !== undefined) entries.splice(s.maxItems);
   const plain = entries.map((e) => e.text);
