@@ -117,6 +117,12 @@ describe('numbers and medications', () => {
     expect(md).toMatch(/lungs are clear/i);
   });
 
+  it('keeps a decimal duration whole ("two and a half weeks" is never "5 weeks")', async () => {
+    const md = await soap('[doctor] how long ago did that happen\n[patient] about two and a half weeks ago');
+    expect(md).toMatch(/This started about 2\.5 weeks ago\./);
+    expect(md).not.toMatch(/(?<![\d.])5 weeks/);
+  });
+
   it('lists a current medication whose dose was said in the next sentence', async () => {
     const md = await soap("[doctor] are you taking the lisinopril i think\n[doctor] we have you on twenty milligrams a day\n[patient] yep i take it every morning");
     expect(md).toMatch(/Lisinopril 20 mg once daily\./);

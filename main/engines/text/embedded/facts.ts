@@ -10,7 +10,7 @@ import { readDoses } from '../../../services/clinical-language/doses.js';
 import { readFrequencies } from '../../../services/clinical-language/units.js';
 import { AMOUNT_KEYS, SPECIALTY_KEYS, TEST_KEYS, type DrugAction, type VitalKey } from '../../../services/clinical-language/phrases/index.js';
 import type { RosFact } from './findings.js';
-import type { MedicationFact } from './medication-facts.js';
+import { doseText, type MedicationFact } from './medication-facts.js';
 
 export type OrderFact =
   | { type: 'drug'; action: DrugAction; drug: string; dose?: string; frequency?: string; complete: boolean }
@@ -84,10 +84,10 @@ export function planFact(line: string): OrderFact | undefined {
   if (drug && action) {
     const dose = readDoses(text).find((d) => d.start >= drug.end && !d.uncertain);
     const frequency = readFrequencies(text).find((f) => f.start >= (dose?.end ?? drug.end));
-    const spans = [verbSpan, drug, ...(dose ? [dose] : []), ...(frequency ? [frequency] : [])];
+    const spans = [verbSpan, drug, ...(dose ? [{ start: dose.start - (doseText(text, dose).length - dose.text.length), end: dose.end }] : []), ...(frequency ? [frequency] : [])];
     const name = text.slice(drug.start, drug.end);
     return {
-      type: 'drug', action, drug: name.charAt(0).toUpperCase() + name.slice(1), ...(dose ? { dose: dose.text } : {}),
+      type: 'drug', action, drug: name.charAt(0).toUpperCase() + name.slice(1), ...(dose ? { dose: doseText(text, dose) } : {}),
       ...(frequency ? { frequency: frequency.plain } : {}), complete: leftover(text, spans) <= 0,
     };
   }

@@ -34,6 +34,15 @@ function matcherFor(listed: readonly string[]): PhraseMatcher<string> {
   return createPhraseMatcher([...DRUG_PHRASES, ...listed.map((n) => ({ value: n.toLowerCase(), phrases: [n] }))]);
 }
 
+/**
+ * A dose as written, with the lower end of a written range the dose reader leaves before it
+ * ("600-800 mg" reads as 800 mg after "600-").
+ */
+export function doseText(text: string, dose: { start: number; text: string }): string {
+  const low = /(\d+(?:\.\d+)?)-$/.exec(text.slice(Math.max(0, dose.start - 12), dose.start));
+  return low ? `${low[1]}-${dose.text}` : dose.text;
+}
+
 /** Drugs named in a text, by generic name. */
 export function drugsNamed(text: string, listed: readonly string[] = []): string[] {
   return [...new Set(matcherFor(listed).find(text).map((h) => h.value))];
@@ -59,11 +68,13 @@ export function currentMedications(sentences: readonly Sentence[], until: number
       if (out.has(generic)) return;
       const frequency = frequencies.find((f) => f.start >= dose.end && gap(dose.end, f.start) <= 6);
       out.set(generic, {
-        fact: { type: 'medication', drug: name.charAt(0).toUpperCase() + name.slice(1), generic, dose: dose.text, ...(frequency ? { frequency: frequency.plain } : {}) },
+        fact: { type: 'medication', drug: name.charAt(0).toUpperCase() + name.slice(1), generic, dose: doseText(s.text, dose), ...(frequency ? { frequency: frequency.plain } : {}) },
         index,
       });
     };
-    if (hits.length === 0 && last && index - last.index <= 2 && doses.length === 1) record(last.generic, last.name, doses[0]!);
+    // Only a dose said as the drug's ("we have you on 20 mg", "I take 500 mg") names the drug said last.
+    const onIt = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|it(?:'s| is)|that(?:'s| is)|the dose is)\b/i;
+    if (hits.length === 0 && last && index - last.index <= 2 && doses.length === 1 && onIt.test(s.text.slice(0, doses[0]!.start))) record(last.generic, last.name, doses[0]!);
     for (const hit of hits) {
       const dose = doses.find((d) => d.start >= hit.end && gap(hit.end, d.start) <= 8);
       if (dose) record(hit.value, s.text.slice(hit.start, hit.end), dose);
