@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NOTE_LANGUAGES } from '../../shared/languages.js';
 import {
   AMOUNT_KEYS, CONDITION_KEYS, EXAM_KEYS, SPECIALTY_KEYS, SYMPTOM_KEYS, TEST_KEYS, clinicalPhrases, fillTemplate, termIn,
-} from '../../main/services/clinical-language/phrases/index.js';
+} from '../../main/services/clinical-language/phrases/tables.js';
 import { guessLanguage } from '../../main/services/clinical-language/language-guess.js';
 
 const LISTS = { symptoms: SYMPTOM_KEYS, conditions: CONDITION_KEYS, tests: TEST_KEYS, specialties: SPECIALTY_KEYS, exam: EXAM_KEYS, amounts: AMOUNT_KEYS } as const;

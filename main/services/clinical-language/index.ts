@@ -18,5 +18,5 @@ export * from './lexicon.js';
 export * from './section-labels.js';
 export * from './conversation.js';
 export * from './segment.js';
-export * from './phrases/index.js';
+export * from './phrases/tables.js';
 export * from './language-guess.js';

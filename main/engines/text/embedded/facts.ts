@@ -8,7 +8,7 @@ import { createPhraseMatcher } from '../../../services/clinical-language/phrase-
 import { DRUG_PHRASES } from '../../../services/clinical-language/medications.js';
 import { readDoses } from '../../../services/clinical-language/doses.js';
 import { readFrequencies } from '../../../services/clinical-language/units.js';
-import { AMOUNT_KEYS, SPECIALTY_KEYS, TEST_KEYS, type DrugAction, type VitalKey } from '../../../services/clinical-language/phrases/index.js';
+import { AMOUNT_KEYS, SPECIALTY_KEYS, TEST_KEYS, type DrugAction, type VitalKey } from '../../../services/clinical-language/phrases/tables.js';
 import type { RosFact } from './findings.js';
 import { doseText, type MedicationFact } from './medication-facts.js';
 

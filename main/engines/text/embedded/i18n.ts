@@ -6,7 +6,7 @@
  */
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import { noteLabels, type NoteLabels } from '../../../services/clinical-language/section-labels.js';
-import { clinicalPhrases, fillTemplate, termIn, type PlanLabels } from '../../../services/clinical-language/phrases/index.js';
+import { clinicalPhrases, fillTemplate, termIn, type PlanLabels } from '../../../services/clinical-language/phrases/tables.js';
 import type { Fact, OrderFact } from './facts.js';
 
 type WriterPhrase = 'denies' | 'reports' | 'agreement' | 'and' | keyof PlanLabels;
