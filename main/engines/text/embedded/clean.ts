@@ -18,7 +18,8 @@ export function cleanUtterance(text: string): string {
   // A filler set off by commas inside a phrase ("acute lumbar , um , strain") leaves no comma behind.
   t = t.replace(/,\s*(?:uh|uhm|um|umm|erm|er|ah|hmm+|you know|i mean|i'm sorry|sorry)\s*,(?!\s*(?:i|i'm|i've|it|it's|we|you|he|she|they|this|that|there|so|and|but|my)\b)/gi, ' ');
   t = t.replace(FILLERS, '$1');
-  // False starts: "ex- exerting", "c- colonoscopy".
+  // False starts: "ex- exerting", "c- colonoscopy", "we do mon-, i monitor it".
+  t = t.replace(/\b[\p{L}]{1,6}-,\s*/gu, '');
   t = t.replace(/\b([\p{L}]{1,6})-\s+(?=\1)/giu, '');
   t = t.replace(/\b[\p{L}]{1,3}-\s+(?=[\p{L}])/gu, (m) => (/^(x|t|b|e)-/i.test(m) ? m : ''));
   // Stutters: "i , i , i've" -> "i've"; "the , the" -> "the".

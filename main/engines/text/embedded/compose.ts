@@ -124,6 +124,8 @@ export function composeContent(transcript: string, _language: NoteLanguage, list
     if (!text) return;
     const words = contentWords(text);
     if (words.length < minWords || isDuplicate(words, seen)) return;
+    // The same order said twice ("order another echocardiogram", then "order an echocardiogram") is one.
+    if (item.fact && content[kind].some((o) => o.problem === item.problem && o.fact && sameFact(o.fact, item.fact!))) return;
     seen.push(words);
     content[kind].push({ ...item, text });
   };
@@ -301,6 +303,11 @@ function verbatim(sentences: Sentence[], content: NoteContent): NoteContent {
     content[kindOf(s) ?? 'hpi'].push({ text: polishSentence(s.text), weight, index });
   });
   return content;
+}
+
+function sameFact(a: Fact, b: Fact): boolean {
+  const key = (f: Fact): string => JSON.stringify({ ...f, complete: undefined, drug: 'drug' in f ? f.drug.toLowerCase() : undefined });
+  return key(a) === key(b);
 }
 
 function isDuplicate(words: string[], seen: string[][]): boolean {

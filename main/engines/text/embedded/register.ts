@@ -253,6 +253,8 @@ export function toClinicianHistory(sentence: string, gender: Gender): string {
 export function toPatientStatement(sentence: string, gender: Gender): string {
   let t = stripTalk(sentence);
   t = t.replace(/^(?:i (?:think|guess|mean|believe|would say|'d say)|to be honest|honestly|probably)\s*,?\s+(?=\S+\s+\S+)/i, '');
+  // Speech trailing off ("... and i feel", "..., and it was") ends the sentence before it.
+  t = t.replace(/,?\s+(?:and|but|so)\s+(?:i|it|he|she|we|they)\s+[\p{L}']+\s*[.…]*$/iu, '.');
   // Speech drops the subject ("went to Washington last weekend", "been pretty good"); writing does not.
   if (/^(?:been)\b/i.test(t)) t = `I have ${t}`;
   else if (/^(?:went|got|had|took|tried|started|noticed|felt|did|used|fell|hurt|saw|came|stopped|quit|ran|woke|slept|ate|drank|thought|called|[a-z]+ed)\b/i.test(t) && !/^(?:used to be|bed|red|need|speed)\b/i.test(t)) t = `I ${t}`;
