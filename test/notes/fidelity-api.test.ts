@@ -43,4 +43,21 @@ describe('fidelity of the embedded note through POST /v1/notes', () => {
     expect(review.filter((r) => r.kind === 'date')).toEqual([]);
     for (const r of review) expect(md.slice(r.position.start, r.position.end)).toMatch(/⚠\[check: [^\]]+\]$/);
   });
+
+  it('lists passages left in the transcript language even when the caller did not ask for JSON', async () => {
+    const request = { transcript: TRANSCRIPT, noteType: { type: 'soap' }, language: 'es' };
+    const res = await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify(request) });
+    const { noteId } = (await res.json()).data;
+    const note = await waitFor(async () => {
+      const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
+      return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
+    });
+    expect(note.status).toBe('STATUS_DONE');
+    const md: string = note.payload.markdown;
+    const marked = md.match(/\[en, [^:\]]+: /g) ?? [];
+    const listed = (note.payload.json?.untranslated ?? []) as { text: string }[];
+    // Every visible marker is listed for the physician, and nothing is listed that the note does not mark.
+    expect(listed.length).toBe(marked.length);
+    for (const item of listed) expect(md).toContain(item.text);
+  });
 });

@@ -185,7 +185,10 @@ export function createNoteService(deps: {
         if (!deps.notes.getForJob(noteId)) return; // deleted while it was being written
         // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
         const checked = checkFidelity(result, fidelitySourcesOf(input, new Date(now()).toISOString().slice(0, 10)));
-        const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : checked.review.length > 0 ? { review: checked.review } : null;
+        // What must reach the physician even without includeJson: flagged facts and passages left untranslated.
+        const untranslated = (checked.json as { untranslated?: unknown[] } | undefined)?.untranslated;
+        const notices = { ...(checked.review.length > 0 ? { review: checked.review } : {}), ...(untranslated?.length ? { untranslated } : {}) };
+        const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : Object.keys(notices).length > 0 ? notices : null;
         deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,
           completedAt: now(), error: null, generatedBy: result.generatedBy ?? { engine: writer.name },

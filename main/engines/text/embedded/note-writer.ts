@@ -90,6 +90,8 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const { markdown, json } = render(layout, content, input.language, header(input), title, problems, source);
   const note: GeneratedNote = { markdown };
   if (input.noteType.includeJson) note.json = json;
+  // Passages left in the transcript's language are always reported (the note service keeps them).
+  else if (Array.isArray(json.untranslated) && json.untranslated.length > 0) note.json = { untranslated: json.untranslated };
   return note;
 }
 
