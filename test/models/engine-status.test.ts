@@ -38,7 +38,7 @@ describe('GET /v1/engines: which engine answers each task, and how good it is', 
     );
     expect(task(status, 'transcription').warnings[0]).toMatch(/^Embedded recogniser: expect about one word in 4 wrong on real speech \(26\.3% word error rate on recordings/);
     expect(dictation.quality.map((q) => `${q.metric} ${q.value} ${q.mode} ${q.date} ${q.script}`)).toContain('WER 26.3 batch 2026-11-21 npm run eval:wer');
-    expect(task(status, 'notes').warnings[0]).toMatch(/ROUGE-1 47\.52 on ACI-Bench/);
+    expect(task(status, 'notes').warnings[0]).toMatch(/ROUGE-1 49\.79 on ACI-Bench/);
     expect(task(status, 'coding').quality[0]).toMatchObject({ metric: 'full-code F1', value: 0.896 });
   });
 
