@@ -1,36 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { CodeSuggestion as CodeSuggestionSchema, CodingAnalysisView } from '../../shared/api/coding.js';
 import type { ApiClient } from '../api/client.js';
 import type { VisitCode, VisitState } from './visit-store.js';
 
-/** One evidence span: code points of the analysed text, end exclusive (as the API counts). */
-export interface EvidenceSpan {
-  start_char: number;
-  end_char: number;
-  text: string;
-}
-
-/** A suggestion of `POST /v1/coding/analyze`, as the panel uses it. */
-export interface CodeSuggestion {
-  system: 'ICD-10-CM' | 'CPT';
-  code: string;
-  display: string;
-  confidence: number;
-  evidence: EvidenceSpan[];
-  rank: number;
-  edition?: string;
-  role?: 'current' | 'status' | 'history' | 'family';
-  why?: string[];
-  reasoning?: {
-    patient: string; basis: string; mdm: string; problems: string; data: string; risk: string; minutes?: number; findings: string[];
-  };
-}
-
-/** What `POST /v1/coding/analyze` answers. */
-export interface CodingAnalysis {
-  codes: CodeSuggestion[];
-  edition: string;
-  setAside: number;
-}
+/** A suggestion and an answer of `POST /v1/coding/analyze`, typed by the server's own schemas. */
+export type CodeSuggestion = Static<typeof CodeSuggestionSchema>;
+export type CodingAnalysis = Static<typeof CodingAnalysisView>;
 
 export type Decision = 'accepted' | 'rejected';
 

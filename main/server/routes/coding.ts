@@ -1,6 +1,6 @@
 import type { RouteRegistry } from '../route-registry.js';
 import { requireOneSource, type CodingService } from '../../services/coding/coding-service.js';
-import { CodingAnalysisView, CodingAnalyzeBody } from '../coding-schemas.js';
+import { CodingAnalysisView, CodingAnalyzeBody } from '../../../shared/api/coding.js';
 
 /** Coding analysis: ICD-10-CM and office E/M suggestions with evidence. */
 export function registerCodingRoutes(registry: RouteRegistry, deps: { coding: CodingService }): void {
