@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { buildCodeSet, readSourceFile, sourceFromBytes, type CodeSetFile, type SourceFile } from './cms-parser.js';
 import { BUNDLED_CODES_DIR, findNewestCodeSet, importedCodesDir, readCodeSetFile, writeCodeSetFile } from './code-table.js';
 import { join } from 'node:path';
+import type { CodeEditionInfo } from '../../services/coding/code-editions.js';
 
 /** What `clindoc codes import` reports. */
 export interface ImportedCodeSet {
@@ -45,15 +46,8 @@ export function importCodeSetBytes(
   return report(set, writeCodeSetFile(importedCodesDir(dataDir), set), o, t);
 }
 
-/** One code set present on disk. */
-export interface CodeSetOnDisk {
-  edition: string;
-  source: 'bundled' | 'imported';
-  active: boolean;
-  billable: number;
-  lines: number;
-  tabular: boolean;
-}
+/** One code set present on disk (the shape the editions service lists). */
+export type CodeSetOnDisk = CodeEditionInfo;
 
 /** The bundled and imported code sets, newest first; `active` marks the one coding loads. */
 export function listCodeSets(dataDir: string, bundledDir: string = BUNDLED_CODES_DIR): CodeSetOnDisk[] {
