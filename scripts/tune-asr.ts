@@ -20,7 +20,7 @@
  * main/engines/speech/pocketsphinx/recognizer.ts, with the run that chose them in docs/speech.md).
  */
 import { loadavg } from 'node:os';
-import { createPocketsphinxRecognizer, type BatchSearch } from '../main/engines/speech/pocketsphinx/recognizer.js';
+import { createPocketsphinxRecognizer, DEFAULT_BATCH_SEARCH, type BatchSearch } from '../main/engines/speech/pocketsphinx/recognizer.js';
 import { normalizeWords } from '../main/engines/speech/pocketsphinx/text-normalizer.js';
 import { createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
 import { editDistance } from '../main/services/clinical-language/edit-distance.js';
@@ -39,6 +39,7 @@ interface Setting {
 
 const SETTINGS: Setting[] = [
   { name: 'today', what: 'default search, one call per utterance, 1 decoder, clips in turn', search: {}, chunkSec: 0, serial: true },
+  { name: 'product', what: `the product's batch path: DEFAULT_BATCH_SEARCH ${JSON.stringify(DEFAULT_BATCH_SEARCH)}, 1 s calls, parallel`, search: DEFAULT_BATCH_SEARCH, chunkSec: 1 },
   { name: 'parallel', what: 'default search, one call per utterance, parallel', search: {}, chunkSec: 0 },
   { name: 'chunked', what: 'default search, 1 s calls (seeded CMN), parallel', search: {}, chunkSec: 1 },
   { name: 'nofwdflat', what: '-fwdflat no', search: { fwdflat: false }, chunkSec: 1 },

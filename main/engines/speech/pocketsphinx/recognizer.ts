@@ -116,8 +116,14 @@ export interface RecognizerScheduling {
 /** Settings of batch decoders. */
 export type BatchSearch = Partial<SearchPasses & SearchPruning> & SearchTuning;
 
-/** Batch search settings: chosen with scripts/tune-asr.ts (docs/speech.md, "Batch speed"). */
-export const DEFAULT_BATCH_SEARCH: BatchSearch = {};
+/**
+ * Batch search settings, chosen with scripts/tune-asr.ts (docs/speech.md, "Batch speed"): no
+ * flat-lexicon second pass. On the WER sets (clinical LM) it kept real-speech WER at 26.3%, took
+ * synthetic clinical dictation from 68.9% to 65.0% and a third off the CPU per audio second
+ * (0.30 -> 0.20). `-maxhmmpf 5000` with it cost a real-speech word; lower `-lw` gained real
+ * words but lost clinical ones and ran slower.
+ */
+export const DEFAULT_BATCH_SEARCH: BatchSearch = { fwdflat: false };
 
 /** Batch settings as the decoder takes them: only what differs from pocketsphinx's defaults. */
 function batchConfig(o: BatchSearch): Pick<DecoderConfig, 'passes' | 'pruning' | 'tuning'> {
