@@ -43,6 +43,7 @@ import { attachStreaming } from '../main/server/streaming/attach.js';
 import { createPocketsphinxRecognizer, clinicalArtefacts } from '../main/engines/speech/pocketsphinx/index.js';
 import { createEnergyEndpointer, createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
 import type { SpeechRecognizer, SpeechStream } from '../main/services/transcriptions/ports.js';
+import { wavFile } from '../test/support/audio.js';
 
 const UTTERANCES = [
   'hello world. one two three four five.',
@@ -91,24 +92,6 @@ function buildClip(dir: string): { pcm: Int16Array; ends: number[] } {
 }
 
 interface Run { partial: number[]; final: number[]; lag: number[]; dropped: number; finals: number }
-
-/** A 16 kHz mono WAV of `pcm`. */
-function writeWav(path: string, pcm: Int16Array): void {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + pcm.byteLength, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(pcm.byteLength, 40);
-  writeFileSync(path, Buffer.concat([header, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)]));
-}
 
 /**
  * Keeps `count` batch transcriptions of `path` decoding until `stop` resolves (each one restarts
@@ -248,7 +231,8 @@ async function main(): Promise<void> {
 
   // Live beside batch: one recogniser for both, as the app composes it.
   const batchFile = join(dir, 'batch.wav');
-  writeWav(batchFile, Int16Array.from({ length: pcm.length * 4 }, (_, i) => pcm[i % pcm.length]!));
+  const looped = Int16Array.from({ length: pcm.length * 4 }, (_, i) => pcm[i % pcm.length]!);
+  writeFileSync(batchFile, wavFile(Buffer.from(looped.buffer, looped.byteOffset, looped.byteLength), RATE));
   const pipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder(), recognizer: () => recognizer, vad: () => batchVad, diarizer: createClusteringDiarizer() });
   console.log(`live beside batch: 1 session (the clip twice: 8 finals); batch = 2 transcriptions of a ${(pcm.length * 4 / RATE).toFixed(1)} s recording decoding throughout (live first ${liveFirst ? 'on' : 'off'}); load average ${load()}`);
   console.log('phase                 | partial ms p50  p95 | final ms p50  p95 | lag ms p50  p95 | batch audio s/s');

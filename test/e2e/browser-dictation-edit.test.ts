@@ -14,21 +14,20 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { ensureRendererBuild, missingTools, openApp, RENDERER, ROOT, speechRecording } from './harness.js';
+import { ensureRendererBuild, missingTools, openApp, RENDERER, ROOT, scriptableDictationSocket, speechRecording } from './harness.js';
 
 const missing = missingTools();
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
-const STREAM = /\/v1\/audio\/transcriptions\/stream/;
 
 describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
   let work: string;
-  /** When set, the next dictation socket talks to this test instead of the local API. */
-  let fake: ((ws: WebSocketRoute) => void) | undefined;
+  /** The page's dictation socket; after `next()` the next one talks to this test instead of the local API. */
+  let socket: Awaited<ReturnType<typeof scriptableDictationSocket>>;
 
   const shot = async (name: string): Promise<void> => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -49,12 +48,7 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
       body: JSON.stringify({ id: 'exam', examples: ['physical exam'], expansion_text: 'Physical exam: alert and oriented, lungs clear.' }),
     });
     ({ browser, page } = await openApp(server, mic));
-    await page.routeWebSocket(STREAM, (ws) => {
-      const take = fake;
-      fake = undefined;
-      if (take) take(ws);
-      else ws.connectToServer(); // the local API, messages forwarded both ways
-    });
+    socket = await scriptableDictationSocket(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -91,9 +85,9 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
     await expect.poll(value).toBe('');
-    const socket = fakeRecogniser();
+    const scripted = socket.next();
     await page.getByRole('button', { name: 'Start dictation' }).click();
-    const say = await socket;
+    const say = await scripted;
     await say('the lungs are clear');
     await expect.poll(value).toBe('The lungs are clear.');
     await say('Blood pressure is high');
@@ -178,25 +172,6 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     expect(md.indexOf('Allergies')).toBeGreaterThan(md.indexOf('History of present illness'));
     await shot('template-editor.png');
   }, 150_000);
-
-  /** The next dictation socket answers as a recogniser that hears what the test says. */
-  function fakeRecogniser(): Promise<(text: string) => Promise<void>> {
-    return new Promise((resolve) => {
-      fake = (ws) => {
-        let at = 0;
-        ws.onMessage((m) => {
-          if (String(m).includes('CloseStream')) ws.close({ code: 1000 });
-        });
-        ws.send(JSON.stringify({ type: 'status', status: 'connected', timestamp: new Date().toISOString() }));
-        resolve(async (text) => {
-          const words = text.split(' ').map((w, i) => ({ word: w.toLowerCase(), punctuated_word: w, start: at + i * 0.4, end: at + i * 0.4 + 0.3, confidence: 0.95 }));
-          const end = at + words.length * 0.4;
-          ws.send(JSON.stringify({ type: 'transcript', audio_start: at, audio_end: end, duration: end - at, text, is_final: true, isFinal: true, words, timestamp: new Date().toISOString() }));
-          at = end + 0.5;
-        });
-      };
-    });
-  }
 });
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

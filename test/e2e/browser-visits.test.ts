@@ -13,13 +13,12 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { ensureRendererBuild, missingTools, openApp, RENDERER, ROOT, speechRecording } from './harness.js';
+import { ensureRendererBuild, missingTools, openApp, RENDERER, ROOT, scriptableDictationSocket, speechRecording } from './harness.js';
 
 const missing = missingTools();
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e');
-const STREAM = /\/v1\/audio\/transcriptions\/stream/;
 
 const TRANSCRIPT = `Doctor: What brings you in today?
 Patient: A dry cough for three days and a sore throat.
@@ -30,8 +29,8 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
   let browser: Browser;
   let page: Page;
   let work: string;
-  /** When set, the next dictation socket talks to this test instead of the local API. */
-  let fake: ((ws: WebSocketRoute) => void) | undefined;
+  /** The page's dictation socket; after `next()` the next one talks to this test instead of the local API. */
+  let socket: Awaited<ReturnType<typeof scriptableDictationSocket>>;
 
   const shot = async (p: Page, name: string): Promise<void> => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -51,12 +50,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
       body: JSON.stringify({ id: 'cardiac', examples: ['normal cardiac exam'], expansion_text: 'HEART: regular rate and rhythm, no murmurs.' }),
     });
     ({ browser, page } = await openApp(server, mic));
-    await page.routeWebSocket(STREAM, (ws) => {
-      const take = fake;
-      fake = undefined;
-      if (take) take(ws);
-      else ws.connectToServer();
-    });
+    socket = await scriptableDictationSocket(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -165,9 +159,9 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await page.getByRole('button', { name: 'New visit' }).click();
     await page.getByRole('heading', { name: 'Dictation', level: 2 }).waitFor();
     await expect.poll(() => dictated(page).inputValue()).toBe('');
-    const socket = fakeRecogniser();
+    const scripted = socket.next();
     await page.getByRole('button', { name: 'Start dictation' }).click();
-    const say = await socket;
+    const say = await scripted;
     await say('This was not a normal cardiac exam.');
     const held = page.locator('mark.macro[data-macro-id="cardiac"][data-skipped="negated"]');
     await held.waitFor({ timeout: 15_000 });
@@ -216,23 +210,4 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await page.getByRole('button', { name: 'Clear text' }).click();
     expect(await dictated(page).inputValue()).toBe('');
   }, 30_000);
-
-  /** The next dictation socket: `say(text)` sends a final as the recogniser would. */
-  function fakeRecogniser(): Promise<(text: string) => Promise<void>> {
-    return new Promise((resolve) => {
-      fake = (ws) => {
-        let at = 0;
-        ws.onMessage((m) => {
-          if (String(m).includes('CloseStream')) ws.close({ code: 1000 });
-        });
-        ws.send(JSON.stringify({ type: 'status', status: 'connected', timestamp: new Date().toISOString() }));
-        resolve(async (text) => {
-          const words = text.split(' ').map((w, i) => ({ word: w.toLowerCase(), punctuated_word: w, start: at + i * 0.4, end: at + i * 0.4 + 0.3, confidence: 0.95 }));
-          const end = at + words.length * 0.4;
-          ws.send(JSON.stringify({ type: 'transcript', audio_start: at, audio_end: end, duration: end - at, text, is_final: true, isFinal: true, words, timestamp: new Date().toISOString() }));
-          at = end + 0.5;
-        });
-      };
-    });
-  }
 });

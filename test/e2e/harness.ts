@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type WebSocketRoute } from 'playwright-core';
 import type { TestServer } from '../support/server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -94,4 +94,40 @@ export async function openApp(server: TestServer, micWav: string): Promise<OpenA
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   await page.screenshot({ path: join(OUT, name), fullPage: true });
+}
+
+/** A final as a recogniser would send it; `say(text)` sends one. */
+export type Say = (text: string) => Promise<void>;
+
+/**
+ * Puts the page's dictation socket behind a switch (Playwright's routeWebSocket): after `next()`,
+ * the next socket the page opens is answered by a scripted recogniser whose `say(text)` sends a
+ * final with word times; every other socket reaches the local API, messages forwarded both ways.
+ */
+export async function scriptableDictationSocket(page: Page): Promise<{ next(): Promise<Say> }> {
+  let fake: ((ws: WebSocketRoute) => void) | undefined;
+  await page.routeWebSocket(/\/v1\/audio\/transcriptions\/stream/, (ws) => {
+    const take = fake;
+    fake = undefined;
+    if (take) take(ws);
+    else ws.connectToServer();
+  });
+  return {
+    next: () =>
+      new Promise<Say>((resolve) => {
+        fake = (ws) => {
+          let at = 0;
+          ws.onMessage((m) => {
+            if (String(m).includes('CloseStream')) ws.close({ code: 1000 });
+          });
+          ws.send(JSON.stringify({ type: 'status', status: 'connected', timestamp: new Date().toISOString() }));
+          resolve(async (text) => {
+            const words = text.split(' ').map((w, i) => ({ word: w.toLowerCase(), punctuated_word: w, start: at + i * 0.4, end: at + i * 0.4 + 0.3, confidence: 0.95 }));
+            const end = at + words.length * 0.4;
+            ws.send(JSON.stringify({ type: 'transcript', audio_start: at, audio_end: end, duration: end - at, text, is_final: true, isFinal: true, words, timestamp: new Date().toISOString() }));
+            at = end + 0.5;
+          });
+        };
+      }),
+  };
 }

@@ -13,15 +13,9 @@ import { CodesPanel, EvidenceNote, useActiveEvidence } from '../../renderer/comp
 import { splitByCodePoints } from '../../renderer/state/codes-store.js';
 import { createAppStores, StoresProvider, type AppStores } from '../../renderer/state/stores.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { MemoryStorage } from '../support/memory-storage.js';
 
 afterEach(cleanup);
-
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string): string | null => this.map.get(k) ?? null;
-  setItem = (k: string, v: string): void => void this.map.set(k, v);
-  removeItem = (k: string): void => void this.map.delete(k);
-}
 
 // A patient-written emoji and a mathematical letter (two UTF-16 units each) before the evidence.
 const NOTE = '# Visit 🩺\n\nPatient says 𝒜 lot of thirst.\n\n## Assessment\n- Type 2 diabetes mellitus with diabetic chronic kidney disease, CKD stage 3a.\n- Left knee osteoarthritis.\n- Denies chest pain.\n';

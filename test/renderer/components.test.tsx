@@ -5,15 +5,9 @@ import { MarkdownView } from '../../renderer/components/markdown-view.js';
 import { DictationPage } from '../../renderer/pages/dictation-page.js';
 import { emptyDoc, insertUtterance } from '../../renderer/state/dictation-doc.js';
 import { createAppStores, StoresProvider, type AppStores } from '../../renderer/state/stores.js';
+import { MemoryStorage } from '../support/memory-storage.js';
 
 afterEach(cleanup);
-
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string): string | null => this.map.get(k) ?? null;
-  setItem = (k: string, v: string): void => void this.map.set(k, v);
-  removeItem = (k: string): void => void this.map.delete(k);
-}
 
 function stores(): AppStores {
   const s = new MemoryStorage();

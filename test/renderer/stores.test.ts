@@ -8,13 +8,7 @@ import { createDictationStore } from '../../renderer/state/dictation-store.js';
 import { deleteAllData, describeUsage, formatBytes, storageUsage } from '../../renderer/state/data-admin.js';
 import type { StreamClientDeps } from '../../renderer/audio/stream-client.js';
 import type { StreamMessage } from '../../renderer/api/types.js';
-
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string): string | null => this.map.get(k) ?? null;
-  setItem = (k: string, v: string): void => void this.map.set(k, v);
-  removeItem = (k: string): void => void this.map.delete(k);
-}
+import { MemoryStorage } from '../support/memory-storage.js';
 
 let server: TestServer;
 let client: ApiClient;

@@ -10,13 +10,7 @@ import { createDictationStore } from '../../renderer/state/dictation-store.js';
 import { createNoteStore } from '../../renderer/state/note-store.js';
 import { createVisitStore } from '../../renderer/state/visit-store.js';
 import * as docs from '../../renderer/state/dictation-doc.js';
-
-class MemoryStorage {
-  private map = new Map<string, string>();
-  getItem = (k: string): string | null => this.map.get(k) ?? null;
-  setItem = (k: string, v: string): void => void this.map.set(k, v);
-  removeItem = (k: string): void => void this.map.delete(k);
-}
+import { MemoryStorage } from '../support/memory-storage.js';
 
 let server: TestServer;
 let client: ApiClient;
