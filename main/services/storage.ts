@@ -20,19 +20,19 @@ export interface ApiKeyRecord {
 }
 
 export interface AccountStore {
-  createAccount(account: AccountRecord): void;
-  listAccounts(): AccountRecord[];
-  getAccount(id: string): AccountRecord | undefined;
-  countAccounts(): number;
-  insertKey(key: ApiKeyRecord & { hash: string }): void;
+  createAccount(account: AccountRecord): Promise<void>;
+  listAccounts(): Promise<AccountRecord[]>;
+  getAccount(id: string): Promise<AccountRecord | undefined>;
+  countAccounts(): Promise<number>;
+  insertKey(key: ApiKeyRecord & { hash: string }): Promise<void>;
   /** The key whose hash matches, revoked or not. */
-  findKeyByHash(hash: string): (ApiKeyRecord & { hash: string }) | undefined;
-  listKeys(accountId: string): ApiKeyRecord[];
-  revokeKey(keyId: string, at: number): boolean;
-  touchKey(keyId: string, at: number): void;
-  insertStreamToken(token: { hash: string; accountId: string; keyId: string; expiresAt: number }): void;
-  findStreamToken(hash: string): { accountId: string; keyId: string; expiresAt: number } | undefined;
-  deleteExpiredStreamTokens(now: number): void;
+  findKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string, at: number): Promise<boolean>;
+  touchKey(keyId: string, at: number): Promise<void>;
+  insertStreamToken(token: { hash: string; accountId: string; keyId: string; expiresAt: number }): Promise<void>;
+  findStreamToken(hash: string): Promise<{ accountId: string; keyId: string; expiresAt: number } | undefined>;
+  deleteExpiredStreamTokens(now: number): Promise<void>;
 }
 
 export type NoteStatus = 'STATUS_PENDING' | 'STATUS_PROCESSING' | 'STATUS_DONE' | 'STATUS_FAILED';
@@ -77,13 +77,13 @@ export interface Page<T> {
 }
 
 export interface NoteStore {
-  insert(note: NoteRecord): void;
-  get(accountId: string, id: string): NoteRecord | undefined;
+  insert(note: NoteRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<NoteRecord | undefined>;
   /** Reads a note regardless of account: for the job runner only. */
-  getForJob(id: string): NoteRecord | undefined;
-  list(accountId: string, limit: number, cursor?: string): Page<NoteRecord>;
-  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>): void;
-  delete(accountId: string, id: string): boolean;
+  getForJob(id: string): Promise<NoteRecord | undefined>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteRecord>>;
+  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>): Promise<void>;
+  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 export interface TemplateRecord {
@@ -96,10 +96,10 @@ export interface TemplateRecord {
 
 /** A JSON document store keyed by (account, id): note templates and the macro library. */
 export interface DocumentStore {
-  put(record: TemplateRecord): void;
-  get(accountId: string, id: string): TemplateRecord | undefined;
-  list(accountId: string, limit: number, cursor?: string): Page<TemplateRecord>;
-  delete(accountId: string, id: string): boolean;
+  put(record: TemplateRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<TemplateRecord | undefined>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<TemplateRecord>>;
+  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 export type TranscriptionStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -120,12 +120,12 @@ export interface TranscriptionRecord {
 }
 
 export interface TranscriptionStore {
-  insert(record: TranscriptionRecord): void;
-  get(accountId: string, id: string): TranscriptionRecord | undefined;
-  getForJob(id: string): TranscriptionRecord | undefined;
-  list(accountId: string, limit: number, cursor?: string): Page<TranscriptionRecord>;
-  update(id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>): void;
-  delete(accountId: string, id: string): boolean;
+  insert(record: TranscriptionRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<TranscriptionRecord | undefined>;
+  getForJob(id: string): Promise<TranscriptionRecord | undefined>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<TranscriptionRecord>>;
+  update(id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>): Promise<void>;
+  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 /** Audio and other large payloads, addressed by an opaque key. */
@@ -134,8 +134,8 @@ export interface BlobStore {
   write(source: AsyncIterable<Uint8Array> | NodeJS.ReadableStream, maxBytes: number): Promise<{ key: string; bytes: number }>;
   /** Absolute path of a blob on the local filesystem (engines such as ffmpeg read files). */
   pathOf(key: string): string;
-  exists(key: string): boolean;
-  delete(key: string): void;
+  exists(key: string): Promise<boolean>;
+  delete(key: string): Promise<void>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -152,20 +152,20 @@ export interface JobRecord {
 }
 
 export interface JobStore {
-  enqueue(job: { id: string; kind: string; accountId: string; resourceId: string; runAfter: number }): void;
+  enqueue(job: { id: string; kind: string; accountId: string; resourceId: string; runAfter: number }): Promise<void>;
   /** Atomically takes the oldest ready job and marks it running. */
-  claim(now: number): JobRecord | undefined;
-  finish(id: string, status: 'done' | 'failed', error: string | null): void;
+  claim(now: number): Promise<JobRecord | undefined>;
+  finish(id: string, status: 'done' | 'failed', error: string | null): Promise<void>;
   /**
    * Puts a running job back in the queue (retry, or shutdown before it finished). With
    * `refundAttempt` the claim does not count as an attempt (a full disk is not the job's failure).
    */
-  requeue(id: string, runAfter: number, error: string | null, refundAttempt?: boolean): void;
+  requeue(id: string, runAfter: number, error: string | null, refundAttempt?: boolean): Promise<void>;
   /** Jobs left `running` by a process that died: back to `queued`. Returns how many. */
-  recoverInterrupted(): number;
-  get(id: string): JobRecord | undefined;
+  recoverInterrupted(): Promise<number>;
+  get(id: string): Promise<JobRecord | undefined>;
   /** Jobs queued or running. */
-  countOpen(): number;
+  countOpen(): Promise<number>;
 }
 
 export interface IdempotencyRecord {
@@ -176,9 +176,9 @@ export interface IdempotencyRecord {
 }
 
 export interface IdempotencyStore {
-  get(accountId: string, key: string): IdempotencyRecord | undefined;
-  put(accountId: string, key: string, record: IdempotencyRecord): void;
-  purgeOlderThan(time: number): void;
+  get(accountId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  put(accountId: string, key: string, record: IdempotencyRecord): Promise<void>;
+  purgeOlderThan(time: number): Promise<void>;
 }
 
 export interface WebhookRecord {
@@ -216,17 +216,17 @@ export interface WebhookAttempt {
 }
 
 export interface WebhookStore {
-  insert(webhook: WebhookRecord): void;
-  list(accountId: string): WebhookRecord[];
-  get(accountId: string, id: string): WebhookRecord | undefined;
-  delete(accountId: string, id: string): boolean;
-  insertDelivery(delivery: DeliveryRecord): void;
+  insert(webhook: WebhookRecord): Promise<void>;
+  list(accountId: string): Promise<WebhookRecord[]>;
+  get(accountId: string, id: string): Promise<WebhookRecord | undefined>;
+  delete(accountId: string, id: string): Promise<boolean>;
+  insertDelivery(delivery: DeliveryRecord): Promise<void>;
   /** Marks due pending deliveries as delivering and returns them. */
-  claimDue(now: number, limit: number): DeliveryRecord[];
-  updateDelivery(id: string, changes: { status: DeliveryStatus; attempts?: number; nextAttemptAt?: number }): void;
-  recordAttempt(attempt: WebhookAttempt): void;
-  listDeliveries(accountId: string, resourceId?: string): DeliveryRecord[];
-  listAttempts(deliveryId: string): WebhookAttempt[];
+  claimDue(now: number, limit: number): Promise<DeliveryRecord[]>;
+  updateDelivery(id: string, changes: { status: DeliveryStatus; attempts?: number; nextAttemptAt?: number }): Promise<void>;
+  recordAttempt(attempt: WebhookAttempt): Promise<void>;
+  listDeliveries(accountId: string, resourceId?: string): Promise<DeliveryRecord[]>;
+  listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
   /** Deliveries left `delivering` by a process that died go back to pending. */
-  recoverInterrupted(): number;
+  recoverInterrupted(): Promise<number>;
 }

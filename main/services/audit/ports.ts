@@ -34,9 +34,9 @@ export interface AuditFilter {
 
 /** Append-only storage of the trail: there is no update and no delete. */
 export interface AuditStore {
-  append(event: AuditEvent): void;
+  append(event: AuditEvent): Promise<void>;
   /** An account's events, newest first. */
-  list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Page<AuditEvent>;
+  list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Promise<Page<AuditEvent>>;
 }
 
 /** An item the retention sweep must delete. */
@@ -50,12 +50,12 @@ export interface ExpiredItem {
 /** Per-account retention settings and the query that finds what has outlived them. */
 export interface RetentionStore {
   /** The account's own retention in days; null when it follows the default. */
-  getRetentionDays(accountId: string): number | null;
+  getRetentionDays(accountId: string): Promise<number | null>;
   /** Sets (or with null clears) the account's retention in days; 0 keeps everything. */
-  setRetentionDays(accountId: string, days: number | null): void;
+  setRetentionDays(accountId: string, days: number | null): Promise<void>;
   /**
    * Notes and transcriptions created before their account's retention cut-off at `now`.
    * Accounts without a setting use `defaultDays`; 0 days means keep.
    */
-  findExpired(now: number, defaultDays: number, limit: number): ExpiredItem[];
+  findExpired(now: number, defaultDays: number, limit: number): Promise<ExpiredItem[]>;
 }

@@ -46,19 +46,19 @@ export interface ModelPullRecord {
 }
 
 export interface ModelStore {
-  listInstalled(): InstalledModelRecord[];
-  getInstalled(id: string): InstalledModelRecord | undefined;
-  putInstalled(record: InstalledModelRecord): void;
-  deleteInstalled(id: string): void;
-  markVerified(id: string, at: number): void;
+  listInstalled(): Promise<InstalledModelRecord[]>;
+  getInstalled(id: string): Promise<InstalledModelRecord | undefined>;
+  putInstalled(record: InstalledModelRecord): Promise<void>;
+  deleteInstalled(id: string): Promise<void>;
+  markVerified(id: string, at: number): Promise<void>;
   /** Hashes pinned at a model's first download, by file path; kept when the model is removed. */
-  pins(modelId: string): Record<string, string>;
-  pin(modelId: string, path: string, sha256: string, at: number): void;
-  insertPull(record: ModelPullRecord): void;
-  getPull(id: string): ModelPullRecord | undefined;
+  pins(modelId: string): Promise<Record<string, string>>;
+  pin(modelId: string, path: string, sha256: string, at: number): Promise<void>;
+  insertPull(record: ModelPullRecord): Promise<void>;
+  getPull(id: string): Promise<ModelPullRecord | undefined>;
   /** The newest pull of a model, finished or not. */
-  latestPull(modelId: string): ModelPullRecord | undefined;
-  updatePull(id: string, changes: Partial<Omit<ModelPullRecord, 'id' | 'modelId' | 'accountId' | 'createdAt'>>): void;
+  latestPull(modelId: string): Promise<ModelPullRecord | undefined>;
+  updatePull(id: string, changes: Partial<Omit<ModelPullRecord, 'id' | 'modelId' | 'accountId' | 'createdAt'>>): Promise<void>;
 }
 
 /** Size and SHA-256 of a file as it lies on disk. */

@@ -20,5 +20,5 @@ export interface AccountUsage {
  * account's own rows and the sizes of its audio files, so one account never sees another's.
  */
 export interface StorageUsageReader {
-  usage(accountId: string): AccountUsage;
+  usage(accountId: string): Promise<AccountUsage>;
 }

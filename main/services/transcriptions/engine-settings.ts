@@ -14,10 +14,10 @@ import { DomainError, invalidRequest } from '../errors.js';
 
 /** Storage of the per-account choices (null: follow the device configuration). */
 export interface EngineSettingsStore {
-  getAsrEngine(accountId: string): string | null;
-  setAsrEngine(accountId: string, engine: string | null): void;
-  getNoteEngine(accountId: string): string | null;
-  setNoteEngine(accountId: string, engine: string | null): void;
+  getAsrEngine(accountId: string): Promise<string | null>;
+  setAsrEngine(accountId: string, engine: string | null): Promise<void>;
+  getNoteEngine(accountId: string): Promise<string | null>;
+  setNoteEngine(accountId: string, engine: string | null): Promise<void>;
 }
 
 /** Whether the embedded recogniser uses the clinical language model (decided by composition at start-up). */

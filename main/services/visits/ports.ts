@@ -24,16 +24,16 @@ export interface VisitRecord {
 
 /** Storage of visits, scoped by account. `main/store/visit-store.ts` keeps the content sealed. */
 export interface VisitStore {
-  insert(visit: VisitRecord): void;
-  get(accountId: string, id: string): VisitRecord | undefined;
+  insert(visit: VisitRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<VisitRecord | undefined>;
   /** Newest first (created), cursor paging. */
-  list(accountId: string, limit: number, cursor?: string): Page<VisitRecord>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<VisitRecord>>;
   /**
    * Replaces the content and bumps the version, only while the stored version is `expected`
    * (one conditional write, so a change that raced another loses cleanly). False otherwise.
    */
-  update(accountId: string, id: string, expected: number, content: VisitContent, updatedAt: number): boolean;
-  delete(accountId: string, id: string): boolean;
+  update(accountId: string, id: string, expected: number, content: VisitContent, updatedAt: number): Promise<boolean>;
+  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 /** Whether an id a visit links to is one of the account's own objects. */
