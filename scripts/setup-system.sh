@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Clindoc needs on this machine: ffmpeg (audio conversion),
 # pocketsphinx with its US-English model (the embedded recogniser), Chromium (interface tests),
-# espeak-ng and sox (speech fixtures for tests and quality scripts).
+# espeak-ng and sox (speech fixtures for tests and quality scripts), PostgreSQL (clinic-mode tests).
 # Skips apt when everything is already present, so it is cheap to run before every start.
 set -euo pipefail
 need=()
@@ -18,6 +18,8 @@ dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || need+=(pocketsphinx-testdata)
 # Dictate anywhere types through xdotool (+ xclip for accents); its tests type into an xterm under Xvfb.
 for tool in xdotool xclip xterm; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+# PostgreSQL server for the clinic-scale mode's tests (a throwaway cluster: scripts/postgres-throwaway.sh).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -eq 0 ]; then
   echo "setup-system: Debian packages already installed"
   exit 0
