@@ -59,7 +59,7 @@ async function serve(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-apibench-'));
   const config = loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_LOG_LEVEL: 'info', CLINDOC_RATE_LIMIT: '1000000' }, dataDir);
   // Logs go where a real run sends them (pino's own destination), only to a file instead of stdout.
-  const clindoc = createClindoc(config, { logDestination: pino.destination(join(dataDir, 'server.log')) });
+  const clindoc = await createClindoc(config, { logDestination: pino.destination(join(dataDir, 'server.log')) });
   const port = await clindoc.listen();
   const creds = clindoc.localCredentials!;
   const headers = { 'X-API-KEY': creds.apiKey, 'X-ACCOUNT-ID': creds.accountId, 'content-type': 'application/json' };

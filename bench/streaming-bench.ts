@@ -183,7 +183,7 @@ async function main(): Promise<void> {
   const liveFirst = process.env.STREAM_BENCH_FIFO !== '1';
   const dir = mkdtempSync(join(tmpdir(), 'clindoc-sbench-'));
   const { pcm, ends } = buildClip(dir);
-  const clindoc = createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dir, CLINDOC_LOG_LEVEL: 'warn' }, dir), { logDestination: pino.destination('/dev/null') });
+  const clindoc = await createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dir, CLINDOC_LOG_LEVEL: 'warn' }, dir), { logDestination: pino.destination('/dev/null') });
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;

@@ -48,7 +48,7 @@ const what = makeRecording(dir, wav);
 const bytes = new Uint8Array(readFileSync(wav));
 const audioSeconds = (bytes.length - 44) / 32000;
 
-const clindoc = createClindoc(
+const clindoc = await createClindoc(
   loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: join(dir, 'data'), CLINDOC_JOB_CONCURRENCY: concurrency, CLINDOC_LOG_LEVEL: 'silent', CLINDOC_RATE_LIMIT: '100000' }, dir),
   { logDestination: new Writable({ write: (_c, _e, done) => done() }) },
 );

@@ -146,7 +146,7 @@ function readExtractionPrompt(promptsDir: string, logger: Logger): string | unde
  * The one composition of Clindoc: configuration in, a wired server out. The Electron main
  * process, `npm run serve` and the CLI all come through here, so they are the same program.
  */
-export function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Clindoc {
+export async function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Promise<Clindoc> {
   const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination(1));
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
   let protection: DataProtection;
@@ -228,7 +228,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   };
 
   let jobs: JobRunner | undefined;
-  const enqueue = (kind: string, accountId: string, resourceId: string): void => jobs!.enqueue(kind, accountId, resourceId);
+  const enqueue = (kind: string, accountId: string, resourceId: string): Promise<void> => jobs!.enqueue(kind, accountId, resourceId);
   let dispatcher: WebhookDispatcher | undefined;
   const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
   const accounts = createAccountService({ store: stores.accounts });

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const clindoc = createClindoc(config);
+  const clindoc = await createClindoc(config);
   const port = await clindoc.listen();
   if (clindoc.localCredentials) {
     // The key is stored hashed in the database; the owner-only file keeps it for the app and for

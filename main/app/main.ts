@@ -44,7 +44,7 @@ async function start(): Promise<void> {
   const config = loadConfig(env, app.isPackaged ? app.getAppPath() : process.cwd(), files);
   // The data folder's master key is kept by the OS keychain (safeStorage) when there is one.
   const keychainKey = process.env.CLINDOC_ENCRYPTION_KEY ? undefined : loadKeychainKey(safeStorage, config.dataDir);
-  clindoc = createClindoc(config, keychainKey ? { keychainKey } : {});
+  clindoc = await createClindoc(config, keychainKey ? { keychainKey } : {});
   const port = await clindoc.listen();
   appOrigin = `http://127.0.0.1:${port}`;
   const credentials = readLocalCredentials(config.dataDir);

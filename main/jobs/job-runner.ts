@@ -25,7 +25,8 @@ export interface JobRunnerOptions {
 }
 
 export interface JobRunner {
-  enqueue(kind: string, accountId: string, resourceId: string): void;
+  /** Resolves once the job is written to the queue; the runner is woken at once. */
+  enqueue(kind: string, accountId: string, resourceId: string): Promise<void>;
   start(): void;
   /** Stops taking jobs and waits for running ones (up to `graceMs`); unfinished ones stay queued. */
   stop(graceMs?: number): Promise<void>;
@@ -150,8 +151,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   };
 
   return {
-    enqueue(kind, accountId, resourceId) {
-      store.enqueue({ id: randomUUID(), kind, accountId, resourceId, runAfter: Date.now() });
+    async enqueue(kind, accountId, resourceId) {
+      await store.enqueue({ id: randomUUID(), kind, accountId, resourceId, runAfter: Date.now() });
       setImmediate(pump);
     },
     start() {

@@ -131,7 +131,7 @@ describe('a missing clinical language model', () => {
       },
     });
     const files = { ...locateAppFiles(), asrDir: emptyAsr };
-    const clindoc = createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: join(dir, 'data'), CLINDOC_LOG_LEVEL: 'info' }, dir, files), { logDestination: sink });
+    const clindoc = await createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: join(dir, 'data'), CLINDOC_LOG_LEVEL: 'info' }, dir, files), { logDestination: sink });
     try {
       const port = await clindoc.listen();
       const base = `http://127.0.0.1:${port}`;
@@ -160,7 +160,7 @@ describe('a missing clinical language model', () => {
         done();
       },
     });
-    const clindoc = createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: join(dir, 'data'), CLINDOC_ASR_MEDICAL: '0' }, dir), { logDestination: sink });
+    const clindoc = await createClindoc(loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: join(dir, 'data'), CLINDOC_ASR_MEDICAL: '0' }, dir), { logDestination: sink });
     try {
       const port = await clindoc.listen();
       const headers = { 'X-API-KEY': clindoc.localCredentials!.apiKey, 'X-ACCOUNT-ID': clindoc.localCredentials!.accountId };

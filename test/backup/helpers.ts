@@ -20,7 +20,7 @@ export interface Running {
 export async function startOn(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const config = loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_ENCRYPTION_KEY: KEY, CLINDOC_LOG_LEVEL: 'warn', ...env }, dataDir);
-  const clindoc = createClindoc(config, { logDestination: sink });
+  const clindoc = await createClindoc(config, { logDestination: sink });
   const port = await clindoc.listen();
   return { clindoc, base: `http://127.0.0.1:${port}`, dataDir, close: () => clindoc.close() };
 }

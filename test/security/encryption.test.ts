@@ -146,7 +146,7 @@ describe('key rotation', () => {
     const env = { CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_LOG_LEVEL: 'silent', CLINDOC_JOB_CONCURRENCY: '0', CLINDOC_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     const silent = { write: () => true } as unknown as NodeJS.WritableStream;
     try {
-      let app = createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
+      let app = await createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
       let port = await app.listen();
       const creds = app.localCredentials!;
       const post = async (id: string) =>
@@ -161,7 +161,7 @@ describe('key rotation', () => {
       expect(rotated.code).toBe(0);
       const second = (JSON.parse(rotated.stdout) as { activeKeyId: string }).activeKeyId;
       expect(second).not.toBe(first);
-      app = createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
+      app = await createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
       port = await app.listen();
       expect(await post('after')).toBeLessThan(300);
       const get = async (id: string) => (await fetch(`http://127.0.0.1:${port}/v1/macro-library/${id}`, { headers: authHeaders(creds) })).status;
@@ -177,7 +177,7 @@ describe('key rotation', () => {
       expect(report.keysInUse).toEqual([second]);
       expect(app.protection.ring.prune((id) => report.keysInUse.includes(id))).toEqual([first]);
       await app.close();
-      app = createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
+      app = await createClindoc(loadConfig(env, dataDir), { logDestination: silent as never });
       port = await app.listen();
       expect(app.protection.ring.keyIds()).toEqual([second]);
       expect(await get('before')).toBe(200);
@@ -185,8 +185,8 @@ describe('key rotation', () => {
       await app.close();
 
       // A wrong master key stops start-up rather than serving or writing garbage.
-      expect(() => createClindoc(loadConfig({ ...env, CLINDOC_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, dataDir), { logDestination: silent as never }))
-        .toThrow(KeyRingError);
+      await expect(createClindoc(loadConfig({ ...env, CLINDOC_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, dataDir), { logDestination: silent as never }))
+        .rejects.toThrow(KeyRingError);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

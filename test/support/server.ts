@@ -28,7 +28,7 @@ export async function startServer(env: Record<string, string> = {}, options: Com
     },
   });
   const config = loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_LOG_LEVEL: 'info', ...env }, dataDir);
-  const clindoc = createClindoc(config, { logDestination: sink, ...options });
+  const clindoc = await createClindoc(config, { logDestination: sink, ...options });
   const port = await clindoc.listen();
   const creds = clindoc.localCredentials!;
   return {
