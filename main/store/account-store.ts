@@ -12,7 +12,10 @@ const toKey = (row: KeyRow): ApiKeyRecord & { hash: string } => ({
   lastUsedAt: row.last_used_at,
 });
 
-/** SQLite implementation of the accounts, API keys and streaming tokens port. */
+/**
+ * SQLite implementation of the accounts, API keys and streaming tokens port. better-sqlite3 is
+ * synchronous: each method runs its prepared statement at once and returns it as a settled promise.
+ */
 export function createAccountStore(db: Db): AccountStore {
   const stmts = {
     insertAccount: db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)'),
@@ -29,23 +32,23 @@ export function createAccountStore(db: Db): AccountStore {
     purgeTokens: db.prepare('DELETE FROM stream_tokens WHERE expires_at < ?'),
   };
   return {
-    createAccount: (a: AccountRecord) => void stmts.insertAccount.run(a.id, a.name, a.createdAt),
-    listAccounts: () => stmts.listAccounts.all() as AccountRecord[],
-    getAccount: (id) => stmts.getAccount.get(id) as AccountRecord | undefined,
-    countAccounts: () => (stmts.countAccounts.get() as { n: number }).n,
-    insertKey: (k) => void stmts.insertKey.run(k.id, k.accountId, k.hash, k.createdAt, k.revokedAt, k.lastUsedAt),
-    findKeyByHash: (hash) => {
+    createAccount: async (a: AccountRecord) => void stmts.insertAccount.run(a.id, a.name, a.createdAt),
+    listAccounts: async () => stmts.listAccounts.all() as AccountRecord[],
+    getAccount: async (id) => stmts.getAccount.get(id) as AccountRecord | undefined,
+    countAccounts: async () => (stmts.countAccounts.get() as { n: number }).n,
+    insertKey: async (k) => void stmts.insertKey.run(k.id, k.accountId, k.hash, k.createdAt, k.revokedAt, k.lastUsedAt),
+    findKeyByHash: async (hash) => {
       const row = stmts.findKey.get(hash) as KeyRow | undefined;
       return row ? toKey(row) : undefined;
     },
-    listKeys: (accountId) => (stmts.listKeys.all(accountId) as KeyRow[]).map(({ hash: _hash, ...row }) => {
+    listKeys: async (accountId) => (stmts.listKeys.all(accountId) as KeyRow[]).map(({ hash: _hash, ...row }) => {
       const { hash: _h, ...key } = toKey({ ...row, hash: '' });
       return key;
     }),
-    revokeKey: (keyId, at) => stmts.revokeKey.run(at, keyId).changes > 0,
-    touchKey: (keyId, at) => void stmts.touchKey.run(at, keyId),
-    insertStreamToken: (t) => void stmts.insertToken.run(t.hash, t.accountId, t.keyId, t.expiresAt),
-    findStreamToken: (hash) => stmts.findToken.get(hash) as { accountId: string; keyId: string; expiresAt: number } | undefined,
-    deleteExpiredStreamTokens: (now) => void stmts.purgeTokens.run(now),
+    revokeKey: async (keyId, at) => stmts.revokeKey.run(at, keyId).changes > 0,
+    touchKey: async (keyId, at) => void stmts.touchKey.run(at, keyId),
+    insertStreamToken: async (t) => void stmts.insertToken.run(t.hash, t.accountId, t.keyId, t.expiresAt),
+    findStreamToken: async (hash) => stmts.findToken.get(hash) as { accountId: string; keyId: string; expiresAt: number } | undefined,
+    deleteExpiredStreamTokens: async (now) => void stmts.purgeTokens.run(now),
   };
 }

@@ -95,14 +95,15 @@ export function createAuditStore(db: Db, options: AuditStoreOptions = {}): Audit
   }
   return {
     flush: store.flush,
-    append(e) {
+    // Resolves once the event is in the batch; a batch that cannot be written goes to `onError` and is retried.
+    async append(e) {
       pending.push(e);
       unflushed.add(store);
       if (pending.length >= maxBatch) flushLater();
       // unref: a pending batch alone must not keep a finished process alive (the exit hook writes it).
       else timer ??= setTimeout(flushLater, flushAfterMs).unref();
     },
-    list(accountId, limit, cursor, filter: AuditFilter = {}) {
+    async list(accountId, limit, cursor, filter: AuditFilter = {}) {
       flushLater(); // a full disk must not stop the trail being read
       let before = Number.MAX_SAFE_INTEGER;
       if (cursor !== undefined) {
@@ -144,8 +145,8 @@ export function createRetentionStore(db: Db): RetentionStore {
      LIMIT @limit`,
   );
   return {
-    getRetentionDays: (accountId) => (get.get(accountId) as { days: number | null } | undefined)?.days ?? null,
-    setRetentionDays: (accountId, days) => void set.run(accountId, days),
-    findExpired: (now, defaultDays, limit) => expired.all({ now, defaultDays, limit }) as ExpiredItem[],
+    getRetentionDays: async (accountId) => (get.get(accountId) as { days: number | null } | undefined)?.days ?? null,
+    setRetentionDays: async (accountId, days) => void set.run(accountId, days),
+    findExpired: async (now, defaultDays, limit) => expired.all({ now, defaultDays, limit }) as ExpiredItem[],
   };
 }

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { access, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { BlobStore } from '../services/storage.js';
@@ -89,8 +90,9 @@ export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobS
       return { key, bytes };
     },
     pathOf,
-    exists: (key) => existsSync(pathOf(key)),
-    delete: (key) => rmSync(pathOf(key), { force: true }),
+    // async, so a malformed key rejects like a failed read instead of throwing at the call.
+    exists: async (key) => access(pathOf(key)).then(() => true, () => false),
+    delete: async (key) => rm(pathOf(key), { force: true }),
     keyOf(path) {
       const key = basename(path);
       return KEY.test(key) && pathOf(key) === path ? key : undefined;

@@ -23,13 +23,13 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', 
   const page = createPager<Row>(db, table);
   const del = db.prepare(`DELETE FROM ${table} WHERE account_id = ? AND id = ?`);
   return {
-    put: (r) =>
+    put: async (r) =>
       void put.run(r.id, r.accountId, cipher.seal(JSON.stringify(r.body), accountRowContext(`${table}.body`, r.accountId, r.id)), r.createdAt, r.updatedAt),
-    get: (accountId, id) => {
+    get: async (accountId, id) => {
       const row = get.get(accountId, id) as Row | undefined;
       return row ? toDoc(row) : undefined;
     },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, toDoc),
-    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+    list: async (accountId, limit, cursor) => page(accountId, limit, cursor, toDoc),
+    delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }

@@ -18,9 +18,9 @@ export function createEngineSettingsStore(db: Db): EngineSettingsStore {
   const note = column('note_engine');
   const read = (q: ReturnType<typeof column>, accountId: string): string | null => (q.get.get(accountId) as { engine: string | null } | undefined)?.engine ?? null;
   return {
-    getAsrEngine: (accountId) => read(asr, accountId),
-    setAsrEngine: (accountId, engine) => void asr.set.run(accountId, engine),
-    getNoteEngine: (accountId) => read(note, accountId),
-    setNoteEngine: (accountId, engine) => void note.set.run(accountId, engine),
+    getAsrEngine: async (accountId) => read(asr, accountId),
+    setAsrEngine: async (accountId, engine) => void asr.set.run(accountId, engine),
+    getNoteEngine: async (accountId) => read(note, accountId),
+    setNoteEngine: async (accountId, engine) => void note.set.run(accountId, engine),
   };
 }

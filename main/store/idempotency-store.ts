@@ -18,11 +18,11 @@ export function createIdempotencyStore(db: Db, cipher: FieldCipher): Idempotency
   );
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   return {
-    get: (accountId, key) => {
+    get: async (accountId, key) => {
       const row = get.get(accountId, key) as IdempotencyRecord | undefined;
       return row ? { ...row, body: cipher.open(row.body, context(accountId, key)) } : undefined;
     },
-    put: (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt),
-    purgeOlderThan: (time) => void purge.run(time),
+    put: async (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt),
+    purgeOlderThan: async (time) => void purge.run(time),
   };
 }

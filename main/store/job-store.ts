@@ -43,16 +43,16 @@ export function createJobStore(db: Db, kinds: JobKinds = {}): JobStore {
   const get = db.prepare('SELECT * FROM jobs WHERE id = ?');
   const open = db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued', 'running')${filter.sql}`);
   return {
-    enqueue: (j) => void enqueue.run(j.id, j.kind, j.accountId, j.resourceId, j.runAfter, Date.now(), Date.now()),
-    claim: (now) => {
+    enqueue: async (j) => void enqueue.run(j.id, j.kind, j.accountId, j.resourceId, j.runAfter, Date.now(), Date.now()),
+    claim: async (now) => {
       const row = claim.get(now, now, ...filter.values) as Row | undefined;
       return row ? toJob(row) : undefined;
     },
-    finish: (id, status, error) => void finish.run(status, error, Date.now(), id),
-    requeue: (id, runAfter, error, refundAttempt = false) => void requeue.run(runAfter, error, Date.now(), refundAttempt ? 1 : 0, id),
-    recoverInterrupted: () => recover.run(Date.now(), ...filter.values).changes,
-    countOpen: () => (open.get(...filter.values) as { n: number }).n,
-    get: (id) => {
+    finish: async (id, status, error) => void finish.run(status, error, Date.now(), id),
+    requeue: async (id, runAfter, error, refundAttempt = false) => void requeue.run(runAfter, error, Date.now(), refundAttempt ? 1 : 0, id),
+    recoverInterrupted: async () => recover.run(Date.now(), ...filter.values).changes,
+    countOpen: async () => (open.get(...filter.values) as { n: number }).n,
+    get: async (id) => {
       const row = get.get(id) as Row | undefined;
       return row ? toJob(row) : undefined;
     },

@@ -48,27 +48,27 @@ export function createModelStore(db: Db): ModelStore {
   const getPull = db.prepare('SELECT * FROM model_pulls WHERE id = ?');
   const latest = db.prepare('SELECT * FROM model_pulls WHERE model_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1');
   return {
-    listInstalled: () => (list.all() as ModelRow[]).map(toModel),
-    getInstalled: (id) => {
+    listInstalled: async () => (list.all() as ModelRow[]).map(toModel),
+    getInstalled: async (id) => {
       const row = get.get(id) as ModelRow | undefined;
       return row ? toModel(row) : undefined;
     },
-    putInstalled: (m) => void put.run(m.id, m.task, m.engine, m.title, m.origin, JSON.stringify(m.files), m.bytes, m.installedAt, m.verifiedAt),
-    deleteInstalled: (id) => void del.run(id),
-    markVerified: (id, at) => void verified.run(at, id),
-    pins: (modelId) => Object.fromEntries((pins.all(modelId) as Array<{ path: string; sha256: string }>).map((p) => [p.path, p.sha256])),
-    pin: (modelId, path, sha256, at) => void pin.run(modelId, path, sha256, at),
-    insertPull: (p) =>
+    putInstalled: async (m) => void put.run(m.id, m.task, m.engine, m.title, m.origin, JSON.stringify(m.files), m.bytes, m.installedAt, m.verifiedAt),
+    deleteInstalled: async (id) => void del.run(id),
+    markVerified: async (id, at) => void verified.run(at, id),
+    pins: async (modelId) => Object.fromEntries((pins.all(modelId) as Array<{ path: string; sha256: string }>).map((p) => [p.path, p.sha256])),
+    pin: async (modelId, path, sha256, at) => void pin.run(modelId, path, sha256, at),
+    insertPull: async (p) =>
       void insertPull.run(p.id, p.modelId, p.accountId, p.status, p.receivedBytes, p.totalBytes, p.file, p.error, p.createdAt, p.updatedAt, p.completedAt),
-    getPull: (id) => {
+    getPull: async (id) => {
       const row = getPull.get(id) as PullRow | undefined;
       return row ? toPull(row) : undefined;
     },
-    latestPull: (modelId) => {
+    latestPull: async (modelId) => {
       const row = latest.get(modelId) as PullRow | undefined;
       return row ? toPull(row) : undefined;
     },
-    updatePull: (id, changes) => {
+    updatePull: async (id, changes) => {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {

@@ -60,20 +60,20 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   const page = createPager<NoteRow>(db, 'notes');
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
   return {
-      insert: (n) =>
+      insert: async (n) =>
         void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
           seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt,
           n.version, n.signedAt, n.signedBy, n.addenda.length ? seal('addenda', n.id, JSON.stringify(n.addenda)) : null),
-      get: (accountId, id) => {
+      get: async (accountId, id) => {
         const row = get.get(accountId, id) as NoteRow | undefined;
         return row ? toNote(cipher, row) : undefined;
       },
-      getForJob: (id) => {
+      getForJob: async (id) => {
         const row = getAny.get(id) as NoteRow | undefined;
         return row ? toNote(cipher, row) : undefined;
       },
-      list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
-      update: (id, changes) => {
+      list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
+      update: async (id, changes) => {
         const sets: string[] = [];
         const values: unknown[] = [];
         for (const [field, value] of Object.entries(changes)) {
@@ -94,6 +94,6 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         }
         if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
       },
-      delete: (accountId, id) => del.run(accountId, id).changes > 0,
+      delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }

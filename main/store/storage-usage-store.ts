@@ -23,10 +23,10 @@ export function createStorageUsageStore(db: Database.Database, blobs: Pick<BlobS
     return { count: row.count, bytes: row.bytes };
   };
   return {
-    usage(accountId): AccountUsage {
+    async usage(accountId): Promise<AccountUsage> {
       const audio: KindUsage = { count: 0, bytes: 0 };
       for (const { key } of audioKeys.all(accountId) as { key: string }[]) {
-        if (!blobs.exists(key)) continue; // discarded after transcription, or removed by retention
+        if (!(await blobs.exists(key))) continue; // discarded after transcription, or removed by retention
         audio.count++;
         audio.bytes += statSync(blobs.pathOf(key)).size;
       }

@@ -42,19 +42,19 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
   const page = createPager<Row>(db, 'transcriptions');
   const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
   return {
-    insert: (t) =>
+    insert: async (t) =>
       void insert.run(t.id, t.accountId, t.status, seal('options', t.id, t.options), t.audioBlob, t.audioType,
         t.result === null ? null : seal('result', t.id, t.result), t.error, t.createdAt, t.updatedAt, t.startedAt, t.completedAt),
-    get: (accountId, id) => {
+    get: async (accountId, id) => {
       const row = get.get(accountId, id) as Row | undefined;
       return row ? toRecord(cipher, row) : undefined;
     },
-    getForJob: (id) => {
+    getForJob: async (id) => {
       const row = getAny.get(id) as Row | undefined;
       return row ? toRecord(cipher, row) : undefined;
     },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toRecord(cipher, r)),
-    update: (id, changes) => {
+    list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toRecord(cipher, r)),
+    update: async (id, changes) => {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
@@ -65,6 +65,6 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
       }
       if (sets.length) db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     },
-    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+    delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }

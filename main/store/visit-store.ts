@@ -22,13 +22,13 @@ export function createVisitStore(db: Db, cipher: FieldCipher): VisitStore {
   const del = db.prepare('DELETE FROM visits WHERE account_id = ? AND id = ?');
   const page = createPager<VisitRow>(db, 'visits');
   return {
-    insert: (v) => void insert.run(v.id, v.accountId, v.createdAt, v.updatedAt, v.version, seal(v.id, v.content)),
-    get(accountId, id) {
+    insert: async (v) => void insert.run(v.id, v.accountId, v.createdAt, v.updatedAt, v.version, seal(v.id, v.content)),
+    async get(accountId, id) {
       const row = get.get(accountId, id) as VisitRow | undefined;
       return row ? toVisit(row) : undefined;
     },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, toVisit),
-    update: (accountId, id, expected, content, updatedAt) => update.run(seal(id, content), updatedAt, accountId, id, expected).changes === 1,
-    delete: (accountId, id) => del.run(accountId, id).changes > 0,
+    list: async (accountId, limit, cursor) => page(accountId, limit, cursor, toVisit),
+    update: async (accountId, id, expected, content, updatedAt) => update.run(seal(id, content), updatedAt, accountId, id, expected).changes === 1,
+    delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };
 }

@@ -44,21 +44,21 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
     recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`),
   };
   return {
-    insert: (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), cipher.seal(w.secret, rowContext('webhooks.secret', w.id)), w.createdAt),
-    list: (accountId) => (s.list.all(accountId) as HookRow[]).map(toHook),
-    get: (accountId, id) => {
+    insert: async (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), cipher.seal(w.secret, rowContext('webhooks.secret', w.id)), w.createdAt),
+    list: async (accountId) => (s.list.all(accountId) as HookRow[]).map(toHook),
+    get: async (accountId, id) => {
       const row = s.get.get(accountId, id) as HookRow | undefined;
       return row ? toHook(row) : undefined;
     },
-    delete: (accountId, id) => s.del.run(accountId, id).changes > 0,
-    insertDelivery: (d) =>
+    delete: async (accountId, id) => s.del.run(accountId, id).changes > 0,
+    insertDelivery: async (d) =>
       void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, cipher.seal(d.secret, rowContext('webhook_deliveries.secret', d.id)), d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now()),
-    claimDue: (now, limit) => (s.claim.all(Date.now(), now, limit) as DeliveryRow[]).map(toDelivery),
-    updateDelivery: (id, c) => void s.update.run(c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id),
-    recordAttempt: (a: WebhookAttempt) => void s.attempt.run(a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs),
-    listDeliveries: (accountId, resourceId) =>
+    claimDue: async (now, limit) => (s.claim.all(Date.now(), now, limit) as DeliveryRow[]).map(toDelivery),
+    updateDelivery: async (id, c) => void s.update.run(c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id),
+    recordAttempt: async (a: WebhookAttempt) => void s.attempt.run(a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs),
+    listDeliveries: async (accountId, resourceId) =>
       ((resourceId === undefined ? s.deliveries.all(accountId) : s.deliveriesFor.all(accountId, resourceId)) as DeliveryRow[]).map(toDelivery),
-    listAttempts: (deliveryId) => s.attempts.all(deliveryId) as WebhookAttempt[],
-    recoverInterrupted: () => s.recover.run().changes,
+    listAttempts: async (deliveryId) => s.attempts.all(deliveryId) as WebhookAttempt[],
+    recoverInterrupted: async () => s.recover.run().changes,
   };
 }
