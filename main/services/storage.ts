@@ -82,7 +82,11 @@ export interface NoteStore {
   /** Reads a note regardless of account: for the job runner only. */
   getForJob(id: string): Promise<NoteRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteRecord>>;
-  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>): Promise<void>;
+  /**
+   * Applies `changes`; with `expectedVersion`, only while the stored version is that one (one
+   * conditional write, so a change that raced another loses cleanly). True when a note was written.
+   */
+  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, expectedVersion?: number): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
@@ -96,7 +100,12 @@ export interface TemplateRecord {
 
 /** A JSON document store keyed by (account, id): note templates and the macro library. */
 export interface DocumentStore {
-  put(record: TemplateRecord): Promise<void>;
+  /**
+   * Writes a document (a replacement keeps its createdAt). With `only: 'new'` it writes only when
+   * the id is not taken, with `only: 'existing'` only when it is, each one conditional write so
+   * two racing requests cannot both succeed. True when written.
+   */
+  put(record: TemplateRecord, only?: 'new' | 'existing'): Promise<boolean>;
   get(accountId: string, id: string): Promise<TemplateRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<TemplateRecord>>;
   delete(accountId: string, id: string): Promise<boolean>;

@@ -19,12 +19,19 @@ export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', 
     `INSERT INTO ${table} (id, account_id, body, created_at, updated_at) VALUES (?,?,?,?,?)
      ON CONFLICT(account_id, id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
   );
+  const insertNew = db.prepare(
+    `INSERT INTO ${table} (id, account_id, body, created_at, updated_at) VALUES (?,?,?,?,?) ON CONFLICT(account_id, id) DO NOTHING`,
+  );
+  const replace = db.prepare(`UPDATE ${table} SET body = ?, updated_at = ? WHERE account_id = ? AND id = ?`);
   const get = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? AND id = ?`);
   const page = createPager<Row>(db, table);
   const del = db.prepare(`DELETE FROM ${table} WHERE account_id = ? AND id = ?`);
   return {
-    put: async (r) =>
-      void put.run(r.id, r.accountId, cipher.seal(JSON.stringify(r.body), accountRowContext(`${table}.body`, r.accountId, r.id)), r.createdAt, r.updatedAt),
+    put: async (r, only) => {
+      const body = cipher.seal(JSON.stringify(r.body), accountRowContext(`${table}.body`, r.accountId, r.id));
+      if (only === 'existing') return replace.run(body, r.updatedAt, r.accountId, r.id).changes > 0;
+      return (only === 'new' ? insertNew : put).run(r.id, r.accountId, body, r.createdAt, r.updatedAt).changes > 0;
+    },
     get: async (accountId, id) => {
       const row = get.get(accountId, id) as Row | undefined;
       return row ? toDoc(row) : undefined;

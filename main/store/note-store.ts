@@ -73,7 +73,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         return row ? toNote(cipher, row) : undefined;
       },
       list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
-      update: async (id, changes) => {
+      update: async (id, changes, expectedVersion) => {
         const sets: string[] = [];
         const values: unknown[] = [];
         for (const [field, value] of Object.entries(changes)) {
@@ -92,7 +92,10 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
           else if (field === 'addenda') values.push(seal('addenda', id, JSON.stringify(value ?? [])));
           else values.push(value);
         }
-        if (sets.length) db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+        const where = expectedVersion === undefined ? 'id = ?' : 'id = ? AND version = ?';
+        const key = expectedVersion === undefined ? [id] : [id, expectedVersion];
+        if (!sets.length) return false;
+        return db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE ${where}`).run(...values, ...key).changes > 0;
       },
       delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };
