@@ -38,6 +38,6 @@ export interface VisitStore {
 
 /** Whether an id a visit links to is one of the account's own objects. */
 export interface VisitLinks {
-  note(accountId: string, noteId: string): boolean;
-  transcription(accountId: string, transcriptionId: string): boolean;
+  note(accountId: string, noteId: string): Promise<boolean>;
+  transcription(accountId: string, transcriptionId: string): Promise<boolean>;
 }
