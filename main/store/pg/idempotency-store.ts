@@ -1,0 +1,34 @@
+import type { IdempotencyStore } from '../../services/storage.js';
+import { accountRowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { Sql } from './sql.js';
+
+interface Row { request_hash: string; status_code: number; body: string; created_at: number }
+
+/**
+ * PostgreSQL store of first responses to POSTs that carried an Idempotency-Key; the body is
+ * sealed under the same context as in SQLite, so a value reads the same on either database.
+ */
+export function createPgIdempotencyStore(sql: Sql, cipher: FieldCipher): IdempotencyStore {
+  const context = (accountId: string, key: string): string => accountRowContext('idempotency_keys.body', accountId, key);
+  return {
+    async get(accountId, key) {
+      const row = (await sql.query<Row>(
+        'SELECT request_hash, status_code, body, created_at FROM idempotency_keys WHERE account_id = $1 AND key = $2', [accountId, key],
+      )).rows[0];
+      return row
+        ? { requestHash: row.request_hash, statusCode: row.status_code, body: cipher.open(row.body, context(accountId, key)), createdAt: row.created_at }
+        : undefined;
+    },
+    async put(accountId, key, r) {
+      await sql.query(
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
+         body = EXCLUDED.body, created_at = EXCLUDED.created_at`,
+        [accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt],
+      );
+    },
+    async purgeOlderThan(time) {
+      await sql.query('DELETE FROM idempotency_keys WHERE created_at < $1', [time]);
+    },
+  };
+}

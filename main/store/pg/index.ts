@@ -1,0 +1,95 @@
+import type { AuditStore, RetentionStore } from '../../services/audit/ports.js';
+import type {
+  AccountStore, BlobStore, DocumentStore, IdempotencyStore, JobStore, NoteStore, TranscriptionStore, WebhookStore,
+} from '../../services/storage.js';
+import type { StorageUsageReader } from '../../services/storage-usage/ports.js';
+import type { EngineSettingsStore } from '../../services/transcriptions/engine-settings.js';
+import type { VisitStore } from '../../services/visits/ports.js';
+import type { FieldCipher } from '../crypto/field-cipher.js';
+import { createPgAccountStore } from './account-store.js';
+import { createPgAuditStore, createPgRetentionStore } from './audit-store.js';
+import { createPgDocumentStore } from './document-store.js';
+import { createPgEngineSettingsStore } from './engine-settings-store.js';
+import { createPgIdempotencyStore } from './idempotency-store.js';
+import { createPgJobStore } from './job-store.js';
+import { migratePg } from './migrations.js';
+import { createPgNoteStore } from './note-store.js';
+import { createPool, sqlOf } from './sql.js';
+import { createPgStorageUsageStore } from './storage-usage-store.js';
+import { createPgTranscriptionStore } from './transcription-store.js';
+import { createPgVisitStore } from './visit-store.js';
+import { createPgWebhookStore } from './webhook-store.js';
+
+export { PG_MIGRATIONS, migratePg } from './migrations.js';
+export { PgStoreError, type Sql } from './sql.js';
+
+/** What `openPostgresStores` needs. */
+export interface PostgresStoreOptions {
+  /** Connection URL, e.g. `postgres://clindoc@db.clinic.lan/clindoc` (CLINDOC_DATABASE_URL; without it Clindoc stays on SQLite). */
+  url: string;
+  /** The column cipher: values are sealed exactly as in the SQLite stores. */
+  cipher: FieldCipher;
+  /** Audio blobs (on this machine's disk), for the storage usage of audio. */
+  blobs: Pick<BlobStore, 'pathOf' | 'exists'>;
+  /** Most connections this process opens (default 10). */
+  poolSize?: number;
+}
+
+/** Every store Clindoc keeps in a shared database, plus readiness and shutdown. */
+export interface PostgresStores {
+  accounts: AccountStore;
+  notes: NoteStore;
+  templates: DocumentStore;
+  macros: DocumentStore;
+  transcriptions: TranscriptionStore;
+  jobs: JobStore;
+  idempotency: IdempotencyStore;
+  webhooks: WebhookStore;
+  audit: AuditStore;
+  retention: RetentionStore;
+  engineSettings: EngineSettingsStore;
+  visits: VisitStore;
+  storageUsage: StorageUsageReader;
+  /** Resolves when the database answers a query; rejects (without the URL or any value) otherwise. For readiness checks. */
+  ping(): Promise<void>;
+  /** Waits for running queries and closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects a pool to PostgreSQL, applies pending migrations (once, however many instances start
+ * together) and returns the stores. Rejects when the server cannot be reached or the schema is
+ * newer than this code; the pool is closed then. Statement values are never logged: failures
+ * carry the SQLSTATE, table and constraint only (PgStoreError).
+ */
+export async function openPostgresStores(options: PostgresStoreOptions): Promise<PostgresStores> {
+  const pool = createPool({ url: options.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) });
+  try {
+    await migratePg(pool);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  const sql = sqlOf(pool);
+  const { cipher } = options;
+  let closed: Promise<void> | undefined;
+  return {
+    accounts: createPgAccountStore(sql),
+    notes: createPgNoteStore(sql, cipher),
+    templates: createPgDocumentStore(sql, 'note_templates', cipher),
+    macros: createPgDocumentStore(sql, 'macros', cipher),
+    transcriptions: createPgTranscriptionStore(sql, cipher),
+    jobs: createPgJobStore(sql),
+    idempotency: createPgIdempotencyStore(sql, cipher),
+    webhooks: createPgWebhookStore(sql, cipher),
+    audit: createPgAuditStore(sql),
+    retention: createPgRetentionStore(sql),
+    engineSettings: createPgEngineSettingsStore(sql),
+    visits: createPgVisitStore(sql, cipher),
+    storageUsage: createPgStorageUsageStore(sql, options.blobs),
+    async ping() {
+      await sql.query('SELECT 1');
+    },
+    close: () => (closed ??= pool.end()),
+  };
+}

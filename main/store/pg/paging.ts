@@ -1,0 +1,24 @@
+import type { Page } from '../../services/storage.js';
+import { invalidRequest } from '../../services/errors.js';
+import { decodeCursor, pageOf } from '../paging.js';
+import type { Sql } from './sql.js';
+
+/**
+ * Newest-first, account-scoped paging over one table with (created_at, id) order, on PostgreSQL:
+ * the same cursors as the SQLite pager, so a cursor means the same on either database. `table`
+ * is a fixed name chosen by the store, never caller input.
+ */
+export function createPgPager<Row extends { created_at: number; id: string }>(sql: Sql, table: string) {
+  const first = `SELECT * FROM ${table} WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`;
+  const after = `SELECT * FROM ${table} WHERE account_id = $1 AND (created_at, id) < ($2::bigint, $3::text) ORDER BY created_at DESC, id DESC LIMIT $4`;
+  return async <T>(accountId: string, limit: number, cursor: string | undefined, map: (row: Row) => T): Promise<Page<T>> => {
+    let rows: Row[];
+    if (cursor) {
+      const c = decodeCursor(cursor);
+      // A hand-made cursor with a fractional or huge time would fail the bigint cast as a 500.
+      if (!c || !Number.isSafeInteger(c.createdAt)) throw invalidRequest('cursor: not a cursor returned by this API');
+      ({ rows } = await sql.query<Row>(after, [accountId, c.createdAt, c.id, limit + 1]));
+    } else ({ rows } = await sql.query<Row>(first, [accountId, limit + 1]));
+    return pageOf(rows, limit, map, (r) => [r.created_at, r.id]);
+  };
+}

@@ -1,0 +1,90 @@
+import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../../services/storage.js';
+import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { Sql } from './sql.js';
+
+interface HookRow { id: string; account_id: string; url: string; events: string; secret: string; created_at: number }
+interface DeliveryRow {
+  id: string; account_id: string; webhook_id: string | null; url: string; secret: string; event: string; resource_id: string;
+  status: DeliveryRecord['status']; attempts: number; next_attempt_at: number; created_at: number;
+}
+interface AttemptRow { delivery_id: string; attempt: number; at: number; status_code: number | null; error: string | null; duration_ms: number }
+
+/**
+ * PostgreSQL store of account webhooks, queued deliveries and every attempt; signing secrets are
+ * sealed as in SQLite. `claimDue` locks due rows with FOR UPDATE SKIP LOCKED, so instances
+ * sharing the database never deliver the same attempt twice.
+ */
+export function createPgWebhookStore(sql: Sql, cipher: FieldCipher): WebhookStore {
+  const toHook = (r: HookRow): WebhookRecord => ({
+    id: r.id, accountId: r.account_id, url: r.url, events: JSON.parse(r.events) as string[],
+    secret: cipher.open(r.secret, rowContext('webhooks.secret', r.id)), createdAt: r.created_at,
+  });
+  const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+    id: r.id, accountId: r.account_id, webhookId: r.webhook_id, url: r.url, secret: cipher.open(r.secret, rowContext('webhook_deliveries.secret', r.id)),
+    event: r.event, resourceId: r.resource_id, status: r.status, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
+  });
+  return {
+    async insert(w) {
+      await sql.query('INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        w.id, w.accountId, w.url, JSON.stringify(w.events), cipher.seal(w.secret, rowContext('webhooks.secret', w.id)), w.createdAt,
+      ]);
+    },
+    async list(accountId) {
+      return (await sql.query<HookRow>('SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at, id', [accountId])).rows.map(toHook);
+    },
+    async get(accountId, id) {
+      const row = (await sql.query<HookRow>('SELECT * FROM webhooks WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
+      return row ? toHook(row) : undefined;
+    },
+    async delete(accountId, id) {
+      return (await sql.query('DELETE FROM webhooks WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;
+    },
+    async insertDelivery(d) {
+      await sql.query(
+        `INSERT INTO webhook_deliveries (id, account_id, webhook_id, url, secret, event, resource_id, status, attempts, next_attempt_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          d.id, d.accountId, d.webhookId, d.url, cipher.seal(d.secret, rowContext('webhook_deliveries.secret', d.id)), d.event, d.resourceId,
+          d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now(),
+        ],
+      );
+    },
+    async claimDue(now, limit) {
+      const { rows } = await sql.query<DeliveryRow>(
+        `WITH due AS (
+           SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $2
+           ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+         )
+         UPDATE webhook_deliveries d SET status = 'delivering', updated_at = $1
+         FROM due WHERE d.id = due.id
+         RETURNING d.*`,
+        [Date.now(), now, limit],
+      );
+      return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map(toDelivery);
+    },
+    async updateDelivery(id, c) {
+      await sql.query(
+        'UPDATE webhook_deliveries SET status = $1, attempts = COALESCE($2, attempts), next_attempt_at = COALESCE($3, next_attempt_at), updated_at = $4 WHERE id = $5',
+        [c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id],
+      );
+    },
+    async recordAttempt(a: WebhookAttempt) {
+      await sql.query('INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)', [
+        a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs,
+      ]);
+    },
+    async listDeliveries(accountId, resourceId) {
+      const { rows } = resourceId === undefined
+        ? await sql.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE account_id = $1 ORDER BY created_at, id', [accountId])
+        : await sql.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE account_id = $1 AND resource_id = $2 ORDER BY created_at, id', [accountId, resourceId]);
+      return rows.map(toDelivery);
+    },
+    async listAttempts(deliveryId) {
+      const { rows } = await sql.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
+      return rows.map((r) => ({ deliveryId: r.delivery_id, attempt: r.attempt, at: r.at, statusCode: r.status_code, error: r.error, durationMs: r.duration_ms }));
+    },
+    async recoverInterrupted() {
+      return (await sql.query(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`)).rowCount;
+    },
+  };
+}
