@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import pg from 'pg';
+import { DomainError } from '../../main/services/errors.js';
+import type { JobHandler } from '../../main/jobs/job-runner.js';
+import { createPgJobQueue, type PgJobQueue, type PgJobQueueOptions } from '../../main/jobs/pg-job-queue.js';
+import { createTestDatabase, pgUnavailable, waitUntil, type TestDatabase } from './pg-database.js';
+
+const KIND = 'note_generation';
+
+describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => {
+  let db: TestDatabase;
+  let schema: string;
+  const open: PgJobQueue[] = [];
+  const logLines: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((q) => q.stop(1000)));
+  });
+
+  /** Every test gets its own pg-boss schema, so queues and dead letters never mix between tests. */
+  const newSchema = (): string => (schema = `jobs_${randomBytes(4).toString('hex')}`);
+  const queue = (handlers: Record<string, JobHandler>, extra: Partial<PgJobQueueOptions> = {}): PgJobQueue => {
+    const q = createPgJobQueue({
+      connectionString: db.url, schema, handlers, logger, concurrency: 1,
+      pollingIntervalSeconds: 0.1, maintenanceIntervalSeconds: 1, ...extra,
+    });
+    open.push(q);
+    return q;
+  };
+  const jobRows = async (): Promise<Array<{ name: string; state: string; retry_count: number }>> => {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      return (await c.query(`SELECT name, state, retry_count FROM ${schema}.job ORDER BY created_on`)).rows;
+    } finally {
+      await c.end();
+    }
+  };
+
+  it('retries a failing job with growing delays and runs it to completion', async () => {
+    newSchema();
+    const attempts: number[] = [];
+    const gaveUp: string[] = [];
+    const q = queue({
+      [KIND]: {
+        async run() {
+          attempts.push(Date.now());
+          if (attempts.length < 3) throw new DomainError('engine_unavailable', 'the note writer is unavailable');
+        },
+        giveUp: (id) => void gaveUp.push(id),
+      },
+    }, { retryDelaySeconds: 1 });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-1');
+    await q.idle();
+
+    expect(attempts).toHaveLength(3);
+    // pg-boss waits delay × 2^n / 2 plus up to as much again at random: 1-2 s, then 2-4 s.
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(1000);
+    expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(2000);
+    expect(gaveUp).toEqual([]);
+    expect(await q.deadLetters()).toEqual([]);
+  });
+
+  it('dead-letters a job after its last attempt, calls giveUp once, and keeps patient data out', async () => {
+    newSchema();
+    logLines.length = 0;
+    const runs = new Map<string, number>();
+    const gaveUp: Array<[string, string]> = [];
+    const q = queue({
+      [KIND]: {
+        async run(id) {
+          runs.set(id, (runs.get(id) ?? 0) + 1);
+          if (id === 'note-engine') throw new DomainError('engine_unavailable', 'the note writer is unavailable');
+          throw new Error('could not parse transcript of patient Jane Roe, DOB 1961-02-03');
+        },
+        giveUp: (id, message) => void gaveUp.push([id, message]),
+      },
+    }, { maxAttempts: 2, retryDelaySeconds: 0, retryBackoff: false });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-engine');
+    await q.enqueue(KIND, 'acct-2', 'note-bug');
+    await q.idle();
+
+    expect(Object.fromEntries(runs)).toEqual({ 'note-engine': 2, 'note-bug': 2 });
+    expect(gaveUp.sort()).toEqual([['note-bug', 'job failed'], ['note-engine', 'the note writer is unavailable']]);
+    const letters = await q.deadLetters();
+    expect(letters.map(({ kind, resourceId, accountId, attempts, message }) => ({ kind, resourceId, accountId, attempts, message })).sort((a, b) => a.resourceId.localeCompare(b.resourceId)))
+      .toEqual([
+        { kind: KIND, resourceId: 'note-bug', accountId: 'acct-2', attempts: 2, message: 'job failed' },
+        { kind: KIND, resourceId: 'note-engine', accountId: 'acct-1', attempts: 2, message: 'the note writer is unavailable' },
+      ]);
+    expect(letters.every((l) => l.failedAt > Date.now() - 60_000 && l.failedAt <= Date.now())).toBe(true);
+    expect((await q.deadLetters('acct-1')).map((l) => l.resourceId)).toEqual(['note-engine']);
+    expect(await q.deadLetters('acct-nobody')).toEqual([]);
+    expect(await q.stats()).toEqual({ [KIND]: { queued: 0, active: 0, oldestQueuedAgeSeconds: null } });
+    const everything = logLines.join('') + JSON.stringify(await jobRows());
+    expect(everything).not.toContain('Jane Roe');
+    expect(everything).not.toContain('1961');
+  });
+
+  it('never runs one job on two workers at once, and runs every job once', async () => {
+    newSchema();
+    const active = new Set<string>();
+    const runs = new Map<string, number>();
+    let overlaps = 0;
+    const handler = (): JobHandler => ({
+      async run(id) {
+        if (active.has(id)) overlaps += 1;
+        active.add(id);
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+        active.delete(id);
+      },
+      giveUp() {},
+    });
+    const a = queue({ [KIND]: handler() }, { concurrency: 3 });
+    const b = queue({ [KIND]: handler() }, { concurrency: 3 });
+    const ids = Array.from({ length: 40 }, (_, i) => `note-${i}`);
+    await Promise.all(ids.map((id) => a.enqueue(KIND, 'acct-1', id)));
+    await a.start();
+    await b.start();
+    await a.idle();
+    await b.idle();
+
+    expect(overlaps).toBe(0);
+    expect([...runs.keys()].sort()).toEqual([...ids].sort());
+    expect([...runs.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('an API-only instance (concurrency 0) enqueues but never works a job', async () => {
+    newSchema();
+    const ranOnApi: string[] = [];
+    const ranOnWorker: string[] = [];
+    const api = queue({ [KIND]: { run: async (id) => void ranOnApi.push(id), giveUp() {} } }, { concurrency: 0 });
+    await api.start();
+    for (const id of ['n1', 'n2', 'n3']) await api.enqueue(KIND, 'acct-1', id);
+    // Ten polling intervals of the API instance go by with the jobs waiting.
+    const since = Date.now();
+    await waitUntil(async () => (Date.now() - since > 1000 ? true : undefined));
+    expect((await api.stats())[KIND]).toMatchObject({ queued: 3, active: 0 });
+    expect((await api.stats())[KIND]!.oldestQueuedAgeSeconds).toBeGreaterThanOrEqual(1);
+
+    const worker = queue({ [KIND]: { run: async (id) => void ranOnWorker.push(id), giveUp() {} } });
+    await worker.start();
+    await api.idle();
+    expect(ranOnApi).toEqual([]);
+    expect(ranOnWorker.sort()).toEqual(['n1', 'n2', 'n3']);
+  });
+
+  it('enqueue is idempotent per resource while its job waits or runs, and not after', async () => {
+    newSchema();
+    const api = queue({ [KIND]: { run: async () => undefined, giveUp() {} } }, { concurrency: 0 });
+    await Promise.all(Array.from({ length: 5 }, () => api.enqueue(KIND, 'acct-1', 'note-1')));
+    expect((await api.stats())[KIND]).toMatchObject({ queued: 1, active: 0 });
+
+    let release!: () => void;
+    const runs: string[] = [];
+    const worker = queue({
+      [KIND]: {
+        run: (id) => {
+          runs.push(id);
+          return runs.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+        },
+        giveUp() {},
+      },
+    });
+    await worker.start();
+    await waitUntil(async () => ((await api.stats())[KIND]!.active === 1 ? true : undefined));
+    await api.enqueue(KIND, 'acct-1', 'note-1'); // a retried request while the job runs
+    expect((await api.stats())[KIND]).toMatchObject({ queued: 0, active: 1 });
+    release();
+    await api.idle();
+    expect(runs).toEqual(['note-1']);
+
+    await api.enqueue(KIND, 'acct-1', 'note-1'); // a new request once the first is done
+    await api.idle();
+    expect(runs).toEqual(['note-1', 'note-1']);
+  });
+
+  it('a job running longer than its expiry keeps its lease through heartbeats and runs once', async () => {
+    newSchema();
+    let runs = 0;
+    const q = queue({
+      [KIND]: {
+        async run() {
+          runs += 1;
+          await new Promise((r) => setTimeout(r, 3500));
+        },
+        giveUp() {},
+      },
+    }, { expireInSeconds: 1, heartbeatSeconds: 0.25 });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-long');
+    await q.idle();
+    expect(runs).toBe(1);
+    expect((await jobRows()).map((r) => [r.state, r.retry_count])).toEqual([['completed', 0]]);
+  });
+
+  it('stop lets a running job finish within the grace period', async () => {
+    newSchema();
+    const done: string[] = [];
+    const q = queue({
+      [KIND]: {
+        async run(id) {
+          await new Promise((r) => setTimeout(r, 300));
+          done.push(id);
+        },
+        giveUp() {},
+      },
+    });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-1');
+    await waitUntil(async () => ((await q.stats())[KIND]!.active === 1 ? true : undefined));
+    await q.stop(5000);
+    expect(done).toEqual(['note-1']);
+    expect((await jobRows()).map((r) => r.state)).toEqual(['completed']);
+  });
+
+  it('a job still running when the grace period ends goes back to the queue without losing an attempt', async () => {
+    newSchema();
+    const first = queue({ [KIND]: { run: () => new Promise<void>(() => undefined), giveUp() {} } }, { maxAttempts: 2, retryBackoff: false, retryDelaySeconds: 0 });
+    await first.start();
+    await first.enqueue(KIND, 'acct-1', 'note-1');
+    await waitUntil(async () => ((await first.stats())[KIND]!.active === 1 ? true : undefined));
+    await first.stop(100);
+
+    // With the attempt given back, the second worker still has two: one failure, then success.
+    let runs = 0;
+    const gaveUp: string[] = [];
+    const second = queue({
+      [KIND]: {
+        async run() {
+          runs += 1;
+          if (runs === 1) throw new DomainError('engine_unavailable', 'the note writer is unavailable');
+        },
+        giveUp: (id) => void gaveUp.push(id),
+      },
+    });
+    await second.start();
+    await second.idle();
+    expect(runs).toBe(2);
+    expect(gaveUp).toEqual([]);
+    expect(await second.deadLetters()).toEqual([]);
+  });
+});
