@@ -50,7 +50,7 @@ export function loadEngineQuality(config: Pick<ClindocConfig, 'resources'>, warn
 
 export interface ModelManagerOptions {
   /** Queues a download job; the server hands in its downloads runner, the CLI runs pulls itself. */
-  enqueue?: (kind: string, accountId: string, resourceId: string) => void;
+  enqueue?: (kind: string, accountId: string, resourceId: string) => Promise<void>;
   /** Whether an engine uses a model now, and how to unload it (the engine registry). */
   inUse?: (id: string) => boolean;
   unload?: (id: string) => Promise<void>;
@@ -63,7 +63,7 @@ export function composeModelManager(config: ClindocConfig, db: Db, logger: Pick<
   const service = createModelService({
     catalog, store: createModelStore(db), files: createModelFiles({ root: modelsFolder(config.dataDir), ...(options.statfs ? { statfs: options.statfs } : {}) }),
     downloader: createHttpDownloader(options.statfs ? { statfs: options.statfs } : {}),
-    enqueue: options.enqueue ?? (() => undefined),
+    enqueue: options.enqueue ?? (async () => undefined),
     ...(config.models.mirror ? { mirror: config.models.mirror } : {}),
     ...(options.inUse ? { inUse: options.inUse } : {}),
     ...(options.unload ? { unload: options.unload } : {}),

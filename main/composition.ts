@@ -240,10 +240,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
   downloads = createDownloadRunner(db, logger, () => modelManager.service, config.jobConcurrency > 0 ? 1 : 0);
 
-  // A record and its job are written in one transaction: a full disk never leaves one without the other.
-  const atomically = <T>(work: () => T): T => db.transaction(work)();
   const notes = createNoteService({
-    notes: stores.notes, templates: stores.templates, writer, enqueue, atomically,
+    notes: stores.notes, templates: stores.templates, writer, enqueue,
     events: { noteFinished: (e) => webhooks.emit({ accountId: e.accountId, resourceId: e.id, type: e.status === 'STATUS_DONE' ? 'note_generation.succeeded' : 'note_generation.failed' }) },
   });
   const engines = createEngineSettingsService({
@@ -255,7 +253,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   });
 
   const transcriptions = createTranscriptionService({
-    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, atomically, maxAudioBytes: config.maxAudioBytes,
+    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
     events: {
       transcriptionFinished: (e) => webhooks.emit({
         accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',
@@ -273,12 +271,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   dispatcher = createWebhookDispatcher({
     store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
-    resourceState: (event, accountId, resourceId) => {
+    resourceState: async (event, accountId, resourceId) => {
       if (event.startsWith('note_generation')) {
-        const note = stores.notes.get(accountId, resourceId);
+        const note = await stores.notes.get(accountId, resourceId);
         return note ? { status: note.status } : undefined;
       }
-      const t = stores.transcriptions.get(accountId, resourceId);
+      const t = await stores.transcriptions.get(accountId, resourceId);
       return t ? { status: t.status } : undefined;
     },
   });
@@ -312,18 +310,14 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   let boundPort = config.port;
   const signIn = createSignInLinks({
     credentials: () => readLocalCredentials(config.dataDir),
-    valid: (c) => {
-      try {
-        accounts.authenticate(c.apiKey, c.accountId);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    valid: (c) => accounts.authenticate(c.apiKey, c.accountId).then(() => true, () => false),
   });
   const visits = createVisitService({
     store: stores.visits,
-    links: { note: (accountId, id) => stores.notes.get(accountId, id) !== undefined, transcription: (accountId, id) => stores.transcriptions.get(accountId, id) !== undefined },
+    links: {
+      note: async (accountId, id) => (await stores.notes.get(accountId, id)) !== undefined,
+      transcription: async (accountId, id) => (await stores.transcriptions.get(accountId, id)) !== undefined,
+    },
   });
   const backups = createBackupService({
     ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
@@ -367,7 +361,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
   let localCredentials: { accountId: string; apiKey: string } | undefined;
   if (options.createLocalAccount !== false) {
-    const created = accounts.ensureLocalAccount();
+    const created = await accounts.ensureLocalAccount();
     if (created) {
       localCredentials = { accountId: created.account.id, apiKey: created.apiKey };
       const path = localCredentialsPath(config.dataDir);
@@ -384,35 +378,36 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
       return `http://${host}:${boundPort}/#token=${signIn.issue().token}`;
     },
-    listen: () =>
-      new Promise<number>((resolve, reject) => {
+    async listen() {
+      await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(config.port, config.host, () => {
-          const address = server.address();
-          boundPort = typeof address === 'object' && address ? address.port : config.port;
-          streaming = attachStreaming({
-            server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
+        server.listen(config.port, config.host, () => resolve());
+      });
+      const address = server.address();
+      boundPort = typeof address === 'object' && address ? address.port : config.port;
+      streaming = attachStreaming({
+        server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
+        allowedHosts: config.allowedHosts, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
 
-            authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
-            createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
-            limits: {
-              maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,
-              maxSessionSeconds: config.streamMaxSessionSeconds, maxMessageBytes: config.streamMaxMessageBytes,
-            },
-          });
-          jobs!.start();
-          downloads!.start();
-          dispatcher!.start();
+        authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
+        createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
+        limits: {
+          maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,
+          maxSessionSeconds: config.streamMaxSessionSeconds, maxMessageBytes: config.streamMaxMessageBytes,
+        },
+      });
+      // Each queue first puts back what a previous exit left running, then takes work.
+      await jobs!.start();
+      await downloads!.start();
+      await dispatcher!.start();
 
-          retention.start();
-          backupScheduler.start();
-          logger.info({ host: config.host, port: boundPort }, 'local API listening');
-          resolve(boundPort);
-        });
-      }),
+      retention.start();
+      backupScheduler.start();
+      logger.info({ host: config.host, port: boundPort }, 'local API listening');
+      return boundPort;
+    },
     async close() {
-      retention.stop();
+      await retention.stop();
       backupScheduler.stop();
       await streaming?.close();
       await new Promise<void>((resolve) => {

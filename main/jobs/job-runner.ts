@@ -5,8 +5,8 @@ import { DomainError, isOutOfSpace } from '../services/errors.js';
 
 export interface JobHandler {
   run(resourceId: string): Promise<void>;
-  /** Called when the runner gives up on a job (attempts exhausted). */
-  giveUp(resourceId: string, message: string): void;
+  /** Called when the runner gives up on a job (attempts exhausted); the job is marked failed once it resolves. */
+  giveUp(resourceId: string, message: string): void | Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -27,16 +27,25 @@ export interface JobRunnerOptions {
 export interface JobRunner {
   /** Resolves once the job is written to the queue; the runner is woken at once. */
   enqueue(kind: string, accountId: string, resourceId: string): Promise<void>;
-  start(): void;
+  /**
+   * Queues again the jobs a previous exit left running, then starts taking jobs. Rejects when the
+   * queue cannot be read; a full disk only postpones the recovery to the first poll with room.
+   */
+  start(): Promise<void>;
   /** Stops taking jobs and waits for running ones (up to `graceMs`); unfinished ones stay queued. */
   stop(graceMs?: number): Promise<void>;
   /** Resolves when no job is queued or running (tests, graceful quit). */
   idle(): Promise<void>;
 }
 
+const noop = (): void => undefined;
+
 /**
- * The durable job runner: jobs are rows in SQLite, claimed atomically, retried with backoff,
- * and a job left `running` by a killed process is queued again at the next start.
+ * The durable job runner: jobs are rows in the database, claimed atomically (one conditional
+ * UPDATE in the store, so two runners, or two processes, never take the same job), retried with
+ * backoff, and a job left `running` by a killed process is queued again at the next start.
+ * Claims are made by one pass at a time (`pumping`), so the concurrency limit holds while a
+ * claim is waiting on the database.
  */
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { store, logger } = options;
@@ -54,15 +63,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const stranded = new Map<string, { runAfter: number; message: string | null; refund: boolean }>();
   let recoverPending = false;
   let diskFull = false;
+  // The pass that recovers, requeues and claims; a wake-up during it asks for one more pass.
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
 
   const noteSpace = (err: unknown): void => {
     if (!isOutOfSpace(err)) throw err;
     if (!diskFull) logger.warn('the disk is full: background jobs wait for space and resume when it returns');
     diskFull = true;
   };
-  const requeue = (id: string, runAfter: number, message: string | null, refund = false): void => {
+  const requeue = async (id: string, runAfter: number, message: string | null, refund = false): Promise<void> => {
     try {
-      store.requeue(id, runAfter, message, refund);
+      await store.requeue(id, runAfter, message, refund);
     } catch {
       stranded.set(id, { runAfter, message, refund });
     }
@@ -72,13 +84,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const handler = options.handlers[job.kind];
     const log = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     if (!handler) {
-      store.finish(job.id, 'failed', 'no handler for this job kind');
+      await store.finish(job.id, 'failed', 'no handler for this job kind');
       return;
     }
     const startedAt = Date.now();
     try {
       await handler.run(job.resourceId);
-      store.finish(job.id, 'done', null);
+      await store.finish(job.id, 'done', null);
       log.info({ durationMs: Date.now() - startedAt }, 'job done');
       diskFull = false;
     } catch (err) {
@@ -87,38 +99,38 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       if (isOutOfSpace(err)) {
         // Not the job's fault: it waits for room without using up one of its attempts.
         noteSpace(err);
-        requeue(job.id, Date.now() + spaceRetryMs, 'waiting for disk space', true);
+        await requeue(job.id, Date.now() + spaceRetryMs, 'waiting for disk space', true);
         return;
       }
       if (job.attempts < maxAttempts) {
-        requeue(job.id, Date.now() + retryDelay(job.attempts), message);
+        await requeue(job.id, Date.now() + retryDelay(job.attempts), message);
         log.warn({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; will retry');
       } else {
         try {
-          handler.giveUp(job.resourceId, message);
-          store.finish(job.id, 'failed', message);
+          await handler.giveUp(job.resourceId, message);
+          await store.finish(job.id, 'failed', message);
           log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; giving up');
         } catch (bookkeeping) {
           noteSpace(bookkeeping);
-          requeue(job.id, Date.now() + spaceRetryMs, message, true);
+          await requeue(job.id, Date.now() + spaceRetryMs, message, true);
         }
       }
     }
   };
 
-  const pump = (): void => {
-    if (!started) return;
+  /** One pass; never rejects (failures are logged, and the next poll tries again). */
+  const pumpOnce = async (): Promise<void> => {
     try {
       if (recoverPending) {
-        store.recoverInterrupted();
+        await store.recoverInterrupted();
         recoverPending = false;
       }
       for (const [id, r] of stranded) {
-        store.requeue(id, r.runAfter, r.message, r.refund);
+        await store.requeue(id, r.runAfter, r.message, r.refund);
         stranded.delete(id);
       }
-      while (running < options.concurrency) {
-        const job = store.claim(Date.now());
+      while (started && running < options.concurrency) {
+        const job = await store.claim(Date.now());
         if (!job) break;
         running += 1;
         const p = execute(job)
@@ -141,6 +153,28 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   };
 
+  /** Runs `work` as the one pass in progress; a pump asked for meanwhile runs after it. */
+  const exclusive = (work: () => Promise<void>): Promise<void> => {
+    const done = work();
+    pumping = done.then(noop, noop).then(() => {
+      pumping = undefined;
+      if (pumpAgain) {
+        pumpAgain = false;
+        pump();
+      }
+    });
+    return done;
+  };
+
+  const pump = (): void => {
+    if (!started) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    void exclusive(pumpOnce);
+  };
+
   const schedule = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -155,15 +189,24 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await store.enqueue({ id: randomUUID(), kind, accountId, resourceId, runAfter: Date.now() });
       setImmediate(pump);
     },
-    start() {
+    async start() {
       if (started || options.concurrency <= 0) return;
       started = true;
+      // Recovery is a pass of its own, before the first claim: a job claimed first would be put
+      // back in the queue by it and run twice.
       try {
-        const recovered = store.recoverInterrupted();
-        if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
+        await exclusive(async () => {
+          try {
+            const recovered = await store.recoverInterrupted();
+            if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
+          } catch (err) {
+            if (!isOutOfSpace(err)) throw err;
+            recoverPending = true;
+          }
+        });
       } catch (err) {
-        if (!isOutOfSpace(err)) throw err;
-        recoverPending = true;
+        started = false;
+        throw err;
       }
       pump();
       schedule();
@@ -171,17 +214,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async stop(graceMs = 10_000) {
       started = false;
       if (timer) clearTimeout(timer);
-      const all = Promise.allSettled([...active]);
+      // A claim in flight lands in `active` before the wait begins.
+      const all = (pumping ?? Promise.resolve()).then(() => Promise.allSettled([...active]));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     },
-    idle() {
-      return new Promise<void>((resolve) => {
-        const check = (): void => {
-          if (running === 0 && store.countOpen() === 0) return resolve();
-          setTimeout(check, 20);
-        };
-        check();
-      });
+    async idle() {
+      while (running > 0 || (await store.countOpen()) > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
   };
 }

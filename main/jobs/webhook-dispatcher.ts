@@ -10,7 +10,7 @@ export interface DispatcherOptions {
   store: WebhookStore;
   logger: Logger;
   /** Re-reads the object an event is about; a deleted object's events are not delivered. */
-  resourceState: (event: string, accountId: string, resourceId: string) => { status: string } | undefined;
+  resourceState: (event: string, accountId: string, resourceId: string) => Promise<{ status: string } | undefined>;
   retryDelaysMs?: number[];
   timeoutMs?: number;
   pollMs?: number;
@@ -23,10 +23,13 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+const noop = (): void => undefined;
+
 /**
  * Delivers queued webhook events in the background: signed, no redirects followed, a timeout
  * per attempt, the response body never read beyond its status, exponential backoff, every
- * attempt recorded. It never blocks the work that produced the event.
+ * attempt recorded. It never blocks the work that produced the event. Deliveries are claimed by
+ * one pass at a time (the store's claim is one conditional UPDATE, so no delivery is sent twice).
  */
 export function createWebhookDispatcher(options: DispatcherOptions) {
   const { store, logger } = options;
@@ -40,9 +43,12 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   // Delivery states a full disk would not let us write: kept here and written at the next tick, so
   // a delivery is never stranded half-sent until a restart.
   const unsaved = new Map<string, Parameters<WebhookStore['updateDelivery']>[1]>();
-  const save = (id: string, patch: Parameters<WebhookStore['updateDelivery']>[1]): void => {
+  // The pass that writes unsaved states and claims; a wake-up during it asks for one more pass.
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
+  const save = async (id: string, patch: Parameters<WebhookStore['updateDelivery']>[1]): Promise<void> => {
     try {
-      store.updateDelivery(id, patch);
+      await store.updateDelivery(id, patch);
     } catch (err) {
       if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook delivery state could not be saved');
       unsaved.set(id, patch);
@@ -50,9 +56,9 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   };
 
   const attempt = async (d: DeliveryRecord): Promise<void> => {
-    const state = options.resourceState(d.event, d.accountId, d.resourceId);
+    const state = await options.resourceState(d.event, d.accountId, d.resourceId);
     if (!state) {
-      store.updateDelivery(d.id, { status: 'cancelled' });
+      await store.updateDelivery(d.id, { status: 'cancelled' });
       return;
     }
     const timestamp = Math.floor(Date.now() / 1000);
@@ -84,27 +90,28 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     } catch (err) {
       error = (err as Error).name === 'TimeoutError' ? 'timeout' : 'connection failed';
     }
-    store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
+    await store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      store.updateDelivery(d.id, { status: 'delivered', attempts: number });
+      await store.updateDelivery(d.id, { status: 'delivered', attempts: number });
       return;
     }
     if (number > delays.length) {
-      store.updateDelivery(d.id, { status: 'failed', attempts: number });
+      await store.updateDelivery(d.id, { status: 'failed', attempts: number });
       logger.warn({ deliveryId: d.id, attempts: number }, 'webhook delivery abandoned');
       return;
     }
-    store.updateDelivery(d.id, { status: 'pending', attempts: number, nextAttemptAt: Date.now() + delays[number - 1]! });
+    await store.updateDelivery(d.id, { status: 'pending', attempts: number, nextAttemptAt: Date.now() + delays[number - 1]! });
   };
 
-  const pump = (): void => {
-    if (!started) return;
+  /** One pass; never rejects (failures are logged, and the next tick tries again). */
+  const pumpOnce = async (): Promise<void> => {
     try {
       for (const [id, patch] of unsaved) {
-        store.updateDelivery(id, patch);
+        await store.updateDelivery(id, patch);
         unsaved.delete(id);
       }
-      for (const d of store.claimDue(Date.now(), 10)) {
+      if (!started) return;
+      for (const d of await store.claimDue(Date.now(), 10)) {
         const p = attempt(d)
           .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
           .finally(() => inFlight.delete(p));
@@ -116,15 +123,49 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     }
   };
 
+  /** Runs `work` as the one pass in progress; a pump asked for meanwhile runs after it. */
+  const exclusive = (work: () => Promise<void>): Promise<void> => {
+    const done = work();
+    pumping = done.then(noop, noop).then(() => {
+      pumping = undefined;
+      if (pumpAgain) {
+        pumpAgain = false;
+        pump();
+      }
+    });
+    return done;
+  };
+
+  const pump = (): void => {
+    if (!started) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    void exclusive(pumpOnce);
+  };
+
   return {
-    start(): void {
+    /**
+     * Puts deliveries a previous exit left sending back to pending, then delivers on a timer.
+     * Rejects when the queue cannot be read; on a full disk those deliveries wait for the next start.
+     */
+    async start(): Promise<void> {
       if (started) return;
       started = true;
+      // Recovery is a pass of its own, before the first claim: a delivery claimed first would be
+      // put back to pending by it and sent twice.
       try {
-        store.recoverInterrupted();
+        await exclusive(async () => {
+          try {
+            await store.recoverInterrupted();
+          } catch (err) {
+            if (!isOutOfSpace(err)) throw err;
+          }
+        });
       } catch (err) {
-        // A full disk at start: deliveries left sending are picked up at the next start.
-        if (!isOutOfSpace(err)) throw err;
+        started = false;
+        throw err;
       }
       const tick = (): void => {
         pump();
@@ -139,6 +180,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     async stop(): Promise<void> {
       started = false;
       if (timer) clearTimeout(timer);
+      await pumping; // a claim in flight lands in `inFlight` first
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -135,8 +135,8 @@ describe('visits', () => {
 
     const { data: old } = (await call('POST', '/v1/visits', { patient: { name: 'Kept a while' } })).body;
     await call('PUT', '/v1/settings/retention', { days: 30 });
-    expect(s.clindoc.retention.sweep(Date.now() + 29 * 86_400_000).visits).toBe(0);
-    expect(s.clindoc.retention.sweep(Date.now() + 31 * 86_400_000).visits).toBe(1);
+    expect((await s.clindoc.retention.sweep(Date.now() + 29 * 86_400_000)).visits).toBe(0);
+    expect((await s.clindoc.retention.sweep(Date.now() + 31 * 86_400_000)).visits).toBe(1);
     expect((await call('GET', `/v1/visits/${old.id}`)).status).toBe(404);
     const trail = await waitFor(async () => {
       const items = (await call('GET', `/v1/audit-events?resourceId=${old.id}`)).body.data.items as { actor: string; resourceType: string }[];

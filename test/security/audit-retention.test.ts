@@ -105,8 +105,8 @@ describe('retention', () => {
     expect(existsSync(blobPath)).toBe(true);
 
     // Six days on, nothing is due; eight days on, the account's records and audio are gone.
-    expect(s.clindoc.retention.sweep(Date.now() + 6 * DAY)).toEqual({ notes: 0, transcriptions: 0, visits: 0, blobs: 0 });
-    expect(s.clindoc.retention.sweep(Date.now() + 8 * DAY)).toEqual({ notes: 1, transcriptions: 1, visits: 0, blobs: 1 });
+    expect(await s.clindoc.retention.sweep(Date.now() + 6 * DAY)).toEqual({ notes: 0, transcriptions: 0, visits: 0, blobs: 0 });
+    expect(await s.clindoc.retention.sweep(Date.now() + 8 * DAY)).toEqual({ notes: 1, transcriptions: 1, visits: 0, blobs: 1 });
     expect(existsSync(blobPath)).toBe(false);
     expect((await fetch(`${s.base}/v1/notes/${noteId}`, { headers: h })).status).toBe(404);
     expect((await fetch(`${s.base}/v2/audio/transcriptions/${upload.id}`, { headers: h })).status).toBe(404);
