@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     recognizer: () => served, vad: () => vad, fallbackEndpointer: createEnergyEndpointer, limits: { maxSessionsPerAccount: 64 }, createDecoder: (o) => createStreamDecoder(o),
   });
   const url = `ws://127.0.0.1:${port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`;
-  const accounts = Array.from({ length: Math.max(1, maxSessions) }, (_, i) => clindoc.accounts.createAccount(`bench-${i}`));
+  const accounts = await Promise.all(Array.from({ length: Math.max(1, maxSessions) }, (_, i) => clindoc.accounts.createAccount(`bench-${i}`)));
   const headers = (i: number): Record<string, string> => ({ 'X-API-KEY': accounts[i]!.apiKey, 'X-ACCOUNT-ID': accounts[i]!.account.id });
 
   console.log(`streaming-bench: ${(pcm.length / RATE).toFixed(1)} s clip, ${UTTERANCES.length} utterances, engine pocketsphinx (${medical ? 'clinical LM' : 'general LM'}), Silero endpointing, 100 ms chunks at real-time pace`);

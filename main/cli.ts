@@ -184,14 +184,14 @@ async function main(argv: string[]): Promise<void> {
     }
     if (group === 'accounts' && action === 'retention') {
       if (!values.account) fail('accounts retention needs --account ID');
-      if (!accounts.listAccounts().some((a) => a.id === values.account)) fail('no such account');
+      if (!(await accounts.listAccounts()).some((a) => a.id === values.account)) fail('no such account');
       const store = createRetentionStore(db);
-      if (values.default) store.setRetentionDays(values.account, null);
+      if (values.default) await store.setRetentionDays(values.account, null);
       else if (values.days !== undefined) {
         if (!/^\d{1,5}$/.test(values.days)) fail('--days must be a whole number of days (0 keeps everything)');
-        store.setRetentionDays(values.account, Number(values.days));
+        await store.setRetentionDays(values.account, Number(values.days));
       }
-      const own = store.getRetentionDays(values.account);
+      const own = await store.getRetentionDays(values.account);
       const days = own ?? config.retentionDays;
       print({ accountId: values.account, days, source: own === null ? 'default' : 'account' },
         days === 0 ? 'kept until deleted' : `deleted ${days} days after creation${own === null ? ' (default)' : ''}`);
@@ -199,25 +199,25 @@ async function main(argv: string[]): Promise<void> {
     }
     if (group === 'accounts' && action === 'create') {
       if (!values.name) fail('accounts create needs --name NAME');
-      const created = accounts.createAccount(values.name);
+      const created = await accounts.createAccount(values.name);
       print(
         { accountId: created.account.id, apiKey: created.apiKey, keyId: created.keyId },
         `account ${created.account.id} (${created.account.name})\nAPI key (shown once): ${created.apiKey}\nkey id: ${created.keyId}`,
       );
     } else if (group === 'accounts' && action === 'list') {
-      const list = accounts.listAccounts();
+      const list = await accounts.listAccounts();
       print(list.map((a) => ({ accountId: a.id, name: a.name, createdAt: new Date(a.createdAt).toISOString() })), list.map((a) => `${a.id}\t${a.name}`).join('\n'));
     } else if (group === 'keys' && action === 'create') {
       if (!values.account) fail('keys create needs --account ID');
-      const key = accounts.createKey(values.account);
+      const key = await accounts.createKey(values.account);
       print({ accountId: values.account, apiKey: key.apiKey, keyId: key.keyId }, `API key (shown once): ${key.apiKey}\nkey id: ${key.keyId}`);
     } else if (group === 'keys' && action === 'list') {
       if (!values.account) fail('keys list needs --account ID');
-      const keys = accounts.listKeys(values.account);
+      const keys = await accounts.listKeys(values.account);
       print(keys, keys.map((k) => `${k.id}\t${k.revokedAt ? 'revoked' : 'active'}`).join('\n'));
     } else if (group === 'keys' && action === 'revoke') {
       if (!arg) fail('keys revoke needs KEY_ID');
-      accounts.revokeKey(arg);
+      await accounts.revokeKey(arg);
       print({ revoked: arg }, `revoked ${arg}`);
     } else {
       fail(`unknown command "${positionals.join(' ')}"\n${USAGE}`, 2);

@@ -195,7 +195,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Styles, extraction and coding follow the device's configured language model.
   const languageModel = engineRegistry.deviceLanguageModel;
   let styleWriter: StyleWriter | undefined;
-  const writer = (accountId: string): NoteWriter => engineRegistry.noteWriter(engines.resolveNotes(accountId));
+  const writer = async (accountId: string): Promise<NoteWriter> => engineRegistry.noteWriter(await engines.resolveNotes(accountId));
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : createEmbeddedStyleWriter());
 
   // Bundled files are found from the installation, not the working directory; an absent one is a
@@ -239,6 +239,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   });
 
   downloads = createDownloadRunner(db, logger, () => modelManager.service, config.jobConcurrency > 0 ? 1 : 0);
+  // The engines ask for installed models at every use and cannot wait: the service keeps the list.
+  await modelManager.service.refreshInstalled();
 
   const notes = createNoteService({
     notes: stores.notes, templates: stores.templates, writer, enqueue,

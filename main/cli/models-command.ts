@@ -32,7 +32,7 @@ export async function runModelsCommand(service: ModelService, action: string | u
   const print = (json: unknown, text: string): void => io.out(io.json ? JSON.stringify(json) : text);
   switch (action) {
     case 'list': {
-      const items = service.list();
+      const items = await service.list();
       print(items, items.length ? items.map(describe).join('\n') : 'no models in the catalog and none installed');
       return 0;
     }
@@ -45,7 +45,8 @@ export async function runModelsCommand(service: ModelService, action: string | u
       }, Presets.shades_classic);
       const toMb = (n: number): number => Math.round(n / 1e5) / 10;
       bar?.start(toMb(pull.totalBytes ?? 0) || 1, 0, { file: '' });
-      const cancel = (): void => void service.cancelPull(arg);
+      // Ctrl-C stops the download; runPull then returns and the status below says so.
+      const cancel = (): void => void service.cancelPull(arg).catch((err: unknown) => io.err(`${arg}: could not cancel: ${(err as Error).message}`));
       process.once('SIGINT', cancel);
       let last: ModelPullView = pull;
       try {
@@ -56,18 +57,18 @@ export async function runModelsCommand(service: ModelService, action: string | u
         });
       } catch (err) {
         // Interrupted (the connection failed repeatedly): the partial files stay for the next pull.
-        service.failPull(pull.id, `interrupted: ${(err as Error).message}; run the command again to resume`);
+        await service.failPull(pull.id, `interrupted: ${(err as Error).message}; run the command again to resume`);
       } finally {
         process.off('SIGINT', cancel);
         bar?.stop();
       }
-      last = service.latestPull(arg);
+      last = await service.latestPull(arg);
       if (last.status !== 'done') {
         io.err(`${arg}: download ${last.status}${last.error ? `: ${last.error}` : ''}${last.status === 'cancelled' ? ' (run it again to resume)' : ''}`);
         if (io.json) print(last, '');
         return 1;
       }
-      const model = service.get(arg);
+      const model = await service.get(arg);
       print(model, [`${arg} installed (${mb(model.bytes)})`, ...hashes(model)].join('\n'));
       return 0;
     }

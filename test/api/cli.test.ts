@@ -13,10 +13,10 @@ describe('clindoc CLI', () => {
   const env = { CLINDOC_DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const authenticate = (apiKey: string, accountId: string) => {
+  const authenticate = async (apiKey: string, accountId: string) => {
     const db = openDatabase(join(loadConfig(env).dataDir, 'clindoc.db'));
     try {
-      return createAccountService({ store: createAccountStore(db) }).authenticate(apiKey, accountId);
+      return await createAccountService({ store: createAccountStore(db) }).authenticate(apiKey, accountId);
     } finally {
       db.close();
     }
@@ -28,7 +28,7 @@ describe('clindoc CLI', () => {
     const { accountId, apiKey } = JSON.parse(created.stdout) as { accountId: string; apiKey: string };
     expect(accountId).toMatch(/^acct_/);
     expect(apiKey).toMatch(/^cdk_/);
-    expect(authenticate(apiKey, accountId).accountId).toBe(accountId);
+    expect((await authenticate(apiKey, accountId)).accountId).toBe(accountId);
 
     const list = await runCli(['accounts', 'list'], env);
     expect(list.stdout).toContain(accountId);
@@ -36,11 +36,11 @@ describe('clindoc CLI', () => {
     expect(list.stdout).not.toContain(apiKey);
 
     const key = JSON.parse((await runCli(['keys', 'create', '--account', accountId, '--json'], env)).stdout) as { apiKey: string; keyId: string };
-    expect(authenticate(key.apiKey, accountId).keyId).toBe(key.keyId);
+    expect((await authenticate(key.apiKey, accountId)).keyId).toBe(key.keyId);
     const revoked = await runCli(['keys', 'revoke', key.keyId], env);
     expect(revoked.code).toBe(0);
-    expect(() => authenticate(key.apiKey, accountId)).toThrow(/invalid/);
-    expect(authenticate(apiKey, accountId).accountId).toBe(accountId);
+    await expect(authenticate(key.apiKey, accountId)).rejects.toThrow(/invalid/);
+    expect((await authenticate(apiKey, accountId)).accountId).toBe(accountId);
   });
 
   it('fails clearly on bad input', async () => {

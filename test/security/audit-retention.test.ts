@@ -14,9 +14,9 @@ describe('audit trail', () => {
   let keyId: string;
   beforeAll(async () => {
     s = await startServer({ CLINDOC_JOB_CONCURRENCY: '0' });
-    const other = s.clindoc.accounts.createAccount('Clinic B');
+    const other = await s.clindoc.accounts.createAccount('Clinic B');
     b = { accountId: other.account.id, apiKey: other.apiKey, keyId: other.keyId };
-    keyId = s.clindoc.accounts.listKeys(s.creds.accountId)[0]!.id;
+    keyId = (await s.clindoc.accounts.listKeys(s.creds.accountId))[0]!.id;
   });
   afterAll(() => s.close());
 
@@ -95,7 +95,7 @@ describe('retention', () => {
     expect((await fetch(`${s.base}/v1/settings/retention`, { method: 'PUT', headers: h, body: JSON.stringify({ days: -1 }) })).status).toBe(400);
     const set = await (await fetch(`${s.base}/v1/settings/retention`, { method: 'PUT', headers: h, body: JSON.stringify({ days: 7 }) })).json();
     expect(set.data).toEqual({ days: 7, source: 'account' });
-    const other = s.clindoc.accounts.createAccount('Keeps everything');
+    const other = await s.clindoc.accounts.createAccount('Keeps everything');
     const otherNote = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: authHeaders({ accountId: other.account.id, apiKey: other.apiKey }), body: JSON.stringify({ transcript: 'y' }) })).json()).data.noteId;
 
     const noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: h, body: JSON.stringify({ transcript: 'Old visit.' }) })).json()).data.noteId as string;
