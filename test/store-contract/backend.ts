@@ -47,8 +47,13 @@ export interface StoreBackend {
   stores: Stores;
   cipher: FieldCipher;
   blobs: EncryptedBlobStore;
-  /** A second job store on the same database that takes only some kinds. */
+  /**
+   * A second job store on the same database that takes only some kinds, as another process
+   * would open it; on PostgreSQL it holds no instance lease, so its claims count as a dead process's.
+   */
   jobStore(kinds: JobKinds): JobStore;
+  /** A second webhook store on the same database, as another process (since gone) would open it. */
+  webhookStore(): WebhookStore;
   /** The value of `column` as the database holds it, in the one row matching `where` (undefined: no row). */
   raw(table: string, column: string, where: Record<string, string>): Promise<unknown>;
   /** Runs one statement that takes no parameters, written in SQL both databases accept. */
@@ -90,6 +95,7 @@ export async function openSqliteBackend(): Promise<StoreBackend> {
   return {
     stores, cipher, blobs,
     jobStore: (kinds) => createJobStore(db, kinds),
+    webhookStore: () => createWebhookStore(db, cipher),
     async raw(table, column, where) {
       audit.flush();
       const keys = Object.keys(where);

@@ -1,5 +1,6 @@
 import { openPostgresStores } from '../../main/store/pg/index.js';
 import { createPgJobStore } from '../../main/store/pg/job-store.js';
+import { createPgWebhookStore } from '../../main/store/pg/webhook-store.js';
 import { createPool, sqlOf } from '../../main/store/pg/sql.js';
 import { openProtection, type StoreBackend } from '../store-contract/backend.js';
 import type { TestCluster } from './cluster.js';
@@ -15,6 +16,7 @@ export async function openPgBackend(cluster: TestCluster): Promise<StoreBackend>
   return {
     stores, cipher, blobs,
     jobStore: (kinds) => createPgJobStore(sqlOf(side), kinds),
+    webhookStore: () => createPgWebhookStore(sqlOf(side), cipher),
     async raw(table, column, where) {
       const keys = Object.keys(where);
       const { rows } = await side.query<{ v: unknown }>(

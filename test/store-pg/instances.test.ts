@@ -97,6 +97,35 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several ins
     expect(new Set(ids).size).toBe(30);
   });
 
+  it('takes back only the work of an instance that is gone', async () => {
+    const url = await cluster.createDatabase();
+    const [a, b] = [await open(url), await open(url)];
+    await a.jobs.enqueue({ id: 'job_a', kind: 'note_generation', accountId: 'acct', resourceId: 'n1', runAfter: 0 });
+    await a.jobs.enqueue({ id: 'job_b', kind: 'note_generation', accountId: 'acct', resourceId: 'n2', runAfter: 1 });
+    expect((await a.jobs.claim(Date.now()))?.id).toBe('job_a');
+    expect((await b.jobs.claim(Date.now()))?.id).toBe('job_b');
+    for (const i of [1, 2]) {
+      await a.webhooks.insertDelivery({
+        id: `d_${i}`, accountId: 'acct', webhookId: null, url: 'https://example.test/h', secret: 's', event: 'note.completed', resourceId: 'r',
+        status: 'pending', attempts: 0, nextAttemptAt: i, createdAt: i,
+      });
+    }
+    expect((await a.webhooks.claimDue(Date.now(), 1)).map((d) => d.id)).toEqual(['d_1']);
+    expect((await b.webhooks.claimDue(Date.now(), 1)).map((d) => d.id)).toEqual(['d_2']);
+    // A third instance starting while both run takes nothing back: nothing is done twice.
+    const c = await open(url);
+    expect(await c.jobs.recoverInterrupted()).toBe(0);
+    expect(await c.webhooks.recoverInterrupted()).toBe(0);
+    // Instance a goes away (its lease ends with its connections): only its claims return.
+    await a.close();
+    expect(await c.jobs.recoverInterrupted()).toBe(1);
+    expect(await c.webhooks.recoverInterrupted()).toBe(1);
+    expect((await c.jobs.get('job_a'))?.status).toBe('queued');
+    expect((await c.jobs.get('job_b'))?.status).toBe('running');
+    expect((await c.webhooks.listDeliveries('acct')).map((d) => [d.id, d.status])).toEqual([['d_1', 'pending'], ['d_2', 'delivering']]);
+    expect((await c.jobs.claim(Date.now()))?.id).toBe('job_a');
+  });
+
   it('reads times as numbers, answers ping, and fails without quoting values', async () => {
     const url = await cluster.createDatabase();
     const stores = await open(url);

@@ -11,6 +11,7 @@ import { createPgAuditStore, createPgRetentionStore } from './audit-store.js';
 import { createPgDocumentStore } from './document-store.js';
 import { createPgEngineSettingsStore } from './engine-settings-store.js';
 import { createPgIdempotencyStore } from './idempotency-store.js';
+import { acquireInstanceLease, type InstanceLease } from './instance-lease.js';
 import { createPgJobStore } from './job-store.js';
 import { migratePg } from './migrations.js';
 import { createPgNoteStore } from './note-store.js';
@@ -52,20 +53,23 @@ export interface PostgresStores {
   storageUsage: StorageUsageReader;
   /** Resolves when the database answers a query; rejects (without the URL or any value) otherwise. For readiness checks. */
   ping(): Promise<void>;
-  /** Waits for running queries and closes every connection. */
+  /** Waits for running queries and closes every connection, the instance lease's included (its claims become recoverable). */
   close(): Promise<void>;
 }
 
 /**
  * Connects a pool to PostgreSQL, applies pending migrations (once, however many instances start
- * together) and returns the stores. Rejects when the server cannot be reached or the schema is
+ * together), takes this instance's lease (one more connection, outside the pool; see
+ * instance-lease.ts) and returns the stores. Rejects when the server cannot be reached or the schema is
  * newer than this code; the pool is closed then. Statement values are never logged: failures
  * carry the SQLSTATE, table and constraint only (PgStoreError).
  */
 export async function openPostgresStores(options: PostgresStoreOptions): Promise<PostgresStores> {
   const pool = createPool({ url: options.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) });
+  let lease: InstanceLease;
   try {
     await migratePg(pool);
+    lease = await acquireInstanceLease(options.url);
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -79,9 +83,9 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     templates: createPgDocumentStore(sql, 'note_templates', cipher),
     macros: createPgDocumentStore(sql, 'macros', cipher),
     transcriptions: createPgTranscriptionStore(sql, cipher),
-    jobs: createPgJobStore(sql),
+    jobs: createPgJobStore(sql, {}, lease.id),
     idempotency: createPgIdempotencyStore(sql, cipher),
-    webhooks: createPgWebhookStore(sql, cipher),
+    webhooks: createPgWebhookStore(sql, cipher, lease.id),
     audit: createPgAuditStore(sql),
     retention: createPgRetentionStore(sql),
     engineSettings: createPgEngineSettingsStore(sql),
@@ -90,6 +94,6 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     async ping() {
       await sql.query('SELECT 1');
     },
-    close: () => (closed ??= pool.end()),
+    close: () => (closed ??= Promise.all([pool.end(), lease.close()]).then(() => undefined)),
   };
 }

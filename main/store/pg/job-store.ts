@@ -1,5 +1,6 @@
 import type { JobRecord, JobStore } from '../../services/storage.js';
 import type { JobKinds } from '../job-store.js';
+import { claimantGone } from './instance-lease.js';
 import type { Sql } from './sql.js';
 
 interface Row { id: string; kind: string; account_id: string; resource_id: string; status: JobRecord['status']; attempts: number; run_after: number; last_error: string | null }
@@ -20,11 +21,12 @@ function kindFilter(kinds: JobKinds, index: number): { sql: string; values: stri
  * PostgreSQL durable job queue shared by every Clindoc instance on the database. A claim locks
  * the oldest ready row with FOR UPDATE SKIP LOCKED and marks it running in the same statement,
  * so two processes claiming at once take different jobs and neither waits on the other.
- * `recoverInterrupted` is for a single instance's start-up, as with SQLite: with several
- * instances it would also requeue jobs another live instance is running.
+ * A claim records `instanceId` (the instance lease); `recoverInterrupted` requeues only running
+ * jobs whose instance is gone, so one instance starting never takes back a job another live
+ * instance is running. Without an id, claims record none and any recovery takes them back.
  */
-export function createPgJobStore(sql: Sql, kinds: JobKinds = {}): JobStore {
-  const claim = kindFilter(kinds, 3);
+export function createPgJobStore(sql: Sql, kinds: JobKinds = {}, instanceId?: number): JobStore {
+  const claim = kindFilter(kinds, 4);
   const plain = kindFilter(kinds, 1);
   const recover = kindFilter(kinds, 2);
   return {
@@ -42,10 +44,10 @@ export function createPgJobStore(sql: Sql, kinds: JobKinds = {}): JobStore {
            SELECT id FROM jobs WHERE status = 'queued' AND run_after <= $2${claim.sql}
            ORDER BY run_after, created_at LIMIT 1 FOR UPDATE SKIP LOCKED
          )
-         UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, updated_at = $1
+         UPDATE jobs SET status = 'running', attempts = jobs.attempts + 1, updated_at = $1, claimed_by = $3
          FROM next WHERE jobs.id = next.id
          RETURNING jobs.*`,
-        [Date.now(), now, ...claim.values],
+        [Date.now(), now, instanceId ?? null, ...claim.values],
       );
       return rows[0] ? toJob(rows[0]) : undefined;
     },
@@ -54,12 +56,12 @@ export function createPgJobStore(sql: Sql, kinds: JobKinds = {}): JobStore {
     },
     async requeue(id, runAfter, error, refundAttempt = false) {
       await sql.query(
-        `UPDATE jobs SET status = 'queued', run_after = $1, last_error = $2, updated_at = $3, attempts = GREATEST(0, attempts - $4) WHERE id = $5`,
+        `UPDATE jobs SET status = 'queued', run_after = $1, last_error = $2, updated_at = $3, attempts = GREATEST(0, attempts - $4), claimed_by = NULL WHERE id = $5`,
         [runAfter, error, Date.now(), refundAttempt ? 1 : 0, id],
       );
     },
     async recoverInterrupted() {
-      const { rowCount } = await sql.query(`UPDATE jobs SET status = 'queued', updated_at = $1 WHERE status = 'running'${recover.sql}`, [Date.now(), ...recover.values]);
+      const { rowCount } = await sql.query(`UPDATE jobs SET status = 'queued', updated_at = $1, claimed_by = NULL WHERE status = 'running' AND ${claimantGone('claimed_by')}${recover.sql}`, [Date.now(), ...recover.values]);
       return rowCount;
     },
     async get(id) {

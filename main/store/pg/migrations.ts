@@ -187,6 +187,13 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX visits_account_created ON visits(account_id, created_at DESC, id DESC);
   `,
+  // 2: which instance claimed a running job or a delivery being sent (instance-lease.ts), so
+  // recovery takes back only the work of instances that are gone. No SQLite counterpart: one
+  // process owns a SQLite file.
+  `
+  ALTER TABLE jobs ADD COLUMN claimed_by INTEGER;
+  ALTER TABLE webhook_deliveries ADD COLUMN claimed_by INTEGER;
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.

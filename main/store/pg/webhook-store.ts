@@ -1,5 +1,6 @@
 import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../../services/storage.js';
 import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import { claimantGone } from './instance-lease.js';
 import type { Sql } from './sql.js';
 
 interface HookRow { id: string; account_id: string; url: string; events: string; secret: string; created_at: number }
@@ -12,9 +13,10 @@ interface AttemptRow { delivery_id: string; attempt: number; at: number; status_
 /**
  * PostgreSQL store of account webhooks, queued deliveries and every attempt; signing secrets are
  * sealed as in SQLite. `claimDue` locks due rows with FOR UPDATE SKIP LOCKED, so instances
- * sharing the database never deliver the same attempt twice.
+ * sharing the database never deliver the same attempt twice; it records `instanceId`, and
+ * `recoverInterrupted` takes back only deliveries whose instance is gone (see the job store).
  */
-export function createPgWebhookStore(sql: Sql, cipher: FieldCipher): WebhookStore {
+export function createPgWebhookStore(sql: Sql, cipher: FieldCipher, instanceId?: number): WebhookStore {
   const toHook = (r: HookRow): WebhookRecord => ({
     id: r.id, accountId: r.account_id, url: r.url, events: JSON.parse(r.events) as string[],
     secret: cipher.open(r.secret, rowContext('webhooks.secret', r.id)), createdAt: r.created_at,
@@ -55,10 +57,10 @@ export function createPgWebhookStore(sql: Sql, cipher: FieldCipher): WebhookStor
            SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $2
            ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
          )
-         UPDATE webhook_deliveries d SET status = 'delivering', updated_at = $1
+         UPDATE webhook_deliveries d SET status = 'delivering', updated_at = $1, claimed_by = $4
          FROM due WHERE d.id = due.id
          RETURNING d.*`,
-        [Date.now(), now, limit],
+        [Date.now(), now, limit, instanceId ?? null],
       );
       return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map(toDelivery);
     },
@@ -84,7 +86,7 @@ export function createPgWebhookStore(sql: Sql, cipher: FieldCipher): WebhookStor
       return rows.map((r) => ({ deliveryId: r.delivery_id, attempt: r.attempt, at: r.at, statusCode: r.status_code, error: r.error, durationMs: r.duration_ms }));
     },
     async recoverInterrupted() {
-      return (await sql.query(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`)).rowCount;
+      return (await sql.query(`UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE status = 'delivering' AND ${claimantGone('claimed_by')}`)).rowCount;
     },
   };
 }
