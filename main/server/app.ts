@@ -91,10 +91,14 @@ export interface ApiServices {
   backups?: BackupService;
 }
 
-/** Records a lockout in the audit trail, naming the account only when the claimed id is a real one. */
+/**
+ * Records a lockout in the audit trail, naming the account only when the claimed id is a real one.
+ * The 429 does not wait for it; when the accounts cannot be read, the entry names no account.
+ */
 export function recordLockout(services: Pick<ApiServices, 'accounts' | 'audit'>, event: LockoutEvent): void {
-  const known = services.accounts.listAccounts().some((a) => a.id === event.claimedAccountId) ? event.claimedAccountId : null;
-  services.audit.record(lockoutAuditEvent(event, known));
+  void services.accounts.listAccounts()
+    .then((accounts) => (accounts.some((a) => a.id === event.claimedAccountId) ? event.claimedAccountId : null), () => null)
+    .then((known) => services.audit.record(lockoutAuditEvent(event, known)));
 }
 
 export interface ApiOptions {

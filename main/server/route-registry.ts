@@ -122,6 +122,8 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export function createRouteRegistry(deps: RegistryDeps) {
   const routes: RegisteredRoute[] = [];
+  /** Requests with an Idempotency-Key still being answered, by account and key. */
+  const inFlight = new Map<string, Promise<void>>();
 
   const add = (spec: RouteSpec, handler: RouteHandler): void => {
     routes.push({ spec });
@@ -149,7 +151,17 @@ export function createRouteRegistry(deps: RegistryDeps) {
         if (idemKey !== undefined) {
           if (!idemKey || idemKey.length > 255) throw invalidRequest('Idempotency-Key: must be 1 to 255 characters');
           requestHash = createHash('sha256').update(`${spec.method} ${req.path}\n${JSON.stringify(body ?? null)}`).digest('hex');
-          const previous = deps.idempotency.get(principal.accountId, idemKey);
+          // A retry sent while the first request with its key is still running waits for that one and
+          // then replays its answer, rather than doing the work a second time.
+          const slot = `${principal.accountId}\n${idemKey}`;
+          for (let running = inFlight.get(slot); running; running = inFlight.get(slot)) await running;
+          let release!: () => void;
+          inFlight.set(slot, new Promise<void>((resolve) => (release = resolve)));
+          res.once('close', () => {
+            inFlight.delete(slot);
+            release();
+          });
+          const previous = await deps.idempotency.get(principal.accountId, idemKey);
           if (previous && Date.now() - previous.createdAt < IDEMPOTENCY_TTL_MS) {
             if (previous.requestHash !== requestHash) {
               throw invalidRequest('Idempotency-Key: already used with a different request body');
@@ -163,7 +175,7 @@ export function createRouteRegistry(deps: RegistryDeps) {
         if (res.headersSent) return;
         const payload = JSON.stringify(wrap(spec.envelope, data));
         if (idemKey !== undefined) {
-          deps.idempotency.put(principal.accountId, idemKey, { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() });
+          await deps.idempotency.put(principal.accountId, idemKey, { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() });
         }
         res.status(spec.success.status).type('application/json').send(payload);
       } catch (err) {

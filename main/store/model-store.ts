@@ -43,7 +43,7 @@ export function createModelStore(db: Db): ModelStore {
   const pin = db.prepare('INSERT OR IGNORE INTO model_pins (model_id, path, sha256, pinned_at) VALUES (?,?,?,?)');
   const insertPull = db.prepare(
     `INSERT INTO model_pulls (id, model_id, account_id, status, received_bytes, total_bytes, file, error, created_at, updated_at, completed_at)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+     SELECT ?,?,?,?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM model_pulls WHERE model_id = ? AND status IN ('queued', 'running'))`,
   );
   const getPull = db.prepare('SELECT * FROM model_pulls WHERE id = ?');
   const latest = db.prepare('SELECT * FROM model_pulls WHERE model_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1');
@@ -59,7 +59,7 @@ export function createModelStore(db: Db): ModelStore {
     pins: async (modelId) => Object.fromEntries((pins.all(modelId) as Array<{ path: string; sha256: string }>).map((p) => [p.path, p.sha256])),
     pin: async (modelId, path, sha256, at) => void pin.run(modelId, path, sha256, at),
     insertPull: async (p) =>
-      void insertPull.run(p.id, p.modelId, p.accountId, p.status, p.receivedBytes, p.totalBytes, p.file, p.error, p.createdAt, p.updatedAt, p.completedAt),
+      insertPull.run(p.id, p.modelId, p.accountId, p.status, p.receivedBytes, p.totalBytes, p.file, p.error, p.createdAt, p.updatedAt, p.completedAt, p.modelId).changes > 0,
     getPull: async (id) => {
       const row = getPull.get(id) as PullRow | undefined;
       return row ? toPull(row) : undefined;

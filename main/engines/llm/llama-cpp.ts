@@ -104,7 +104,8 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
       throw new DomainError('engine_unavailable', message, { cause: err });
     } finally {
       session.dispose({ disposeSequence: false });
-      sequence.dispose();
+      // Not awaited (the answer is ready); a failure to free the sequence must not become an unhandled rejection.
+      void sequence.dispose().catch(() => undefined);
     }
   };
 

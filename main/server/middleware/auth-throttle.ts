@@ -39,18 +39,18 @@ export const lockedOut = (retryAfterSeconds: number): DomainError =>
  * a lockout, which is reported once through `onLockout`; a right key clears that client's count.
  * Requests that present no credential are not guesses and are not counted.
  */
-export function throttledAuthenticate(
+export async function throttledAuthenticate(
   deps: ThrottledAuthDeps,
   request: { address: string; accountId: string | undefined; presented: boolean; requestId: string | null },
-  verify: () => Principal,
-): ThrottledResult {
+  verify: () => Promise<Principal>,
+): Promise<ThrottledResult> {
   const { address, accountId = '', presented } = request;
   if (presented) {
     const state = deps.throttle.check(address, accountId);
     if (!state.allowed) return { error: lockedOut(state.retryAfterSeconds), delayMs: 0 };
   }
   try {
-    const principal = verify();
+    const principal = await verify();
     if (presented) deps.throttle.success(address, accountId);
     return { principal, delayMs: 0 };
   } catch (err) {
@@ -71,13 +71,13 @@ export function throttledAuthenticate(
  * (or the refusal) is left in `res.locals` for the route registry, which answers 401 or 429 only
  * for operations that need credentials; rate-limit headers are still set on the way.
  */
-export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(apiKey: string | undefined, accountId: string | undefined): Principal }) {
-  return (req: Request, res: Response, next: NextFunction): void => {
+export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(apiKey: string | undefined, accountId: string | undefined): Promise<Principal> }) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const apiKey = req.get('X-API-KEY');
     const accountId = req.get('X-ACCOUNT-ID');
     let result: ThrottledResult;
     try {
-      result = throttledAuthenticate(
+      result = await throttledAuthenticate(
         deps,
         { address: req.socket.remoteAddress ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
         () => deps.authenticate(apiKey, accountId),

@@ -18,7 +18,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
       description: 'Every catalog entry (speech and language models, with licence, languages, size and the source of each speed and memory figure) and every installed model, with its files, hashes and latest download.',
       envelope: 'standard', success: { status: 200, description: 'Models', schema: ModelList }, errors: [],
     },
-    () => ({ items: deps.models.list() }),
+    async () => ({ items: await deps.models.list() }),
   );
   registry.add(
     {

@@ -31,8 +31,8 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       method: 'get', path: '/v1/notes/:noteId', operationId: 'getNote', tags: ['Notes'], summary: 'Get a note',
       params: IdParam('noteId'), envelope: 'standard', success: { status: 200, description: 'The note', schema: NoteView }, errors: [404],
     },
-    ({ principal, params, res }) => {
-      const note = deps.notes.get(principal.accountId, params.noteId);
+    async ({ principal, params, res }) => {
+      const note = await deps.notes.get(principal.accountId, params.noteId);
       setEtag(res, note.version);
       return note;
     },
@@ -45,8 +45,8 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       params: IdParam('noteId'), headers: [IfMatchHeader], body: NoteEditBody, envelope: 'standard',
       success: { status: 200, description: 'The edited note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415, 428],
     },
-    ({ principal, params, body, req, res }) => {
-      const note = deps.notes.edit(principal.accountId, params.noteId, body.markdown as string, ifMatchVersion(req, true)!);
+    async ({ principal, params, body, req, res }) => {
+      const note = await deps.notes.edit(principal.accountId, params.noteId, body.markdown as string, ifMatchVersion(req, true)!);
       setEtag(res, note.version);
       return toNoteView(note);
     },
@@ -59,8 +59,8 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       params: IdParam('noteId'), headers: [{ ...IfMatchHeader, required: false }], body: SignBody, envelope: 'standard',
       success: { status: 200, description: 'The signed note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415],
     },
-    ({ principal, params, body, req, res }) => {
-      const note = deps.notes.sign(principal.accountId, params.noteId, body.signer as string, ifMatchVersion(req, false));
+    async ({ principal, params, body, req, res }) => {
+      const note = await deps.notes.sign(principal.accountId, params.noteId, body.signer as string, ifMatchVersion(req, false));
       res.locals.auditSigner = note.signedBy;
       setEtag(res, note.version);
       return toNoteView(note);
@@ -73,8 +73,8 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       params: IdParam('noteId'), body: AddendumBody, envelope: 'standard',
       success: { status: 201, description: 'The addendum', schema: AddendumView, etag: true }, errors: [400, 404, 409, 415],
     },
-    ({ principal, params, body, res }) => {
-      const { note, addendum } = deps.notes.amend(principal.accountId, params.noteId, { text: body.text as string, author: body.author as string });
+    async ({ principal, params, body, res }) => {
+      const { note, addendum } = await deps.notes.amend(principal.accountId, params.noteId, { text: body.text as string, author: body.author as string });
       res.locals.auditSigner = addendum.author;
       setEtag(res, note.version);
       return addendum;

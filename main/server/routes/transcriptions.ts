@@ -17,7 +17,8 @@ export interface TranscriptionRouteDeps {
   accounts: AccountService;
   maxAudioBytes: number;
   streamTokenTtlSeconds: number;
-  validateWebhookUrl: (accountId: string, url: string) => void;
+  /** Rejects (400) unless the URL is one of the account's registered webhooks. */
+  validateWebhookUrl: (accountId: string, url: string) => Promise<void>;
 }
 
 /** Reads a multipart upload: the file in field `audio`, options in the other fields. */
@@ -124,9 +125,9 @@ export function registerTranscriptionRoutes(registry: RouteRegistry, deps: Trans
       let options: TranscriptionOptions;
       try {
         options = parseTranscriptionOptions(fields);
-        if (options.webhookUrl) deps.validateWebhookUrl(principal.accountId, options.webhookUrl);
+        if (options.webhookUrl) await deps.validateWebhookUrl(principal.accountId, options.webhookUrl);
       } catch (err) {
-        deps.transcriptions.discardAudio(stored.key);
+        await deps.transcriptions.discardAudio(stored.key);
         throw err;
       }
       return deps.transcriptions.accept(principal.accountId, stored, options);

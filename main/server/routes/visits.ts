@@ -18,8 +18,8 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
       description: 'Every field is optional. Linked notes and transcriptions must be the account\'s own. The content is encrypted at rest.',
       body: VisitBody, envelope: 'standard', success: { status: 201, description: 'The new visit', schema: VisitView, etag: true }, errors: [400, 413, 415],
     },
-    ({ principal, body, res }) => {
-      const visit = deps.visits.create(principal.accountId, body as VisitPatch);
+    async ({ principal, body, res }) => {
+      const visit = await deps.visits.create(principal.accountId, body as VisitPatch);
       setEtag(res, visit.version);
       return visit;
     },
@@ -38,8 +38,8 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
       method: 'get', path: '/v1/visits/:visitId', operationId: 'getVisit', tags, summary: 'Get a visit',
       params: IdParam('visitId'), envelope: 'standard', success: { status: 200, description: 'The visit', schema: VisitView, etag: true }, errors: [404],
     },
-    ({ principal, params, res }) => {
-      const visit = deps.visits.get(principal.accountId, params.visitId);
+    async ({ principal, params, res }) => {
+      const visit = await deps.visits.get(principal.accountId, params.visitId);
       setEtag(res, visit.version);
       return visit;
     },
@@ -52,8 +52,8 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
       params: IdParam('visitId'), headers: [IfMatch], body: VisitBody, envelope: 'standard',
       success: { status: 200, description: 'The visit after the change', schema: VisitView, etag: true }, errors: [400, 404, 412, 413, 415, 428],
     },
-    ({ principal, params, body, req, res }) => {
-      const visit = deps.visits.update(principal.accountId, params.visitId, body as VisitPatch, ifMatchVersion(req, true)!);
+    async ({ principal, params, body, req, res }) => {
+      const visit = await deps.visits.update(principal.accountId, params.visitId, body as VisitPatch, ifMatchVersion(req, true)!);
       setEtag(res, visit.version);
       return visit;
     },

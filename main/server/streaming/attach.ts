@@ -33,7 +33,7 @@ export interface StreamingDeps {
    * The account's live engine (its choice in `/v1/settings/engines`), read as each session starts:
    * a new choice applies to the next session, a running one keeps its engine. Default: the device's.
    */
-  liveEngine?: (accountId: string) => string;
+  liveEngine?: (accountId: string) => Promise<string>;
   /** The detector whose endpointer live sessions use (Silero); it may throw when its model is unavailable. */
   vad: () => EndpointingDetector;
   /** Endpointer without a model (energy), for when the detector is unavailable or fails mid-session. */
@@ -81,16 +81,16 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
   let vadWarmed = false;
 
   /** The principal, or the refusal and how long to wait before sending it (a throttled guess). */
-  const authenticate = (req: IncomingMessage, query: URLSearchParams): { principal?: Principal; error?: DomainError; delayMs: number } => {
+  const authenticate = async (req: IncomingMessage, query: URLSearchParams): Promise<{ principal?: Principal; error?: DomainError; delayMs: number }> => {
     const creds = readCredentials(req, query);
     if (!creds.apiKey && !creds.token) return { error: new DomainError('unauthorized', 'X-API-KEY or X-API-TOKEN header, or api_token query, is required'), delayMs: 0 };
     if (!creds.accountId) return { error: new DomainError('unauthorized', 'X-ACCOUNT-ID header or account_id query is required'), delayMs: 0 };
-    const verify = (): Principal => creds.apiKey
+    const verify = (): Promise<Principal> => creds.apiKey
       ? deps.accounts.authenticate(creds.apiKey, creds.accountId)
       : deps.accounts.authenticateStreamToken(creds.token!, creds.accountId);
     if (!deps.authThrottle) {
       try {
-        return { principal: verify(), delayMs: 0 };
+        return { principal: await verify(), delayMs: 0 };
       } catch (err) {
         return { error: err as DomainError, delayMs: 0 };
       }
@@ -98,22 +98,27 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     return throttledAuthenticate(deps.authThrottle, { address: req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
   };
 
-  const openStream = (params: SessionParams, accountId: string): SpeechStream => {
-    const recognizer = deps.recognizer(deps.liveEngine?.(accountId));
+  const openStream = async (params: SessionParams, accountId: string): Promise<SpeechStream> => {
+    const recognizer = deps.recognizer(await deps.liveEngine?.(accountId));
     if (!recognizer.createStream) throw new DomainError('engine_unavailable', `the ${recognizer.name} engine does not support live transcription`);
     return recognizer.createStream({ language: params.language });
   };
 
-  const onConnection = (ws: WebSocket, req: IncomingMessage, url: URL): void => {
+  const onConnection = async (ws: WebSocket, req: IncomingMessage, url: URL): Promise<void> => {
     const sendRaw = (m: object): void => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
     };
+    // Nothing is read from the client while its credentials and engine are looked up: frames it
+    // sends before `connected` wait in the socket until the session is listening (resumed below).
+    ws.pause();
+    // A socket error while that runs must not go unheard (an unheard 'error' would end the process).
+    ws.on('error', () => undefined);
     let principal: Principal;
     let params: SessionParams;
     let stream: SpeechStream;
     let refusalDelayMs = 0;
     try {
-      const auth = authenticate(req, url.searchParams);
+      const auth = await authenticate(req, url.searchParams);
       refusalDelayMs = auth.delayMs;
       if (!auth.principal) throw auth.error;
       principal = auth.principal;
@@ -122,12 +127,13 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         throw new DomainError('forbidden', `this account already has ${limits.maxSessionsPerAccount} open streaming sessions (the limit)`);
       }
       makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }).close();
-      stream = openStream(params, principal.accountId);
+      stream = await openStream(params, principal.accountId);
     } catch (err) {
       const policy = isPolicyError(err);
       const message = err instanceof DomainError ? err.message : 'the session could not be started';
       if (!(err instanceof DomainError)) deps.logger.error({ err: (err as Error).name }, 'streaming session could not start');
       const refuse = (): void => {
+        ws.resume(); // to read the client's answer to the close
         sendRaw(errorMessage(message));
         ws.close(policy ? 1008 : 1011, policy ? 'policy violation' : 'engine unavailable');
       };
@@ -137,6 +143,13 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
       return;
     }
 
+    if (ws.readyState !== WebSocket.OPEN || closed) {
+      // The client left, or the server began shutting down, while the session was being set up.
+      stream.close();
+      if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server shutting down');
+      ws.resume();
+      return;
+    }
     const accountId = principal.accountId;
     perAccount.set(accountId, (perAccount.get(accountId) ?? 0) + 1);
     const logger = deps.logger.child({ streamSession: randomUUID().slice(0, 8), accountId });
@@ -177,6 +190,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     ws.on('message', (data, isBinary) => entry.session.receive(toBuffer(data), isBinary));
     ws.on('close', () => entry.session.socketClosed());
     ws.on('error', () => entry.session.socketClosed());
+    ws.resume();
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -185,7 +199,12 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     const refused = refuseByOrigin(req, deps);
     if (refused) return rejectUpgrade(socket, 403, 'Forbidden');
     if (closed) return rejectUpgrade(socket, 503, 'Service Unavailable');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req, url));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      onConnection(ws, req, url).catch((err: unknown) => {
+        deps.logger.error({ err: (err as Error).name }, 'streaming session could not start');
+        ws.terminate();
+      });
+    });
   };
   deps.server.on('upgrade', onUpgrade);
 

@@ -15,18 +15,21 @@ export interface CreatedKey {
 }
 
 export interface AccountService {
-  createAccount(name: string): { account: AccountRecord } & CreatedKey;
-  listAccounts(): AccountRecord[];
-  createKey(accountId: string): CreatedKey;
-  listKeys(accountId: string): ApiKeyRecord[];
-  revokeKey(keyId: string): void;
-  /** Checks an API key against the account it claims; throws 401 on any mismatch. */
-  authenticate(apiKey: string | undefined, accountId: string | undefined): Principal;
+  createAccount(name: string): Promise<{ account: AccountRecord } & CreatedKey>;
+  listAccounts(): Promise<AccountRecord[]>;
+  createKey(accountId: string): Promise<CreatedKey>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string): Promise<void>;
+  /** Checks an API key against the account it claims; rejects with 401 on any mismatch. */
+  authenticate(apiKey: string | undefined, accountId: string | undefined): Promise<Principal>;
   /** Issues a short-lived token usable only for this account's streaming socket. */
-  issueStreamToken(principal: Principal, ttlSeconds: number): { token: string; expiresAt: string };
-  authenticateStreamToken(token: string, accountId: string | undefined): Principal;
-  /** On a store with no accounts, creates the local account and its key; otherwise undefined. */
-  ensureLocalAccount(): ({ account: AccountRecord } & CreatedKey) | undefined;
+  issueStreamToken(principal: Principal, ttlSeconds: number): Promise<{ token: string; expiresAt: string }>;
+  authenticateStreamToken(token: string, accountId: string | undefined): Promise<Principal>;
+  /**
+   * On a store with no accounts, creates the local account and its key; otherwise undefined.
+   * Calls made while one is in progress wait for it, so this process creates at most one.
+   */
+  ensureLocalAccount(): Promise<({ account: AccountRecord } & CreatedKey) | undefined>;
 }
 
 const KEY_PREFIX = 'cdk_';
@@ -49,21 +52,23 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
   const now = deps.now ?? Date.now;
   /** When each key's last-used time was last written by this process. */
   const touchedAt = new Map<string, number>();
+  /** The ensureLocalAccount call in progress, so calls run one after another. */
+  let ensuring: Promise<unknown> = Promise.resolve();
 
-  const createKey = (accountId: string): CreatedKey => {
-    if (!store.getAccount(accountId)) throw notFound('account');
+  const createKey = async (accountId: string): Promise<CreatedKey> => {
+    if (!(await store.getAccount(accountId))) throw notFound('account');
     const keyId = `key_${randomBytes(8).toString('hex')}`;
     const apiKey = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    store.insertKey({ id: keyId, accountId, hash: hashSecret(apiKey), createdAt: now(), revokedAt: null, lastUsedAt: null });
+    await store.insertKey({ id: keyId, accountId, hash: hashSecret(apiKey), createdAt: now(), revokedAt: null, lastUsedAt: null });
     return { keyId, apiKey };
   };
 
-  const createAccount = (name: string): { account: AccountRecord } & CreatedKey => {
+  const createAccount = async (name: string): Promise<{ account: AccountRecord } & CreatedKey> => {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 200) throw invalidRequest('name: must be 1 to 200 characters');
     const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now() };
-    store.createAccount(account);
-    return { account, ...createKey(account.id) };
+    await store.createAccount(account);
+    return { account, ...(await createKey(account.id)) };
   };
 
   const sameHash = (a: string, b: string): boolean => {
@@ -77,14 +82,14 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
     listAccounts: () => store.listAccounts(),
     createKey,
     listKeys: (accountId) => store.listKeys(accountId),
-    revokeKey(keyId) {
+    async revokeKey(keyId) {
       touchedAt.delete(keyId);
-      if (!store.revokeKey(keyId, now())) throw notFound('active key');
+      if (!(await store.revokeKey(keyId, now()))) throw notFound('active key');
     },
-    authenticate(apiKey, accountId) {
+    async authenticate(apiKey, accountId) {
       if (!apiKey || !accountId) throw unauthorized('X-API-KEY and X-ACCOUNT-ID headers are required');
       const hash = hashSecret(apiKey);
-      const key = store.findKeyByHash(hash);
+      const key = await store.findKeyByHash(hash);
       // Compare in constant time even though the lookup is by hash, and give one answer for
       // every failure so a caller cannot tell a wrong key from a wrong account.
       if (!key || !sameHash(key.hash, hash) || key.revokedAt !== null || key.accountId !== accountId) throw unauthorized();
@@ -92,35 +97,34 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
       const last = touchedAt.get(key.id);
       if (last === undefined || t - last >= KEY_TOUCH_INTERVAL_MS) {
         touchedAt.set(key.id, t);
-        try {
-          store.touchKey(key.id, t);
-        } catch {
-          // The last-used time is a convenience: a full disk must not lock a right key out.
-        }
+        // Not awaited: the last-used time is a convenience, and a full disk must not lock a right key out.
+        void store.touchKey(key.id, t).catch(() => undefined);
       }
       return { accountId: key.accountId, keyId: key.id };
     },
-    issueStreamToken(principal, ttlSeconds) {
+    async issueStreamToken(principal, ttlSeconds) {
       const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
       const expiresAt = now() + ttlSeconds * 1000;
-      store.deleteExpiredStreamTokens(now());
-      store.insertStreamToken({ hash: hashSecret(token), accountId: principal.accountId, keyId: principal.keyId, expiresAt });
+      await store.deleteExpiredStreamTokens(now());
+      await store.insertStreamToken({ hash: hashSecret(token), accountId: principal.accountId, keyId: principal.keyId, expiresAt });
       return { token, expiresAt: new Date(expiresAt).toISOString() };
     },
-    authenticateStreamToken(token, accountId) {
-      const found = store.findStreamToken(hashSecret(token));
+    async authenticateStreamToken(token, accountId) {
+      const found = await store.findStreamToken(hashSecret(token));
       if (!found || found.expiresAt < now() || (accountId !== undefined && found.accountId !== accountId)) {
         throw unauthorized('invalid or expired streaming token');
       }
-      const keys = store.listKeys(found.accountId);
+      const keys = await store.listKeys(found.accountId);
       const key = keys.find((k) => k.id === found.keyId);
       // A token dies with the key that issued it.
       if (!key || key.revokedAt !== null) throw unauthorized('invalid or expired streaming token');
       return { accountId: found.accountId, keyId: found.keyId };
     },
     ensureLocalAccount() {
-      if (store.countAccounts() > 0) return undefined;
-      return createAccount('Local');
+      // Count-then-create spans two awaits: one check at a time keeps a second call from creating a second account.
+      const run = ensuring.then(async () => ((await store.countAccounts()) > 0 ? undefined : createAccount('Local')));
+      ensuring = run.catch(() => undefined);
+      return run;
     },
   };
 }

@@ -23,7 +23,7 @@ export interface SignInLinks {
   /** A new single-use token for the local credentials. 409 when this installation has none. */
   issue(): { token: string; expiresAt: number };
   /** The local credentials for a token, once; 401 for an unknown, used or expired token. */
-  exchange(token: string): LocalCredentials;
+  exchange(token: string): Promise<LocalCredentials>;
 }
 
 /** How long a sign-in link works. */
@@ -37,7 +37,7 @@ export function createSignInLinks(deps: {
   /** The local account's credentials, read when needed (they may be created after start). */
   credentials(): LocalCredentials | undefined;
   /** Whether the credentials still work (the key may have been revoked). */
-  valid(credentials: LocalCredentials): boolean;
+  valid(credentials: LocalCredentials): Promise<boolean>;
   now?: () => number;
   ttlMs?: number;
 }): SignInLinks {
@@ -55,14 +55,14 @@ export function createSignInLinks(deps: {
       pending.set(hash(token), expiresAt);
       return { token, expiresAt };
     },
-    exchange(token) {
+    async exchange(token) {
       const key = hash(token);
       const expires = pending.get(key);
-      // Used or not, a token that was presented is gone: it works once.
+      // Used or not, a token that was presented is gone: it works once (taken before any wait).
       pending.delete(key);
       if (expires === undefined || expires <= now()) throw refused();
       const credentials = deps.credentials();
-      if (!credentials || !deps.valid(credentials)) {
+      if (!credentials || !(await deps.valid(credentials))) {
         throw new DomainError('conflict', 'the stored local credentials no longer work; create a key with `clindoc keys create`');
       }
       return credentials;

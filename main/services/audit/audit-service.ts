@@ -16,9 +16,9 @@ export interface AuditService {
    * it describes (the trail must not become a way to deny service).
    */
   record(event: AuditInput): void;
-  list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Page<AuditEventView>;
-  getRetentionDays(accountId: string): { days: number; source: 'account' | 'default' };
-  setRetentionDays(accountId: string, days: number | null): { days: number; source: 'account' | 'default' };
+  list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Promise<Page<AuditEventView>>;
+  getRetentionDays(accountId: string): Promise<{ days: number; source: 'account' | 'default' }>;
+  setRetentionDays(accountId: string, days: number | null): Promise<{ days: number; source: 'account' | 'default' }>;
 }
 
 const MAX_RETENTION_DAYS = 36_500;
@@ -45,29 +45,31 @@ export function createAuditService(deps: {
   onError?: (err: unknown) => void;
 }): AuditService {
   const now = deps.now ?? Date.now;
-  const effective = (accountId: string): { days: number; source: 'account' | 'default' } => {
-    const own = deps.retention.getRetentionDays(accountId);
+  const effective = async (accountId: string): Promise<{ days: number; source: 'account' | 'default' }> => {
+    const own = await deps.retention.getRetentionDays(accountId);
     return own === null ? { days: deps.defaultRetentionDays, source: 'default' } : { days: own, source: 'account' };
   };
   return {
     record(event) {
+      const report = (err: unknown): void => deps.onError?.(err);
       try {
         const at = event.at ?? now();
-        deps.store.append({ ...event, id: timeOrderedId(at), at });
+        // Not awaited: the request it describes is answered without waiting for the trail.
+        void deps.store.append({ ...event, id: timeOrderedId(at), at }).catch(report);
       } catch (err) {
-        deps.onError?.(err);
+        report(err);
       }
     },
-    list(accountId, limit, cursor, filter) {
-      const page = deps.store.list(accountId, limit, cursor, filter);
+    async list(accountId, limit, cursor, filter) {
+      const page = await deps.store.list(accountId, limit, cursor, filter);
       return { items: page.items.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), nextCursor: page.nextCursor };
     },
     getRetentionDays: effective,
-    setRetentionDays(accountId, days) {
+    async setRetentionDays(accountId, days) {
       if (days !== null && (!Number.isInteger(days) || days < 0 || days > MAX_RETENTION_DAYS)) {
         throw invalidRequest(`days: must be a whole number from 0 to ${MAX_RETENTION_DAYS}, or null for the default`);
       }
-      deps.retention.setRetentionDays(accountId, days);
+      await deps.retention.setRetentionDays(accountId, days);
       return effective(accountId);
     },
   };

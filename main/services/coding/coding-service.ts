@@ -62,7 +62,7 @@ const emDisplay = (code: string): string =>
 
 export function createCodingService(deps: {
   coder: () => IcdCoder;
-  notes: { get(accountId: string, noteId: string): CodableNote };
+  notes: { get(accountId: string, noteId: string): Promise<CodableNote> };
   cpt?: CptTable;
   proposer?: CodeProposer;
 }): CodingService {
@@ -97,7 +97,7 @@ export function createCodingService(deps: {
       return { ...done, edition: deps.coder().edition };
     },
     async analyzeNote(accountId, noteId) {
-      const note = deps.notes.get(accountId, noteId);
+      const note = await deps.notes.get(accountId, noteId);
       if (!note) throw notFound('note');
       if (note.status !== 'STATUS_DONE' || !note.payload) {
         throw new DomainError('conflict', `noteId: the note is ${note.status}; analyze it once GET /v1/notes/{noteId} shows STATUS_DONE`);

@@ -18,7 +18,7 @@ export interface EngineFacts {
 }
 
 export interface EngineStatusService {
-  status(accountId: string): EnginesStatus;
+  status(accountId: string): Promise<EnginesStatus>;
 }
 
 const one = (wer: number): string => `about one word in ${Math.max(2, Math.round(100 / wer))}`;
@@ -79,8 +79,8 @@ export function createEngineStatusService(deps: {
   };
 
   return {
-    status(accountId) {
-      const s = deps.settings.get(accountId);
+    async status(accountId) {
+      const s = await deps.settings.get(accountId);
       const clinicalMissing = s.asrEngine === 'pocketsphinx' && !s.clinicalLanguageModel.loaded;
       return {
         tasks: [

@@ -11,11 +11,11 @@ export interface SavedMacro {
 }
 
 export interface MacroLibraryService {
-  list(accountId: string, limit: number, cursor?: string): Page<SavedMacro>;
-  get(accountId: string, id: string): SavedMacro;
-  create(accountId: string, macro: SavedMacro): SavedMacro;
-  replace(accountId: string, id: string, macro: SavedMacro): SavedMacro;
-  delete(accountId: string, id: string): void;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<SavedMacro>>;
+  get(accountId: string, id: string): Promise<SavedMacro>;
+  create(accountId: string, macro: SavedMacro): Promise<SavedMacro>;
+  replace(accountId: string, id: string, macro: SavedMacro): Promise<SavedMacro>;
+  delete(accountId: string, id: string): Promise<void>;
 }
 
 function clean(macro: SavedMacro): SavedMacro {
@@ -29,32 +29,35 @@ function clean(macro: SavedMacro): SavedMacro {
 export function createMacroLibraryService(deps: { store: DocumentStore; now?: () => number }): MacroLibraryService {
   const now = deps.now ?? Date.now;
   return {
-    list(accountId, limit, cursor) {
-      const page = deps.store.list(accountId, limit, cursor);
+    async list(accountId, limit, cursor) {
+      const page = await deps.store.list(accountId, limit, cursor);
       return { items: page.items.map((r) => r.body as SavedMacro), nextCursor: page.nextCursor };
     },
-    get(accountId, id) {
-      const found = deps.store.get(accountId, id);
+    async get(accountId, id) {
+      const found = await deps.store.get(accountId, id);
       if (!found) throw notFound('macro');
       return found.body as SavedMacro;
     },
-    create(accountId, macro) {
+    async create(accountId, macro) {
       const value = clean(macro);
-      if (deps.store.get(accountId, value.id)) throw new DomainError('conflict', 'id: a macro with this id already exists');
       const t = now();
-      deps.store.put({ id: value.id, accountId, body: value, createdAt: t, updatedAt: t });
+      // Written only if the id is free, in one step: of two racing creates, one gets the 409.
+      if (!(await deps.store.put({ id: value.id, accountId, body: value, createdAt: t, updatedAt: t }, 'new'))) {
+        throw new DomainError('conflict', 'id: a macro with this id already exists');
+      }
       return value;
     },
-    replace(accountId, id, macro) {
-      const existing = deps.store.get(accountId, id);
-      if (!existing) throw notFound('macro');
+    async replace(accountId, id, macro) {
+      if (!(await deps.store.get(accountId, id))) throw notFound('macro');
       const value = clean(macro);
       if (value.id !== id) throw invalidRequest('id: must match the id in the path');
-      deps.store.put({ id, accountId, body: value, createdAt: existing.createdAt, updatedAt: now() });
+      const t = now();
+      // Only over a macro that still exists (one deleted meanwhile is not brought back); it keeps its createdAt.
+      if (!(await deps.store.put({ id, accountId, body: value, createdAt: t, updatedAt: t }, 'existing'))) throw notFound('macro');
       return value;
     },
-    delete(accountId, id) {
-      if (!deps.store.delete(accountId, id)) throw notFound('macro');
+    async delete(accountId, id) {
+      if (!(await deps.store.delete(accountId, id))) throw notFound('macro');
     },
   };
 }

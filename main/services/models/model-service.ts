@@ -18,13 +18,16 @@ export const MODEL_PULL_JOB = 'model_pull';
 /** The folder configuration Clindoc writes; not part of the publisher's files, so never pinned. */
 const FOLDER_CONFIG = 'clindoc.json';
 
+/** How old the list of installed models the engines see may grow before it is read again. */
+const INSTALLED_MAX_AGE_MS = 1000;
+
 export interface ModelServiceDeps {
   catalog: ModelCatalog;
   store: ModelStore;
   files: ModelFiles;
   downloader: ModelDownloader;
-  /** Queues a durable job (the job runner calls `runPull`). */
-  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  /** Queues a durable job (the job runner calls `runPull`); resolves once it is stored. */
+  enqueue: (kind: string, accountId: string, resourceId: string) => Promise<void>;
   /** CLINDOC_MODEL_MIRROR: replaces the scheme and host of every catalog address. */
   mirror?: string;
   /** Free space left on the disk after a download (default 256 MiB), so the database and audio still fit. */
@@ -39,26 +42,33 @@ export interface ModelServiceDeps {
 }
 
 export interface ModelService {
-  list(): ModelView[];
-  get(id: string): ModelView;
+  list(): Promise<ModelView[]>;
+  get(id: string): Promise<ModelView>;
   /** Queues a download and answers at once (409 when installed, 507 when it cannot fit). */
   pull(accountId: string, id: string): Promise<ModelPullView>;
   /** Runs a queued download to its end (job handler; the CLI runs it in the foreground). */
   runPull(pullId: string, onProgress?: (pull: ModelPullView) => void): Promise<void>;
   /** Marks a pull failed after the job runner gave up retrying it. */
-  failPull(pullId: string, message: string): void;
+  failPull(pullId: string, message: string): Promise<void>;
   /** The newest pull of a model (404 when it was never pulled). */
-  latestPull(id: string): ModelPullView;
+  latestPull(id: string): Promise<ModelPullView>;
   /** Stops a queued or running download; what it fetched stays for the next pull to resume. */
-  cancelPull(id: string): ModelPullView;
+  cancelPull(id: string): Promise<ModelPullView>;
   /** Deletes an installed model (409 while an engine uses it) and anything staged for it. */
   remove(id: string): Promise<void>;
   /** Copies a local file or folder in, checked like a download (catalog hashes, or pinned). */
   importFrom(source: string, requestedId?: string): Promise<ModelView>;
   /** Hashes an installed model's files again and compares them with what was recorded. */
   verify(id: string): Promise<ModelVerifyResult>;
-  /** Installed models with where they lie, for the engines. */
+  /**
+   * Installed models with where they lie, for the engines, which ask at every use and cannot
+   * wait: the list as last read from the store. It is read again at once after an install or a
+   * removal here, and in the background when older than a second, so a model the CLI installed
+   * shows up at the next use after that.
+   */
   installed(): Array<InstalledModelRecord & { location: string }>;
+  /** Reads the installed models from the store (once at start, before `installed` is asked). */
+  refreshInstalled(): Promise<void>;
   /** Stops running downloads for a shutdown; they stay queued and resume at the next start. */
   shutdown(): void;
 }
@@ -73,12 +83,25 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
   let stopping = false;
   const withLive = (pull: ModelPullRecord): ModelPullRecord => (pull.status === 'running' && live.has(pull.id) ? { ...pull, ...live.get(pull.id)! } : pull);
   const iso = (t: number): string => new Date(t).toISOString();
+  let installedNow: InstalledModelRecord[] = [];
+  let installedReadAt = -Infinity;
+  let reading: Promise<void> | undefined;
+  const refreshInstalled = (): Promise<void> => {
+    reading ??= deps.store.listInstalled()
+      .then((list) => {
+        installedNow = list;
+        installedReadAt = now();
+      })
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
 
-  const viewOf = (id: string): ModelView => {
-    const record = deps.store.getInstalled(id);
+  const viewOf = async (id: string): Promise<ModelView> => {
+    const [record, pull] = await Promise.all([deps.store.getInstalled(id), deps.store.latestPull(id)]);
     const entry = entries.get(id);
     if (!record && !entry) throw notFound('model');
-    const pull = deps.store.latestPull(id);
     return installedView(entry, record, pull && withLive(pull));
   };
 
@@ -92,10 +115,10 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
   };
 
   /** The hash a file must have: the publisher's, else the one pinned at the first download, else none yet. */
-  const expectedHash = (entry: ModelCatalogEntry | undefined, modelId: string, path: string): { sha256?: string; source?: 'publisher' | 'pinned' } => {
+  const expectedHash = async (entry: ModelCatalogEntry | undefined, modelId: string, path: string): Promise<{ sha256?: string; source?: 'publisher' | 'pinned' }> => {
     const publisher = entry?.files.find((f) => f.path === path)?.sha256;
     if (publisher) return { sha256: publisher, source: 'publisher' };
-    const pinned = deps.store.pins(modelId)[path];
+    const pinned = (await deps.store.pins(modelId))[path];
     return pinned ? { sha256: pinned, source: 'pinned' } : {};
   };
 
@@ -105,7 +128,7 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
       await deps.files.discardStaged(modelId, path);
       throw new DomainError('conflict', `${path}: ${digest.bytes} bytes, the publisher states ${declaredBytes}; the file was removed`);
     }
-    const expected = expectedHash(entry, modelId, path);
+    const expected = await expectedHash(entry, modelId, path);
     if (expected.sha256 && expected.sha256 !== digest.sha256) {
       await deps.files.discardStaged(modelId, path);
       const whose = expected.source === 'publisher' ? "the publisher's" : 'the one pinned at the first download';
@@ -119,12 +142,13 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     const t = now();
     const files = [...digests].map(([path, d]) => ({ path, bytes: d.bytes, sha256: d.sha256 }));
     for (const f of files) {
-      if (f.path !== FOLDER_CONFIG && !expectedHash(plan.entry, plan.id, f.path).sha256) deps.store.pin(plan.id, f.path, f.sha256, t);
+      if (f.path !== FOLDER_CONFIG && !(await expectedHash(plan.entry, plan.id, f.path)).sha256) await deps.store.pin(plan.id, f.path, f.sha256, t);
     }
-    deps.store.putInstalled({
+    await deps.store.putInstalled({
       id: plan.id, task: plan.task, engine: plan.engine, title: plan.title, origin: plan.entry ? 'catalog' : 'import',
       files, bytes: files.reduce((n, f) => n + f.bytes, 0), installedAt: t, verifiedAt: t,
     });
+    await refreshInstalled();
   };
 
   const stageFolderConfig = async (id: string, config: Record<string, unknown> | undefined, digests: Map<string, FileDigest>): Promise<void> => {
@@ -136,13 +160,26 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     const digests = new Map<string, FileDigest>();
     let done = 0;
     let lastWrite = 0;
-    const progress = (file: string | null, received: number, force = false): void => {
+    // Progress writes run one after another (a late one never lands after a newer one); a failed
+    // write from the byte callback, which cannot wait, surfaces at the next forced (awaited) write.
+    let writes: Promise<void> = Promise.resolve();
+    let writeError: { err: unknown } | undefined;
+    const write = async (file: string | null, received: number, t: number): Promise<void> => {
+      await deps.store.updatePull(pull.id, { receivedBytes: received, file, updatedAt: t, totalBytes: total });
+      if (onProgress) onProgress(pullView((await deps.store.getPull(pull.id))!));
+    };
+    const progress = (file: string | null, received: number, force = false): Promise<void> => {
       live.set(pull.id, { receivedBytes: received, file });
       const t = now();
-      if (!force && t - lastWrite < (deps.progressEveryMs ?? 250)) return;
+      if (!force && t - lastWrite < (deps.progressEveryMs ?? 250)) return writes;
       lastWrite = t;
-      deps.store.updatePull(pull.id, { receivedBytes: received, file, updatedAt: t, totalBytes: total });
-      onProgress?.(pullView(deps.store.getPull(pull.id)!));
+      writes = writes.then(() => write(file, received, t)).catch((err: unknown) => {
+        writeError ??= { err };
+      });
+      if (!force) return writes;
+      return writes.then(() => {
+        if (writeError) throw writeError.err;
+      });
     };
     let staged = 0;
     for (const f of entry.files) staged += (await deps.files.staged(entry.id, f.path))?.bytes ?? (await deps.files.part(entry.id, f.path)).bytes;
@@ -152,38 +189,38 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
       let digest = await deps.files.staged(entry.id, f.path);
       if (!digest) {
         const part = await deps.files.part(entry.id, f.path);
-        progress(f.path, done + part.bytes, true);
-        await deps.downloader.download({ url: mirrorUrl(f.url, deps.mirror), partFile: part.file, signal, onBytes: (b) => progress(f.path, done + b) });
+        await progress(f.path, done + part.bytes, true);
+        await deps.downloader.download({ url: mirrorUrl(f.url, deps.mirror), partFile: part.file, signal, onBytes: (b) => void progress(f.path, done + b) });
         digest = await deps.files.finishPart(entry.id, f.path);
       }
       await accept(entry, entry.id, f.path, digest, f.bytes);
       digests.set(f.path, digest);
       done += digest.bytes;
-      progress(f.path, done, true);
+      await progress(f.path, done, true);
     }
     await stageFolderConfig(entry.id, entry.folderConfig, digests);
     await install(entry, digests);
     const t = now();
-    deps.store.updatePull(pull.id, { status: 'done', receivedBytes: done, file: null, error: null, updatedAt: t, completedAt: t });
-    onProgress?.(pullView(deps.store.getPull(pull.id)!));
+    await deps.store.updatePull(pull.id, { status: 'done', receivedBytes: done, file: null, error: null, updatedAt: t, completedAt: t });
+    if (onProgress) onProgress(pullView((await deps.store.getPull(pull.id))!));
   };
 
-  const finishAs = (pullId: string, status: 'failed' | 'cancelled', message: string | null): void => {
+  const finishAs = async (pullId: string, status: 'failed' | 'cancelled', message: string | null): Promise<void> => {
     const t = now();
-    deps.store.updatePull(pullId, { status, error: message, file: null, updatedAt: t, completedAt: t });
+    await deps.store.updatePull(pullId, { status, error: message, file: null, updatedAt: t, completedAt: t });
   };
 
   return {
-    list() {
-      const ids = new Set([...entries.keys(), ...deps.store.listInstalled().map((m) => m.id)]);
-      return [...ids].map(viewOf);
+    async list() {
+      const ids = new Set([...entries.keys(), ...(await deps.store.listInstalled()).map((m) => m.id)]);
+      return Promise.all([...ids].map(viewOf));
     },
     get: viewOf,
     async pull(accountId, id) {
       const entry = entries.get(id);
-      if (!entry) throw deps.store.getInstalled(id) ? invalidRequest(`${id} was imported, not downloaded: it has no download address`) : notFound('model');
-      if (deps.store.getInstalled(id)) throw new DomainError('conflict', `${id} is already installed (remove it first to download it again)`);
-      const latest = deps.store.latestPull(id);
+      if (!entry) throw (await deps.store.getInstalled(id)) ? invalidRequest(`${id} was imported, not downloaded: it has no download address`) : notFound('model');
+      if (await deps.store.getInstalled(id)) throw new DomainError('conflict', `${id} is already installed (remove it first to download it again)`);
+      const latest = await deps.store.latestPull(id);
       if (latest && (latest.status === 'queued' || latest.status === 'running')) return pullView(latest);
       await requireSpace(expectedBytes(entry), id);
       const t = now();
@@ -191,72 +228,80 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
         id: randomUUID(), modelId: id, accountId, status: 'queued', receivedBytes: 0, totalBytes: expectedBytes(entry) ?? null,
         file: null, error: null, createdAt: t, updatedAt: t, completedAt: null,
       };
-      deps.store.insertPull(record);
-      deps.enqueue(MODEL_PULL_JOB, accountId, record.id);
+      // Recorded only while no other pull of the model is open: of two racing requests, the second answers with the first's.
+      if (!(await deps.store.insertPull(record))) {
+        const open = await deps.store.latestPull(id);
+        if (!open) throw new DomainError('conflict', `${id}: another download was starting; try again`);
+        return pullView(withLive(open));
+      }
+      await deps.enqueue(MODEL_PULL_JOB, accountId, record.id);
       return pullView(record);
     },
     async runPull(pullId, onProgress) {
-      const pull = deps.store.getPull(pullId);
+      const pull = await deps.store.getPull(pullId);
       if (!pull || pull.status === 'done' || pull.status === 'failed' || pull.status === 'cancelled') return;
       const entry = entries.get(pull.modelId);
       if (!entry) return finishAs(pullId, 'failed', 'the model is no longer in the catalog');
-      if (deps.store.getInstalled(entry.id)) return void deps.store.updatePull(pullId, { status: 'done', updatedAt: now(), completedAt: now() });
+      if (await deps.store.getInstalled(entry.id)) return deps.store.updatePull(pullId, { status: 'done', updatedAt: now(), completedAt: now() });
       const controller = new AbortController();
       running.set(pullId, controller);
-      deps.store.updatePull(pullId, { status: 'running', error: null, updatedAt: now() });
       try {
+        // A cancel that came while this started found no download to abort: it is seen here instead.
+        const current = await deps.store.getPull(pullId);
+        if (current?.status !== 'queued' && current?.status !== 'running') return;
+        await deps.store.updatePull(pullId, { status: 'running', error: null, updatedAt: now() });
         await download(pull, entry, controller.signal, onProgress);
       } catch (err) {
         if (controller.signal.aborted && stopping) {
-          deps.store.updatePull(pullId, { status: 'queued', error: null, file: null, updatedAt: now() });
+          await deps.store.updatePull(pullId, { status: 'queued', error: null, file: null, updatedAt: now() });
           throw new DomainError('engine_unavailable', 'stopped by a shutdown; resumes at the next start');
         }
         if (controller.signal.aborted) return finishAs(pullId, 'cancelled', null);
         if (err instanceof DownloadError && err.retryable) {
           // Retried by the job runner; the next attempt resumes from the partial file.
-          deps.store.updatePull(pullId, { status: 'queued', error: `interrupted, will resume: ${err.message}`, updatedAt: now() });
+          await deps.store.updatePull(pullId, { status: 'queued', error: `interrupted, will resume: ${err.message}`, updatedAt: now() });
           throw new DomainError('engine_unavailable', err.message);
         }
         const message = err instanceof DomainError || err instanceof DownloadError ? err.message : 'the download failed';
-        finishAs(pullId, 'failed', message);
-        onProgress?.(pullView(deps.store.getPull(pullId)!));
+        await finishAs(pullId, 'failed', message);
+        if (onProgress) onProgress(pullView((await deps.store.getPull(pullId))!));
       } finally {
         running.delete(pullId);
         live.delete(pullId);
       }
     },
-    failPull(pullId, message) {
-      const pull = deps.store.getPull(pullId);
-      if (pull && pull.status !== 'done' && pull.status !== 'cancelled') finishAs(pullId, 'failed', message);
+    async failPull(pullId, message) {
+      const pull = await deps.store.getPull(pullId);
+      if (pull && pull.status !== 'done' && pull.status !== 'cancelled') await finishAs(pullId, 'failed', message);
     },
-    latestPull(id) {
-      const pull = deps.store.latestPull(id);
+    async latestPull(id) {
+      const pull = await deps.store.latestPull(id);
       if (!pull) throw notFound('model download');
       return pullView(withLive(pull));
     },
-    cancelPull(id) {
-      const pull = deps.store.latestPull(id);
+    async cancelPull(id) {
+      const pull = await deps.store.latestPull(id);
       if (!pull) throw notFound('model download');
       if (pull.status === 'queued' || pull.status === 'running') {
-        finishAs(pull.id, 'cancelled', null);
+        await finishAs(pull.id, 'cancelled', null);
         running.get(pull.id)?.abort();
       }
-      return pullView(deps.store.getPull(pull.id)!);
+      return pullView((await deps.store.getPull(pull.id))!);
     },
     async remove(id) {
-      const record = deps.store.getInstalled(id);
-      const pull = deps.store.latestPull(id);
+      const [record, pull] = await Promise.all([deps.store.getInstalled(id), deps.store.latestPull(id)]);
       if (!record && !pull) throw notFound('installed model');
       if (deps.inUse?.(id)) throw new DomainError('conflict', `${id} is in use (a live session); remove it when the session ends`);
-      if (pull && (pull.status === 'queued' || pull.status === 'running')) this.cancelPull(id);
+      if (pull && (pull.status === 'queued' || pull.status === 'running')) await this.cancelPull(id);
       await deps.unload?.(id);
-      deps.store.deleteInstalled(id);
+      await deps.store.deleteInstalled(id);
+      await refreshInstalled();
       await deps.files.remove(id);
     },
     async importFrom(source, requestedId) {
       const listing = await deps.files.listImport(source);
       const plan = planImport(listing, deps.catalog, requestedId);
-      if (deps.store.getInstalled(plan.id)) throw new DomainError('conflict', `${plan.id} is already installed`);
+      if (await deps.store.getInstalled(plan.id)) throw new DomainError('conflict', `${plan.id} is already installed`);
       await requireSpace(plan.files.reduce((n, f) => n + f.bytes, 0), plan.id);
       await deps.files.discardStaged(plan.id);
       const digests = new Map<string, FileDigest>();
@@ -269,7 +314,7 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
         if (!plan.entry && plan.engine === 'llama-cpp' && !requestedId) {
           const sha = digests.get('model.gguf')!.sha256;
           const match = deps.catalog.entries.find((e) => e.files.length === 1 && e.files[0]!.sha256 === sha);
-          if (match && !deps.store.getInstalled(match.id)) {
+          if (match && !(await deps.store.getInstalled(match.id))) {
             await deps.files.discardStaged(plan.id);
             return this.importFrom(source, match.id);
           }
@@ -284,7 +329,7 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
       return viewOf(plan.id);
     },
     async verify(id) {
-      const record = deps.store.getInstalled(id);
+      const record = await deps.store.getInstalled(id);
       if (!record) throw notFound('installed model');
       const files: ModelVerifyResult['files'] = [];
       for (const f of record.files) {
@@ -293,15 +338,17 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
       }
       const t = now();
       const ok = files.every((f) => f.ok);
-      if (ok) deps.store.markVerified(id, t);
+      if (ok) await deps.store.markVerified(id, t);
       return { id, ok, files, verifiedAt: iso(t) };
     },
     shutdown() {
       stopping = true;
       for (const controller of running.values()) controller.abort();
     },
+    refreshInstalled,
     installed() {
-      return deps.store.listInstalled().map((m) => ({ ...m, location: deps.files.location(m.id, m.engine === 'llama-cpp' ? m.files.find((f) => f.path.endsWith('.gguf'))?.path : undefined) }));
+      if (now() - installedReadAt > INSTALLED_MAX_AGE_MS) void refreshInstalled().catch(() => undefined);
+      return installedNow.map((m) => ({ ...m, location: deps.files.location(m.id, m.engine === 'llama-cpp' ? m.files.find((f) => f.path.endsWith('.gguf'))?.path : undefined) }));
     },
   };
 }

@@ -54,7 +54,11 @@ export interface ModelStore {
   /** Hashes pinned at a model's first download, by file path; kept when the model is removed. */
   pins(modelId: string): Promise<Record<string, string>>;
   pin(modelId: string, path: string, sha256: string, at: number): Promise<void>;
-  insertPull(record: ModelPullRecord): Promise<void>;
+  /**
+   * Records a new pull unless the model already has one queued or running (one conditional
+   * write, so two racing requests cannot both start a download). True when recorded.
+   */
+  insertPull(record: ModelPullRecord): Promise<boolean>;
   getPull(id: string): Promise<ModelPullRecord | undefined>;
   /** The newest pull of a model, finished or not. */
   latestPull(modelId: string): Promise<ModelPullRecord | undefined>;

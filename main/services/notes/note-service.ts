@@ -49,19 +49,19 @@ export const MAX_MEDICATIONS = 50;
 export const NOTE_JOB = 'note_generation';
 
 export interface NoteEvents {
-  /** Called after a note reaches a final state (webhooks). Must not throw. */
-  noteFinished?(note: { accountId: string; id: string; status: 'STATUS_DONE' | 'STATUS_FAILED' }): void;
+  /** Called after a note reaches a final state (webhooks), and awaited. Must not throw. */
+  noteFinished?(note: { accountId: string; id: string; status: 'STATUS_DONE' | 'STATUS_FAILED' }): void | Promise<void>;
 }
 
 export interface NoteService extends NoteSigning {
-  create(accountId: string, request: CreateNoteRequest): { noteId: string };
-  get(accountId: string, noteId: string): NoteView;
-  list(accountId: string, limit: number, cursor?: string): Page<NoteView>;
-  delete(accountId: string, noteId: string): void;
+  create(accountId: string, request: CreateNoteRequest): Promise<{ noteId: string }>;
+  get(accountId: string, noteId: string): Promise<NoteView>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteView>>;
+  delete(accountId: string, noteId: string): Promise<void>;
   /** Runs the generation job for a note (job runner entry point). */
   generate(noteId: string): Promise<void>;
   /** Marks a note failed after the job runner gave up on it. */
-  fail(noteId: string, message: string): void;
+  fail(noteId: string, message: string): Promise<void>;
 }
 
 export function toNoteView(note: NoteRecord): NoteView {
@@ -91,22 +91,17 @@ export function createNoteService(deps: {
   notes: NoteStore;
   templates: DocumentStore;
   /** The note writer of an account (its chosen engine; composition's engine registry). */
-  writer: (accountId: string) => NoteWriter;
+  writer: (accountId: string) => Promise<NoteWriter>;
 
-  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  /** Queues a job; resolves once it is stored. */
+  enqueue: (kind: string, accountId: string, resourceId: string) => Promise<void>;
   events?: NoteEvents;
   now?: () => number;
-  /**
-   * Runs a note's insert and its job's enqueue as one unit (the composition passes a database
-   * transaction), so a full disk can never leave an accepted note without its job. Default: as is.
-   */
-  atomically?: <T>(work: () => T) => T;
 }): NoteService {
   const now = deps.now ?? Date.now;
-  const atomically = deps.atomically ?? (<T>(work: () => T): T => work());
 
   /** Checks what the JSON schema cannot and freezes the note type (templates are copied in). */
-  const resolveNoteType = (accountId: string, noteType: CreateNoteRequest['noteType']): NoteTypeSpec => {
+  const resolveNoteType = async (accountId: string, noteType: CreateNoteRequest['noteType']): Promise<NoteTypeSpec> => {
     const type = noteType?.type ?? 'soap';
     const base = { description: noteType?.description, includeJson: noteType?.includeJson ?? false };
     if (type === 'soap') return { type, ...base };
@@ -118,7 +113,7 @@ export function createNoteService(deps: {
       let template: unknown = noteType?.noteTemplate;
       if (template === undefined) {
         if (!noteType?.templateId) throw invalidRequest('noteType: "note_template" needs noteTemplate or templateId');
-        const stored = deps.templates.get(accountId, noteType.templateId);
+        const stored = await deps.templates.get(accountId, noteType.templateId);
         if (!stored) throw invalidRequest('noteType.templateId: no such note template');
         template = stored.body;
       }
@@ -129,7 +124,7 @@ export function createNoteService(deps: {
 
   return {
     ...createNoteSigning({ notes: deps.notes, now }),
-    create(accountId, request) {
+    async create(accountId, request) {
       if (!request.transcript.trim()) throw invalidRequest('transcript: must not be empty');
       if (request.date !== undefined && !validDate(request.date)) throw invalidRequest('date: must be YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ');
       if (request.patientInfo?.dateOfBirth !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(request.patientInfo.dateOfBirth)) {
@@ -141,7 +136,7 @@ export function createNoteService(deps: {
       }
       const input: NoteGenerationInput = {
         transcript: request.transcript,
-        noteType: resolveNoteType(accountId, request.noteType),
+        noteType: await resolveNoteType(accountId, request.noteType),
         language: (request.language ?? 'en') as NoteLanguage,
         ...(request.date !== undefined ? { date: request.date } : {}),
         ...(request.patientInfo !== undefined ? { patientInfo: request.patientInfo } : {}),
@@ -151,62 +146,66 @@ export function createNoteService(deps: {
         ...(request.medicationList !== undefined ? { medicationList: request.medicationList } : {}),
       };
       const id = randomUUID();
-      atomically(() => {
-        deps.notes.insert({
-          id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
-          createdAt: now(), startedAt: null, completedAt: null, version: 1, signedAt: null, signedBy: null, addenda: [],
-        });
-        deps.enqueue(NOTE_JOB, accountId, id);
+      await deps.notes.insert({
+        id, accountId, status: 'STATUS_PENDING', request: input, markdown: null, json: null, error: null,
+        createdAt: now(), startedAt: null, completedAt: null, version: 1, signedAt: null, signedBy: null, addenda: [],
       });
+      try {
+        await deps.enqueue(NOTE_JOB, accountId, id);
+      } catch (err) {
+        // Not accepted (a full disk, say): the note goes too, so none is left without its job.
+        await deps.notes.delete(accountId, id).catch(() => undefined);
+        throw err;
+      }
       return { noteId: id };
     },
-    get(accountId, noteId) {
-      const note = deps.notes.get(accountId, noteId);
+    async get(accountId, noteId) {
+      const note = await deps.notes.get(accountId, noteId);
       if (!note) throw notFound('note');
       return toNoteView(note);
     },
-    list(accountId, limit, cursor) {
-      const page = deps.notes.list(accountId, limit, cursor);
+    async list(accountId, limit, cursor) {
+      const page = await deps.notes.list(accountId, limit, cursor);
       return { items: page.items.map(toNoteView), nextCursor: page.nextCursor };
     },
-    delete(accountId, noteId) {
-      if (!deps.notes.delete(accountId, noteId)) throw notFound('note');
+    async delete(accountId, noteId) {
+      if (!(await deps.notes.delete(accountId, noteId))) throw notFound('note');
     },
     async generate(noteId) {
-      const note = deps.notes.getForJob(noteId);
+      const note = await deps.notes.getForJob(noteId);
       if (!note || note.status === 'STATUS_DONE' || note.status === 'STATUS_FAILED') return; // deleted or already final
-      deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() });
+      if (!(await deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() }))) return; // deleted just now
       const input = note.request as NoteGenerationInput;
       try {
-        const writer = deps.writer(note.accountId);
+        const writer = await deps.writer(note.accountId);
         const result = await writer.write(input);
 
         if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
-        if (!deps.notes.getForJob(noteId)) return; // deleted while it was being written
         // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
         const checked = checkFidelity(result, fidelitySourcesOf(input, new Date(now()).toISOString().slice(0, 10)));
         // What must reach the physician even without includeJson: flagged facts and passages left untranslated.
         const untranslated = (checked.json as { untranslated?: unknown[] } | undefined)?.untranslated;
         const notices = { ...(checked.review.length > 0 ? { review: checked.review } : {}), ...(untranslated?.length ? { untranslated } : {}) };
         const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : Object.keys(notices).length > 0 ? notices : null;
-        deps.notes.update(noteId, {
+        const written = await deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,
           completedAt: now(), error: null, generatedBy: result.generatedBy ?? { engine: writer.name },
 
         });
-        deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
+        if (!written) return; // deleted while it was being written
+        await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
       } catch (err) {
         // Engine outages and a full disk are retried by the job runner; anything else fails the note now.
         if ((err instanceof DomainError && err.kind === 'engine_unavailable') || isOutOfSpace(err)) throw err;
         const message = err instanceof DomainError ? err.message : 'note generation failed';
-        this.fail(noteId, message);
+        await this.fail(noteId, message);
       }
     },
-    fail(noteId, message) {
-      const note = deps.notes.getForJob(noteId);
+    async fail(noteId, message) {
+      const note = await deps.notes.getForJob(noteId);
       if (!note) return;
-      deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() });
-      deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
+      if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }))) return; // deleted meanwhile
+      await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
     },
   };
 }

@@ -28,11 +28,11 @@ export interface AddendumView {
 
 export interface NoteSigning {
   /** Replaces a draft's markdown; 409 once signed, 412 when `version` is not the current one. */
-  edit(accountId: string, noteId: string, markdown: string, version: number): NoteRecord;
+  edit(accountId: string, noteId: string, markdown: string, version: number): Promise<NoteRecord>;
   /** Signs a finished draft as `signer`; `version`, when given, must be the current one. */
-  sign(accountId: string, noteId: string, signer: string, version?: number): NoteRecord;
+  sign(accountId: string, noteId: string, signer: string, version?: number): Promise<NoteRecord>;
   /** Adds an addendum to a signed note. */
-  amend(accountId: string, noteId: string, addendum: { text: string; author: string }): { note: NoteRecord; addendum: AddendumView };
+  amend(accountId: string, noteId: string, addendum: { text: string; author: string }): Promise<{ note: NoteRecord; addendum: AddendumView }>;
 }
 
 export const MAX_NAME = 200;
@@ -49,12 +49,28 @@ const name = (value: string, field: string): string => {
   return trimmed;
 };
 
+/** How often a change is re-checked after another change slipped in between its read and its write. */
+const RACE_RETRIES = 5;
+
 /** The edit, sign and amend operations over the notes port. */
 export function createNoteSigning(deps: { notes: NoteStore; now: () => number }): NoteSigning {
-  const load = (accountId: string, noteId: string): NoteRecord => {
-    const note = deps.notes.get(accountId, noteId);
+  const load = async (accountId: string, noteId: string): Promise<NoteRecord> => {
+    const note = await deps.notes.get(accountId, noteId);
     if (!note) throw notFound('note');
     return note;
+  };
+  /**
+   * Reads the note, lets `plan` check it and name its changes, and writes them only while the
+   * note is still at the version read. When another change got in between, the checks run again
+   * on the new state (which may now refuse: signed meanwhile, or not the caller's version).
+   */
+  const change = async (accountId: string, noteId: string, plan: (note: NoteRecord) => Parameters<NoteStore['update']>[1]): Promise<NoteRecord> => {
+    for (let attempt = 0; ; attempt++) {
+      const note = await load(accountId, noteId);
+      const changes = plan(note);
+      if (await deps.notes.update(noteId, { ...changes, version: note.version + 1 }, note.version)) return load(accountId, noteId);
+      if (attempt === RACE_RETRIES) throw new DomainError('conflict', 'note: it is being changed elsewhere; try again');
+    }
   };
   const current = (note: NoteRecord, version: number | undefined): void => {
     if (version !== undefined && version !== note.version) {
@@ -65,30 +81,30 @@ export function createNoteSigning(deps: { notes: NoteStore; now: () => number })
     if (note.status !== 'STATUS_DONE') throw new DomainError('conflict', `note: only a finished note can be ${what} (status ${note.status})`);
   };
   return {
-    edit(accountId, noteId, markdown, version) {
-      const note = load(accountId, noteId);
-      if (note.signedAt !== null) throw new DomainError('conflict', 'note: a signed note is read-only; add an addendum instead (POST /v1/notes/{noteId}/addenda)');
-      finished(note, 'edited');
-      current(note, version);
-      if (!markdown.trim()) throw invalidRequest('markdown: must not be empty');
-      deps.notes.update(noteId, { markdown, version: note.version + 1 });
-      return load(accountId, noteId);
-    },
-    sign(accountId, noteId, signer, version) {
-      const note = load(accountId, noteId);
-      if (note.signedAt !== null) throw new DomainError('conflict', 'note: already signed; add an addendum instead');
-      finished(note, 'signed');
-      current(note, version);
-      deps.notes.update(noteId, { signedAt: deps.now(), signedBy: name(signer, 'signer'), version: note.version + 1 });
-      return load(accountId, noteId);
-    },
-    amend(accountId, noteId, input) {
-      const note = load(accountId, noteId);
-      if (note.signedAt === null) throw new DomainError('conflict', 'note: a draft is edited, not amended; sign it first');
-      if (!input.text.trim()) throw invalidRequest('text: must not be empty');
-      const addendum = { id: randomUUID(), text: input.text, author: name(input.author, 'author'), createdAt: deps.now() };
-      deps.notes.update(noteId, { addenda: [...note.addenda, addendum], version: note.version + 1 });
-      return { note: load(accountId, noteId), addendum };
+    edit: (accountId, noteId, markdown, version) =>
+      change(accountId, noteId, (note) => {
+        if (note.signedAt !== null) throw new DomainError('conflict', 'note: a signed note is read-only; add an addendum instead (POST /v1/notes/{noteId}/addenda)');
+        finished(note, 'edited');
+        current(note, version);
+        if (!markdown.trim()) throw invalidRequest('markdown: must not be empty');
+        return { markdown };
+      }),
+    sign: (accountId, noteId, signer, version) =>
+      change(accountId, noteId, (note) => {
+        if (note.signedAt !== null) throw new DomainError('conflict', 'note: already signed; add an addendum instead');
+        finished(note, 'signed');
+        current(note, version);
+        return { signedAt: deps.now(), signedBy: name(signer, 'signer') };
+      }),
+    async amend(accountId, noteId, input) {
+      let addendum: AddendumView | undefined;
+      const note = await change(accountId, noteId, (current) => {
+        if (current.signedAt === null) throw new DomainError('conflict', 'note: a draft is edited, not amended; sign it first');
+        if (!input.text.trim()) throw invalidRequest('text: must not be empty');
+        addendum ??= { id: randomUUID(), text: input.text, author: name(input.author, 'author'), createdAt: deps.now() };
+        return { addenda: [...current.addenda, addendum] };
+      });
+      return { note, addendum: addendum! };
     },
   };
 }

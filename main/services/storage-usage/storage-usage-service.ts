@@ -3,8 +3,8 @@ import type { AccountUsage, StorageUsageReader } from './ports.js';
 
 /** A resource the account owns that can be listed page by page and deleted by id. */
 export interface OwnedResource {
-  list(accountId: string, limit: number, cursor?: string): Page<{ id: string }>;
-  delete(accountId: string, id: string): void;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<{ id: string }>>;
+  delete(accountId: string, id: string): Promise<unknown>;
 }
 
 export interface StorageUsageDeps {
@@ -14,7 +14,7 @@ export interface StorageUsageDeps {
   templates: OwnedResource;
   macros: OwnedResource;
   visits: OwnedResource;
-  webhooks: { list(accountId: string): { id: string }[]; delete(accountId: string, id: string): void };
+  webhooks: { list(accountId: string): Promise<{ id: string }[]>; delete(accountId: string, id: string): Promise<unknown> };
 }
 
 /** The storage summary the API answers with. */
@@ -33,12 +33,12 @@ export interface DeletedCounts {
 }
 
 export interface StorageUsageService {
-  usage(accountId: string): StorageReport;
+  usage(accountId: string): Promise<StorageReport>;
   /**
    * Deletes every visit, note, transcription (with its audio), note template, saved macro and webhook
    * of the account. The audit trail is kept: it records that the deletion happened.
    */
-  deleteAll(accountId: string): DeletedCounts;
+  deleteAll(accountId: string): Promise<DeletedCounts>;
 }
 
 const PAGE = 100;
@@ -49,35 +49,34 @@ const PAGE = 100;
  * find their object gone) and can only ever reach the caller's account.
  */
 export function createStorageUsageService(deps: StorageUsageDeps): StorageUsageService {
-  const drain = (resource: OwnedResource, accountId: string): number => {
+  const drain = async (resource: OwnedResource, accountId: string): Promise<number> => {
     let deleted = 0;
     // Always read the first page again: deleting shifts the cursor's ground.
     for (;;) {
-      const { items } = resource.list(accountId, PAGE);
+      const { items } = await resource.list(accountId, PAGE);
       if (items.length === 0) return deleted;
       for (const item of items) {
-        resource.delete(accountId, item.id);
+        await resource.delete(accountId, item.id);
         deleted++;
       }
     }
   };
   return {
-    usage(accountId) {
-      const u = deps.reader.usage(accountId);
+    async usage(accountId) {
+      const u = await deps.reader.usage(accountId);
       const totalBytes = u.notes.bytes + u.transcriptions.bytes + u.audio.bytes + u.templates.bytes + u.macros.bytes + u.webhooks.bytes + u.visits.bytes;
       return { ...u, totalBytes };
     },
-    deleteAll(accountId) {
-      const hooks = deps.webhooks.list(accountId);
-      for (const h of hooks) deps.webhooks.delete(accountId, h.id);
-      return {
-        notes: drain(deps.notes, accountId),
-        transcriptions: drain(deps.transcriptions, accountId),
-        templates: drain(deps.templates, accountId),
-        macros: drain(deps.macros, accountId),
-        webhooks: hooks.length,
-        visits: drain(deps.visits, accountId),
-      };
+    async deleteAll(accountId) {
+      const hooks = await deps.webhooks.list(accountId);
+      for (const h of hooks) await deps.webhooks.delete(accountId, h.id);
+      // One kind after another, in the order the synchronous version used.
+      const notes = await drain(deps.notes, accountId);
+      const transcriptions = await drain(deps.transcriptions, accountId);
+      const templates = await drain(deps.templates, accountId);
+      const macros = await drain(deps.macros, accountId);
+      const visits = await drain(deps.visits, accountId);
+      return { notes, transcriptions, templates, macros, webhooks: hooks.length, visits };
     },
   };
 }

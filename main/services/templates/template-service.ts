@@ -30,42 +30,45 @@ export function validateNoteTemplate(value: unknown, root = 'template'): NoteTem
 }
 
 export interface TemplateService {
-  create(accountId: string, body: unknown): NoteTemplate;
-  get(accountId: string, id: string): NoteTemplate;
-  list(accountId: string, limit: number, cursor?: string): Page<NoteTemplate>;
-  replace(accountId: string, id: string, body: unknown): NoteTemplate;
-  delete(accountId: string, id: string): void;
+  create(accountId: string, body: unknown): Promise<NoteTemplate>;
+  get(accountId: string, id: string): Promise<NoteTemplate>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteTemplate>>;
+  replace(accountId: string, id: string, body: unknown): Promise<NoteTemplate>;
+  delete(accountId: string, id: string): Promise<void>;
 }
 
 export function createTemplateService(deps: { store: DocumentStore; now?: () => number }): TemplateService {
   const now = deps.now ?? Date.now;
   return {
-    create(accountId, body) {
+    async create(accountId, body) {
       const template = validateNoteTemplate(body);
-      if (deps.store.get(accountId, template.id)) throw new DomainError('conflict', 'id: a note template with this id already exists');
       const t = now();
-      deps.store.put({ id: template.id, accountId, body: template, createdAt: t, updatedAt: t });
+      // Written only if the id is free, in one step: of two racing creates, one gets the 409.
+      if (!(await deps.store.put({ id: template.id, accountId, body: template, createdAt: t, updatedAt: t }, 'new'))) {
+        throw new DomainError('conflict', 'id: a note template with this id already exists');
+      }
       return template;
     },
-    get(accountId, id) {
-      const found = deps.store.get(accountId, id);
+    async get(accountId, id) {
+      const found = await deps.store.get(accountId, id);
       if (!found) throw notFound('note template');
       return found.body as NoteTemplate;
     },
-    list(accountId, limit, cursor) {
-      const page = deps.store.list(accountId, limit, cursor);
+    async list(accountId, limit, cursor) {
+      const page = await deps.store.list(accountId, limit, cursor);
       return { items: page.items.map((r) => r.body as NoteTemplate), nextCursor: page.nextCursor };
     },
-    replace(accountId, id, body) {
-      const existing = deps.store.get(accountId, id);
-      if (!existing) throw notFound('note template');
+    async replace(accountId, id, body) {
+      if (!(await deps.store.get(accountId, id))) throw notFound('note template');
       const template = validateNoteTemplate(body);
       if (template.id !== id) throw invalidRequest('template.id: must match the id in the path');
-      deps.store.put({ id, accountId, body: template, createdAt: existing.createdAt, updatedAt: now() });
+      const t = now();
+      // Only over a template that still exists (one deleted meanwhile is not brought back); it keeps its createdAt.
+      if (!(await deps.store.put({ id, accountId, body: template, createdAt: t, updatedAt: t }, 'existing'))) throw notFound('note template');
       return template;
     },
-    delete(accountId, id) {
-      if (!deps.store.delete(accountId, id)) throw notFound('note template');
+    async delete(accountId, id) {
+      if (!(await deps.store.delete(accountId, id))) throw notFound('note template');
     },
   };
 }

@@ -53,18 +53,18 @@ export interface EngineChoice {
 }
 
 export interface EngineSettingsService {
-  get(accountId: string): EngineSettingsView;
+  get(accountId: string): Promise<EngineSettingsView>;
   /** Sets the account's recogniser without loading it; null returns to the device default. 400 for an engine not here. */
-  set(accountId: string, engine: string | null): EngineSettingsView;
+  set(accountId: string, engine: string | null): Promise<EngineSettingsView>;
   /**
    * Sets the account's engines after loading each chosen one (400 for a name not here, 503 with
    * the reason when it cannot load; nothing changes then).
    */
   choose(accountId: string, choice: EngineChoice): Promise<EngineSettingsView>;
   /** The recogniser for one upload or live session: `requested` when given (validated), else the account's, else the device's. */
-  resolve(accountId: string, requested?: string): string;
+  resolve(accountId: string, requested?: string): Promise<string>;
   /** The note engine of an account. */
-  resolveNotes(accountId: string): string;
+  resolveNotes(accountId: string): Promise<string>;
 }
 
 type Names = readonly string[] | (() => readonly string[]);
@@ -94,12 +94,11 @@ export function createEngineSettingsService(deps: {
     }
     return engine;
   };
-  const get = (accountId: string): EngineSettingsView => {
+  const get = async (accountId: string): Promise<EngineSettingsView> => {
+    const [own, ownNotes] = await Promise.all([deps.store.getAsrEngine(accountId), deps.store.getNoteEngine(accountId)]);
     const available = speechNames();
     const noteAvailable = noteNames();
     // A stored choice whose engine was since removed falls back rather than failing uploads and notes.
-    const own = deps.store.getAsrEngine(accountId);
-    const ownNotes = deps.store.getNoteEngine(accountId);
     const speech = own !== null && available.includes(own) ? { asrEngine: own, source: 'account' as const } : { asrEngine: deps.defaultEngine, source: 'default' as const };
     const text = ownNotes !== null && noteAvailable.includes(ownNotes)
       ? { noteEngine: ownNotes, noteSource: 'account' as const }
@@ -116,22 +115,22 @@ export function createEngineSettingsService(deps: {
   };
   return {
     get,
-    set(accountId, engine) {
-      deps.store.setAsrEngine(accountId, engine === null ? null : check(engine, speechNames(), 'asrEngine'));
+    async set(accountId, engine) {
+      await deps.store.setAsrEngine(accountId, engine === null ? null : check(engine, speechNames(), 'asrEngine'));
       return get(accountId);
     },
     async choose(accountId, choice) {
-      const before = get(accountId);
+      const before = await get(accountId);
       const asr = choice.asrEngine ? check(choice.asrEngine, speechNames(), 'asrEngine') : choice.asrEngine;
       const note = choice.noteEngine ? check(choice.noteEngine, noteNames(), 'noteEngine') : choice.noteEngine;
       // Both load before either is saved: a refused choice changes nothing.
       if (asr && asr !== before.asrEngine) await load('speech', asr, before.asrEngine);
       if (note && note !== before.noteEngine) await load('text', note, before.noteEngine);
-      if (asr !== undefined) deps.store.setAsrEngine(accountId, asr);
-      if (note !== undefined) deps.store.setNoteEngine(accountId, note);
+      if (asr !== undefined) await deps.store.setAsrEngine(accountId, asr);
+      if (note !== undefined) await deps.store.setNoteEngine(accountId, note);
       return get(accountId);
     },
-    resolve: (accountId, requested) => (requested ? check(requested, speechNames(), 'engine') : get(accountId).asrEngine),
-    resolveNotes: (accountId) => get(accountId).noteEngine,
+    resolve: async (accountId, requested) => (requested ? check(requested, speechNames(), 'engine') : (await get(accountId)).asrEngine),
+    resolveNotes: async (accountId) => (await get(accountId)).noteEngine,
   };
 }

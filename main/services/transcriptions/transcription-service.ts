@@ -78,23 +78,24 @@ export const AUDIO_TYPES = [
 ];
 
 export interface TranscriptionEvents {
-  transcriptionFinished?(event: { accountId: string; id: string; status: 'completed' | 'failed'; webhookUrl?: string }): void;
+  /** Called after a transcription reaches a final state (webhooks), and awaited. Must not throw. */
+  transcriptionFinished?(event: { accountId: string; id: string; status: 'completed' | 'failed'; webhookUrl?: string }): void | Promise<void>;
 }
 
 export interface TranscriptionService {
   /** Streams uploaded audio into blob storage (415 for unsupported types, 413 past the limit). */
   storeAudio(stream: NodeJS.ReadableStream, contentType: string): Promise<{ key: string; type: string }>;
   /** Records stored audio as a pending transcription and queues it (400, audio dropped, for an engine not configured here). */
-  accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Pick<TranscriptionV2View, 'id' | 'status' | 'created_at' | 'updated_at'>;
+  accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Promise<Pick<TranscriptionV2View, 'id' | 'status' | 'created_at' | 'updated_at'>>;
   /** Drops audio stored for an upload that was then refused. */
-  discardAudio(key: string): void;
-  getV2(accountId: string, id: string): TranscriptionV2View;
-  getV1(accountId: string, id: string): TranscriptionV1View;
-  list(accountId: string, limit: number, cursor?: string): Page<TranscriptionV2View>;
-  delete(accountId: string, id: string): void;
+  discardAudio(key: string): Promise<void>;
+  getV2(accountId: string, id: string): Promise<TranscriptionV2View>;
+  getV1(accountId: string, id: string): Promise<TranscriptionV1View>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<TranscriptionV2View>>;
+  delete(accountId: string, id: string): Promise<void>;
   /** Job runner entry point. */
   process(id: string): Promise<void>;
-  fail(id: string, message: string): void;
+  fail(id: string, message: string): Promise<void>;
 }
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
@@ -123,20 +124,18 @@ export function createTranscriptionService(deps: {
   store: TranscriptionStore;
   blobs: BlobStore;
   pipeline: () => TranscriptionPipeline;
-  enqueue: (kind: string, accountId: string, resourceId: string) => void;
+  /** Queues a job; resolves once it is stored. */
+  enqueue: (kind: string, accountId: string, resourceId: string) => Promise<void>;
   maxAudioBytes: number;
   events?: TranscriptionEvents;
   /** Engine choice (request, account default, device default); without it `engine` passes through unchecked. */
   engines?: Pick<EngineSettingsService, 'resolve'>;
   now?: () => number;
-  /** Runs a record's insert and its job's enqueue as one unit (a database transaction); default as is. */
-  atomically?: <T>(work: () => T) => T;
 }): TranscriptionService {
   const now = deps.now ?? Date.now;
-  const atomically = deps.atomically ?? (<T>(work: () => T): T => work());
-  const finish = (record: TranscriptionRecord, status: 'completed' | 'failed'): void => {
+  const finish = async (record: TranscriptionRecord, status: 'completed' | 'failed'): Promise<void> => {
     const webhookUrl = typeof record.options.webhookUrl === 'string' ? record.options.webhookUrl : undefined;
-    deps.events?.transcriptionFinished?.({ accountId: record.accountId, id: record.id, status, ...(webhookUrl ? { webhookUrl } : {}) });
+    await deps.events?.transcriptionFinished?.({ accountId: record.accountId, id: record.id, status, ...(webhookUrl ? { webhookUrl } : {}) });
   };
   return {
     async storeAudio(stream, contentType) {
@@ -145,42 +144,44 @@ export function createTranscriptionService(deps: {
       return { key, type };
     },
     discardAudio: (key) => deps.blobs.delete(key),
-    accept(accountId, audio, requested) {
+    async accept(accountId, audio, requested) {
       const { key, type } = audio;
       let options = requested;
       if (deps.engines) {
         try {
           // Fixed at upload, so a job resumed after a crash uses the engine the caller was promised.
-          options = { ...requested, engine: deps.engines.resolve(accountId, requested.engine) };
+          options = { ...requested, engine: await deps.engines.resolve(accountId, requested.engine) };
         } catch (err) {
-          deps.blobs.delete(key);
+          await deps.blobs.delete(key);
           throw err;
         }
       }
       const t = now();
       const id = randomUUID();
+      let inserted = false;
       try {
-        atomically(() => {
-          deps.store.insert({
-            id, accountId, status: 'pending', options: { ...options }, audioBlob: key, audioType: type, result: null, error: null,
-            createdAt: t, updatedAt: t, startedAt: null, completedAt: null,
-          });
-          deps.enqueue(TRANSCRIPTION_JOB, accountId, id);
+        await deps.store.insert({
+          id, accountId, status: 'pending', options: { ...options }, audioBlob: key, audioType: type, result: null, error: null,
+          createdAt: t, updatedAt: t, startedAt: null, completedAt: null,
         });
+        inserted = true;
+        await deps.enqueue(TRANSCRIPTION_JOB, accountId, id);
       } catch (err) {
-        // Not accepted (a full disk, say): the audio goes too, which also gives its room back.
-        deps.blobs.delete(key);
+        // Not accepted (a full disk, say): the record and the audio go too, so none is left without
+        // its job, and the room comes back.
+        if (inserted) await deps.store.delete(accountId, id).catch(() => undefined);
+        await deps.blobs.delete(key);
         throw err;
       }
       return { id, status: 'pending', created_at: iso(t)!, updated_at: iso(t)! };
     },
-    getV2(accountId, id) {
-      const record = deps.store.get(accountId, id);
+    async getV2(accountId, id) {
+      const record = await deps.store.get(accountId, id);
       if (!record) throw notFound('transcription');
       return toV2View(record);
     },
-    getV1(accountId, id) {
-      const record = deps.store.get(accountId, id);
+    async getV1(accountId, id) {
+      const record = await deps.store.get(accountId, id);
       if (!record) throw notFound('transcription');
       const result = record.result as unknown as TranscriptResult | null;
       return {
@@ -189,42 +190,42 @@ export function createTranscriptionService(deps: {
         timestamp: { start: record.createdAt, ...(record.completedAt !== null ? { complete: record.completedAt } : {}) },
       };
     },
-    list(accountId, limit, cursor) {
-      const page = deps.store.list(accountId, limit, cursor);
+    async list(accountId, limit, cursor) {
+      const page = await deps.store.list(accountId, limit, cursor);
       return { items: page.items.map(toV2View), nextCursor: page.nextCursor };
     },
-    delete(accountId, id) {
-      const record = deps.store.get(accountId, id);
+    async delete(accountId, id) {
+      const record = await deps.store.get(accountId, id);
       if (!record) throw notFound('transcription');
-      if (record.audioBlob) deps.blobs.delete(record.audioBlob);
-      deps.store.delete(accountId, id);
+      if (record.audioBlob) await deps.blobs.delete(record.audioBlob);
+      await deps.store.delete(accountId, id);
     },
     async process(id) {
-      const record = deps.store.getForJob(id);
+      const record = await deps.store.getForJob(id);
       if (!record || record.status === 'completed' || record.status === 'failed') return;
-      if (!record.audioBlob || !deps.blobs.exists(record.audioBlob)) {
-        this.fail(id, 'the uploaded audio is no longer available');
+      if (!record.audioBlob || !(await deps.blobs.exists(record.audioBlob))) {
+        await this.fail(id, 'the uploaded audio is no longer available');
         return;
       }
-      deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() });
+      await deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() });
       try {
         const result = await deps.pipeline()(deps.blobs.pathOf(record.audioBlob), record.options as unknown as TranscriptionOptions);
-        if (!deps.store.getForJob(id)) return; // deleted meanwhile
+        if (!(await deps.store.getForJob(id))) return; // deleted meanwhile
         const t = now();
-        deps.store.update(id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null });
-        finish({ ...record, status: 'completed' }, 'completed');
+        await deps.store.update(id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null });
+        await finish({ ...record, status: 'completed' }, 'completed');
       } catch (err) {
         // Engine outages and a full disk are retried by the runner; anything else fails the transcription now.
         if ((err instanceof DomainError && err.kind === 'engine_unavailable') || isOutOfSpace(err)) throw err;
-        this.fail(id, err instanceof DomainError ? err.message : 'transcription failed');
+        await this.fail(id, err instanceof DomainError ? err.message : 'transcription failed');
       }
     },
-    fail(id, message) {
-      const record = deps.store.getForJob(id);
+    async fail(id, message) {
+      const record = await deps.store.getForJob(id);
       if (!record) return;
       const t = now();
-      deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t });
-      finish(record, 'failed');
+      await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t });
+      await finish(record, 'failed');
     },
   };
 }

@@ -35,13 +35,13 @@ export interface VisitSummary {
 export type VisitPatch = Partial<VisitContent>;
 
 export interface VisitService {
-  create(accountId: string, body: VisitPatch): VisitView;
-  get(accountId: string, id: string): VisitView;
+  create(accountId: string, body: VisitPatch): Promise<VisitView>;
+  get(accountId: string, id: string): Promise<VisitView>;
   /** Newest first; with `q`, only visits whose patient name, dictation or transcript has every word. */
-  list(accountId: string, options: { limit: number; cursor?: string; q?: string }): Page<VisitSummary>;
+  list(accountId: string, options: { limit: number; cursor?: string; q?: string }): Promise<Page<VisitSummary>>;
   /** Applies `patch` (each field replaces that field) to the visit at `version`. */
-  update(accountId: string, id: string, patch: VisitPatch, version: number): VisitView;
-  delete(accountId: string, id: string): void;
+  update(accountId: string, id: string, patch: VisitPatch, version: number): Promise<VisitView>;
+  delete(accountId: string, id: string): Promise<void>;
 }
 
 const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', noteOptions: {}, recordings: [], notes: [], codes: [] };
@@ -74,17 +74,18 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
   const now = deps.now ?? Date.now;
 
   /** Links added by this change must be the account's own; ones already saved are kept as they are. */
-  const checkLinks = (accountId: string, patch: VisitPatch, before: VisitContent): void => {
+  const checkLinks = async (accountId: string, patch: VisitPatch, before: VisitContent): Promise<void> => {
+    // One at a time and in order, so the first bad link named is the same as before.
     const knownNotes = new Set(before.notes.map((n) => n.noteId));
-    patch.notes?.forEach((n, i) => {
-      if (!knownNotes.has(n.noteId) && !deps.links.note(accountId, n.noteId)) throw invalidRequest(`notes[${i}].noteId: no such note`);
-    });
+    for (const [i, n] of (patch.notes ?? []).entries()) {
+      if (!knownNotes.has(n.noteId) && !(await deps.links.note(accountId, n.noteId))) throw invalidRequest(`notes[${i}].noteId: no such note`);
+    }
     const knownRecordings = new Set(before.recordings.map((r) => r.transcriptionId));
-    patch.recordings?.forEach((r, i) => {
-      if (!knownRecordings.has(r.transcriptionId) && !deps.links.transcription(accountId, r.transcriptionId)) {
+    for (const [i, r] of (patch.recordings ?? []).entries()) {
+      if (!knownRecordings.has(r.transcriptionId) && !(await deps.links.transcription(accountId, r.transcriptionId))) {
         throw invalidRequest(`recordings[${i}].transcriptionId: no such transcription`);
       }
-    });
+    }
   };
 
   const merge = (before: VisitContent, patch: VisitPatch): VisitContent => {
@@ -93,8 +94,8 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
     return next as unknown as VisitContent;
   };
 
-  const load = (accountId: string, id: string): VisitRecord => {
-    const found = deps.store.get(accountId, id);
+  const load = async (accountId: string, id: string): Promise<VisitRecord> => {
+    const found = await deps.store.get(accountId, id);
     if (!found) throw notFound('visit');
     return found;
   };
@@ -103,24 +104,24 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
     new DomainError('precondition_failed', `visit: version ${version} is not the current version ${current} (changed in another window); read it again`);
 
   return {
-    create(accountId, body) {
-      checkLinks(accountId, body, EMPTY);
+    async create(accountId, body) {
+      await checkLinks(accountId, body, EMPTY);
       const t = now();
       const record: VisitRecord = { id: randomUUID(), accountId, createdAt: t, updatedAt: t, version: 1, content: merge(EMPTY, body) };
-      deps.store.insert(record);
+      await deps.store.insert(record);
       return view(record);
     },
-    get: (accountId, id) => view(load(accountId, id)),
-    list(accountId, { limit, cursor, q }) {
+    get: async (accountId, id) => view(await load(accountId, id)),
+    async list(accountId, { limit, cursor, q }) {
       const words = q === undefined ? [] : queryWords(q);
       if (words.length === 0) {
-        const page = deps.store.list(accountId, limit, cursor);
+        const page = await deps.store.list(accountId, limit, cursor);
         return { items: page.items.map(summary), nextCursor: page.nextCursor };
       }
       let { c, s } = cursor ? decodeSearchCursor(cursor) : { c: undefined as string | undefined, s: 0 };
       const items: VisitSummary[] = [];
       for (;;) {
-        const page = deps.store.list(accountId, SCAN_BATCH, c);
+        const page = await deps.store.list(accountId, SCAN_BATCH, c);
         for (let i = s; i < page.items.length; i++) {
           if (!matchesQuery(page.items[i]!.content, words)) continue;
           items.push(summary(page.items[i]!));
@@ -134,17 +135,17 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
         s = 0;
       }
     },
-    update(accountId, id, patch, version) {
-      const before = load(accountId, id);
+    async update(accountId, id, patch, version) {
+      const before = await load(accountId, id);
       if (before.version !== version) throw stale(before.version, version);
-      checkLinks(accountId, patch, before.content);
+      await checkLinks(accountId, patch, before.content);
       const content = merge(before.content, patch);
       const t = Math.max(now(), before.updatedAt);
-      if (!deps.store.update(accountId, id, version, content, t)) throw stale(load(accountId, id).version, version);
+      if (!(await deps.store.update(accountId, id, version, content, t))) throw stale((await load(accountId, id)).version, version);
       return view({ ...before, content, version: version + 1, updatedAt: t });
     },
-    delete(accountId, id) {
-      if (!deps.store.delete(accountId, id)) throw notFound('visit');
+    async delete(accountId, id) {
+      if (!(await deps.store.delete(accountId, id))) throw notFound('visit');
     },
   };
 }

@@ -19,19 +19,20 @@ export interface WebhookView {
 }
 
 export interface WebhookService {
-  create(accountId: string, input: { url: string; events?: string[] }): WebhookView;
-  list(accountId: string): WebhookView[];
-  delete(accountId: string, id: string): void;
+  create(accountId: string, input: { url: string; events?: string[] }): Promise<WebhookView>;
+  list(accountId: string): Promise<WebhookView[]>;
+  delete(accountId: string, id: string): Promise<void>;
   /** 400 unless the URL is one Clindoc will deliver to (https, or http on loopback). */
   validateUrl(url: string): void;
   /** 400 unless `url` is valid and registered as one of the account's webhooks. */
-  requireRegistered(accountId: string, url: string): void;
+  requireRegistered(accountId: string, url: string): Promise<void>;
   /**
    * Queues deliveries of an event to the account's webhooks that subscribe to it, and to the
-   * per-request URL (which must be one of the account's registered webhooks). Never blocks.
+   * per-request URL (which must be one of the account's registered webhooks). Resolves once they
+   * are stored; never waits for a delivery.
    */
-  emit(event: { accountId: string; type: WebhookEvent; resourceId: string; requestUrl?: string }): void;
-  deliveries(accountId: string, resourceId?: string): DeliveryRecord[];
+  emit(event: { accountId: string; type: WebhookEvent; resourceId: string; requestUrl?: string }): Promise<void>;
+  deliveries(accountId: string, resourceId?: string): Promise<DeliveryRecord[]>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -56,13 +57,13 @@ export function createWebhookService(deps: { store: WebhookStore; now?: () => nu
   };
   return {
     validateUrl,
-    requireRegistered(accountId, url) {
+    async requireRegistered(accountId, url) {
       validateUrl(url);
-      if (!deps.store.list(accountId).some((h) => h.url === url)) {
+      if (!(await deps.store.list(accountId)).some((h) => h.url === url)) {
         throw invalidRequest('webhookUrl: register it first with POST /v1/webhooks (its secret signs the deliveries)');
       }
     },
-    create(accountId, input) {
+    async create(accountId, input) {
       validateUrl(input.url);
       const record: WebhookRecord = {
         id: `wh_${randomUUID().replace(/-/g, '')}`,
@@ -72,15 +73,15 @@ export function createWebhookService(deps: { store: WebhookStore; now?: () => nu
         secret: `whsec_${randomBytes(32).toString('base64')}`,
         createdAt: now(),
       };
-      deps.store.insert(record);
+      await deps.store.insert(record);
       return view(record, true);
     },
-    list: (accountId) => deps.store.list(accountId).map((w) => view(w)),
-    delete(accountId, id) {
-      if (!deps.store.delete(accountId, id)) throw notFound('webhook');
+    list: async (accountId) => (await deps.store.list(accountId)).map((w) => view(w)),
+    async delete(accountId, id) {
+      if (!(await deps.store.delete(accountId, id))) throw notFound('webhook');
     },
-    emit({ accountId, type, resourceId, requestUrl }) {
-      const hooks = deps.store.list(accountId);
+    async emit({ accountId, type, resourceId, requestUrl }) {
+      const hooks = await deps.store.list(accountId);
       const targets = new Map<string, WebhookRecord>();
       for (const hook of hooks) if (hook.events.includes(type)) targets.set(hook.id, hook);
       if (requestUrl) {
@@ -88,7 +89,7 @@ export function createWebhookService(deps: { store: WebhookStore; now?: () => nu
         if (match) targets.set(match.id, match);
       }
       for (const hook of targets.values()) {
-        deps.store.insertDelivery({
+        await deps.store.insertDelivery({
           id: `msg_${randomUUID().replace(/-/g, '')}`, accountId, webhookId: hook.id, url: hook.url, secret: hook.secret, event: type,
           resourceId, status: 'pending', attempts: 0, nextAttemptAt: now(), createdAt: now(),
         });
