@@ -194,6 +194,9 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
         if (free <= 0) break;
         const queue = queues[(rotation + i) % queues.length]!;
         const jobs = await boss.fetch<Payload>(queue, { batchSize: free, includeMetadata: true });
+        if (jobs.length === 0) continue;
+        // The expiry a job was sent with is the enqueuing instance's; the worker's own counts from here.
+        if (queue !== DEAD_LETTER_QUEUE) await tables.heartbeat(queue, jobs.map((j) => j.id), expiry(queue)).catch(() => undefined);
         for (const fetched of jobs) launch(queue, fetched);
       }
       rotation = (rotation + 1) % queues.length;
