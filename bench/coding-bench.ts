@@ -47,7 +47,7 @@ if (!table) {
 const loadMs = performance.now() - t;
 t = performance.now();
 const coder = createIcdCoder(table, readCodingLexicon());
-const service = createCodingService({ coder: () => coder, notes: { get: () => ({ status: 'STATUS_PENDING' }) } });
+const service = createCodingService({ coder: () => coder, notes: { get: async () => ({ status: 'STATUS_PENDING' }) } });
 const note = visitNote(2000);
 await service.analyzeText(note);
 const firstMs = performance.now() - t;

@@ -10,6 +10,7 @@ import { openDatabase } from '../main/store/database.js';
 import { composeModelManager } from '../main/compose-models.js';
 import { composeEngines, type EngineRegistry, type EngineTask } from '../main/compose-engines.js';
 import { createRobustVad, createSileroVad } from '../main/engines/vad/index.js';
+import type { ModelService } from '../main/services/models/model-service.js';
 
 /** The value of `--engine` on the command line, if given. */
 export function engineArg(argv: string[] = process.argv): string | undefined {
@@ -22,16 +23,17 @@ export function engineArg(argv: string[] = process.argv): string | undefined {
  * database is opened and closed again; nothing in it is changed). Exits with the names that exist
  * when `name` is none of them.
  */
-export function openEngine(task: EngineTask, name: string): { registry: EngineRegistry; close(): Promise<void> } {
+export async function openEngine(task: EngineTask, name: string): Promise<{ registry: EngineRegistry; close(): Promise<void> }> {
   const config = loadConfig();
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
-  const installed = (() => {
-    try {
-      return composeModelManager(config, db, { warn: (m: string) => console.log(`warning: ${m}`) }).service.installed();
-    } finally {
-      db.close();
-    }
-  })();
+  let installed: ReturnType<ModelService['installed']>;
+  try {
+    const { service } = composeModelManager(config, db, { warn: (m: string) => console.log(`warning: ${m}`) });
+    await service.refreshInstalled();
+    installed = service.installed();
+  } finally {
+    db.close();
+  }
   let silero: ReturnType<typeof createSileroVad> | undefined;
   const registry = composeEngines(config, {
     logger: { info: () => undefined }, installedModels: () => installed,

@@ -337,7 +337,7 @@ if (!isMain) {
   const name = engineArg()!;
   const maxAt = process.argv.indexOf('--max');
   const max = maxAt > 0 ? Number(process.argv[maxAt + 1]) : 20;
-  const { registry, close } = openEngine('text', name);
+  const { registry, close } = await openEngine('text', name);
   const splits = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !['--engine', '--max'].includes(all[i - 1] ?? ''));
   for (const split of splits.length ? splits : ['clinicalnlp_taskB_test1']) await evaluateEngine(split, name, registry.noteWriter(name), max);
   await close();

@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   }
   const engineName = engineArg();
   // `--engine NAME` measures one engine as Clindoc would run it (a configured one or an installed model).
-  const chosen = engineName ? openEngine('speech', engineName) : undefined;
+  const chosen = engineName ? await openEngine('speech', engineName) : undefined;
   const sets: Array<[string, Clip[]]> = [];
   if (ONLY !== 'clinical') sets.push(['real', await realClips()]);
 

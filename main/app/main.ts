@@ -83,6 +83,10 @@ app.on('before-quit', (event) => {
   event.preventDefault();
   quitting = true;
   // Running jobs finish (or stay queued for the next start); the database closes cleanly.
-  clindoc.close().finally(() => app.exit(0));
+  const closing = clindoc;
+  void closing
+    .close()
+    .catch((err: unknown) => closing.logger.error({ errName: (err as Error)?.name }, 'Clindoc did not close cleanly'))
+    .finally(() => app.exit(0));
 });
 app.on('window-all-closed', () => app.quit());
