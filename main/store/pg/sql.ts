@@ -19,7 +19,8 @@ export class PgStoreError extends Error {
   readonly constraint: string | undefined;
   readonly table: string | undefined;
   constructor(code: string | undefined, constraint: string | undefined, table: string | undefined) {
-    super(`database statement failed${code ? ` (SQLSTATE ${code})` : ''}${table ? ` on ${table}` : ''}${constraint ? `, constraint ${constraint}` : ''}`);
+    const what = code === undefined ? '' : /^[0-9A-Z]{5}$/.test(code) ? ` (SQLSTATE ${code})` : ` (${code})`;
+    super(`database statement failed${what}${table ? ` on ${table}` : ''}${constraint ? `, constraint ${constraint}` : ''}`);
     this.name = 'PgStoreError';
     this.code = code;
     this.constraint = constraint;
@@ -73,6 +74,9 @@ export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    // An unreachable server fails a query (and readiness) in bounded time instead of hanging it.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
     types,
     application_name: 'clindoc',
   });
