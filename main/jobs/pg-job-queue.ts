@@ -21,7 +21,11 @@ export interface PgJobQueueOptions {
   concurrency: number;
   /** Attempts before a job is dead-lettered (default 5, as the SQLite runner). */
   maxAttempts?: number;
-  /** First retry delay in seconds (default 1); with `retryBackoff` it doubles per attempt, with jitter up to double. */
+  /**
+   * First retry delay in whole seconds (default 1). With `retryBackoff` pg-boss waits
+   * delay × 2^(n-1) to twice that (jitter) before attempt n+1: 1-2 s, 2-4 s, 4-8 s, 8-16 s, the
+   * SQLite runner's 1, 2, 4, 8 s with jitter so retries of many jobs do not arrive together.
+   */
   retryDelaySeconds?: number;
   /** Exponential backoff between attempts (default true). */
   retryBackoff?: boolean;
@@ -87,7 +91,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
   const queues = [...kinds, DEAD_LETTER_QUEUE];
   const maxAttempts = options.maxAttempts ?? 5;
   const expiry = (kind: string): number => options.expireInSecondsByKind?.[kind] ?? options.expireInSeconds ?? 60;
-  const heartbeatMs = 1000 * (options.heartbeatSeconds ?? Math.max(0.5, Math.min(...kinds.map(expiry)) / 4));
+  const heartbeatMs = 1000 * (options.heartbeatSeconds ?? Math.max(0.5, Math.min(expiry(''), ...kinds.map(expiry)) / 4));
   const pollMs = 1000 * (options.pollingIntervalSeconds ?? 1);
   const spaceRetrySeconds = options.spaceRetrySeconds ?? 5;
 
@@ -161,7 +165,8 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
     } catch (err) {
       if (job.abandoned) return;
       log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'giving up on a job failed; will try again');
-      await boss.fail(job.queue, job.id, { message: 'giving up failed' });
+      // The dead letter keeps the job's own message: the listing shows why the job failed.
+      await boss.fail(job.queue, job.id, (output ?? { message: 'job failed' }) as object);
     }
   };
 

@@ -108,6 +108,23 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     expect(everything).not.toContain('1961');
   });
 
+  it('a job whose worker stops answering on its last attempt is dead-lettered and given up once', async () => {
+    newSchema();
+    const gaveUp: Array<[string, string]> = [];
+    // A heartbeat that never comes after the first one stands for a worker that hangs or died.
+    const q = queue({
+      [KIND]: { run: () => new Promise<void>(() => undefined), giveUp: (id, message) => void gaveUp.push([id, message]) },
+    }, { maxAttempts: 1, expireInSeconds: 1, heartbeatSeconds: 600, concurrency: 2 });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-hung');
+    await waitUntil(() => (gaveUp.length > 0 ? true : undefined));
+    await waitUntil(async () => ((await jobRows()).every((r) => r.state === 'completed' || r.state === 'failed') ? true : undefined));
+
+    expect(gaveUp).toEqual([['note-hung', 'the worker running the job stopped responding']]);
+    expect((await q.deadLetters()).map(({ resourceId, attempts, message }) => ({ resourceId, attempts, message })))
+      .toEqual([{ resourceId: 'note-hung', attempts: 1, message: 'the worker running the job stopped responding' }]);
+  });
+
   it('never runs one job on two workers at once, and runs every job once', async () => {
     newSchema();
     const active = new Set<string>();
