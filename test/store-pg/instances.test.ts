@@ -126,6 +126,29 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several ins
     expect((await c.jobs.claim(Date.now()))?.id).toBe('job_a');
   });
 
+  it('holds its lease again after the server drops the lease connection', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await open(url);
+    const name = new URL(url).pathname.slice(1);
+    const leases = async (): Promise<number[]> =>
+      (await query<{ objid: string }>(url, `SELECT l.objid::text FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted AND d.datname = '${name}'`)).map((r) => Number(r.objid));
+    const [id] = await leases();
+    expect(id).toBeGreaterThan(0);
+    await query(url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'clindoc-instance' AND datname = '${name}'`);
+    // Polled, not slept: the lease comes back (same id) after a reconnect delay of about a second.
+    const deadline = Date.now() + 15_000;
+    let now = await leases();
+    while (!(now.length === 1 && now[0] === id) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      now = await leases();
+    }
+    expect(now).toEqual([id]);
+    await stores.jobs.enqueue({ id: 'after', kind: 'k', accountId: 'a', resourceId: 'r', runAfter: 0 });
+    expect((await stores.jobs.claim(Date.now()))?.id).toBe('after');
+    expect(await stores.jobs.recoverInterrupted()).toBe(0);
+  });
+
   it('reads times as numbers, answers ping, and fails without quoting values', async () => {
     const url = await cluster.createDatabase();
     const stores = await open(url);
