@@ -58,7 +58,7 @@ describe('a full database (SQLite max_page_count: real SQLITE_FULL, no root need
     expect(((await list.json()).data.items as Array<{ id: string }>).map((n) => n.id).sort()).toEqual([...accepted].sort());
 
     // The accepted notes' jobs run, cannot save their notes, and wait for room instead of failing.
-    s.clindoc.jobs.start();
+    await s.clindoc.jobs.start();
     await waitFor(async () => (accepted.every((id) => jobOf(s, id).last_error === 'waiting for disk space') ? true : undefined));
     for (const id of accepted) {
       expect(await noteStatus(s, id)).not.toBe('STATUS_FAILED');
@@ -149,7 +149,7 @@ describe.skipIf(!disk)('a really full disk (a 32 MB tmpfs holding the data folde
     expect(note.status).toBe(507);
     expect((await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).status).toBe(200);
 
-    s.clindoc.jobs.start();
+    await s.clindoc.jobs.start();
     await waitFor(async () => (s.logs.some((l) => l.includes('background jobs wait for space')) ? true : undefined));
     expect(await noteStatus(s, noteId)).not.toBe('STATUS_FAILED');
     expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
