@@ -60,9 +60,9 @@ export interface PostgresStores {
 /**
  * Connects a pool to PostgreSQL, applies pending migrations (once, however many instances start
  * together), takes this instance's lease (one more connection, outside the pool; see
- * instance-lease.ts) and returns the stores. Rejects when the server cannot be reached or the schema is
- * newer than this code; the pool is closed then. Statement values are never logged: failures
- * carry the SQLSTATE, table and constraint only (PgStoreError).
+ * instance-lease.ts) and returns the stores. Rejects when the server cannot be reached or the
+ * schema is newer than this code, closing what it opened. Nothing here logs; failures carry the
+ * SQLSTATE, table and constraint only (PgStoreError), never a statement's values.
  */
 export async function openPostgresStores(options: PostgresStoreOptions): Promise<PostgresStores> {
   const pool = createPool({ url: options.url, ...(options.poolSize !== undefined ? { poolSize: options.poolSize } : {}) });
