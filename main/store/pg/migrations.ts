@@ -8,7 +8,7 @@ import { inTransaction } from './sql.js';
  * milliseconds like SQLite's INTEGER; sealed columns are TEXT holding `enc:v1:` values. Paged tables
  * compare ids bytewise (COLLATE "C"), as SQLite does, so pages and cursors order the same on a
  * server of any locale.
- * Never edit a released entry: add one, and add the matching SQLite migration in the same change.
+ * Never edit a released entry: add one (with its SQLite twin when the change is not PostgreSQL-only).
  */
 export const PG_MIGRATIONS: readonly string[] = [
   // 1: accounts, keys, notes, templates, macros, transcriptions, jobs, idempotency, webhooks,
