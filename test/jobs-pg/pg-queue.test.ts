@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import pg from 'pg';
-import { DomainError } from '../../main/services/errors.js';
+import { DomainError, insufficientStorage } from '../../main/services/errors.js';
 import type { JobHandler } from '../../main/jobs/job-runner.js';
 import { createPgJobQueue, type PgJobQueue, type PgJobQueueOptions } from '../../main/jobs/pg-job-queue.js';
 import { createTestDatabase, pgUnavailable, waitUntil, type TestDatabase } from './pg-database.js';
@@ -123,6 +123,27 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     expect(gaveUp).toEqual([['note-hung', 'the worker running the job stopped responding']]);
     expect((await q.deadLetters()).map(({ resourceId, attempts, message }) => ({ resourceId, attempts, message })))
       .toEqual([{ resourceId: 'note-hung', attempts: 1, message: 'the worker running the job stopped responding' }]);
+  });
+
+  it('a job stopped by a full disk waits for room without using up its attempts', async () => {
+    newSchema();
+    let runs = 0;
+    const gaveUp: string[] = [];
+    const q = queue({
+      [KIND]: {
+        async run() {
+          runs += 1;
+          if (runs <= 3) throw insufficientStorage();
+        },
+        giveUp: (id) => void gaveUp.push(id),
+      },
+    }, { maxAttempts: 1, spaceRetrySeconds: 0 });
+    await q.start();
+    await q.enqueue(KIND, 'acct-1', 'note-1');
+    await q.idle();
+    expect(runs).toBe(4);
+    expect(gaveUp).toEqual([]);
+    expect((await jobRows()).map((r) => [r.state, r.retry_count])).toEqual([['completed', 0]]);
   });
 
   it('never runs one job on two workers at once, and runs every job once', async () => {
