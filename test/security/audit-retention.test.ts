@@ -116,4 +116,18 @@ describe('retention', () => {
     const items = (await (await fetch(`${s.base}/v1/audit-events?resourceId=${upload.id}`, { headers: h })).json()).data.items as AuditItem[];
     expect(items.find((e) => e.actor === 'system:retention')).toMatchObject({ action: 'delete', outcome: 'success', keyId: null });
   });
+
+  it('runs sweeps one at a time: two started together delete and record each item once', async () => {
+    const h = s.headers(); // the account keeps 7 days (set above)
+    const noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: h, body: JSON.stringify({ transcript: 'Another old visit.' }) })).json()).data.noteId as string;
+    const upload = await (await fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: { ...h, 'content-type': 'audio/wav' }, body: markedWav(MARKER) })).json();
+    const at = Date.now() + 8 * DAY;
+    const [first, second] = await Promise.all([s.clindoc.retention.sweep(at), s.clindoc.retention.sweep(at)]);
+    expect(first).toEqual({ notes: 1, transcriptions: 1, visits: 0, blobs: 1 });
+    expect(second).toEqual({ notes: 0, transcriptions: 0, visits: 0, blobs: 0 });
+    for (const id of [noteId, upload.id as string]) {
+      const items = (await (await fetch(`${s.base}/v1/audit-events?resourceId=${id}`, { headers: h })).json()).data.items as AuditItem[];
+      expect(items.filter((e) => e.actor === 'system:retention')).toHaveLength(1);
+    }
+  });
 });
