@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { JobHandler, JobRunner } from './job-runner.js';
 import { pgBossTables, type DeadLetterRow } from './pg-boss-tables.js';
 import { createPgJobWorker, DEAD_LETTER_QUEUE, messageOf, type JobPayload } from './pg-job-worker.js';
+import { listenForJobs, WAKEUP_CHANNEL, type PgJobWakeup } from './pg-job-wakeup.js';
 
 export { DEAD_LETTER_QUEUE };
 
@@ -34,7 +35,10 @@ export interface PgJobQueueOptions {
   expireInSecondsByKind?: Record<string, number>;
   /** How often running jobs renew their lease (default a quarter of the shortest expiry, at least 0.5 s). */
   heartbeatSeconds?: number;
-  /** How often an idle worker looks for jobs (default 1); a local enqueue or a finished job looks at once. */
+  /**
+   * How often an idle worker looks for jobs (default 1). An enqueue on any instance wakes workers at
+   * once (LISTEN/NOTIFY), so polling mostly finds retries whose delay has passed.
+   */
   pollingIntervalSeconds?: number;
   /** How often some instance takes back expired jobs and archives finished ones (default 30, pg-boss's minimum is 1). */
   maintenanceIntervalSeconds?: number;
@@ -79,7 +83,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
   const { logger, handlers } = options;
   if (!options.pool && !options.connectionString) throw new Error('the PostgreSQL job queue needs a pool or a connection string');
   const ownPool = !options.pool;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: Math.max(4, options.concurrency + 3), application_name: 'clindoc-jobs' });
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: Math.max(4, options.concurrency + 4), application_name: 'clindoc-jobs' });
   if (ownPool) pool.on('error', (err: Error & { code?: string }) => logger.warn({ code: err.code }, 'job queue database connection lost'));
   const schema = options.schema ?? 'pgboss';
   const tables = pgBossTables(pool, schema);
@@ -113,6 +117,8 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
   };
 
   let stopped: Promise<void> | undefined;
+  let starting: Promise<void> | undefined;
+  let wakeup: PgJobWakeup | undefined;
   const worker = createPgJobWorker({
     boss, tables, handlers, logger, expiry,
     concurrency: options.concurrency,
@@ -141,6 +147,8 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
             deadLetter: DEAD_LETTER_QUEUE,
             db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
           });
+          // Delivered at commit to every listening worker, on any instance.
+          await client.query('SELECT pg_notify($1, $2)', [WAKEUP_CHANNEL, kind]);
         }
         await client.query('COMMIT');
       } catch (err) {
@@ -151,13 +159,19 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
       }
       worker.wake();
     },
-    async start() {
-      if (stopped) return;
-      await ready();
-      if (!stopped) worker.start();
+    start() {
+      starting ??= (async () => {
+        await ready();
+        if (stopped || options.concurrency <= 0) return;
+        wakeup = await listenForJobs(pool, logger, () => worker.wake());
+        if (stopped) return wakeup.stop();
+        worker.start();
+      })();
+      return starting;
     },
     stop(graceMs = 10_000) {
       stopped ??= (async () => {
+        wakeup?.stop();
         await worker.stop(graceMs);
         if (readyPromise) await readyPromise.catch(() => undefined);
         await boss.stop({ graceful: false, close: false });

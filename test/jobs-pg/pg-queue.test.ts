@@ -195,6 +195,22 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     expect(ranOnWorker.sort()).toEqual(['n1', 'n2', 'n3']);
   });
 
+  it('a job enqueued on an API instance wakes an idle worker at once, long before its next poll', async () => {
+    newSchema();
+    const api = queue({ [KIND]: { run: async () => undefined, giveUp() {} } }, { concurrency: 0 });
+    const ran: string[] = [];
+    const worker = queue({ [KIND]: { run: async (id) => void ran.push(id), giveUp() {} } }, { pollingIntervalSeconds: 600 });
+    await worker.start();
+    await api.ready();
+    // The worker's first look for jobs (at start) is over well before this.
+    await waitUntil(async () => ((await api.stats())[KIND] ? true : undefined));
+    for (const id of ['n1', 'n2']) {
+      await api.enqueue(KIND, 'acct-1', id);
+      await waitUntil(() => (ran.includes(id) ? true : undefined), 10_000);
+    }
+    expect(ran).toEqual(['n1', 'n2']);
+  });
+
   it('enqueue is idempotent per resource while its job waits or runs, and not after', async () => {
     newSchema();
     const api = queue({ [KIND]: { run: async () => undefined, giveUp() {} } }, { concurrency: 0 });
