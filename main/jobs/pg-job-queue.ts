@@ -173,7 +173,8 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
       stopped ??= (async () => {
         wakeup?.stop();
         await worker.stop(graceMs);
-        if (readyPromise) await readyPromise.catch(() => undefined);
+        // A start still under way finishes first: it sees `stopped` and starts no worker.
+        await Promise.allSettled([readyPromise, starting]);
         await boss.stop({ graceful: false, close: false });
         if (ownPool) await pool.end();
       })();
