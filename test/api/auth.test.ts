@@ -31,7 +31,7 @@ describe('authentication, origin defence and envelopes', () => {
   });
 
   it('answers 401 when the key belongs to another account', async () => {
-    const other = s.clindoc.accounts.createAccount('Other clinic');
+    const other = await s.clindoc.accounts.createAccount('Other clinic');
     const res = await fetch(`${s.base}/v1/notes`, { headers: { 'X-API-KEY': s.creds.apiKey, 'X-ACCOUNT-ID': other.account.id } });
     expect(res.status).toBe(401);
     const wrongKey = await fetch(`${s.base}/v1/notes`, { headers: { 'X-API-KEY': 'cdk_nope', 'X-ACCOUNT-ID': s.creds.accountId } });
@@ -39,10 +39,10 @@ describe('authentication, origin defence and envelopes', () => {
   });
 
   it('stops a revoked key at once', async () => {
-    const key = s.clindoc.accounts.createKey(s.creds.accountId);
+    const key = await s.clindoc.accounts.createKey(s.creds.accountId);
     const headers = { 'X-API-KEY': key.apiKey, 'X-ACCOUNT-ID': s.creds.accountId };
     expect((await fetch(`${s.base}/v1/notes`, { headers })).status).toBe(200);
-    s.clindoc.accounts.revokeKey(key.keyId);
+    await s.clindoc.accounts.revokeKey(key.keyId);
     expect((await fetch(`${s.base}/v1/notes`, { headers })).status).toBe(401);
   });
 
@@ -111,7 +111,7 @@ describe('rate limiting', () => {
     expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(await last!.json()).toEqual({ error: 429, message: expect.any(String) });
     // Another account has its own window.
-    const other = s.clindoc.accounts.createAccount('Second');
+    const other = await s.clindoc.accounts.createAccount('Second');
     const res = await fetch(`${s.base}/v1/notes`, { headers: { 'X-API-KEY': other.apiKey, 'X-ACCOUNT-ID': other.account.id } });
     expect(res.status).toBe(200);
   });

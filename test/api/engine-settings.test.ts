@@ -35,7 +35,7 @@ describe('per-account default speech engine (/v1/settings/engines)', () => {
   beforeAll(async () => {
     remote = await startOpenAiServer();
     s = await startServer({ CLINDOC_ASR_BASE_URL: remote.url, CLINDOC_ASR_MODEL: 'whisper-1' });
-    const other = s.clindoc.accounts.createAccount('Clinic B');
+    const other = await s.clindoc.accounts.createAccount('Clinic B');
     b = { 'X-API-KEY': other.apiKey, 'X-ACCOUNT-ID': other.account.id, 'content-type': 'application/json' };
   });
   afterAll(async () => {

@@ -54,19 +54,19 @@ describe('one-click sign-in', () => {
 
 describe('sign-in links', () => {
   const creds = { accountId: 'acct_1', apiKey: 'cdk_1' };
-  it('expire after ten minutes', () => {
+  it('expire after ten minutes', async () => {
     let now = 1_000_000;
-    const links = createSignInLinks({ credentials: () => creds, valid: () => true, now: () => now });
+    const links = createSignInLinks({ credentials: () => creds, valid: async () => true, now: () => now });
     const { token, expiresAt } = links.issue();
     expect(expiresAt).toBe(now + 10 * 60 * 1000);
     now = expiresAt;
-    expect(() => links.exchange(token)).toThrow(/expired/);
+    await expect(links.exchange(token)).rejects.toThrow(/expired/);
   });
 
-  it('say so when the stored key was revoked, and need a local account', () => {
-    const revoked = createSignInLinks({ credentials: () => creds, valid: () => false });
-    expect(() => revoked.exchange(revoked.issue().token)).toThrow(/no longer work/);
-    expect(() => createSignInLinks({ credentials: () => undefined, valid: () => true }).issue()).toThrow(/no local account/);
+  it('say so when the stored key was revoked, and need a local account', async () => {
+    const revoked = createSignInLinks({ credentials: () => creds, valid: async () => false });
+    await expect(revoked.exchange(revoked.issue().token)).rejects.toThrow(/no longer work/);
+    expect(() => createSignInLinks({ credentials: () => undefined, valid: async () => true }).issue()).toThrow(/no local account/);
   });
 });
 

@@ -109,7 +109,7 @@ describe('draft, sign, amend', () => {
   });
 
   it('answers 404 to another account for every change, and keeps addenda encrypted at rest', async () => {
-    const other = s.clindoc.accounts.createAccount('Clinic B');
+    const other = await s.clindoc.accounts.createAccount('Clinic B');
     const b = { 'X-API-KEY': other.apiKey, 'X-ACCOUNT-ID': other.account.id };
     expect((await call('POST', `/v1/notes/${noteId}/sign`, { signer: 'Mallory' }, b)).status).toBe(404);
     expect((await call('POST', `/v1/notes/${noteId}/addenda`, { text: 'x', author: 'Mallory' }, b)).status).toBe(404);

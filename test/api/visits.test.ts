@@ -15,7 +15,7 @@ describe('visits', () => {
   let other: Record<string, string>;
   beforeAll(async () => {
     s = await startServer();
-    const b = s.clindoc.accounts.createAccount('Clinic B');
+    const b = await s.clindoc.accounts.createAccount('Clinic B');
     other = { 'X-API-KEY': b.apiKey, 'X-ACCOUNT-ID': b.account.id };
   });
   afterAll(() => s?.close());

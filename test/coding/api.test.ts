@@ -63,7 +63,7 @@ describe('POST /v1/coding/analyze', () => {
     expect(icd).toEqual(expect.arrayContaining(['E11.9', 'I10']));
     for (const c of data.codes) for (const e of c.evidence) expect(slice(note.payload.markdown, e.start_char, e.end_char)).toBe(e.text);
 
-    const other = s.clindoc.accounts.createAccount('Other clinic');
+    const other = await s.clindoc.accounts.createAccount('Other clinic');
     const foreign = await analyze({ noteId }, { 'X-API-KEY': other.apiKey, 'X-ACCOUNT-ID': other.account.id });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toEqual({ error: 404, message: 'note not found' });

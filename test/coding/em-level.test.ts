@@ -5,7 +5,7 @@ import { createIcdCoder } from '../../main/services/coding/icd-coder.js';
 import { createCodingService } from '../../main/services/coding/coding-service.js';
 
 const coder = createIcdCoder(loadCodeTable()!, readCodingLexicon());
-const service = createCodingService({ coder: () => coder, notes: { get: () => ({ status: 'STATUS_DONE' }) } });
+const service = createCodingService({ coder: () => coder, notes: { get: async () => ({ status: 'STATUS_DONE' }) } });
 const em = async (text: string) => (await service.analyzeText(text)).codes.find((c) => c.system === 'CPT');
 
 describe('office E/M level', () => {

@@ -41,7 +41,7 @@ function harness(statfs?: StatFs): Harness {
   const service = createModelService({
     catalog: fixture.catalog, store: createModelStore(db), files: createModelFiles({ root, ...(statfs ? { statfs } : {}) }),
     downloader: createHttpDownloader(statfs ? { statfs } : {}), mirror: server.url, reserveBytes: 0, progressEveryMs: 0,
-    enqueue: (kind, _account, id) => void (kind === MODEL_PULL_JOB && queued.push(id)),
+    enqueue: async (kind, _account, id) => void (kind === MODEL_PULL_JOB && queued.push(id)),
   });
   return { db, root, service, queued, progress: [] };
 }
@@ -68,7 +68,7 @@ describe('downloading a model', () => {
     expect(received).toEqual([...received].sort((a, b) => a - b));
     expect(received.at(-1)).toBe(fixture.files[`/tiny-gguf/resolve/${'c0ffee'.padEnd(40, '0')}/model.gguf`]!.length);
     const gguf = readFileSync(join(h.root, 'tiny-gguf', 'model.gguf'));
-    const view = h.service.get('tiny-gguf');
+    const view = await h.service.get('tiny-gguf');
     expect(view.installed).toBe(true);
     expect(view.files).toEqual([{ path: 'model.gguf', bytes: gguf.length, sha256: sha256(gguf), hashSource: 'pinned' }]);
     expect(server.requests.every((r) => r.path.startsWith('/tiny-gguf/'))).toBe(true); // through the mirror, nothing else
@@ -82,7 +82,7 @@ describe('downloading a model', () => {
     await hold.reached;
     expect(existsSync(join(h.root, 'tiny-gguf'))).toBe(false);
     expect(h.service.installed()).toEqual([]);
-    expect(h.service.latestPull('tiny-gguf').status).toBe('running');
+    expect((await h.service.latestPull('tiny-gguf')).status).toBe('running');
     hold.release();
     await running;
     expect(h.service.installed().map((m) => m.id)).toEqual(['tiny-gguf']);
@@ -103,12 +103,12 @@ describe('downloading a model', () => {
 
   it('accepts a file with the publisher hash and refuses one without it, removing the file', async () => {
     expect((await pullNow('tiny-gguf-verified')).status).toBe('done');
-    expect(h.service.get('tiny-gguf-verified').files![0]!.hashSource).toBe('publisher');
+    expect((await h.service.get('tiny-gguf-verified')).files![0]!.hashSource).toBe('publisher');
 
     const bad = await pullNow('tiny-gguf-bad-hash');
     expect(bad.status).toBe('failed');
     expect(bad.error).toMatch(/SHA-256 [0-9a-f]{64} is not the publisher's/);
-    expect(h.service.get('tiny-gguf-bad-hash').installed).toBe(false);
+    expect((await h.service.get('tiny-gguf-bad-hash')).installed).toBe(false);
     expect(existsSync(join(h.root, 'tiny-gguf-bad-hash'))).toBe(false);
     expect(existsSync(join(h.root, '.staging', 'tiny-gguf-bad-hash', 'model.gguf'))).toBe(false);
     expect(existsSync(join(h.root, '.staging', 'tiny-gguf-bad-hash', 'model.gguf.part'))).toBe(false);
@@ -182,7 +182,7 @@ describe('importing, verifying and removing', () => {
     mkdirSync(join(work, 'usb'), { recursive: true });
     writeFileSync(file, Buffer.from('GGUF not really'));
     await expect(h.service.importFrom(file, 'tiny-gguf-verified')).rejects.toThrow(/is not the publisher's/);
-    expect(h.service.get('tiny-gguf-verified').installed).toBe(false);
+    expect((await h.service.get('tiny-gguf-verified')).installed).toBe(false);
     expect(existsSync(join(h.root, '.staging', 'tiny-gguf-verified'))).toBe(false);
   });
 
@@ -195,6 +195,6 @@ describe('importing, verifying and removing', () => {
     expect(result.files[0]).toMatchObject({ path: 'model.gguf', ok: false });
     await h.service.remove('tiny-gguf');
     expect(existsSync(join(h.root, 'tiny-gguf'))).toBe(false);
-    expect(h.service.get('tiny-gguf').installed).toBe(false);
+    expect((await h.service.get('tiny-gguf')).installed).toBe(false);
   });
 });

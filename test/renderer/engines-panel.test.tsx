@@ -25,7 +25,10 @@ function mount(client: ApiClient): void {
 async function showPanel(clinicalLanguageModel: ClinicalLanguageModelView): Promise<string> {
   const memory = new Map<string, string | null>();
   const engines = createEngineSettingsService({
-    store: { getAsrEngine: (id) => memory.get(id) ?? null, setAsrEngine: (id, e) => void memory.set(id, e), getNoteEngine: () => null, setNoteEngine: () => undefined },
+    store: {
+      getAsrEngine: async (id) => memory.get(id) ?? null, setAsrEngine: async (id, e) => void memory.set(id, e),
+      getNoteEngine: async () => null, setNoteEngine: async () => undefined,
+    },
     defaultEngine: 'pocketsphinx', available: ['pocketsphinx'], clinicalLanguageModel,
   });
   const client = { engineSettings: async () => engines.get('acct'), setEngineSettings: async (c: { asrEngine?: string | null }) => engines.choose('acct', c), listModels: async () => ({ items: [] }), engineStatus: async () => ({ tasks: [] }) };

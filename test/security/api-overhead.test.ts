@@ -57,23 +57,23 @@ async function trailOf(noteId: string): Promise<Array<{ action: string; outcome:
 describe('API keys after the speed-ups', () => {
   it('refuses a key revoked in this process on the very next request', async () => {
     const noteId = await createNote();
-    const key = s.clindoc.accounts.createKey(s.creds.accountId);
+    const key = await s.clindoc.accounts.createKey(s.creds.accountId);
     const creds = { accountId: s.creds.accountId, apiKey: key.apiKey };
     for (let i = 0; i < 5; i++) expect((await getNote(noteId, creds)).status).toBe(200);
-    s.clindoc.accounts.revokeKey(key.keyId);
+    await s.clindoc.accounts.revokeKey(key.keyId);
     expect((await getNote(noteId, creds)).status).toBe(401);
     expect((await getNote(noteId, s.creds)).status).toBe(200);
   });
 
   it('refuses a key revoked by another process (the CLI) on the very next request', async () => {
     const noteId = await createNote();
-    const key = s.clindoc.accounts.createKey(s.creds.accountId);
+    const key = await s.clindoc.accounts.createKey(s.creds.accountId);
     const creds = { accountId: s.creds.accountId, apiKey: key.apiKey };
     expect((await getNote(noteId, creds)).status).toBe(200);
     // A second connection to the same database file, as `clindoc keys revoke` opens one.
     const other = openDatabase(join(s.dataDir, 'clindoc.db'));
     try {
-      createAccountService({ store: createAccountStore(other) }).revokeKey(key.keyId);
+      await createAccountService({ store: createAccountStore(other) }).revokeKey(key.keyId);
     } finally {
       other.close();
     }
@@ -81,10 +81,12 @@ describe('API keys after the speed-ups', () => {
   });
 
   it('still records when a key was last used', async () => {
-    const key = s.clindoc.accounts.createKey(s.creds.accountId);
-    expect(s.clindoc.accounts.listKeys(s.creds.accountId).find((k) => k.id === key.keyId)?.lastUsedAt).toBeNull();
+    const key = await s.clindoc.accounts.createKey(s.creds.accountId);
+    const lastUsed = async (): Promise<number | null | undefined> => (await s.clindoc.accounts.listKeys(s.creds.accountId)).find((k) => k.id === key.keyId)?.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
     await getNote('note_missing', { accountId: s.creds.accountId, apiKey: key.apiKey });
-    expect(s.clindoc.accounts.listKeys(s.creds.accountId).find((k) => k.id === key.keyId)?.lastUsedAt).toBeGreaterThan(0);
+    // The last-used time is written without holding up the request.
+    expect(await waitFor(async () => ((await lastUsed()) ?? undefined))).toBeGreaterThan(0);
   });
 });
 
@@ -106,14 +108,14 @@ describe('the audit trail written in batches', () => {
     expect(timeOrderedId(at) < timeOrderedId(at + 1)).toBe(true);
   });
 
-  it('reads events still waiting for their batch (the read writes them first)', () => {
+  it('reads events still waiting for their batch (the read writes them first)', async () => {
     const db = openDatabase(':memory:');
     db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_a', 'A', 0)").run();
     const store = createAuditStore(db, { flushAfterMs: 60_000 });
     for (let i = 0; i < 30; i++) {
-      store.append({ id: `e${i}`, at: i, accountId: 'acct_a', keyId: 'k', actor: 'api-key', action: 'read', resourceType: 'note', resourceId: 'n1', operation: 'getNote', ip: null, outcome: 'success', status: 200, requestId: null });
+      await store.append({ id: `e${i}`, at: i, accountId: 'acct_a', keyId: 'k', actor: 'api-key', action: 'read', resourceType: 'note', resourceId: 'n1', operation: 'getNote', ip: null, outcome: 'success', status: 200, requestId: null });
     }
-    expect(store.list('acct_a', 100).items.map((e) => e.id)).toEqual(Array.from({ length: 30 }, (_, i) => `e${29 - i}`));
+    expect((await store.list('acct_a', 100)).items.map((e) => e.id)).toEqual(Array.from({ length: 30 }, (_, i) => `e${29 - i}`));
     db.close();
   });
 

@@ -123,7 +123,7 @@ describe('failed authentication over HTTP and the streaming socket', () => {
 
   it('still lets the right key in from another client, and another account in from the same address', async () => {
     expect((await call(s, '127.0.0.2', '/v1/notes', s.creds)).status).toBe(200);
-    const other = s.clindoc.accounts.createAccount('Second clinic');
+    const other = await s.clindoc.accounts.createAccount('Second clinic');
     expect((await call(s, '127.0.0.1', '/v1/notes', { accountId: other.account.id, apiKey: other.apiKey })).status).toBe(200);
   });
 

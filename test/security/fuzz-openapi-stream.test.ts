@@ -66,7 +66,7 @@ describe('schema-driven fuzzing of the streaming socket', () => {
     doc = (await (await fetch(`${s.base}/openapi.json`)).json()) as Doc;
     op = doc.paths[STREAM]!.get as typeof op;
     const a = s.creds;
-    const created = s.clindoc.accounts.createAccount('Stream fuzzer');
+    const created = await s.clindoc.accounts.createAccount('Stream fuzzer');
     const b = { accountId: created.account.id, apiKey: created.apiKey };
     const token = async (c: typeof a): Promise<string> =>
       ((await (await fetch(`${s.base}${STREAM}/token`, { method: 'POST', headers: authHeaders(c) })).json()) as { token: string }).token;

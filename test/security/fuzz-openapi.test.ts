@@ -63,7 +63,7 @@ describe('schema-driven fuzzing of every operation in /openapi.json', () => {
     aIds.push(note.data.noteId, upload.id, hook.data.id, tplId, 'a-macro');
     // What B must never be told: A's content, A's account, A's key, the ids the server made for A.
     secrets.push(MARKER, s.creds.accountId, s.creds.apiKey, note.data.noteId, upload.id, hook.data.id, 'hooks.example.org/a-only');
-    const created = s.clindoc.accounts.createAccount('Fuzzer');
+    const created = await s.clindoc.accounts.createAccount('Fuzzer');
     b = { accountId: created.account.id, apiKey: created.apiKey };
   });
 

@@ -58,7 +58,7 @@ describe("walk of every OpenAPI route with account B's credentials against accou
   beforeAll(async () => {
     s = await startServer({ CLINDOC_JOB_CONCURRENCY: '0' });
     a = s.creds;
-    const other = s.clindoc.accounts.createAccount('Clinic B');
+    const other = await s.clindoc.accounts.createAccount('Clinic B');
     b = { accountId: other.account.id, apiKey: other.apiKey };
     const h = authHeaders(a);
     ids.note = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: h, body: JSON.stringify({ transcript: `${MARKER} reports chest pain.` }) })).json()).data.noteId;

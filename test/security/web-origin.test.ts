@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { startServer, type TestServer } from '../support/server.js';
+import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { openDatabase } from '../../main/store/database.js';
 import { createAccountStore } from '../../main/store/account-store.js';
 import { createAccountService } from '../../main/services/accounts/account-service.js';
@@ -112,12 +112,14 @@ describe('a web page in the physician\'s browser cannot use the local API', () =
   });
 
   it('stops a revoked key at once, with the streaming tokens it issued, and records key use', async () => {
-    const created = s.clindoc.accounts.createKey(s.creds.accountId);
+    const created = await s.clindoc.accounts.createKey(s.creds.accountId);
     const creds = { accountId: s.creds.accountId, apiKey: created.apiKey };
-    expect(s.clindoc.accounts.listKeys(s.creds.accountId).find((k) => k.id === created.keyId)?.lastUsedAt).toBeNull();
+    const lastUsed = async (): Promise<number | null | undefined> => (await s.clindoc.accounts.listKeys(s.creds.accountId)).find((k) => k.id === created.keyId)?.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
     const token = ((await (await fetch(`${s.base}/v1/audio/transcriptions/stream/token`, { method: 'POST', headers: authHeaders(creds) })).json()) as { token: string }).token;
-    expect(s.clindoc.accounts.listKeys(s.creds.accountId).find((k) => k.id === created.keyId)?.lastUsedAt).toBeGreaterThan(0);
-    s.clindoc.accounts.revokeKey(created.keyId);
+    // The last-used time is written without holding up the request.
+    expect(await waitFor(async () => ((await lastUsed()) ?? undefined))).toBeGreaterThan(0);
+    await s.clindoc.accounts.revokeKey(created.keyId);
     expect((await fetch(`${s.base}/v1/notes`, { headers: authHeaders(creds) })).status).toBe(401);
     const socket = await wsAttempt(`ws://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?account_id=${s.creds.accountId}&api_token=${token}`, {});
     expect(socket.closeCode).toBe(1008);
@@ -142,19 +144,19 @@ describe('CORS is off by default and grants only configured origins', () => {
 });
 
 describe('streaming tokens are short-lived and scoped', () => {
-  it('expire after their lifetime and only open their own account', () => {
+  it('expire after their lifetime and only open their own account', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clindoc-token-'));
     const db = openDatabase(join(dir, 'db.sqlite'));
     try {
       let now = 1_000_000;
       const accounts = createAccountService({ store: createAccountStore(db), now: () => now });
-      const a = accounts.createAccount('A');
-      const b = accounts.createAccount('B');
-      const { token } = accounts.issueStreamToken({ accountId: a.account.id, keyId: a.keyId }, 60);
-      expect(accounts.authenticateStreamToken(token, a.account.id).accountId).toBe(a.account.id);
-      expect(() => accounts.authenticateStreamToken(token, b.account.id)).toThrow();
+      const a = await accounts.createAccount('A');
+      const b = await accounts.createAccount('B');
+      const { token } = await accounts.issueStreamToken({ accountId: a.account.id, keyId: a.keyId }, 60);
+      expect((await accounts.authenticateStreamToken(token, a.account.id)).accountId).toBe(a.account.id);
+      await expect(accounts.authenticateStreamToken(token, b.account.id)).rejects.toThrow();
       now += 61_000;
-      expect(() => accounts.authenticateStreamToken(token, a.account.id)).toThrow(/expired/);
+      await expect(accounts.authenticateStreamToken(token, a.account.id)).rejects.toThrow(/expired/);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });
