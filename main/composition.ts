@@ -145,6 +145,8 @@ function readExtractionPrompt(promptsDir: string, logger: Logger): string | unde
 /**
  * The one composition of Clindoc: configuration in, a wired server out. The Electron main
  * process, `npm run serve` and the CLI all come through here, so they are the same program.
+ * Resolves once storage is open and migrated and what start-up reads from it (the local account,
+ * the installed models) has been read; nothing listens until `listen()`.
  */
 export async function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Promise<Clindoc> {
   const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination(1));

@@ -34,6 +34,7 @@ export interface AuditFilter {
 
 /** Append-only storage of the trail: there is no update and no delete. */
 export interface AuditStore {
+  /** Resolves once the event is taken; an adapter may write it in a batch, but `list` always sees it. */
   append(event: AuditEvent): Promise<void>;
   /** An account's events, newest first. */
   list(accountId: string, limit: number, cursor?: string, filter?: AuditFilter): Promise<Page<AuditEvent>>;
