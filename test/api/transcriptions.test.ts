@@ -76,4 +76,16 @@ describe('V2 batch transcription over HTTP', () => {
     expect((await fetch(`${s.base}/v2/audio/transcriptions/${id}`, { headers: s.headers() })).status).toBe(404);
     expect(existsSync(blobs)).toBe(true);
   });
+
+  it('accepts one upload when its retry (same Idempotency-Key) arrives while the first is still being stored', async () => {
+    const body = wavBytes(2, 16000, 300);
+    const send = (): Promise<Response> =>
+      fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: s.headers({ 'content-type': 'audio/wav', 'Idempotency-Key': 'upload-sent-twice' }), body });
+    const [first, retry] = await Promise.all([send(), send()]);
+    expect([first.status, retry.status]).toEqual([202, 202]);
+    const ids = [((await first.json()) as { id: string }).id, ((await retry.json()) as { id: string }).id];
+    expect(ids[1]).toBe(ids[0]);
+    expect([first.headers.get('idempotent-replayed'), retry.headers.get('idempotent-replayed')].filter(Boolean)).toEqual(['true']);
+    await finished(ids[0]!);
+  });
 });

@@ -129,6 +129,12 @@ describe('downloading a model', () => {
     }
   });
 
+  it('starts one download when two requests for a model arrive at the same moment', async () => {
+    const [a, b] = await Promise.all([h.service.pull('acct', 'tiny-gguf'), h.service.pull('acct', 'tiny-gguf')]);
+    expect(b.id).toBe(a.id);
+    expect(h.queued).toEqual([a.id]);
+  });
+
   it('refuses a download the disk cannot hold before fetching anything', async () => {
     h.db.close();
     h = harness(async () => ({ bavail: 10, bsize: 4096 })); // 40 KB free, the model is ~105 KB
