@@ -184,19 +184,24 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     let staged = 0;
     for (const f of entry.files) staged += (await deps.files.staged(entry.id, f.path))?.bytes ?? (await deps.files.part(entry.id, f.path)).bytes;
     await requireSpace(total === null ? undefined : Math.max(0, total - staged), entry.id);
-    for (const f of entry.files) {
-      // A file finished by an earlier attempt is not fetched again; it is checked below like a fresh one.
-      let digest = await deps.files.staged(entry.id, f.path);
-      if (!digest) {
-        const part = await deps.files.part(entry.id, f.path);
-        await progress(f.path, done + part.bytes, true);
-        await deps.downloader.download({ url: mirrorUrl(f.url, deps.mirror), partFile: part.file, signal, onBytes: (b) => void progress(f.path, done + b) });
-        digest = await deps.files.finishPart(entry.id, f.path);
+    try {
+      for (const f of entry.files) {
+        // A file finished by an earlier attempt is not fetched again; it is checked below like a fresh one.
+        let digest = await deps.files.staged(entry.id, f.path);
+        if (!digest) {
+          const part = await deps.files.part(entry.id, f.path);
+          await progress(f.path, done + part.bytes, true);
+          await deps.downloader.download({ url: mirrorUrl(f.url, deps.mirror), partFile: part.file, signal, onBytes: (b) => void progress(f.path, done + b) });
+          digest = await deps.files.finishPart(entry.id, f.path);
+        }
+        await accept(entry, entry.id, f.path, digest, f.bytes);
+        digests.set(f.path, digest);
+        done += digest.bytes;
+        await progress(f.path, done, true);
       }
-      await accept(entry, entry.id, f.path, digest, f.bytes);
-      digests.set(f.path, digest);
-      done += digest.bytes;
-      await progress(f.path, done, true);
+    } finally {
+      // A progress write still queued lands before the pull's final state is written, never after it.
+      await writes;
     }
     await stageFolderConfig(entry.id, entry.folderConfig, digests);
     await install(entry, digests);
