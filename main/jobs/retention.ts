@@ -15,7 +15,7 @@ export interface RetentionSweeper {
   /** Deletes everything past its account's retention at `at` (default now); safe to call at any time. */
   sweep(at?: number): Promise<RetentionSweepResult>;
   start(): void;
-  /** Stops the timer; resolves once a sweep it started has finished (the database may then close). */
+  /** Stops the timer; resolves once any sweep under way has finished (the database may then close). */
   stop(): Promise<void>;
 }
 
