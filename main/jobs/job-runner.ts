@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { JobRecord, JobStore } from '../services/storage.js';
 import { DomainError, isOutOfSpace } from '../services/errors.js';
+import { createOnePass } from './one-pass.js';
 
 export interface JobHandler {
   run(resourceId: string): Promise<void>;
@@ -38,14 +39,12 @@ export interface JobRunner {
   idle(): Promise<void>;
 }
 
-const noop = (): void => undefined;
-
 /**
  * The durable job runner: jobs are rows in the database, claimed atomically (one conditional
  * UPDATE in the store, so two runners, or two processes, never take the same job), retried with
  * backoff, and a job left `running` by a killed process is queued again at the next start.
- * Claims are made by one pass at a time (`pumping`), so the concurrency limit holds while a
- * claim is waiting on the database.
+ * Claims are made by one pass at a time (`createOnePass`), so the concurrency limit holds while
+ * a claim is waiting on the database.
  */
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { store, logger } = options;
@@ -63,9 +62,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const stranded = new Map<string, { runAfter: number; message: string | null; refund: boolean }>();
   let recoverPending = false;
   let diskFull = false;
-  // The pass that recovers, requeues and claims; a wake-up during it asks for one more pass.
-  let pumping: Promise<void> | undefined;
-  let pumpAgain = false;
 
   const noteSpace = (err: unknown): void => {
     if (!isOutOfSpace(err)) throw err;
@@ -153,27 +149,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   };
 
-  /** Runs `work` as the one pass in progress; a pump asked for meanwhile runs after it. */
-  const exclusive = (work: () => Promise<void>): Promise<void> => {
-    const done = work();
-    pumping = done.then(noop, noop).then(() => {
-      pumping = undefined;
-      if (pumpAgain) {
-        pumpAgain = false;
-        pump();
-      }
-    });
-    return done;
-  };
-
-  const pump = (): void => {
-    if (!started) return;
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    void exclusive(pumpOnce);
-  };
+  // The pass that recovers, requeues and claims.
+  const passes = createOnePass(pumpOnce, () => started);
+  const pump = passes.request;
 
   const schedule = (): void => {
     if (timer) clearTimeout(timer);
@@ -195,7 +173,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // Recovery is a pass of its own, before the first claim: a job claimed first would be put
       // back in the queue by it and run twice.
       try {
-        await exclusive(async () => {
+        await passes.exclusive(async () => {
           try {
             const recovered = await store.recoverInterrupted();
             if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
@@ -215,7 +193,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       started = false;
       if (timer) clearTimeout(timer);
       // A claim in flight lands in `active` before the wait begins.
-      const all = (pumping ?? Promise.resolve()).then(() => Promise.allSettled([...active]));
+      const all = passes.settled().then(() => Promise.allSettled([...active]));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     },
     async idle() {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DeliveryRecord, WebhookStore } from '../services/storage.js';
 import { isOutOfSpace } from '../services/errors.js';
+import { createOnePass } from './one-pass.js';
 
 /** Standard Webhooks' retry schedule, reaching past 24 hours: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -23,8 +24,6 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-const noop = (): void => undefined;
-
 /**
  * Delivers queued webhook events in the background: signed, no redirects followed, a timeout
  * per attempt, the response body never read beyond its status, exponential backoff, every
@@ -43,9 +42,6 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   // Delivery states a full disk would not let us write: kept here and written at the next tick, so
   // a delivery is never stranded half-sent until a restart.
   const unsaved = new Map<string, Parameters<WebhookStore['updateDelivery']>[1]>();
-  // The pass that writes unsaved states and claims; a wake-up during it asks for one more pass.
-  let pumping: Promise<void> | undefined;
-  let pumpAgain = false;
   const save = async (id: string, patch: Parameters<WebhookStore['updateDelivery']>[1]): Promise<void> => {
     try {
       await store.updateDelivery(id, patch);
@@ -123,27 +119,9 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     }
   };
 
-  /** Runs `work` as the one pass in progress; a pump asked for meanwhile runs after it. */
-  const exclusive = (work: () => Promise<void>): Promise<void> => {
-    const done = work();
-    pumping = done.then(noop, noop).then(() => {
-      pumping = undefined;
-      if (pumpAgain) {
-        pumpAgain = false;
-        pump();
-      }
-    });
-    return done;
-  };
-
-  const pump = (): void => {
-    if (!started) return;
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    void exclusive(pumpOnce);
-  };
+  // The pass that writes unsaved states and claims.
+  const passes = createOnePass(pumpOnce, () => started);
+  const pump = passes.request;
 
   return {
     /**
@@ -156,7 +134,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       // Recovery is a pass of its own, before the first claim: a delivery claimed first would be
       // put back to pending by it and sent twice.
       try {
-        await exclusive(async () => {
+        await passes.exclusive(async () => {
           try {
             await store.recoverInterrupted();
           } catch (err) {
@@ -180,7 +158,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     async stop(): Promise<void> {
       started = false;
       if (timer) clearTimeout(timer);
-      await pumping; // a claim in flight lands in `inFlight` first
+      await passes.settled(); // a claim in flight lands in `inFlight` first
       await Promise.allSettled([...inFlight]);
     },
   };
