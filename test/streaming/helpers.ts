@@ -132,7 +132,10 @@ export interface StreamingServer {
  * embedded pocketsphinx engine with the general English model, real Silero VAD and `limits`.
  * Decoders are not pooled unless asked, so each session starts from a fresh decoder.
  */
-export async function startStreaming(limits: Partial<StreamingLimits> = {}, engine: { poolSize?: number } = {}): Promise<StreamingServer> {
+export async function startStreaming(
+  limits: Partial<StreamingLimits> = {},
+  engine: { poolSize?: number; liveEngine?: (accountId: string) => Promise<string> } = {},
+): Promise<StreamingServer> {
   const app = await startServer();
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -142,6 +145,7 @@ export async function startStreaming(limits: Partial<StreamingLimits> = {}, engi
   const handle = attachStreaming({
     server, logger: app.clindoc.logger, accounts: app.clindoc.accounts, port: () => port, allowedOrigins: ['http://allowed.example'],
     allowedHosts: [], recognizer: () => recognizer, vad: () => vad, fallbackEndpointer: createEnergyEndpointer, limits, createDecoder: (o) => createStreamDecoder(o),
+    ...(engine.liveEngine ? { liveEngine: engine.liveEngine } : {}),
   });
   const path = '/v1/audio/transcriptions/stream';
   return {

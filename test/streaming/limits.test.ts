@@ -55,6 +55,27 @@ describe('streaming limits', () => {
     expect(await third.closed).toBe(1000);
   });
 
+  it('holds the per-account limit for sessions that start at the same moment, while the engine choice is read', async () => {
+    // The account's engine answers a turn later, as a database server would: both sessions are being set up at once.
+    const slow = await startStreaming({ maxSessionsPerAccount: 1 }, {
+      liveEngine: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return 'pocketsphinx';
+      },
+    });
+    try {
+      const both = [connect(slow.url('encoding=linear16'), slow.keyHeaders()), connect(slow.url('encoding=linear16'), slow.keyHeaders())];
+      const outcomes = await Promise.all(both.map((c) => c.next((m) => m.status === 'connected').then(() => 'connected', async () => `closed ${await c.closed}`)));
+      expect([...outcomes].sort()).toEqual(['closed 1008', 'connected']);
+      expect(both[outcomes.indexOf('closed 1008')]!.errors()[0]).toMatch(/open streaming sessions/);
+      const other = both[outcomes.indexOf('connected')]!;
+      other.sendJson({ type: 'CloseStream' });
+      expect(await other.closed).toBe(1000);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('ends a session at its duration limit with the words heard so far', async () => {
     const c = connect(s.url('encoding=linear16'), s.keyHeaders());
     await c.next((m) => m.status === 'connected');

@@ -117,6 +117,15 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     let params: SessionParams;
     let stream: SpeechStream;
     let refusalDelayMs = 0;
+    /** The account whose session count this connection holds a place in (taken before the engine is looked up). */
+    let counted: string | undefined;
+    const uncount = (): void => {
+      if (counted === undefined) return;
+      const n = (perAccount.get(counted) ?? 1) - 1;
+      if (n > 0) perAccount.set(counted, n);
+      else perAccount.delete(counted);
+      counted = undefined;
+    };
     try {
       const auth = await authenticate(req, url.searchParams);
       refusalDelayMs = auth.delayMs;
@@ -126,9 +135,13 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
       if ((perAccount.get(principal.accountId) ?? 0) >= limits.maxSessionsPerAccount) {
         throw new DomainError('forbidden', `this account already has ${limits.maxSessionsPerAccount} open streaming sessions (the limit)`);
       }
+      // Counted now, before the next wait, so sessions starting side by side cannot pass the limit together.
+      counted = principal.accountId;
+      perAccount.set(counted, (perAccount.get(counted) ?? 0) + 1);
       makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }).close();
       stream = await openStream(params, principal.accountId);
     } catch (err) {
+      uncount();
       const policy = isPolicyError(err);
       const message = err instanceof DomainError ? err.message : 'the session could not be started';
       if (!(err instanceof DomainError)) deps.logger.error({ err: (err as Error).name }, 'streaming session could not start');
@@ -145,13 +158,13 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
 
     if (ws.readyState !== WebSocket.OPEN || closed) {
       // The client left, or the server began shutting down, while the session was being set up.
+      uncount();
       stream.close();
       if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server shutting down');
       ws.resume();
       return;
     }
     const accountId = principal.accountId;
-    perAccount.set(accountId, (perAccount.get(accountId) ?? 0) + 1);
     const logger = deps.logger.child({ streamSession: randomUUID().slice(0, 8), accountId });
     logger.info({ encoding: params.encoding ?? 'container', sampleRate: params.sampleRate, dictation: params.dictation }, 'streaming session started');
     let vad: EndpointingDetector | undefined;
@@ -178,9 +191,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         ...(deps.tuning ? { tuning: deps.tuning } : {}),
         onEnd: () => {
           live.delete(entry);
-          const n = (perAccount.get(accountId) ?? 1) - 1;
-          if (n > 0) perAccount.set(accountId, n);
-          else perAccount.delete(accountId);
+          uncount();
         },
       }),
     };
