@@ -118,7 +118,8 @@ export async function scriptableDictationSocket(page: Page): Promise<{ next(): P
         fake = (ws) => {
           let at = 0;
           ws.onMessage((m) => {
-            if (String(m).includes('CloseStream')) ws.close({ code: 1000 });
+            // The page may already be gone; a failed close is nothing to report.
+            if (String(m).includes('CloseStream')) void ws.close({ code: 1000 }).catch(() => undefined);
           });
           ws.send(JSON.stringify({ type: 'status', status: 'connected', timestamp: new Date().toISOString() }));
           resolve(async (text) => {
