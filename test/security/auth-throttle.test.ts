@@ -3,6 +3,9 @@ import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { createAuthThrottle } from '../../main/services/auth-throttle/auth-throttle.js';
+import { throttledAuthenticate } from '../../main/server/middleware/auth-throttle.js';
+import { DomainError } from '../../main/services/errors.js';
+import type { Principal } from '../../main/services/accounts/account-service.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { filesContaining } from './helpers.js';
 
@@ -29,6 +32,36 @@ function streamAttempt(s: TestServer, from: string, query: string): Promise<{ cl
     ws.on('error', () => undefined);
   });
 }
+
+describe('guesses sent side by side, while the key store answers late (a networked database)', () => {
+  const slowly = async <T>(answer: () => T): Promise<T> => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return answer();
+  };
+  const attempt = { address: '10.0.0.9', accountId: 'acct_a', presented: true, requestId: null };
+
+  it('get no more tries than guesses sent one after another: the rest are refused as locked out unchecked', async () => {
+    const throttle = createAuthThrottle({ maxFailures: 5, delayMs: 0 });
+    const lockouts: unknown[] = [];
+    let checked = 0;
+    const wrongKey = (): Promise<Principal> => slowly(() => {
+      checked++;
+      throw new DomainError('unauthorized', 'invalid API key or account id');
+    });
+    const results = await Promise.all(Array.from({ length: 30 }, () => throttledAuthenticate({ throttle, onLockout: (e) => void lockouts.push(e) }, attempt, wrongKey)));
+    expect(checked).toBe(5);
+    expect(results.filter((r) => r.error?.kind === 'unauthorized')).toHaveLength(5);
+    expect(results.filter((r) => r.error?.kind === 'rate_limited')).toHaveLength(25);
+    expect(lockouts).toHaveLength(1);
+  });
+
+  it('let the owner\'s many requests at once through, each with its principal', async () => {
+    const throttle = createAuthThrottle({ maxFailures: 5, delayMs: 0 });
+    const rightKey = (): Promise<Principal> => slowly(() => ({ accountId: 'acct_a', keyId: 'key_1' }));
+    const results = await Promise.all(Array.from({ length: 30 }, () => throttledAuthenticate({ throttle, onLockout: () => undefined }, attempt, rightKey)));
+    expect(results.every((r) => r.principal?.keyId === 'key_1')).toBe(true);
+  });
+});
 
 describe('the throttle policy (pure, injected clock)', () => {
   it('slows the third and later wrong keys, then locks out; the lockout expires and doubles next time', () => {

@@ -37,6 +37,7 @@ export const lockedOut = (retryAfterSeconds: number): DomainError =>
  * Checks a presented credential through the throttle: a locked-out client is refused without the
  * key being verified (so a lockout never confirms a guess); a wrong key is counted and may start
  * a lockout, which is reported once through `onLockout`; a right key clears that client's count.
+ * A client's checks in flight at once are bounded by its wrong keys left (`AuthThrottle.enter`).
  * Requests that present no credential are not guesses and are not counted.
  */
 export async function throttledAuthenticate(
@@ -45,24 +46,35 @@ export async function throttledAuthenticate(
   verify: () => Promise<Principal>,
 ): Promise<ThrottledResult> {
   const { address, accountId = '', presented } = request;
-  if (presented) {
+  if (!presented) {
+    try {
+      return { principal: await verify(), delayMs: 0 };
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return { error: err, delayMs: 0 };
+    }
+  }
+  // Guesses sent side by side wait their turn rather than all being checked before the first failure counts.
+  await deps.throttle.enter(address, accountId);
+  try {
     const state = deps.throttle.check(address, accountId);
     if (!state.allowed) return { error: lockedOut(state.retryAfterSeconds), delayMs: 0 };
-  }
-  try {
-    const principal = await verify();
-    if (presented) deps.throttle.success(address, accountId);
-    return { principal, delayMs: 0 };
-  } catch (err) {
-    // Only a refused credential is a guess; a failure of the store (a full disk, say) is not counted.
-    if (!(err instanceof DomainError)) throw err;
-    const error = err;
-    if (!presented || error.kind !== 'unauthorized') return { error, delayMs: 0 };
-    const outcome = deps.throttle.failure(address, accountId);
-    if (outcome.lockout) {
-      deps.onLockout({ address, claimedAccountId: accountId, scope: outcome.lockout.scope, seconds: outcome.lockout.seconds, requestId: request.requestId });
+    try {
+      const principal = await verify();
+      deps.throttle.success(address, accountId);
+      return { principal, delayMs: 0 };
+    } catch (err) {
+      // Only a refused credential is a guess; a failure of the store (a full disk, say) is not counted.
+      if (!(err instanceof DomainError)) throw err;
+      if (err.kind !== 'unauthorized') return { error: err, delayMs: 0 };
+      const outcome = deps.throttle.failure(address, accountId);
+      if (outcome.lockout) {
+        deps.onLockout({ address, claimedAccountId: accountId, scope: outcome.lockout.scope, seconds: outcome.lockout.seconds, requestId: request.requestId });
+      }
+      return { error: err, delayMs: outcome.delayMs };
     }
-    return { error, delayMs: outcome.delayMs };
+  } finally {
+    deps.throttle.leave(address, accountId);
   }
 }
 

@@ -15,6 +15,11 @@
  *   address that has not failed (the owner's own client) still gets in, so a distributed guesser
  *   can never lock the real owner out of their account.
  * Before the lockout, each failure past the second is answered after a growing delay.
+ *
+ * Checks from one address run side by side only as far as its wrong keys left allow (`enter`,
+ * `leave`): while a networked store answers, guesses sent at once would otherwise all be checked
+ * before the first failure is counted. A client with no failures waits only past `maxFailures`
+ * checks in flight, and with SQLite, which answers at once, never.
  */
 
 /** Limits of the throttle; each comes from a configuration variable (see main/config.ts). */
@@ -56,6 +61,14 @@ export interface AuthThrottle {
   failure(address: string, accountId: string): FailureOutcome;
   /** Records a correct credential: that address's count for that account starts again. */
   success(address: string, accountId: string): void;
+  /**
+   * Waits for a place among the checks in flight from `address` (for `accountId`, and for any
+   * account): no more run at once than wrong keys are left before the lockout. Call `check` after
+   * it, and `leave` once the outcome is recorded.
+   */
+  enter(address: string, accountId: string): Promise<void>;
+  /** Gives back the place `enter` took. */
+  leave(address: string, accountId: string): void;
 }
 
 interface Counter {
@@ -120,6 +133,28 @@ export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now
   };
   const remaining = (c: Counter | undefined, t: number): number => (c && c.lockedUntil > t ? Math.max(1, Math.ceil((c.lockedUntil - t) / 1000)) : 0);
 
+  // Checks in flight, by pair and by address, and the checks waiting for a place, by address.
+  const inFlightPairs = new Map<string, number>();
+  const inFlightAddresses = new Map<string, number>();
+  const waiting = new Map<string, Array<{ pair: string; admit: () => void }>>();
+  const failuresIn = (c: Counter | undefined, t: number): number => (c && t - c.windowStart < windowMs ? c.failures : 0);
+  /** Whether one more check may start: never more at once than wrong keys left (at least one, so a locked client gets its 429). */
+  const room = (address: string, pair: string): boolean => {
+    const t = now();
+    const pairLeft = Math.max(1, l.maxFailures - failuresIn(pairs.get(pair), t));
+    const addressLeft = Math.max(1, 5 * l.maxFailures - failuresIn(addresses.get(address), t));
+    return (inFlightPairs.get(pair) ?? 0) < pairLeft && (inFlightAddresses.get(address) ?? 0) < addressLeft;
+  };
+  const adjust = (map: Map<string, number>, key: string, by: number): void => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n > 0) map.set(key, n);
+    else map.delete(key);
+  };
+  const take = (address: string, pair: string): void => {
+    adjust(inFlightPairs, pair, 1);
+    adjust(inFlightAddresses, address, 1);
+  };
+
   return {
     check(address, accountId) {
       const t = now();
@@ -154,6 +189,36 @@ export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now
     },
     success(address, accountId) {
       pairs.delete(pairKey(address, accountId));
+    },
+    enter(address, accountId) {
+      const pair = pairKey(address, accountId);
+      // First come, first served: a newcomer does not pass checks already waiting.
+      if (!waiting.has(address) && room(address, pair)) {
+        take(address, pair);
+        return Promise.resolve();
+      }
+      return new Promise<void>((admit) => {
+        const queue = waiting.get(address) ?? [];
+        queue.push({ pair, admit });
+        waiting.set(address, queue);
+      });
+    },
+    leave(address, accountId) {
+      adjust(inFlightPairs, pairKey(address, accountId), -1);
+      adjust(inFlightAddresses, address, -1);
+      const queue = waiting.get(address);
+      if (!queue) return;
+      for (let i = 0; i < queue.length;) {
+        const next = queue[i]!;
+        if (!room(address, next.pair)) {
+          i++;
+          continue;
+        }
+        take(address, next.pair);
+        queue.splice(i, 1);
+        next.admit();
+      }
+      if (queue.length === 0) waiting.delete(address);
     },
   };
 }
