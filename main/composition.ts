@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
@@ -71,6 +71,9 @@ import { composeEngines } from './compose-engines.js';
 import { createBackupService, type BackupService } from './services/backup/backup-service.js';
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
+import { closeGracefully, createListener } from './server/listener.js';
+import { createOpsMetrics, type QueueStat } from './server/middleware/metrics.js';
+import { createDrainState } from './server/middleware/drain.js';
 
 export const VERSION = '0.1.0';
 
@@ -98,8 +101,12 @@ export interface Clindoc {
   signInLink(): string;
   /** Binds the port and starts background work; resolves with the bound port. */
   listen(): Promise<number>;
-  /** Stops accepting, lets running jobs finish (or stay queued), closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets running jobs finish (or stay queued), closes the database. With
+   * `graceMs` (SIGTERM: CLINDOC_DRAIN_SECONDS) `/readyz` answers 503 at once and requests in
+   * flight and running jobs get that long; without, connections are cut at once.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface ComposeOptions {
@@ -222,9 +229,12 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
 
   const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad, diarizer: createClusteringDiarizer() });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
-  const pipeline: typeof plainPipeline = (path, opts) => {
+  const pipeline: typeof plainPipeline = async (path, opts) => {
     const key = stores.blobs.keyOf(path);
-    return key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts);
+    const started = performance.now();
+    const result = await (key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts));
+    ops.metrics.observeRealTime(result.generatedBy?.engine ?? config.asrEngine, result.duration, (performance.now() - started) / 1000);
+    return result;
   };
 
   let jobs: JobRunner | undefined;
@@ -332,6 +342,25 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
+  // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
+  const jobBacklog = db.prepare(`SELECT kind, SUM(status = 'queued') AS queued, SUM(status = 'running') AS running,
+    MIN(CASE WHEN status = 'queued' THEN created_at END) AS oldest FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind`);
+  const queueStats = async (): Promise<QueueStat[]> => (jobBacklog.all() as { kind: string; queued: number; running: number; oldest: number | null }[])
+    .map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, oldestQueuedSeconds: r.oldest === null ? null : Math.max(0, (Date.now() - r.oldest) / 1000) }));
+  const ops = {
+    metrics: createOpsMetrics({ queue: queueStats }), drain: createDrainState(), ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    checks: [
+      { name: 'database', check: async () => void db.prepare('SELECT 1').get() },
+      { name: 'job queue', check: async () => void (await queueStats()) },
+      {
+        // The device's default recogniser and note writer are configured or installed (loading them is left to first use).
+        name: 'engines', check: async () => {
+          if (!engineRegistry.describe('speech', config.asrEngine) || !engineRegistry.describe('text', engineRegistry.defaultTextEngine)) throw new Error('default engine missing');
+        },
+      },
+    ],
+  };
+  const secure = Boolean(config.tls) || config.behindTlsProxy;
   const { app } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
@@ -353,10 +382,10 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
       rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds }, allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,
-      rendererDir: config.rendererDir,
+      rendererDir: config.rendererDir, secure, ops, ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },
   );
-  const server = createServer(app);
+  const server = createListener(app, config.tls);
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   server.headersTimeout = 30_000;
   let streaming: StreamingHandle | undefined;
@@ -382,7 +411,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     signInLink() {
       // A wildcard listen address is reached on loopback; the page's origin must be the one the guard accepts.
       const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-      return `http://${host}:${boundPort}/#token=${signIn.issue().token}`;
+      return `${config.tls ? 'https' : 'http'}://${host}:${boundPort}/#token=${signIn.issue().token}`;
     },
     listen: () =>
       new Promise<number>((resolve, reject) => {
@@ -392,7 +421,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           boundPort = typeof address === 'object' && address ? address.port : config.port;
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
+            allowedHosts: config.allowedHosts, secure, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
 
             authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
             createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
@@ -411,15 +440,12 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           resolve(boundPort);
         });
       }),
-    async close() {
+    async close({ graceMs = 0 } = {}) {
+      ops.drain.begin();
       retention.stop();
       backupScheduler.stop();
       await streaming?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await jobs!.stop();
+      await Promise.all([closeGracefully(server, graceMs), jobs!.stop(graceMs || undefined)]);
       modelManager.service.shutdown();
       await downloads!.stop();
       await dispatcher!.stop();
