@@ -28,6 +28,8 @@ export const STREAM_PATH = '/v1/audio/transcriptions/stream';
 export interface StreamingDeps {
   server: Server; logger: Logger; accounts: AccountService;
   port: () => number; allowedOrigins: string[]; allowedHosts: string[];
+  /** The clinic's name is served over HTTPS (TLS or a TLS proxy): its https origins are the app's own. */
+  secure?: boolean;
   recognizer: (engine?: string) => SpeechRecognizer;   // default engine when no arg
   /**
    * The account's live engine (its choice in `/v1/settings/engines`), read as each session starts:
