@@ -18,6 +18,8 @@ export function ClinicServerPanel() {
   const [apiKey, setApiKey] = useState('');
   const [busy, setBusy] = useState<'test' | 'save' | 'local'>();
   const [result, setResult] = useState<ClinicResult>();
+  // Most desktops never use a clinic server: the form waits folded until asked for, or one is chosen.
+  const [open, setOpen] = useState(Boolean(clinic));
 
   const run = async (kind: 'test' | 'save' | 'local'): Promise<void> => {
     setBusy(kind);
@@ -53,25 +55,28 @@ export function ClinicServerPanel() {
         {clinic ? <>Notes, visits and recordings go to the clinic server at <strong>{clinic.baseUrl}</strong> (account <code>{clinic.accountId}</code>, key <code>{clinic.keyHint}</code>).</>
           : <>Notes, visits and recordings stay on this computer. A clinic that runs a shared Clindoc gives you its address, an account id and an API key.</>}
       </p>
-      <form aria-label="Clinic server" onSubmit={(e) => { e.preventDefault(); void run('save'); }}>
-        <label htmlFor="clinic-url">Server address</label>
-        <input id="clinic-url" type="url" inputMode="url" placeholder="https://clindoc.clinic.example" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} autoComplete="off" required />
-        <label htmlFor="clinic-account">Clinic account</label>
-        <input id="clinic-account" value={accountId} onPaste={onPaste} onChange={(e) => setAccountId(e.target.value.trim())} autoComplete="off" required />
-        <label htmlFor="clinic-key">Clinic key</label>
-        <input
-          id="clinic-key" type="password" value={apiKey} onPaste={onPaste} onChange={(e) => setApiKey(e.target.value.trim())} autoComplete="off"
-          placeholder={clinic ? `saved (${clinic.keyHint}); type a new key to change it` : 'the API key from the clinic'}
-          required={!clinic}
-        />
-        <div className="toolbar">
-          <button type="button" disabled={busy !== undefined} onClick={() => void run('test')}>Test connection</button>
-          <button type="submit" className="primary" disabled={busy !== undefined}>Save and use</button>
-          {clinic && <button type="button" disabled={busy !== undefined} onClick={() => void run('local')}>Use this computer</button>}
-        </div>
-        {busy === 'test' && <StatusMessage>Calling the clinic server…</StatusMessage>}
-        {result && (result.ok ? <StatusMessage>{result.message}</StatusMessage> : <ErrorMessage>{result.message}</ErrorMessage>)}
-      </form>
+      {clinic && <button type="button" disabled={busy !== undefined} onClick={() => void run('local')}>Use this computer</button>}
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>{clinic ? 'Change the clinic server' : 'Use a clinic server'}</summary>
+        <form aria-label="Clinic server" onSubmit={(e) => { e.preventDefault(); void run('save'); }}>
+          <label htmlFor="clinic-url">Server address</label>
+          <input id="clinic-url" type="url" inputMode="url" placeholder="https://clindoc.clinic.example" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} autoComplete="off" required />
+          <label htmlFor="clinic-account">Clinic account</label>
+          <input id="clinic-account" value={accountId} onPaste={onPaste} onChange={(e) => setAccountId(e.target.value.trim())} autoComplete="off" required />
+          <label htmlFor="clinic-key">Clinic key</label>
+          <input
+            id="clinic-key" type="password" value={apiKey} onPaste={onPaste} onChange={(e) => setApiKey(e.target.value.trim())} autoComplete="off"
+            placeholder={clinic ? `saved (${clinic.keyHint}); type a new key to change it` : 'the API key from the clinic'}
+            required={!clinic}
+          />
+          <div className="toolbar">
+            <button type="button" disabled={busy !== undefined} onClick={() => void run('test')}>Test connection</button>
+            <button type="submit" className="primary" disabled={busy !== undefined}>Save and use</button>
+          </div>
+        </form>
+      </details>
+      {busy === 'test' && <StatusMessage>Calling the clinic server…</StatusMessage>}
+      {result && (result.ok ? <StatusMessage>{result.message}</StatusMessage> : <ErrorMessage>{result.message}</ErrorMessage>)}
     </section>
   );
 }

@@ -58,11 +58,18 @@ describe('Settings > Clinic server', () => {
     });
     return stores;
   };
-  const form = () => screen.getByRole('form', { name: 'Clinic server' });
+  const panel = () => screen.getByRole('region', { name: 'Clinic server' });
+  const form = () => within(panel()).getByRole('form', { name: 'Clinic server' });
+  /** Unfolds the form ("Use a clinic server" / "Change the clinic server"). */
+  const unfold = (): void => {
+    const details = panel().querySelector('details')!;
+    if (!details.open) fireEvent.click(within(panel()).getByText(/clinic server$/, { selector: 'summary' }));
+    expect(details.open).toBe(true);
+  };
   const type = (label: string, value: string): void => void fireEvent.change(within(form()).getByLabelText(label), { target: { value } });
   const press = async (name: string): Promise<void> => {
     await act(async () => {
-      fireEvent.click(within(form()).getByRole('button', { name }));
+      fireEvent.click(within(panel()).getByRole('button', { name }));
     });
   };
   const visits = async (server: TestServer): Promise<{ preview: string }[]> =>
@@ -72,30 +79,32 @@ describe('Settings > Clinic server', () => {
     const stores = await open();
     expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'desktop' });
     expect(screen.getByTestId('clinic-where').textContent).toContain('stay on this computer');
-    expect(within(form()).queryByRole('button', { name: 'Use this computer' })).toBeNull();
+    expect(within(panel()).queryByRole('button', { name: 'Use this computer' })).toBeNull();
+    expect(panel().querySelector('details')!.open).toBe(false);
+    unfold();
 
     type('Server address', 'http://clinic.example');
     type('Clinic account', clinic.creds.accountId);
     type('Clinic key', clinic.creds.apiKey);
     await press('Test connection');
-    expect((await within(form()).findByRole('alert')).textContent).toContain('must be reached over HTTPS');
+    expect((await within(panel()).findByRole('alert')).textContent).toContain('must be reached over HTTPS');
 
     type('Server address', clinic.base);
     type('Clinic key', 'cdk_not-the-key-the-clinic-gave');
     await press('Test connection');
-    expect((await within(form()).findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe('invalid API key or account id');
+    expect((await within(panel()).findByRole('alert', {}, { timeout: 10_000 })).textContent).toBe('invalid API key or account id');
 
     // Nothing listens there: the message names the server and what its operator must allow.
     type('Server address', 'http://127.0.0.1:9');
     type('Clinic key', clinic.creds.apiKey);
     await press('Test connection');
-    const unreachable = (await within(form()).findByRole('alert', {}, { timeout: 10_000 })).textContent ?? '';
+    const unreachable = (await within(panel()).findByRole('alert', {}, { timeout: 10_000 })).textContent ?? '';
     expect(unreachable).toContain('The clinic server at 127.0.0.1:9 cannot be reached');
     expect(unreachable).toContain(`CLINDOC_CORS_ORIGINS must list ${PAGE_ORIGIN}`);
 
     type('Server address', `${clinic.base}/`);
     await press('Test connection');
-    await within(form()).findByText(`The clinic server at 127.0.0.1:${clinic.port} accepted these credentials.`, {}, { timeout: 10_000 });
+    await within(panel()).findByText(`The clinic server at 127.0.0.1:${clinic.port} accepted these credentials.`, {}, { timeout: 10_000 });
     // A test saves nothing and moves nothing.
     expect(local.getItem(CLINIC_SERVER_KEY)).toBeNull();
     expect(stores.connection.getState().connection?.baseUrl).toBe(here.base);
@@ -107,11 +116,12 @@ describe('Settings > Clinic server', () => {
     act(() => stores.dictation.getState().replaceText('Typed on this computer.'));
     await waitFor(async () => (stores.visits.getState().save === 'saved' ? true : undefined));
 
+    unfold();
     type('Server address', clinic.base);
     type('Clinic account', clinic.creds.accountId);
     type('Clinic key', clinic.creds.apiKey);
     await press('Save and use');
-    await within(form()).findByText(`Notes now go to the clinic server at 127.0.0.1:${clinic.port}.`);
+    await within(panel()).findByText(`Notes now go to the clinic server at 127.0.0.1:${clinic.port}.`);
 
     const state = stores.connection.getState();
     expect(state).toMatchObject({ status: 'ready', source: 'clinic', clinic: { baseUrl: clinic.base, accountId: clinic.creds.accountId, keyHint: maskKey(clinic.creds.apiKey) } });
@@ -133,15 +143,17 @@ describe('Settings > Clinic server', () => {
   it('finds the clinic server again after a reload, and Use this computer goes back', { timeout: 20_000 }, async () => {
     const stores = await open();
     expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'clinic' });
+    // With a clinic server in use the form is open, filled in but for the key.
+    expect(panel().querySelector('details')!.open).toBe(true);
     expect((within(form()).getByLabelText('Server address') as HTMLInputElement).value).toBe(clinic.base);
     expect((within(form()).getByLabelText('Clinic key') as HTMLInputElement).placeholder).toContain(maskKey(clinic.creds.apiKey));
 
     // A blank key with the same address and account tests the saved key.
     await press('Test connection');
-    await within(form()).findByText(`The clinic server at 127.0.0.1:${clinic.port} accepted these credentials.`, {}, { timeout: 10_000 });
+    await within(panel()).findByText(`The clinic server at 127.0.0.1:${clinic.port} accepted these credentials.`, {}, { timeout: 10_000 });
 
     await press('Use this computer');
-    await within(form()).findByText('Notes now stay on this computer.');
+    await within(panel()).findByText('Notes now stay on this computer.');
     expect(local.getItem(CLINIC_SERVER_KEY)).toBeNull();
     expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'desktop' });
     expect(stores.connection.getState().clinic).toBeUndefined();
@@ -162,11 +174,12 @@ describe('Settings > Clinic server', () => {
     act(() => stores.dictation.getState().replaceText('Written here first, and more.'));
     await waitFor(async () => (stores.visits.getState().save === 'conflict' ? true : undefined));
 
+    unfold();
     type('Server address', clinic.base);
     type('Clinic account', clinic.creds.accountId);
     type('Clinic key', clinic.creds.apiKey);
     await press('Save and use');
-    expect((await within(form()).findByRole('alert', {}, { timeout: 10_000 })).textContent).toContain('The open visit is not saved yet');
+    expect((await within(panel()).findByRole('alert', {}, { timeout: 10_000 })).textContent).toContain('The open visit is not saved yet');
     expect(local.getItem(CLINIC_SERVER_KEY)).toBeNull();
     expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'desktop' });
     expect(stores.dictation.getState().text()).toBe('Written here first, and more.');
