@@ -71,7 +71,7 @@ import { composeEngines } from './compose-engines.js';
 import { createBackupService, type BackupService } from './services/backup/backup-service.js';
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
-import { closeGracefully, createListener } from './server/listener.js';
+import { createListener, stopAccepting } from './server/listener.js';
 import { createOpsMetrics, type QueueStat } from './server/middleware/metrics.js';
 import { createDrainState } from './server/middleware/drain.js';
 
@@ -441,11 +441,12 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
         });
       }),
     async close({ graceMs = 0 } = {}) {
-      ops.drain.begin();
+      ops.drain.begin(); // `/readyz` answers 503 from now on
+      const listener = stopAccepting(server);
       retention.stop();
       backupScheduler.stop();
       await streaming?.close();
-      await Promise.all([closeGracefully(server, graceMs), jobs!.stop(graceMs || undefined)]);
+      await Promise.all([listener.finish(graceMs), jobs!.stop(graceMs || undefined)]);
       modelManager.service.shutdown();
       await downloads!.stop();
       await dispatcher!.stop();

@@ -19,20 +19,25 @@ export function createListener(app: RequestListener, tls?: TlsFiles): Server {
 }
 
 /**
- * Stops accepting connections, closes idle keep-alive ones, lets requests in flight finish for up
- * to `graceMs`, then cuts what is left. `graceMs` 0 cuts at once (tests, the desktop app's quit).
+ * Stops accepting connections now; `finish` then closes idle keep-alive connections, lets requests
+ * in flight finish for up to `graceMs`, and cuts what is left. `graceMs` 0 cuts at once (tests,
+ * the desktop app's quit).
  */
-export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
+export function stopAccepting(server: Server): { finish(graceMs: number): Promise<void> } {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  if (graceMs > 0) {
-    // Connections that finish their request become idle; close them as they do.
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearInterval(sweep);
-    clearTimeout(timer);
-  }
-  server.closeAllConnections();
-  await closed;
+  return {
+    async finish(graceMs) {
+      server.closeIdleConnections();
+      if (graceMs > 0) {
+        // Connections that finish their request become idle; close them as they do.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearInterval(sweep);
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
 }

@@ -16,8 +16,14 @@ export function createDrainState(): DrainState {
       draining = true;
     },
     middleware(_req, res, next) {
-      // A keep-alive client would otherwise send its next request down a connection about to close.
-      if (draining) res.set('Connection', 'close');
+      // Decided when the head is written, so a request that was in flight when draining began is
+      // answered with it too: a keep-alive client would otherwise send its next request down a
+      // connection about to close.
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+        if (draining) this.setHeader('Connection', 'close');
+        return writeHead.apply(this, args);
+      } as Response['writeHead'];
       next();
     },
   };
