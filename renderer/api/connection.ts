@@ -66,7 +66,17 @@ async function exchangeToken(token: string, fetchImpl: typeof fetch): Promise<{ 
  */
 export async function resolveConnection(env: ConnectionEnv, fetchImpl: typeof fetch = (...a) => fetch(...a)): Promise<{ connection: Connection; source: ConnectionSource } | undefined> {
   const clinic = readClinicServer(env.local);
-  if (clinic) return { connection: { ...clinic, clinic: true }, source: 'clinic' };
+  if (clinic) {
+    const linked = new URLSearchParams(env.hash.replace(/^#/, '')).get('token');
+    if (linked) {
+      // A sign-in link opened while a clinic server is in use: out of the address bar at once, and
+      // traded for this computer's credentials so that Use this computer works later; a spent or
+      // expired link does not keep the clinic server from being used.
+      env.clearHash();
+      await exchangeToken(linked, fetchImpl).then((creds) => env.session.setItem(CREDENTIALS_KEY, JSON.stringify(creds)), () => undefined);
+    }
+    return { connection: { ...clinic, clinic: true }, source: 'clinic' };
+  }
   if (env.bridge) {
     const c = await env.bridge.connection();
     if (c.accountId && c.apiKey) return { connection: { baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }, source: 'desktop' };

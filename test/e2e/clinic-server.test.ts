@@ -146,6 +146,17 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     expect(await notesOf(clinic)).toHaveLength(1);
     expect(await visitsOf(local)).toEqual([]);
     expect(await notesOf(local)).toEqual([]);
+
+    // Typed a moment before a reload: the page's last save (a keepalive PATCH, preflighted across
+    // origins) reaches the clinic server, and the visit opens there again.
+    await nav('Dictation').click();
+    await dictated().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Saved as the page went.', { delay: 5 });
+    await page.reload();
+    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => dictated().inputValue(), { timeout: 15_000 }).toContain('Knee pain after a fall. Saved as the page went.');
+    expect(await visitsOf(local)).toEqual([]);
   }, 120_000);
 
   it('goes back to this computer: the open visit is closed, the header says so, and new work stays local', async () => {
