@@ -106,6 +106,10 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     const where = await page.getByTestId('clinic-where').textContent();
     expect(where).toContain(clinic.base);
     expect(where).toContain(`${clinic.creds.apiKey.slice(0, 4)}…${clinic.creds.apiKey.slice(-4)}`);
+    // Settings no longer says the data stays on this computer.
+    const data = await page.getByRole('region', { name: 'Data' }).textContent();
+    expect(data).toContain(`kept by the clinic server at ${clinic.base}`);
+    expect(data).not.toContain('stays on this computer');
     await page.getByText('Advanced: integrations').click();
     expect(await page.locator('main').innerHTML()).not.toContain(clinic.creds.apiKey);
     await shot('clinic-2-saved.png');
