@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { ClinicServerPanel } from '../../renderer/components/clinic-server-panel.js';
-import { CLINIC_SERVER_KEY, maskKey, normalizeServerUrl, readClinicServer } from '../../renderer/api/clinic-server.js';
+import { CLINIC_SERVER_KEY, maskKey, normalizeServerUrl, readClinicServer, saveClinicServer } from '../../renderer/api/clinic-server.js';
 import type { DesktopBridge } from '../../renderer/api/connection.js';
 import { createAppStores, StoresProvider, type AppStores } from '../../renderer/state/stores.js';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
@@ -183,5 +183,19 @@ describe('Settings > Clinic server', () => {
     expect(local.getItem(CLINIC_SERVER_KEY)).toBeNull();
     expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'desktop' });
     expect(stores.dictation.getState().text()).toBe('Written here first, and more.');
+  });
+
+  it('with the clinic key revoked, says so and still lets the physician go back to this computer', { timeout: 20_000 }, async () => {
+    const created = await clinic.clindoc.accounts.createKey(clinic.creds.accountId);
+    saveClinicServer(local, { baseUrl: clinic.base, accountId: clinic.creds.accountId, apiKey: created.apiKey });
+    await clinic.clindoc.accounts.revokeKey(created.keyId);
+    const stores = await open();
+    expect(stores.connection.getState()).toMatchObject({ status: 'rejected', source: 'clinic' });
+    expect(screen.getByTestId('clinic-where').textContent).toContain(clinic.base);
+
+    await press('Use this computer');
+    await within(panel()).findByText('Notes now stay on this computer.');
+    expect(stores.connection.getState()).toMatchObject({ status: 'ready', source: 'desktop' });
+    expect(readClinicServer(local)).toBeUndefined();
   });
 });
