@@ -361,7 +361,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
     ],
   };
   const secure = Boolean(config.tls) || config.behindTlsProxy;
-  const { app } = createApiApp(
+  const { app, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
@@ -421,7 +421,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           boundPort = typeof address === 'object' && address ? address.port : config.port;
           streaming = attachStreaming({
             server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-            allowedHosts: config.allowedHosts, secure, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
+            allowedHosts: config.allowedHosts, secure, clientAddress, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
 
             authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
             createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),

@@ -13,6 +13,8 @@ import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
 import { createDrainState, type DrainState } from './middleware/drain.js';
 import { hostOriginPolicy } from './middleware/local-guard.js';
 import { opsRouter, type ReadinessCheck } from './routes/ops.js';
+import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
+import type { IncomingMessage } from 'node:http';
 import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
@@ -128,7 +130,11 @@ export interface ApiOptions {
 }
 
 /** Builds the express app of the local API. No listening, no globals: tests build one per case. */
-export function createApiApp(services: ApiServices, options: ApiOptions): { app: Express; openapi: () => Record<string, unknown> } {
+export function createApiApp(services: ApiServices, options: ApiOptions): {
+  app: Express; openapi: () => Record<string, unknown>;
+  /** The client's address under the app's `trust proxy` rule, for the streaming socket's upgrade requests. */
+  clientAddress: (req: IncomingMessage) => string;
+} {
   const app = express();
   app.disable('x-powered-by');
   // Forwarded addresses are believed only from the configured TLS proxy; req.ip is the client's then.
@@ -218,7 +224,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   }
   app.use((_req, _res, next) => next(new DomainError('not_found', 'no such endpoint')));
   app.use(errorHandler(options.logger));
-  return { app, openapi };
+  return { app, openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
 }
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clindoc</title></head>

@@ -123,7 +123,7 @@ describe.skipIf(!hasOpenssl)('HTTPS and WSS under the clinic\'s name', () => {
     const open = (origin: string): Promise<number | 'open'> =>
       new Promise((resolve) => {
         const ws = new WebSocket(`wss://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, {
-          ca, servername: 'clinic.example',
+          ca,
           headers: { host: 'clinic.example', origin, 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
         });
         ws.on('open', () => {
