@@ -186,6 +186,7 @@ describe('Settings > Clinic server', () => {
   });
 
   it('with the clinic key revoked, says so and still lets the physician go back to this computer', { timeout: 20_000 }, async () => {
+    // Awaited: the account service's key calls return promises on the async-storage branch.
     const created = await clinic.clindoc.accounts.createKey(clinic.creds.accountId);
     saveClinicServer(local, { baseUrl: clinic.base, accountId: clinic.creds.accountId, apiKey: created.apiKey });
     await clinic.clindoc.accounts.revokeKey(created.keyId);
