@@ -150,7 +150,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   const guard = { port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins], secure: options.secure ?? false };
   // Before the Host guard: a load balancer probes by address, and these answers name no patient or account.
   app.use(opsRouter({
-    checks: options.ops?.checks ?? [], draining: drain.draining, metrics, hostAllowed: hostOriginPolicy(guard).hostAllowed,
+    checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: hostOriginPolicy(guard).refusal,
     ...(options.ops?.metricsToken ? { metricsToken: options.ops.metricsToken } : {}),
   }));
   app.use(localGuard(guard));

@@ -118,7 +118,7 @@ export function opsPaths(metricsToken: boolean): Record<string, unknown> {
           'Prometheus text format: `clindoc_http_requests_total` and `clindoc_http_request_duration_seconds` by method, route template (`/v1/notes/{noteId}`, `unmatched` for no route) and status; ' +
           '`clindoc_jobs_queued`, `clindoc_jobs_running`, `clindoc_jobs_oldest_queued_age_seconds` by job kind and `clindoc_jobs_queue_up`; `clindoc_transcription_real_time_factor` by engine; ' +
           'Node process metrics (`clindoc_process_*`, `clindoc_nodejs_*`). No patient data and no account ids. ' +
-          'Access: with CLINDOC_METRICS_TOKEN set, `Authorization: Bearer <token>` from anywhere; without it, loopback clients only (behind a TLS proxy, the address the proxy forwards) under a Host naming this service.',
+          'Access: with CLINDOC_METRICS_TOKEN set, `Authorization: Bearer <token>` from anywhere; without it, loopback clients only (behind a TLS proxy, the address the proxy forwards) under the local Host and Origin rules.',
         responses: {
           200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
           401: error('CLINDOC_METRICS_TOKEN is set and the request does not carry it.'),

@@ -94,6 +94,8 @@ describe('health, readiness and metrics', () => {
     const rebound = await get(s.port, '/metrics', { host: `evil.example:${s.port}` });
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toMatchObject({ error: 403 });
+    // A page of another site in the physician's browser.
+    expect((await get(s.port, '/metrics', { origin: 'https://evil.example' })).status).toBe(403);
   });
 
   it('is described by the OpenAPI document (bodies validated against it)', async () => {

@@ -23,8 +23,8 @@ export interface OpsRoutesOptions {
   metrics: OpsMetrics;
   /** CLINDOC_METRICS_TOKEN: when set, `/metrics` needs `Authorization: Bearer <token>` from everyone. */
   metricsToken?: string;
-  /** Without a token, `/metrics` also needs a Host naming this service (the local guard's rule). */
-  hostAllowed: (host: string | undefined) => boolean;
+  /** Without a token, `/metrics` also obeys the local guard's Host and Origin rule (the refusal reason, or null). */
+  guard: (host: string | undefined, origin: string | undefined) => string | null;
   /** How long one readiness check may take; default 2000 ms. */
   checkTimeoutMs?: number;
 }
@@ -62,7 +62,7 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
  * Who may read `/metrics`. With a token: whoever presents it (compared in constant time). Without:
  * loopback clients only, judged by `req.ip`, which behind a trusted TLS proxy is the address the
  * proxy forwarded (so the proxy's own loopback connection does not open metrics to the world),
- * and only under a Host naming this service (a DNS-rebinding page cannot read them either).
+ * and only under the local guard's Host and Origin rule (a DNS-rebinding or foreign page cannot read them either).
  */
 function metricsAccess(options: OpsRoutesOptions) {
   const expected = options.metricsToken ? digest(options.metricsToken) : undefined;
@@ -72,7 +72,7 @@ function metricsAccess(options: OpsRoutesOptions) {
       if (presented && timingSafeEqual(digest(presented), expected)) return next();
       return next(new DomainError('unauthorized', 'metrics need the bearer token set in CLINDOC_METRICS_TOKEN', { headers: { 'WWW-Authenticate': 'Bearer realm="clindoc-metrics"' } }));
     }
-    if (isLoopbackAddress(req.ip) && options.hostAllowed(req.get('host'))) return next();
+    if (isLoopbackAddress(req.ip) && options.guard(req.get('host'), req.get('origin')) === null) return next();
     next(new DomainError('forbidden', 'metrics are served to this computer only unless CLINDOC_METRICS_TOKEN is set'));
   };
 }
