@@ -43,7 +43,10 @@ export function createAppStores(env: AppEnv): AppStores {
     const { save, saveError } = visits.getState();
     if (save === 'conflict' || save === 'error') return `The open visit is not saved yet (${saveError ?? 'not saved'}). Save it, or start a new visit, before changing servers.`;
     await visits.getState().startNew();
+    // Lists read from the other server go too; each page reads its own again from the new one.
     visits.setState({ items: [], nextCursor: null, query: '', listError: undefined });
+    dictation.setState({ macros: [] });
+    notes.setState({ templates: [] });
     return undefined;
   };
   const connection = createConnectionStore({ env: env.connectionEnv, beforeSwitch, ...(env.fetch ? { fetch: env.fetch } : {}) });

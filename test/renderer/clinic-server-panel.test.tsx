@@ -112,6 +112,13 @@ describe('Settings > Clinic server', () => {
 
   it('saves and uses the clinic server: the open visit stays where it was written, the key is shown by its ends only', { timeout: 20_000 }, async () => {
     const stores = await open();
+    // This computer's macros are in the dictation store; they must not expand on the clinic's visits.
+    const macro = await fetch(`${here.base}/v1/macro-library`, {
+      method: 'POST', headers: here.headers(), body: JSON.stringify({ id: 'knee', examples: ['normal knee exam'], expansion_text: 'KNEE: no effusion.' }),
+    });
+    expect(macro.status).toBe(201);
+    await act(() => stores.dictation.getState().loadMacros());
+    expect(stores.dictation.getState().macros.map((m) => m.id)).toEqual(['knee']);
     // Something typed on this computer is saved here before the switch, then closed.
     act(() => stores.dictation.getState().replaceText('Typed on this computer.'));
     await waitFor(async () => (stores.visits.getState().save === 'saved' ? true : undefined));
@@ -131,6 +138,7 @@ describe('Settings > Clinic server', () => {
     expect(document.body.innerHTML).not.toContain(clinic.creds.apiKey);
     expect(screen.getByTestId('clinic-where').textContent).toContain(maskKey(clinic.creds.apiKey));
     expect(stores.dictation.getState().text()).toBe('');
+    expect(stores.dictation.getState().macros).toEqual([]);
     expect((await visits(here)).map((v) => v.preview)).toEqual(['Typed on this computer.']);
 
     // What is typed now autosaves into a visit on the clinic server.
