@@ -440,13 +440,15 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
           resolve(boundPort);
         });
       }),
-    async close({ graceMs = 0 } = {}) {
+    async close(options = {}) {
+      const graceMs = options.graceMs ?? 0;
       ops.drain.begin(); // `/readyz` answers 503 from now on
       const listener = stopAccepting(server);
       retention.stop();
       backupScheduler.stop();
       await streaming?.close();
-      await Promise.all([listener.finish(graceMs), jobs!.stop(graceMs || undefined)]);
+      // Without a grace period (tests, the desktop app's quit) jobs keep the runner's own default.
+      await Promise.all([listener.finish(graceMs), jobs!.stop(options.graceMs)]);
       modelManager.service.shutdown();
       await downloads!.stop();
       await dispatcher!.stop();

@@ -7,8 +7,11 @@ import { createClindoc } from './composition.js';
  * connections, `/readyz` answers 503 at once, requests in flight and running jobs get
  * CLINDOC_DRAIN_SECONDS to finish (unfinished jobs stay queued for the next start), live
  * dictation sockets get the protocol's close, the database is closed, and the process exits 0.
- * A second signal while draining exits at once with 1.
+ * Work still running 5 s after that period, or a second signal while draining, exits with 1.
  */
+/** Time allowed after the drain period for closing the engines and the database. */
+const DRAIN_MARGIN_MS = 5000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -47,6 +50,12 @@ async function main(): Promise<void> {
     }
     closing = true;
     clindoc.logger.info({ signal, drainSeconds: config.drainSeconds }, 'draining');
+    // Work still running past the grace period (a recognition the engines will not abandon) is not
+    // waited for: its job stays claimed in the database and runs again at the next start.
+    setTimeout(() => {
+      clindoc.logger.warn({ drainSeconds: config.drainSeconds }, 'drain period over with work unfinished: exiting; unfinished jobs run again at the next start');
+      process.exit(1);
+    }, config.drainSeconds * 1000 + DRAIN_MARGIN_MS).unref();
     clindoc.close({ graceMs: config.drainSeconds * 1000 }).then(
       () => process.exit(0),
       () => process.exit(1),

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { WebSocket } from 'ws';
 import { freePort, startHeadless } from '../support/child.js';
+import { speechWav } from '../support/audio.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -125,4 +126,61 @@ describe('SIGTERM drains the server', () => {
     expect(again).toBe(1);
     stuck.socket.destroy();
   }, 60_000);
+
+  /** A headless server on a fresh data folder with a transcription of ~40 s of speech running when this resolves. */
+  async function transcribing(drainSeconds: string) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-drain-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const sentence = 'The patient reports a dry cough for three weeks without fever. Lungs are clear on both sides. ';
+    const audio = speechWav(sentence.repeat(6)).bytes; // several seconds of recognition
+    const server = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: drainSeconds });
+    const headers = {
+      'X-ACCOUNT-ID': /X-ACCOUNT-ID: (\S+)/.exec(server.output())![1]!, 'X-API-KEY': /X-API-KEY: (\S+)/.exec(server.output())![1]!,
+    };
+    const upload = await fetch(`${base}/v2/audio/transcriptions?diarization=false`, { method: 'POST', headers: { ...headers, 'content-type': 'audio/wav' }, body: new Uint8Array(audio) });
+    expect(upload.status).toBe(202);
+    const id = ((await upload.json()) as { id: string }).id;
+    const status = async (): Promise<string> => ((await (await fetch(`${base}/v2/audio/transcriptions/${id}`, { headers })).json()) as { status: string }).status;
+    let seen = '';
+    await until(async () => (seen = await status()) !== 'queued', 'the job to start', 30_000);
+    expect(seen).toBe('processing');
+    return { server, dataDir, port, status };
+  }
+
+  it('lets a running transcription job finish before exiting', async () => {
+    const { server, dataDir, port, status } = await transcribing('120');
+    server.child.kill('SIGTERM');
+    const [code] = (await once(server.child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    // Started again with no job runner: what the drained process left is what is stored.
+    const again = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_JOB_CONCURRENCY: '0' });
+    try {
+      expect(await status()).toBe('completed');
+    } finally {
+      again.child.kill('SIGTERM');
+      await once(again.child, 'exit');
+    }
+  }, 120_000);
+
+  it('exits 1 when the drain period ends with a job still running, and the job runs again at the next start', async () => {
+    const { server, dataDir, port, status } = await transcribing('0');
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    const [code] = (await once(server.child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(9000); // 0 s of drain and the 5 s margin, not the recognition's length
+    expect(server.output()).toContain('drain period over with work unfinished');
+    expect(await status().catch(() => 'unreachable')).toBe('unreachable');
+
+    const again = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir });
+    try {
+      expect(again.output()).toContain('jobs interrupted by a previous exit were queued again');
+      await until(async () => (await status()) === 'completed', 'the interrupted transcription to complete', 90_000);
+    } finally {
+      again.child.kill('SIGTERM');
+      await once(again.child, 'exit');
+    }
+  }, 180_000);
 });
