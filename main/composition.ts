@@ -72,8 +72,7 @@ import { createBackupService, type BackupService } from './services/backup/backu
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
 import { createListener, stopAccepting } from './server/listener.js';
-import { createOpsMetrics, type QueueStat } from './server/middleware/metrics.js';
-import { createDrainState } from './server/middleware/drain.js';
+import { composeOps } from './compose-ops.js';
 
 export const VERSION = '0.1.0';
 
@@ -343,23 +342,7 @@ export function createClindoc(config: ClindocConfig, options: ComposeOptions = {
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
   // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
-  const jobBacklog = db.prepare(`SELECT kind, SUM(status = 'queued') AS queued, SUM(status = 'running') AS running,
-    MIN(CASE WHEN status = 'queued' THEN created_at END) AS oldest FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind`);
-  const queueStats = async (): Promise<QueueStat[]> => (jobBacklog.all() as { kind: string; queued: number; running: number; oldest: number | null }[])
-    .map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, oldestQueuedSeconds: r.oldest === null ? null : Math.max(0, (Date.now() - r.oldest) / 1000) }));
-  const ops = {
-    metrics: createOpsMetrics({ queue: queueStats }), drain: createDrainState(), ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
-    checks: [
-      { name: 'database', check: async () => void db.prepare('SELECT 1').get() },
-      { name: 'job queue', check: async () => void (await queueStats()) },
-      {
-        // The device's default recogniser and note writer are configured or installed (loading them is left to first use).
-        name: 'engines', check: async () => {
-          if (!engineRegistry.describe('speech', config.asrEngine) || !engineRegistry.describe('text', engineRegistry.defaultTextEngine)) throw new Error('default engine missing');
-        },
-      },
-    ],
-  };
+  const ops = composeOps(config, db, engineRegistry);
   const secure = Boolean(config.tls) || config.behindTlsProxy;
   const { app, clientAddress } = createApiApp(
     {
