@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { WebSocket } from 'ws';
-import { freePort, startHeadless } from '../support/child.js';
+import { spawn } from 'node:child_process';
+import { freePort, ROOT, startHeadless } from '../support/child.js';
 import { speechWav } from '../support/audio.js';
 
 const dirs: string[] = [];
@@ -183,4 +184,43 @@ describe('SIGTERM drains the server', () => {
       await once(again.child, 'exit');
     }
   }, 180_000);
+
+  it('`clindoc serve` is the same server, and drains when its service manager signals the whole group', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-drain-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    // detached: its own process group, as systemd's control group (bin/clindoc.js runs Clindoc as a child).
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'clindoc.js'), 'serve'], {
+      cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: '20', CLINDOC_LOG_LEVEL: 'info' },
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    try {
+      await until(() => out.includes('local API listening'), 'clindoc serve to listen', 60_000);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      process.kill(-child.pid!, 'SIGTERM');
+      await until(() => refused(port), 'the port to close');
+      await exited;
+      // The Clindoc process itself drained and said so; the group is empty.
+      expect(out).toContain('"msg":"draining"');
+      expect(out).not.toContain('second signal');
+      await until(() => {
+        try {
+          process.kill(-child.pid!, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }, 'every process of the group to exit');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 90_000);
 });
