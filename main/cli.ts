@@ -22,6 +22,7 @@ const USAGE = `Usage: clindoc <command>
                                          --prune then drops retired keys no longer in use
   accounts retention --account ID [--days N|--default] [--json]
                                          show or set how many days notes, transcriptions and audio are kept
+  serve                                  run the API and background jobs (as npm run serve); SIGTERM drains it
   stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
               [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
                                          stream an audio file at real-time pace and print partial and final lines
@@ -63,6 +64,11 @@ async function main(argv: string[]): Promise<void> {
   const [group, action, arg] = positionals;
   if (values.help || !group) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (group === 'serve') {
+    // The same program as `npm run serve`: configuration, start, signals and drain are headless.ts's.
+    await import('./headless.js');
     return;
   }
   if (group === 'stream') {

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
@@ -71,6 +71,8 @@ import { composeEngines } from './compose-engines.js';
 import { createBackupService, type BackupService } from './services/backup/backup-service.js';
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
+import { createListener, stopAccepting } from './server/listener.js';
+import { composeOps } from './compose-ops.js';
 
 export const VERSION = '0.1.0';
 
@@ -98,8 +100,12 @@ export interface Clindoc {
   signInLink(): string;
   /** Binds the port and starts background work; resolves with the bound port. */
   listen(): Promise<number>;
-  /** Stops accepting, lets running jobs finish (or stay queued), closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets running jobs finish (or stay queued), closes the database. With
+   * `graceMs` (SIGTERM: CLINDOC_DRAIN_SECONDS) `/readyz` answers 503 at once and requests in
+   * flight and running jobs get that long; without, connections are cut at once.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface ComposeOptions {
@@ -224,9 +230,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
   const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad, diarizer: createClusteringDiarizer() });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
-  const pipeline: typeof plainPipeline = (path, opts) => {
+  const pipeline: typeof plainPipeline = async (path, opts) => {
     const key = stores.blobs.keyOf(path);
-    return key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts);
+    const started = performance.now();
+    const result = await (key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts));
+    ops.metrics.observeRealTime(result.generatedBy?.engine ?? config.asrEngine, result.duration, (performance.now() - started) / 1000);
+    return result;
   };
 
   let jobs: JobRunner | undefined;
@@ -330,7 +339,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
-  const { app } = createApiApp(
+  // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
+  const ops = composeOps(config, db, engineRegistry);
+  const secure = Boolean(config.tls) || config.behindTlsProxy;
+  const { app, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
@@ -351,10 +363,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
       rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds }, allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,
-      rendererDir: config.rendererDir,
+      rendererDir: config.rendererDir, secure, ops, ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },
   );
-  const server = createServer(app);
+  const server = createListener(app, config.tls);
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   server.headersTimeout = 30_000;
   let streaming: StreamingHandle | undefined;
@@ -380,7 +392,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     signInLink() {
       // A wildcard listen address is reached on loopback; the page's origin must be the one the guard accepts.
       const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
-      return `http://${host}:${boundPort}/#token=${signIn.issue().token}`;
+      return `${config.tls ? 'https' : 'http'}://${host}:${boundPort}/#token=${signIn.issue().token}`;
     },
     async listen() {
       await new Promise<void>((resolve, reject) => {
@@ -391,7 +403,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       boundPort = typeof address === 'object' && address ? address.port : config.port;
       streaming = attachStreaming({
         server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
-        allowedHosts: config.allowedHosts, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
+        allowedHosts: config.allowedHosts, secure, clientAddress, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
 
         authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
         createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
@@ -410,15 +422,15 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       logger.info({ host: config.host, port: boundPort }, 'local API listening');
       return boundPort;
     },
-    async close() {
+    async close(options = {}) {
+      const graceMs = options.graceMs ?? 0;
+      ops.drain.begin(); // `/readyz` answers 503 from now on
+      const listener = stopAccepting(server);
       await retention.stop();
       backupScheduler.stop();
       await streaming?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await jobs!.stop();
+      // Without a grace period (tests, the desktop app's quit) jobs keep the runner's own default.
+      await Promise.all([listener.finish(graceMs), jobs!.stop(options.graceMs)]);
       modelManager.service.shutdown();
       await downloads!.stop();
       await dispatcher!.stop();

@@ -140,6 +140,35 @@ export interface ClindocConfig {
   cptTablePath?: string;
   /** Model manager and engine registry: CLINDOC_MODEL_MIRROR, CLINDOC_MODEL_CATALOG, CLINDOC_MODEL_IDLE_SECONDS (see {@link ModelSettings}). */
   models: ModelSettings;
+  /**
+   * CLINDOC_TLS_CERT / CLINDOC_TLS_KEY: PEM certificate (chain) and private key files; with both,
+   * the API speaks HTTPS and the streaming socket WSS. Default none (plain HTTP, loopback only).
+   */
+  tls?: { certPath: string; keyPath: string };
+  /**
+   * CLINDOC_BEHIND_TLS_PROXY, default false: a TLS-terminating reverse proxy sits in front, so
+   * CLINDOC_HOST may be a non-loopback address without CLINDOC_TLS_CERT; X-Forwarded-For/-Proto are
+   * believed from the proxies in CLINDOC_TRUSTED_PROXIES only.
+   */
+  behindTlsProxy: boolean;
+  /**
+   * CLINDOC_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges of that proxy (express
+   * `trust proxy` values); default `loopback`. Read only with CLINDOC_BEHIND_TLS_PROXY.
+   */
+  trustedProxies: string[];
+  /**
+   * CLINDOC_METRICS_TOKEN: bearer token `GET /metrics` requires (at least 16 characters); default
+   * none, and then `/metrics` answers loopback clients only.
+   */
+  metricsToken?: string;
+  /** CLINDOC_DRAIN_SECONDS, default 30: on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish. */
+  drainSeconds: number;
+}
+
+/** Whether a listen address reaches this computer only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
 
@@ -277,6 +306,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
   const asrThreads = env.CLINDOC_ASR_THREADS ? int(env, 'CLINDOC_ASR_THREADS', 1, 1, 256) : undefined;
   const llmMaxRetries = env.CLINDOC_LLM_MAX_RETRIES ? int(env, 'CLINDOC_LLM_MAX_RETRIES', 2, 0, 20) : undefined;
   const llmContextSize = env.CLINDOC_LLM_CONTEXT_SIZE ? int(env, 'CLINDOC_LLM_CONTEXT_SIZE', 8192, 256, 1_048_576) : undefined;
+  const exposure = readExposure(env, host);
   const pocketsphinxLib = env.CLINDOC_POCKETSPHINX_LIB?.trim() || undefined;
   const sphinxbaseLib = env.CLINDOC_SPHINXBASE_LIB?.trim() || undefined;
   return {
@@ -346,5 +376,40 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
       maxLockoutSeconds: int(env, 'CLINDOC_AUTH_MAX_LOCKOUT_SECONDS', 3600, 1, 604_800),
       delayMs: int(env, 'CLINDOC_AUTH_DELAY_MS', 250, 0, 10_000),
     },
+    ...exposure,
+    drainSeconds: int(env, 'CLINDOC_DRAIN_SECONDS', 30, 0, 3600),
+  };
+}
+
+/**
+ * TLS, the proxy in front and the metrics token. A non-loopback listen address without TLS or a
+ * declared TLS proxy is refused: API keys and patient audio would cross the clinic's network in clear.
+ */
+function readExposure(env: Env, host: string): Pick<ClindocConfig, 'tls' | 'behindTlsProxy' | 'trustedProxies' | 'metricsToken'> {
+  const certPath = env.CLINDOC_TLS_CERT?.trim() || undefined;
+  const keyPath = env.CLINDOC_TLS_KEY?.trim() || undefined;
+  if (Boolean(certPath) !== Boolean(keyPath)) {
+    throw new ConfigError(certPath ? 'CLINDOC_TLS_KEY' : 'CLINDOC_TLS_CERT', 'CLINDOC_TLS_CERT and CLINDOC_TLS_KEY are set together');
+  }
+  if (certPath && !existsSync(certPath)) throw new ConfigError('CLINDOC_TLS_CERT', 'file does not exist');
+  if (keyPath && !existsSync(keyPath)) throw new ConfigError('CLINDOC_TLS_KEY', 'file does not exist');
+  const behindTlsProxy = flag(env, 'CLINDOC_BEHIND_TLS_PROXY', false);
+  if (!isLoopbackHost(host) && !certPath && !behindTlsProxy) {
+    throw new ConfigError('CLINDOC_HOST', `"${host}" is reachable from the network: set CLINDOC_TLS_CERT and CLINDOC_TLS_KEY, or CLINDOC_BEHIND_TLS_PROXY=true when a TLS proxy sits in front`);
+  }
+  const trustedProxies = list(env, 'CLINDOC_TRUSTED_PROXIES');
+  for (const proxy of trustedProxies) {
+    if (!/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(proxy)) {
+      throw new ConfigError('CLINDOC_TRUSTED_PROXIES', `"${proxy}" is not an address, a CIDR range, loopback, linklocal or uniquelocal`);
+    }
+  }
+  const metricsToken = env.CLINDOC_METRICS_TOKEN?.trim() || undefined;
+  // Never echo the value: it is a secret.
+  if (metricsToken && metricsToken.length < 16) throw new ConfigError('CLINDOC_METRICS_TOKEN', 'must be at least 16 characters (openssl rand -hex 24)');
+  return {
+    ...(certPath && keyPath ? { tls: { certPath: resolve(certPath), keyPath: resolve(keyPath) } } : {}),
+    behindTlsProxy,
+    trustedProxies: trustedProxies.length ? trustedProxies : ['loopback'],
+    ...(metricsToken ? { metricsToken } : {}),
   };
 }

@@ -2,10 +2,16 @@ import { ConfigError, loadConfig } from './config.js';
 import { createClindoc } from './composition.js';
 
 /**
- * Starts the local API without Electron (`npm run serve`): for integrations, tests and the
- * interface served to a browser. SIGINT/SIGTERM close it gracefully: running jobs finish or stay
- * queued for the next start, and the database is closed.
+ * Starts the local API without Electron (`npm run serve`, `clindoc serve`): for integrations,
+ * tests, the interface served to a browser and clinic servers. SIGTERM/SIGINT drain it: no new
+ * connections, `/readyz` answers 503 at once, requests in flight and running jobs get
+ * CLINDOC_DRAIN_SECONDS to finish (unfinished jobs stay queued for the next start), live
+ * dictation sockets get the protocol's close, the database is closed, and the process exits 0.
+ * Work still running 5 s after that period, or a second signal while draining, exits with 1.
  */
+/** Time allowed after the drain period for closing the engines and the database. */
+const DRAIN_MARGIN_MS = 5000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -27,7 +33,7 @@ async function main(): Promise<void> {
         `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
     );
   }
-  process.stderr.write(`Clindoc local API on http://${config.host}:${port}  (docs: /docs)\n`);
+  process.stderr.write(`Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
   let link: string | undefined;
   try {
     link = clindoc.signInLink();
@@ -38,10 +44,19 @@ async function main(): Promise<void> {
   if (link) process.stderr.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
   let closing = false;
   const shutdown = (signal: string): void => {
-    if (closing) return;
+    if (closing) {
+      clindoc.logger.warn({ signal }, 'second signal while draining: exiting now');
+      process.exit(1);
+    }
     closing = true;
-    clindoc.logger.info({ signal }, 'shutting down');
-    clindoc.close().then(
+    clindoc.logger.info({ signal, drainSeconds: config.drainSeconds }, 'draining');
+    // Work still running past the grace period (a recognition the engines will not abandon) is not
+    // waited for: its job stays claimed in the database and runs again at the next start.
+    setTimeout(() => {
+      clindoc.logger.warn({ drainSeconds: config.drainSeconds }, 'drain period over with work unfinished: exiting; unfinished jobs run again at the next start');
+      process.exit(1);
+    }, config.drainSeconds * 1000 + DRAIN_MARGIN_MS).unref();
+    clindoc.close({ graceMs: config.drainSeconds * 1000 }).then(
       () => process.exit(0),
       () => process.exit(1),
     );

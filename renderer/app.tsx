@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { serverLabel } from './api/clinic-server.js';
 import { ErrorMessage, StatusMessage } from './components/messages.js';
 import { ShortcutsSheet, typingIn, type ShortcutsSheetHandle } from './components/shortcuts-sheet.js';
 import { DictationPage } from './pages/dictation-page.js';
@@ -29,6 +30,7 @@ export function App() {
   const saveError = useVisits((s) => s.saveError);
   const status = useConnection((s) => s.status);
   const message = useConnection((s) => s.message);
+  const clinic = useConnection((s) => s.clinic);
   const listening = useDictation((s) => s.status !== 'idle');
   const [page, setPage] = useState<PageId>('dictation');
   const main = useRef<HTMLElement>(null);
@@ -121,14 +123,17 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <span className={`conn ${status}`} role="status">
-          {status === 'ready' ? 'Local API connected' : status === 'loading' || status === 'checking' ? 'Connecting…' : status === 'missing' ? 'Not connected' : 'Connection problem'}
+        {/* Where notes go is always in sight: this computer, or the clinic server by name. */}
+        <span className={`conn ${status}${clinic ? ' clinic' : ''}`} role="status" title={clinic ? `Notes go to ${clinic.baseUrl}` : 'Notes stay on this computer'}>
+          {status === 'ready' ? (clinic ? `Clinic server ${serverLabel(clinic.baseUrl)}` : 'Local API connected')
+            : status === 'loading' || status === 'checking' ? 'Connecting…' : status === 'missing' ? 'Not connected'
+            : clinic ? `Clinic server ${serverLabel(clinic.baseUrl)}: connection problem` : 'Connection problem'}
         </span>
         <span className={`autosave ${saveStatus}`} role="status" data-testid="autosave">{SAVE_TEXT[saveStatus]}</span>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        {status === 'offline' && <ErrorMessage>{message ?? 'The local API cannot be reached.'} <button type="button" className="link" onClick={() => void connection.getState().load()}>Retry</button></ErrorMessage>}
-        {status === 'loading' && <StatusMessage>Connecting to the local API…</StatusMessage>}
+        {status === 'offline' && <ErrorMessage>{message ?? (clinic ? 'The clinic server cannot be reached.' : 'The local API cannot be reached.')} <button type="button" className="link" onClick={() => void connection.getState().load()}>Retry</button></ErrorMessage>}
+        {status === 'loading' && <StatusMessage>{clinic ? 'Connecting to the clinic server…' : 'Connecting to the local API…'}</StatusMessage>}
         {(saveStatus === 'conflict' || saveStatus === 'error') && saveError && (
           <ErrorMessage>
             {saveError}{' '}

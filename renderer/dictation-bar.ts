@@ -1,4 +1,5 @@
 import { createApiClient } from './api/client.js';
+import { readClinicServer } from './api/clinic-server.js';
 import { startCapture } from './audio/capture.js';
 import { createStreamClient } from './audio/stream-client.js';
 import { createBarSession } from './dictation-bar-session.js';
@@ -38,6 +39,9 @@ if (!bridge) {
   const prefs = createPrefsStore(window.localStorage).getState();
   const session = createBarSession({
     async client() {
+      // The bar writes where the main window does: the clinic server when one is chosen in Settings.
+      const clinic = readClinicServer(window.localStorage);
+      if (clinic) return createApiClient({ ...clinic, clinic: true });
       const c = await b.connection();
       return c.accountId && c.apiKey ? createApiClient({ baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }) : undefined;
     },

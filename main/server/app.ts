@@ -9,6 +9,12 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { auditTrail } from './middleware/audit.js';
+import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
+import { createDrainState, type DrainState } from './middleware/drain.js';
+import { hostOriginPolicy } from './middleware/local-guard.js';
+import { opsRouter, type ReadinessCheck } from './routes/ops.js';
+import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
+import type { IncomingMessage } from 'node:http';
 import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
@@ -116,18 +122,42 @@ export interface ApiOptions {
   streamTokenTtlSeconds: number;
   /** Built renderer to serve at `/` (the app's own origin), when present. */
   rendererDir?: string;
+  /**
+   * The clinic's name is served over HTTPS (CLINDOC_TLS_CERT, or a TLS proxy in front): its
+   * https origins are the app's own, and the OpenAPI server URL is https. Default false.
+   */
+  secure?: boolean;
+  /** Express `trust proxy` (CLINDOC_TRUSTED_PROXIES behind a TLS proxy); default none trusted. */
+  trustProxy?: string[];
+  /** Operations endpoints (routes/ops.ts) and drain; each part defaults to an empty or fresh one. */
+  ops?: { checks?: ReadinessCheck[]; metrics?: OpsMetrics; drain?: DrainState; metricsToken?: string };
 }
 
 /** Builds the express app of the local API. No listening, no globals: tests build one per case. */
-export function createApiApp(services: ApiServices, options: ApiOptions): { app: Express; openapi: () => Record<string, unknown> } {
+export function createApiApp(services: ApiServices, options: ApiOptions): {
+  app: Express; openapi: () => Record<string, unknown>;
+  /** The client's address under the app's `trust proxy` rule, for the streaming socket's upgrade requests. */
+  clientAddress: (req: IncomingMessage) => string;
+} {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Forwarded addresses are believed only from the configured TLS proxy; req.ip is the client's then.
+  app.set('trust proxy', options.trustProxy?.length ? options.trustProxy : false);
   app.set('query parser', 'simple');
+  const drain = options.ops?.drain ?? createDrainState();
+  const metrics = options.ops?.metrics ?? createOpsMetrics({ processMetrics: false });
+  app.use(drain.middleware);
+  app.use(metrics.requests);
   app.use(requestLog(options.logger));
   app.use(auditTrail(services.audit));
   app.use(securityHeaders({ corsOrigins: options.corsOrigins }));
-  app.use(localGuard({ port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins] }));
+  const guard = { port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins], secure: options.secure ?? false };
+  // Before the Host guard: a load balancer probes by address, and these answers name no patient or account.
+  app.use(opsRouter({
+    checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: hostOriginPolicy(guard).refusal,
+    ...(options.ops?.metricsToken ? { metricsToken: options.ops.metricsToken } : {}),
+  }));
+  app.use(localGuard(guard));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
 
   const api = express.Router();
@@ -141,7 +171,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
     ['/v1', '/v2'],
     rateLimit({
       ...options.rateLimit,
-      keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`,
+      keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.ip ?? 'unknown'}`,
     }),
   );
   const registry = createRouteRegistry({
@@ -182,14 +212,14 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   let doc: Record<string, unknown> | undefined;
   const openapi = (): Record<string, unknown> =>
     (doc ??= buildOpenApi(registry.routes.map((r) => r.spec), {
-      serverUrl: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port()}`,
+      serverUrl: `${options.secure ? 'https' : 'http'}://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port()}`,
       version: options.version,
+      metricsToken: Boolean(options.ops?.metricsToken),
       paths: streamingPaths(),
     }));
 
   app.get('/openapi.json', (_req, res) => void res.json(openapi()));
   app.use(docsRouter());
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.use(api);
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     app.use(express.static(options.rendererDir, { index: 'index.html' }));
@@ -198,7 +228,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): { app:
   }
   app.use((_req, _res, next) => next(new DomainError('not_found', 'no such endpoint')));
   app.use(errorHandler(options.logger));
-  return { app, openapi };
+  return { app, openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
 }
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clindoc</title></head>

@@ -80,7 +80,56 @@ function parameters(spec: RouteSpec): unknown[] {
  * Builds the OpenAPI 3.1 document from the route registry, so every path, parameter, body and
  * response schema published here is the one the server validates with.
  */
-export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; version: string; paths?: Record<string, unknown> }): Record<string, unknown> {
+/**
+ * The operations endpoints (main/server/routes/ops.ts): no API key, nothing about patients or
+ * accounts. `/metrics` asks for the bearer token when CLINDOC_METRICS_TOKEN is set, else it answers
+ * loopback clients only.
+ */
+export function opsPaths(metricsToken: boolean): Record<string, unknown> {
+  const check = { type: 'object', required: ['name', 'ok'], properties: { name: { type: 'string', enum: ['database', 'job queue', 'engines'] }, ok: { type: 'boolean' }, reason: { type: 'string', enum: ['failed', 'timed out'] } } };
+  const readiness = {
+    type: 'object', required: ['status', 'checks'],
+    properties: { status: { type: 'string', enum: ['ready', 'unavailable', 'draining'] }, checks: { type: 'array', items: check } },
+  };
+  const error = (description: string): Record<string, unknown> => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  return {
+    '/healthz': {
+      get: {
+        operationId: 'healthz', summary: 'Liveness: the process answers', tags: ['Operations'], security: [],
+        description: 'Touches neither the database nor the engines: 200 while the process runs, also while it drains. Needs no API key and no particular Host.',
+        responses: { 200: { description: 'Alive.', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', const: 'ok' } } } } } } },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'readyz', summary: 'Readiness: database, job queue and engines work', tags: ['Operations'], security: [],
+        description: 'Runs every check at once (2 s each). 503 names the checks that failed, never why; from the moment the process begins to drain (SIGTERM, SIGINT) it answers 503 `draining` without checking, so a load balancer sends elsewhere. Needs no API key and no particular Host.',
+        responses: {
+          200: { description: 'Every check passed.', content: { 'application/json': { schema: readiness } } },
+          503: { description: 'A check failed or timed out, or the process is draining.', content: { 'application/json': { schema: readiness } } },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics', summary: 'Prometheus metrics', tags: ['Operations'],
+        security: metricsToken ? [{ metricsToken: [] }] : [],
+        description:
+          'Prometheus text format: `clindoc_http_requests_total` and `clindoc_http_request_duration_seconds` by method, route template (`/v1/notes/{noteId}`, `unmatched` for no route) and status; ' +
+          '`clindoc_jobs_queued`, `clindoc_jobs_running`, `clindoc_jobs_oldest_queued_age_seconds` by job kind and `clindoc_jobs_queue_up`; `clindoc_transcription_real_time_factor` by engine; ' +
+          'Node process metrics (`clindoc_process_*`, `clindoc_nodejs_*`). No patient data and no account ids. ' +
+          'Access: with CLINDOC_METRICS_TOKEN set, `Authorization: Bearer <token>` from anywhere; without it, loopback clients only (behind a TLS proxy, the address the proxy forwards) under the local Host and Origin rules.',
+        responses: {
+          200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+          401: error('CLINDOC_METRICS_TOKEN is set and the request does not carry it.'),
+          403: error('No token is configured and the client is not on this computer.'),
+        },
+      },
+    },
+  };
+}
+
+export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; version: string; paths?: Record<string, unknown>; metricsToken?: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of routes) {
     const path = spec.path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -146,11 +195,12 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
     },
     servers: [{ url: extra.serverUrl }],
     security: [{ apiKey: [], accountId: [] }],
-    paths: { ...paths, ...(extra.paths ?? {}) },
+    paths: { ...paths, ...(extra.paths ?? {}), ...opsPaths(extra.metricsToken ?? false) },
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         accountId: { type: 'apiKey', in: 'header', name: 'X-ACCOUNT-ID' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'CLINDOC_METRICS_TOKEN, for `GET /metrics` only.' },
       },
       schemas: { Error: plain(ErrorBody), NoteTemplate: noteTemplateComponent() },
     },

@@ -8,6 +8,7 @@ import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../s
 import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
 import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
 import type { CodingAnalysis } from '../state/codes-store.js';
+import { serverLabel } from './clinic-server.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -113,6 +114,13 @@ export interface ApiClient {
  */
 export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a) => fetch(...a), pageOrigin?: string): ApiClient {
   const base = connection.baseUrl.replace(/\/+$/, '');
+  // A browser hides why a cross-origin call failed (no route, TLS, or an origin the server refuses
+  // without CORS headers), so the message names every cause the physician's IT can check.
+  const appOrigin = pageOrigin ?? globalThis.location?.origin ?? '';
+  const unreachable = connection.clinic
+    ? `The clinic server at ${serverLabel(base)} cannot be reached, or it does not accept calls from this app: its CLINDOC_CORS_ORIGINS must list ${appOrigin || 'this app\'s origin'}.`
+    : 'The local API cannot be reached. Is Clindoc running?';
+  const who = connection.clinic ? 'The clinic server' : 'The local API';
   const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
     'X-API-KEY': connection.apiKey,
     'X-ACCOUNT-ID': connection.accountId,
@@ -131,9 +139,9 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch {
-      throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+      throw new ApiError(0, unreachable);
     }
-    return readResponse<T>(res, envelope);
+    return readResponse<T>(res, envelope, who);
   }
 
   const page = (path: string, cursor?: string): string => `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
@@ -197,9 +205,9 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       try {
         res = await fetchImpl(`${base}/v2/audio/transcriptions`, { method: 'POST', headers: headers(), body: form });
       } catch {
-        throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+        throw new ApiError(0, unreachable);
       }
-      return readResponse<TranscriptionAccepted>(res, 'raw');
+      return readResponse<TranscriptionAccepted>(res, 'raw', who);
     },
     getTranscription: (tid) => call('GET', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'raw'),
     listTranscriptions: (cursor) => call('GET', page('/v2/audio/transcriptions', cursor)),
@@ -217,15 +225,15 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       try {
         res = await fetchImpl(`${base}/v1/coding/editions`, { method: 'POST', headers: headers(), body: form });
       } catch {
-        throw new ApiError(0, 'The local API cannot be reached. Is Clindoc running?');
+        throw new ApiError(0, unreachable);
       }
-      return readResponse<CodeEditionImported>(res, 'data');
+      return readResponse<CodeEditionImported>(res, 'data', who);
     },
     createWebhook: (url, events) => call('POST', '/v1/webhooks', (events && events.length ? { url, events } : { url }) satisfies WebhookBody),
     deleteWebhook: (wid) => call('DELETE', `/v1/webhooks/${id(wid)}`, undefined, 'none'),
     async streamUrl({ language, dictation, sampleRate }) {
       const { token } = await this.createStreamToken();
-      const origin = base || pageOrigin || globalThis.location?.origin || '';
+      const origin = base || appOrigin;
       const ws = origin.replace(/^http/, 'ws');
       const q = new URLSearchParams({
         encoding: 'linear16',
@@ -240,7 +248,7 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
   };
 }
 
-async function readResponse<T>(res: Response, envelope: 'data' | 'raw' | 'none'): Promise<T> {
+async function readResponse<T>(res: Response, envelope: 'data' | 'raw' | 'none', who: string): Promise<T> {
   const text = await res.text();
   let body: unknown;
   try {
@@ -250,7 +258,7 @@ async function readResponse<T>(res: Response, envelope: 'data' | 'raw' | 'none')
   }
   if (!res.ok) {
     const message = (body as { message?: unknown } | undefined)?.message;
-    const fallback = res.status === 401 ? 'The account id or API key was not accepted.' : `The local API answered ${res.status}.`;
+    const fallback = res.status === 401 ? 'The account id or API key was not accepted.' : `${who} answered ${res.status}.`;
     throw new ApiError(res.status, typeof message === 'string' && message ? message : fallback);
   }
   if (envelope === 'none') return undefined as T;

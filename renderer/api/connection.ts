@@ -1,4 +1,5 @@
 import type { DesktopBridge } from '../../shared/bridge.js';
+import { readClinicServer } from './clinic-server.js';
 import type { Connection } from './types.js';
 
 export type { DesktopBridge };
@@ -6,7 +7,8 @@ export type { DesktopBridge };
 /** Key under which browser credentials are kept (sessionStorage, or localStorage when remembered). */
 export const CREDENTIALS_KEY = 'clindoc.credentials';
 
-export type ConnectionSource = 'desktop' | 'link' | 'stored';
+/** Where the credentials came from; 'clinic' is a clinic server chosen in Settings instead of the local API. */
+export type ConnectionSource = 'desktop' | 'link' | 'stored' | 'clinic';
 
 export interface ConnectionEnv {
   bridge?: DesktopBridge | undefined;
@@ -59,9 +61,22 @@ async function exchangeToken(token: string, fetchImpl: typeof fetch): Promise<{ 
  * which is taken out of the address bar at once and traded for the credentials; or the user
  * pastes them in Settings. They are kept in sessionStorage (gone when the tab closes) unless the
  * user asks to remember them on this computer (localStorage). The API key itself never travels
- * in a URL.
+ * in a URL. A clinic server chosen in Settings comes before all of these: once chosen, every call
+ * goes there until the physician switches back to this computer.
  */
 export async function resolveConnection(env: ConnectionEnv, fetchImpl: typeof fetch = (...a) => fetch(...a)): Promise<{ connection: Connection; source: ConnectionSource } | undefined> {
+  const clinic = readClinicServer(env.local);
+  if (clinic) {
+    const linked = new URLSearchParams(env.hash.replace(/^#/, '')).get('token');
+    if (linked) {
+      // A sign-in link opened while a clinic server is in use: out of the address bar at once, and
+      // traded for this computer's credentials so that Use this computer works later; a spent or
+      // expired link does not keep the clinic server from being used.
+      env.clearHash();
+      await exchangeToken(linked, fetchImpl).then((creds) => env.session.setItem(CREDENTIALS_KEY, JSON.stringify(creds)), () => undefined);
+    }
+    return { connection: { ...clinic, clinic: true }, source: 'clinic' };
+  }
   if (env.bridge) {
     const c = await env.bridge.connection();
     if (c.accountId && c.apiKey) return { connection: { baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }, source: 'desktop' };

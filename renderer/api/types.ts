@@ -18,6 +18,8 @@ export interface Connection {
   baseUrl: string;
   accountId: string;
   apiKey: string;
+  /** A clinic server chosen in Settings rather than this computer's local API (wording of errors). */
+  clinic?: boolean;
 }
 
 /** A transcription as `GET /v2/audio/transcriptions/:id` returns it. */

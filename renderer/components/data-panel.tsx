@@ -7,6 +7,7 @@ import { ErrorMessage, StatusMessage } from './messages.js';
 export function DataPanel() {
   const { bridge, dictation, notes } = useStores();
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
+  const clinic = useConnection((s) => s.clinic);
   const [usage, setUsage] = useState<StorageReport>();
   const [progress, setProgress] = useState<string>();
   const [error, setError] = useState<string>();
@@ -43,17 +44,21 @@ export function DataPanel() {
   return (
     <section aria-labelledby="data-title">
       <h3 id="data-title">Data</h3>
-      <p>
-        Everything stays on this computer, in Clindoc&apos;s data folder (a SQLite database and the uploaded audio, encrypted).
-        {bridge ? '' : ' In a browser the folder is the one the local API was started with (CLINDOC_DATA_DIR).'}
-      </p>
+      {clinic ? (
+        <p>This account&apos;s notes, visits and audio are kept by the clinic server at {clinic.baseUrl}; what is shown and deleted here is yours there.</p>
+      ) : (
+        <p>
+          Everything stays on this computer, in Clindoc&apos;s data folder (a SQLite database and the uploaded audio, encrypted).
+          {bridge ? '' : ' In a browser the folder is the one the local API was started with (CLINDOC_DATA_DIR).'}
+        </p>
+      )}
       {/* Reserved height: the figures arrive after the first paint without moving the buttons. */}
       <dl className="usage" aria-live="polite">
         <div><dt>Stored for this account</dt><dd data-testid="storage-total">{usage ? formatBytes(usage.totalBytes) : 'Reading…'}</dd></div>
         <div><dt>Contents</dt><dd>{usage ? describeUsage(usage) : '…'}</dd></div>
       </dl>
       <div className="toolbar">
-        {bridge && <button type="button" onClick={() => void bridge.openDataFolder()}>Open data folder</button>}
+        {bridge && !clinic && <button type="button" onClick={() => void bridge.openDataFolder()}>Open data folder</button>}
         <button type="button" onClick={() => { setError(undefined); void refresh(); }}>Refresh storage size</button>
         <button type="button" className="danger" onClick={() => { setConfirmText(''); dialog.current?.showModal(); }}>Delete all data…</button>
       </div>

@@ -79,6 +79,7 @@ export function ModelsPanel({ extra, onChange, onModels }: {
   onModels?: (models: ModelView[]) => void;
 }) {
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
+  const clinic = useConnection((s) => s.clinic);
   const [models, setModels] = useState<ModelView[]>();
   const [error, setError] = useState<string>();
   const [importPath, setImportPath] = useState('');
@@ -101,7 +102,10 @@ export function ModelsPanel({ extra, onChange, onModels }: {
   return (
     <section aria-labelledby="models-title">
       <h3 id="models-title">Models</h3>
-      <p className="hint">Speech and note models run on this computer once installed; nothing is sent anywhere. Downloads continue in the background.</p>
+      <p className="hint">
+        {clinic ? `Speech and note models run on the clinic server at ${clinic.baseUrl}; what is installed here is installed there, for everyone using it.`
+          : 'Speech and note models run on this computer once installed; nothing is sent anywhere.'} Downloads continue in the background.
+      </p>
       {error && <ErrorMessage onDismiss={() => setError(undefined)}>{error}</ErrorMessage>}
       {!models && <StatusMessage>Loading models…</StatusMessage>}
       <ul className="models">

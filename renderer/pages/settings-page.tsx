@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+import { ClinicServerPanel } from '../components/clinic-server-panel.js';
 import { CopyField } from '../components/copy-field.js';
 import { CodeEditionsPanel } from '../components/code-editions-panel.js';
 import { DataPanel } from '../components/data-panel.js';
@@ -54,22 +55,25 @@ export function SettingsPage() {
   const state = useConnection((s) => s);
   const language = usePrefs((s) => s.language);
   const formatting = usePrefs((s) => s.formatting);
+  const clinic = state.clinic;
   const base = state.connection?.baseUrl || window.location.origin;
   const port = new URL(base).port;
   return (
     <section className="page settings" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
       <section aria-labelledby="conn-title">
-        <h3 id="conn-title">Local API</h3>
+        <h3 id="conn-title">{clinic ? 'Connection' : 'Local API'}</h3>
         {state.status === 'checking' && <StatusMessage>Checking the credentials…</StatusMessage>}
-        {state.status === 'ready' && <StatusMessage>Connected{state.source === 'desktop' ? ' (desktop app)' : ''}.</StatusMessage>}
+        {state.status === 'ready' && <StatusMessage>Connected{clinic ? ' to the clinic server' : state.source === 'desktop' ? ' (desktop app)' : ''}.</StatusMessage>}
         {(state.status === 'rejected' || state.status === 'offline') && <ErrorMessage>{state.message}</ErrorMessage>}
-        {state.status === 'ready' && state.connection ? (
+        {/* With a clinic server chosen, its panel below is where credentials change. */}
+        {!clinic && (state.status === 'ready' && state.connection ? (
           state.source !== 'desktop' && <button type="button" onClick={() => connection.getState().forget()}>Forget these credentials</button>
         ) : (
           state.status !== 'loading' && state.source !== 'desktop' && <ConnectionForm />
-        )}
+        ))}
       </section>
+      <ClinicServerPanel />
       <section aria-labelledby="prefs-title">
         <h3 id="prefs-title">Preferences</h3>
         <div className="grid">
@@ -104,7 +108,11 @@ export function SettingsPage() {
             <CopyField label="API base URL" value={base} />
             <CopyField label="Port" value={port} />
             <CopyField label="Account id (X-ACCOUNT-ID)" value={state.connection.accountId} />
-            <CopyField label="API key (X-API-KEY)" value={state.connection.apiKey} secret />
+            {clinic ? (
+              <p>API key (X-API-KEY): <code>{clinic.keyHint}</code> (the clinic server's key is not shown again once saved)</p>
+            ) : (
+              <CopyField label="API key (X-API-KEY)" value={state.connection.apiKey} secret />
+            )}
           </section>
         ) : (
           <p className="hint">Connect first to see the API details.</p>

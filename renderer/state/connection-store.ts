@@ -1,7 +1,25 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
+import { clearClinicServer, maskKey, normalizeServerUrl, readClinicServer, saveClinicServer, type ClinicServer } from '../api/clinic-server.js';
 import { forgetCredentials, resolveConnection, SignInLinkError, storeCredentials, type ConnectionEnv, type ConnectionSource } from '../api/connection.js';
 import type { Connection } from '../api/types.js';
+
+/** What Settings shows of the saved clinic server: never the whole key. */
+export interface ClinicServerView {
+  baseUrl: string;
+  accountId: string;
+  keyHint: string;
+}
+
+/** A clinic server as typed in Settings; an empty key means the saved one (same address and account). */
+export interface ClinicServerInput {
+  baseUrl: string;
+  accountId: string;
+  apiKey: string;
+}
+
+/** The outcome of testing or choosing a clinic server, worded for the physician. */
+export type ClinicResult = { ok: true; message: string } | { ok: false; message: string };
 
 export interface ConnectionState {
   status: 'loading' | 'missing' | 'checking' | 'ready' | 'rejected' | 'offline';
@@ -14,12 +32,28 @@ export interface ConnectionState {
   /** Uses credentials the user typed; `remember` keeps them on this computer. */
   enter(accountId: string, apiKey: string, remember: boolean): Promise<void>;
   forget(): void;
+  /** The clinic server chosen in Settings, when one is (then every call goes there). */
+  clinic?: ClinicServerView;
+  /** Calls the clinic server with these credentials (an authenticated read) and says how it went; changes nothing. */
+  testClinic(input: ClinicServerInput): Promise<ClinicResult>;
+  /** Tests the clinic server and, when it answers, saves it and sends every call there. */
+  useClinic(input: ClinicServerInput): Promise<ClinicResult>;
+  /** Forgets the clinic server and goes back to this computer's local API. */
+  useLocal(): Promise<ClinicResult>;
 }
 
 export interface ConnectionDeps {
   env: ConnectionEnv;
   fetch?: typeof fetch;
+  /**
+   * Runs before the server changes; a message refuses the change. The app saves and closes the
+   * open visit here, so what belongs to one server is never written to the other.
+   */
+  beforeSwitch?: () => Promise<string | undefined>;
 }
+
+const view = (server: ClinicServer | undefined): ClinicServerView | undefined =>
+  server && { baseUrl: server.baseUrl, accountId: server.accountId, keyHint: maskKey(server.apiKey) };
 
 /** The connection to the local API: where it is, the credentials, and whether they work. */
 export function createConnectionStore(deps: ConnectionDeps): StoreApi<ConnectionState> {
@@ -35,8 +69,51 @@ export function createConnectionStore(deps: ConnectionDeps): StoreApi<Connection
       store.setState({ status: rejected ? 'rejected' : 'offline', message: (err as Error).message });
     }
   };
+  /** The typed server as credentials, or why it cannot be used; a blank key reuses the saved one. */
+  const clinicFrom = (input: ClinicServerInput): ClinicServer | string => {
+    const url = normalizeServerUrl(input.baseUrl);
+    if ('error' in url) return url.error;
+    const accountId = input.accountId.trim();
+    const saved = readClinicServer(deps.env.local);
+    const apiKey = input.apiKey.trim() || (saved && saved.baseUrl === url.baseUrl && saved.accountId === accountId ? saved.apiKey : '');
+    if (!accountId || !apiKey) return 'Type the account id and the API key the clinic gave you.';
+    return { baseUrl: url.baseUrl, accountId, apiKey };
+  };
+  const probe = async (server: ClinicServer): Promise<ClinicResult> => {
+    try {
+      await createApiClient({ ...server, clinic: true }, deps.fetch).listWebhooks();
+      return { ok: true, message: `The clinic server at ${new URL(server.baseUrl).host} accepted these credentials.` };
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    }
+  };
+  const switchTo = async (change: () => void): Promise<string | undefined> => {
+    const refused = await deps.beforeSwitch?.();
+    if (refused) return refused;
+    change();
+    store.setState({ clinic: view(readClinicServer(deps.env.local)) });
+    await store.getState().load();
+    return undefined;
+  };
   const store = createStore<ConnectionState>()(() => ({
     status: 'loading',
+    clinic: view(readClinicServer(deps.env.local)),
+    async testClinic(input) {
+      const server = clinicFrom(input);
+      return typeof server === 'string' ? { ok: false, message: server } : probe(server);
+    },
+    async useClinic(input) {
+      const server = clinicFrom(input);
+      if (typeof server === 'string') return { ok: false, message: server };
+      const tested = await probe(server);
+      if (!tested.ok) return tested;
+      const refused = await switchTo(() => saveClinicServer(deps.env.local, server));
+      return refused ? { ok: false, message: refused } : { ok: true, message: `Notes now go to the clinic server at ${new URL(server.baseUrl).host}.` };
+    },
+    async useLocal() {
+      const refused = await switchTo(() => clearClinicServer(deps.env.local));
+      return refused ? { ok: false, message: refused } : { ok: true, message: 'Notes now stay on this computer.' };
+    },
     async load() {
       try {
         const found = await resolveConnection(deps.env, deps.fetch);

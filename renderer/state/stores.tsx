@@ -35,7 +35,21 @@ export interface AppEnv {
 /** Wires the app's stores together. No module-level singletons: tests build their own. */
 export function createAppStores(env: AppEnv): AppStores {
   const prefs = createPrefsStore(env.local);
-  const connection = createConnectionStore({ env: env.connectionEnv, ...(env.fetch ? { fetch: env.fetch } : {}) });
+  // Before the interface moves between this computer and a clinic server, the open visit is saved
+  // where it belongs and closed, so nothing of one server is autosaved into the other.
+  const beforeSwitch = async (): Promise<string | undefined> => {
+    if (dictation.getState().status !== 'idle') await dictation.getState().stop();
+    await visits.getState().flush();
+    const { save, saveError } = visits.getState();
+    if (save === 'conflict' || save === 'error') return `The open visit is not saved yet (${saveError ?? 'not saved'}). Save it, or start a new visit, before changing servers.`;
+    await visits.getState().startNew();
+    // Lists read from the other server go too; each page reads its own again from the new one.
+    visits.setState({ items: [], nextCursor: null, query: '', listError: undefined });
+    dictation.setState({ macros: [] });
+    notes.setState({ templates: [] });
+    return undefined;
+  };
+  const connection = createConnectionStore({ env: env.connectionEnv, beforeSwitch, ...(env.fetch ? { fetch: env.fetch } : {}) });
   const client = () => (connection.getState().status === 'ready' ? connection.getState().client : undefined);
   const dictation = createDictationStore({
     client,

@@ -70,7 +70,7 @@ export function auditTrail(audit: AuditService) {
         resourceType: kind.resourceType,
         resourceId: paramId !== undefined ? paramId.slice(0, 200) : kind.action === 'write' && res.statusCode < 300 ? createdId(res.locals.result) : null,
         operation: route.operationId,
-        ip: req.socket.remoteAddress ?? null,
+        ip: req.ip ?? null,
         outcome: outcomeOf(res.statusCode),
         status: res.statusCode,
         requestId: (res.locals.requestId as string | undefined) ?? null,

@@ -91,7 +91,7 @@ export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(ap
     try {
       result = await throttledAuthenticate(
         deps,
-        { address: req.socket.remoteAddress ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
+        { address: req.ip ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
         () => deps.authenticate(apiKey, accountId),
       );
     } catch (err) {

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
  * route template, status, duration and account. Never the body, the query string (it may hold
  * a streaming token) or any header value but the request id.
  */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const supplied = req.get('X-Request-Id');
@@ -16,7 +18,9 @@ export function requestLog(logger: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path;
-      logger.info(
+      // Probes and scrapes come every few seconds: logged only when they fail, unless at debug.
+      const level = PROBES.has(req.path) && res.statusCode < 400 ? 'debug' : 'info';
+      logger[level](
         {
           reqId: id,
           method: req.method,

@@ -9,14 +9,16 @@ const FIXED: ReadonlyArray<readonly [string, string]> = [
   ['Cache-Control', 'no-store'],
   [
     'Content-Security-Policy',
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self' ws://127.0.0.1:* ws://localhost:* http://127.0.0.1:* http://localhost:* https: wss:; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   ],
 ];
 
 /**
  * Security headers on every response, and CORS only for configured origins
  * (CLINDOC_CORS_ORIGINS; off by default). The CSP allows only this origin's own scripts:
- * the interface and the docs page load nothing from elsewhere.
+ * the interface and the docs page load nothing from elsewhere. The interface may call a clinic
+ * server the physician chose in Settings (connect-src: any HTTPS/WSS origin, and loopback for
+ * tunnels), which this server cannot know in advance; scripts stay this origin's only.
  */
 export function securityHeaders(options: { corsOrigins: string[] }) {
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -28,6 +28,10 @@ export const STREAM_PATH = '/v1/audio/transcriptions/stream';
 export interface StreamingDeps {
   server: Server; logger: Logger; accounts: AccountService;
   port: () => number; allowedOrigins: string[]; allowedHosts: string[];
+  /** The clinic's name is served over HTTPS (TLS or a TLS proxy): its https origins are the app's own. */
+  secure?: boolean;
+  /** The client's address behind a trusted TLS proxy (the REST API's rule); default the socket's peer. */
+  clientAddress?: (req: IncomingMessage) => string;
   recognizer: (engine?: string) => SpeechRecognizer;   // default engine when no arg
   /**
    * The account's live engine (its choice in `/v1/settings/engines`), read as each session starts:
@@ -95,7 +99,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         return { error: err as DomainError, delayMs: 0 };
       }
     }
-    return throttledAuthenticate(deps.authThrottle, { address: req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
+    return throttledAuthenticate(deps.authThrottle, { address: deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
   };
 
   const openStream = async (params: SessionParams, accountId: string): Promise<SpeechStream> => {

@@ -5,38 +5,30 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { DomainError, invalidRequest } from '../../services/errors.js';
+import { hostOriginPolicy } from '../middleware/local-guard.js';
 
 /** Encodings of the contract's streaming `encoding` parameter. */
 export const STREAMING_ENCODINGS = [
   'linear16', 'linear32', 'alaw', 'mulaw', 'flac', 'amr-nb', 'amr-wb', 'opus', 'ogg-opus', 'speex', 'g729',
 ] as const;
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-
 export interface OriginPolicy {
   port: () => number;
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** The clinic's name is served over HTTPS (TLS here or a TLS proxy in front); see the local guard. */
+  secure?: boolean;
 }
 
 /**
- * Same rules as the REST API's local guard: `Host` must name this local service (DNS rebinding),
- * and an `Origin`, when present, must be the app's own or on the allow-list (web pages in the
- * physician's browser). Returns the refusal reason, or null when the request may upgrade.
+ * Same rules as the REST API's local guard (the same function): `Host` must name this local
+ * service (DNS rebinding), and an `Origin`, when present, must be the app's own or on the
+ * allow-list (web pages in the physician's browser). Returns the refusal reason, or null when the
+ * request may upgrade.
  */
 export function refuseByOrigin(req: IncomingMessage, policy: OriginPolicy): string | null {
-  const port = String(policy.port());
-  const host = req.headers.host?.toLowerCase();
-  const names = [...LOOPBACK_NAMES, ...policy.allowedHosts.map((h) => h.toLowerCase())];
-  if (!host || !names.some((name) => host === `${name}:${port}` || (port === '80' && host === name))) {
-    return 'Host header does not name this local service';
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    const own = LOOPBACK_NAMES.map((name) => `http://${name}:${port}`);
-    if (!own.includes(origin.toLowerCase()) && !policy.allowedOrigins.includes(origin)) return 'requests from this origin are not allowed';
-  }
-  return null;
+  return hostOriginPolicy({ port: policy.port, extraHosts: policy.allowedHosts, allowedOrigins: policy.allowedOrigins, secure: policy.secure ?? false })
+    .refusal(req.headers.host, req.headers.origin);
 }
 
 export interface Credentials {

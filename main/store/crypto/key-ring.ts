@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 /**
  * Data-encryption keys (AES-256) with ids. The ring is kept in one JSON file in the data folder;
@@ -103,10 +104,14 @@ export function openKeyRing(path: string, master: Buffer): KeyRing {
   } else {
     const id = newId();
     const key = randomBytes(32);
-    keys.set(id, key);
-    file = { version: 1, active: id, keys: [{ id, createdAt: new Date().toISOString(), sealed: wrap(master, id, key) }] };
-    save(path, file);
-    loadedMtime = statSync(path).mtimeMs;
+    const created: RingFile = { version: 1, active: id, keys: [{ id, createdAt: new Date().toISOString(), sealed: wrap(master, id, key) }] };
+    // Several instances sharing one ring (clinic mode) may start at once: the first ring written
+    // wins and the others open it, so no process ever encrypts under a key nobody else holds.
+    if (createOnce(path, created)) {
+      keys.set(id, key);
+      file = created;
+      loadedMtime = statSync(path).mtimeMs;
+    } else load();
   }
 
   return {
@@ -141,9 +146,28 @@ export function openKeyRing(path: string, master: Buffer): KeyRing {
   };
 }
 
+/**
+ * Publishes a new ring only if none exists: written whole to a temporary file, then hard-linked to
+ * its name, which fails when another process got there first (atomic on local disks and NFS).
+ */
+function createOnce(path: string, file: RingFile): boolean {
+  const tmp = `${path}.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
 /** Writes through a temporary file and a rename, owner-only, so a crash never leaves half a ring. */
 function save(path: string, file: RingFile): void {
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${hostname()}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, path);
