@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash as digest, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from '../storage.js';
 import { DomainError, invalidRequest, notFound } from '../errors.js';
 
@@ -36,22 +36,50 @@ const KEY_PREFIX = 'cdk_';
 const TOKEN_PREFIX = 'cdt_';
 
 /** Keys carry 256 random bits, so a fast hash is enough: there is nothing to brute-force. */
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string): string => digest('sha256', secret, 'hex');
 
 const unauthorized = (message = 'invalid API key or account id'): DomainError => new DomainError('unauthorized', message);
 
 /**
  * A key's last-used time is written at most this often: a write per request cost more than the
- * rest of the key check (issue 19). The key itself is still looked up on every request, so a key
- * revoked by this process or another (the CLI) is refused on the very next request.
+ * rest of the key check (issue 19).
  */
 export const KEY_TOUCH_INTERVAL_MS = 60_000;
 
-export function createAccountService(deps: { store: AccountStore; now?: () => number }): AccountService {
+/**
+ * How long a verified key is trusted without asking the store again (issue 19: the lookup was a
+ * tenth of a cheap request). A key revoked through this process (the API, or `revokeKey` of the
+ * same service) is refused on the very next request; one revoked by another process (the CLI
+ * beside a running desktop server, another clinic-server instance on the same PostgreSQL) stops
+ * working there within this many milliseconds. Only keys that were verified enter the cache.
+ */
+export const KEY_CACHE_MS = 5_000;
+
+/** Verified keys kept at once (a bound, not an expected size: entries come only from right keys). */
+const KEY_CACHE_MAX = 10_000;
+
+export function createAccountService(deps: {
+  store: AccountStore;
+  now?: () => number;
+  /** How long a verified key is trusted without a lookup; default `KEY_CACHE_MS`, 0 turns the cache off. */
+  keyCacheMs?: number;
+}): AccountService {
   const { store } = deps;
   const now = deps.now ?? Date.now;
+  const keyCacheMs = deps.keyCacheMs ?? KEY_CACHE_MS;
   /** When each key's last-used time was last written by this process. */
   const touchedAt = new Map<string, number>();
+  /** Verified keys by the hash of their secret, until when they are trusted without a lookup. */
+  const verified = new Map<string, { accountId: string; keyId: string; until: number }>();
+  /**
+   * Counts revocations begun or ended here: a lookup that overlapped one does not fill the cache,
+   * so a key read as valid just before its revocation landed is not trusted after it.
+   */
+  let revocations = 0;
+  const forget = (keyId: string): void => {
+    revocations++;
+    for (const [secretHash, entry] of verified) if (entry.keyId === keyId) verified.delete(secretHash);
+  };
   /** The ensureLocalAccount call in progress, so calls run one after another. */
   let ensuring: Promise<unknown> = Promise.resolve();
 
@@ -84,23 +112,40 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
     listKeys: (accountId) => store.listKeys(accountId),
     async revokeKey(keyId) {
       touchedAt.delete(keyId);
-      if (!(await store.revokeKey(keyId, now()))) throw notFound('active key');
+      forget(keyId);
+      try {
+        if (!(await store.revokeKey(keyId, now()))) throw notFound('active key');
+      } finally {
+        // Again once the store has it: a lookup that read the key before the write may have cached it.
+        forget(keyId);
+      }
     },
     async authenticate(apiKey, accountId) {
       if (!apiKey || !accountId) throw unauthorized('X-API-KEY and X-ACCOUNT-ID headers are required');
       const hash = hashSecret(apiKey);
-      const key = await store.findKeyByHash(hash);
-      // Compare in constant time even though the lookup is by hash, and give one answer for
-      // every failure so a caller cannot tell a wrong key from a wrong account.
-      if (!key || !sameHash(key.hash, hash) || key.revokedAt !== null || key.accountId !== accountId) throw unauthorized();
       const t = now();
-      const last = touchedAt.get(key.id);
-      if (last === undefined || t - last >= KEY_TOUCH_INTERVAL_MS) {
-        touchedAt.set(key.id, t);
-        // Not awaited: the last-used time is a convenience, and a full disk must not lock a right key out.
-        void store.touchKey(key.id, t).catch(() => undefined);
+      let key = verified.get(hash);
+      if (!key || key.until <= t) {
+        verified.delete(hash);
+        const epoch = revocations;
+        const stored = await store.findKeyByHash(hash);
+        // Compare in constant time even though the lookup is by hash, and give one answer for
+        // every failure so a caller cannot tell a wrong key from a wrong account.
+        if (!stored || !sameHash(stored.hash, hash) || stored.revokedAt !== null) throw unauthorized();
+        key = { accountId: stored.accountId, keyId: stored.id, until: t + keyCacheMs };
+        if (keyCacheMs > 0 && epoch === revocations) {
+          if (verified.size >= KEY_CACHE_MAX) verified.delete(verified.keys().next().value as string);
+          verified.set(hash, key);
+        }
       }
-      return { accountId: key.accountId, keyId: key.id };
+      if (key.accountId !== accountId) throw unauthorized();
+      const last = touchedAt.get(key.keyId);
+      if (last === undefined || t - last >= KEY_TOUCH_INTERVAL_MS) {
+        touchedAt.set(key.keyId, t);
+        // Not awaited: the last-used time is a convenience, and a full disk must not lock a right key out.
+        void store.touchKey(key.keyId, t).catch(() => undefined);
+      }
+      return { accountId: key.accountId, keyId: key.keyId };
     },
     async issueStreamToken(principal, ttlSeconds) {
       const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
