@@ -155,7 +155,9 @@ function readExtractionPrompt(promptsDir: string, logger: Logger): string | unde
  * the installed models) has been read; nothing listens until `listen()`.
  */
 export async function createClindoc(config: ClindocConfig, options: ComposeOptions = {}): Promise<Clindoc> {
-  const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination(1));
+  // Asynchronous (sync: false): a request's log line never waits for the write; pino flushes what is
+  // still buffered synchronously when the process exits, a fatal error's exit included.
+  const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination({ dest: 1, sync: false }));
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
   let protection: DataProtection;
   try {
