@@ -22,7 +22,8 @@ const USAGE = `Usage: clindoc <command>
                                          --prune then drops retired keys no longer in use
   accounts retention --account ID [--days N|--default] [--json]
                                          show or set how many days notes, transcriptions and audio are kept
-  serve                                  run the API and background jobs (as npm run serve); SIGTERM drains it
+  serve [--role api|worker|all]          run the API and background jobs (as npm run serve); SIGTERM drains it.
+                                         On a clinic server: api answers requests, worker runs jobs (default all)
   stream FILE [--url ws://127.0.0.1:8080] [--account ID] [--key KEY | --token TOKEN]
               [--encoding ENC] [--sample-rate N] [--dictation] [--fast]
                                          stream an audio file at real-time pace and print partial and final lines
@@ -56,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
-      edition: { type: 'string' }, id: { type: 'string' },
+      edition: { type: 'string' }, id: { type: 'string' }, role: { type: 'string' },
 
       replace: { type: 'boolean', default: false }, 'key-file': { type: 'string' }, 'data-dir': { type: 'string' },
     },
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (group === 'serve') {
     // The same program as `npm run serve`: configuration, start, signals and drain are headless.ts's.
+    if (values.role !== undefined) process.env.CLINDOC_ROLE = values.role;
     await import('./headless.js');
     return;
   }
@@ -113,6 +115,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (group === 'restore') {
     if (!action) fail('usage: clindoc restore FILE [--replace] [--key-file KEY] [--data-dir DIR]', 2);
+    if (config.databaseUrl) fail('clindoc restore works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) restore with pg_restore (docs/deploy.md)');
     const { BackupError, restoreBackup, restoreMasterKey } = await import('./store/backup-restore.js');
     const dataDir = values['data-dir'] ?? config.dataDir;
     try {
@@ -144,7 +147,12 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-  const accounts = createAccountService({ store: createAccountStore(db) });
+  // On a clinic server accounts live in its PostgreSQL; the data folder keeps only this machine's records.
+  const clinic = config.databaseUrl ? await (await import('./store/pg/index.js')).openPostgresAccounts(config.databaseUrl) : undefined;
+  const accounts = createAccountService({ store: clinic?.accounts ?? createAccountStore(db) });
+  const onlySqlite = (what: string): void => {
+    if (clinic) fail(`${what} works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) use the database's own tools (docs/deploy.md)`);
+  };
 
   const print = (json: unknown, text: string): void => void process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
   // Opened only by the commands that need it, so account commands work without touching keys.
@@ -160,6 +168,7 @@ async function main(argv: string[]): Promise<void> {
     }
   };
   try {
+    if (group === 'backup' || group === 'data') onlySqlite(`clindoc ${group}`);
     if (group === 'backup') {
       if (!action) fail('usage: clindoc backup FILE');
       const { writeBackup } = await import('./store/backup-write.js');
@@ -191,7 +200,7 @@ async function main(argv: string[]): Promise<void> {
     if (group === 'accounts' && action === 'retention') {
       if (!values.account) fail('accounts retention needs --account ID');
       if (!(await accounts.listAccounts()).some((a) => a.id === values.account)) fail('no such account');
-      const store = createRetentionStore(db);
+      const store = clinic?.retention ?? createRetentionStore(db);
       if (values.default) await store.setRetentionDays(values.account, null);
       else if (values.days !== undefined) {
         if (!/^\d{1,5}$/.test(values.days)) fail('--days must be a whole number of days (0 keeps everything)');
@@ -233,6 +242,7 @@ async function main(argv: string[]): Promise<void> {
     throw err;
   } finally {
     db.close();
+    await clinic?.close();
   }
 }
 

@@ -17,18 +17,31 @@ export interface ComposedOps {
   metricsToken?: string;
 }
 
-export function composeOps(config: Pick<ClindocConfig, 'asrEngine' | 'metricsToken'>, db: Db, engines: Pick<EngineRegistry, 'describe' | 'defaultTextEngine'>): ComposedOps {
-  // On SQLite the backlog is one COUNT/MIN over the jobs table (model downloads included, by their kind).
+/** How the operations endpoints reach storage: a probe of the database and the job backlog by kind. */
+export interface OpsStorage {
+  ping(): Promise<void>;
+  queue(): Promise<QueueStat[]>;
+}
+
+/** The SQLite installation's probe and backlog: `SELECT 1`, and one COUNT/MIN over the jobs table (model downloads included, by their kind). */
+export function sqliteOpsStorage(db: Db): OpsStorage {
   const backlog = db.prepare(`SELECT kind, SUM(status = 'queued') AS queued, SUM(status = 'running') AS running,
     MIN(CASE WHEN status = 'queued' THEN created_at END) AS oldest FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind`);
-  const queue = async (): Promise<QueueStat[]> => (backlog.all() as { kind: string; queued: number; running: number; oldest: number | null }[])
-    .map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, oldestQueuedSeconds: r.oldest === null ? null : Math.max(0, (Date.now() - r.oldest) / 1000) }));
+  return {
+    ping: async () => void db.prepare('SELECT 1').get(),
+    queue: async () => (backlog.all() as { kind: string; queued: number; running: number; oldest: number | null }[])
+      .map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, oldestQueuedSeconds: r.oldest === null ? null : Math.max(0, (Date.now() - r.oldest) / 1000) })),
+  };
+}
+
+export function composeOps(config: Pick<ClindocConfig, 'asrEngine' | 'metricsToken'>, storage: OpsStorage, engines: Pick<EngineRegistry, 'describe' | 'defaultTextEngine'>): ComposedOps {
+  const { queue } = storage;
   return {
     metrics: createOpsMetrics({ queue }),
     drain: createDrainState(),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     checks: [
-      { name: 'database', check: async () => void db.prepare('SELECT 1').get() },
+      { name: 'database', check: () => storage.ping() },
       { name: 'job queue', check: async () => void (await queue()) },
       {
         // The device's default recogniser and note writer are configured or installed; loading

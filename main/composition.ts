@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { chmodSync, writeFileSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
 import type { ClindocConfig } from './config.js';
@@ -8,7 +8,7 @@ import { createAccountStore } from './store/account-store.js';
 import { createNoteStore } from './store/note-store.js';
 import { createDocumentStore } from './store/document-store.js';
 import { createTranscriptionStore } from './store/transcription-store.js';
-import { createJobStore } from './store/job-store.js';
+import { createJobStore, createSqliteDeadLetters } from './store/job-store.js';
 import { createIdempotencyStore } from './store/idempotency-store.js';
 import { createWebhookStore } from './store/webhook-store.js';
 import { createFileBlobStore } from './store/blob-store.js';
@@ -72,7 +72,13 @@ import { createBackupService, type BackupService } from './services/backup/backu
 import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
 import { createListener, stopAccepting } from './server/listener.js';
-import { composeOps } from './compose-ops.js';
+import { composeOps, sqliteOpsStorage } from './compose-ops.js';
+import type { PostgresStores } from './store/pg/index.js';
+import type { DeadLetterSource } from './server/routes/jobs.js';
+import type { AuditStore } from './services/audit/ports.js';
+
+/** Every account-data store, from SQLite or from the clinic's PostgreSQL. */
+type ClindocStores = Omit<PostgresStores, 'ping' | 'close' | 'pool' | 'audit'> & { audit: AuditStore & { flush?(): void } };
 
 export const VERSION = '0.1.0';
 
@@ -158,11 +164,15 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Asynchronous (sync: false): a request's log line never waits for the write; pino flushes what is
   // still buffered synchronously when the process exits, a fatal error's exit included.
   const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination({ dest: 1, sync: false }));
+  // The device's own database: everything on a desktop; on a clinic server (CLINDOC_DATABASE_URL)
+  // only what belongs to this machine (installed models and their downloads).
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  if (config.sharedDir) mkdirSync(config.sharedDir, { recursive: true, mode: 0o700 });
   let protection: DataProtection;
   try {
     protection = openDataProtection({
       dataDir: config.dataDir,
+      ...(config.sharedDir ? { ringDir: config.sharedDir } : {}),
       ...(options.keychainKey ? { keychainKey: options.keychainKey } : {}),
       ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
       warn: (message) => logger.warn(message),
@@ -173,7 +183,21 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   }
   const { cipher, ring } = protection;
   logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
-  const stores = {
+  // Audio: in the data folder, or on the folder every instance of a clinic mounts.
+  const blobs = createFileBlobStore(join(config.sharedDir ?? config.dataDir, 'blobs'), ring);
+  let shared: PostgresStores | undefined;
+  if (config.databaseUrl) {
+    try {
+      // Loaded only in clinic mode: the desktop never pays for the PostgreSQL client and queue.
+      const { openPostgresStores } = await import('./store/pg/index.js');
+      shared = await openPostgresStores({ url: config.databaseUrl, cipher, blobs });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    logger.info({ role: config.role }, 'clinic mode: account data in PostgreSQL');
+  }
+  const stores: ClindocStores = shared ?? {
     accounts: createAccountStore(db),
     notes: createNoteStore(db, cipher),
     templates: createDocumentStore(db, 'note_templates', cipher),
@@ -184,12 +208,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
     idempotency: createIdempotencyStore(db, cipher),
     webhooks: createWebhookStore(db, cipher),
-    blobs: createFileBlobStore(join(config.dataDir, 'blobs'), ring),
     // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
     audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
     retention: createRetentionStore(db),
     engineSettings: createEngineSettingsStore(db),
     visits: createVisitStore(db, cipher),
+    storageUsage: createStorageUsageStore(db, blobs),
   };
   const audit = createAuditService({
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
@@ -233,9 +257,9 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const plainPipeline = createTranscriptionPipeline({ decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }), recognizer, vad: batchVad, diarizer: createClusteringDiarizer() });
   // Audio is encrypted at rest; the engines get a short-lived private plaintext copy.
   const pipeline: typeof plainPipeline = async (path, opts) => {
-    const key = stores.blobs.keyOf(path);
+    const key = blobs.keyOf(path);
     const started = performance.now();
-    const result = await (key ? stores.blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts));
+    const result = await (key ? blobs.withPlaintext(key, (plain) => plainPipeline(plain, opts)) : plainPipeline(path, opts));
     ops.metrics.observeRealTime(result.generatedBy?.engine ?? config.asrEngine, result.duration, (performance.now() - started) / 1000);
     return result;
   };
@@ -268,7 +292,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   });
 
   const transcriptions = createTranscriptionService({
-    engines, store: stores.transcriptions, blobs: stores.blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
+    engines, store: stores.transcriptions, blobs: blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
     events: {
       transcriptionFinished: (e) => webhooks.emit({
         accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',
@@ -276,13 +300,22 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       }),
     },
   });
-  jobs = createJobRunner({
-    store: stores.jobs, logger, concurrency: config.jobConcurrency,
-    handlers: {
-      [NOTE_JOB]: { run: (id) => notes.generate(id), giveUp: (id, message) => notes.fail(id, message) },
-      [TRANSCRIPTION_JOB]: { run: (id) => transcriptions.process(id), giveUp: (id, message) => transcriptions.fail(id, message) },
-    },
-  });
+  const handlers = {
+    [NOTE_JOB]: { run: (id: string) => notes.generate(id), giveUp: (id: string, message: string) => notes.fail(id, message) },
+    [TRANSCRIPTION_JOB]: { run: (id: string) => transcriptions.process(id), giveUp: (id: string, message: string) => transcriptions.fail(id, message) },
+  };
+  // An API instance queues work and never runs it; workers and the desktop run it.
+  const works = config.role !== 'api';
+  const concurrency = works ? config.jobConcurrency : 0;
+  // On PostgreSQL the queue is pg-boss, shared by every instance; on SQLite the durable table runner.
+  const pgQueue = config.databaseUrl
+    ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({ connectionString: config.databaseUrl, handlers, logger, concurrency, expireInSeconds: config.jobExpireSeconds })
+    : undefined;
+  jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, handlers });
+  const sqliteJobs = sqliteOpsStorage(db);
+  const deadLetters: DeadLetterSource = pgQueue
+    ? async (accountId, limit) => (await pgQueue.deadLetters(accountId, limit)).map(({ accountId: _a, ...d }) => d)
+    : createSqliteDeadLetters(db, [MODEL_PULL_JOB]);
   dispatcher = createWebhookDispatcher({
     store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
@@ -335,20 +368,30 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     },
   });
   const backups = createBackupService({
-    ...(config.backupDir ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
+    // Backups of a clinic's PostgreSQL are the database's own (pg_dump, docs/deploy.md).
+    ...(config.backupDir && !shared ? { folder: createBackupFolder(config.backupDir, { db, dataDir: config.dataDir, ring, appVersion: VERSION }) } : {}),
     keep: config.backupKeep, intervalHours: config.backupIntervalHours,
   });
   const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
   // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
-  const ops = composeOps(config, db, engineRegistry);
+  const ops = composeOps(config, {
+    ping: shared ? () => shared.ping() : sqliteJobs.ping,
+    // Shared notes and transcriptions on PostgreSQL, beside this device's model downloads.
+    queue: pgQueue
+      ? async () => [
+        ...Object.entries(await pgQueue.stats()).map(([kind, d]) => ({ kind, queued: d.queued, running: d.active, oldestQueuedSeconds: d.oldestQueuedAgeSeconds })),
+        ...(await sqliteJobs.queue()).filter((q) => q.kind === MODEL_PULL_JOB),
+      ]
+      : sqliteJobs.queue,
+  }, engineRegistry);
   const secure = Boolean(config.tls) || config.behindTlsProxy;
   const { app, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, codeEditions, models: modelManager.service,
+      deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, codeEditions, models: modelManager.service,
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),
@@ -357,7 +400,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
       visits, signIn,
       storage: createStorageUsageService({
-        reader: createStorageUsageStore(db, stores.blobs), notes, transcriptions, templates, macros: macroLibrary, webhooks,
+        reader: stores.storageUsage, notes, transcriptions, templates, macros: macroLibrary, webhooks,
         visits: { list: (accountId, limit, cursor) => visits.list(accountId, { limit, ...(cursor ? { cursor } : {}) }), delete: visits.delete },
       }),
     },
@@ -365,7 +408,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
       rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds }, allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,
-      rendererDir: config.rendererDir, secure, ops, ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
+      rendererDir: config.rendererDir, secure, ops, serveApi: config.role !== 'worker', ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },
   );
   const server = createListener(app, config.tls);
@@ -373,12 +416,13 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   server.headersTimeout = 30_000;
   let streaming: StreamingHandle | undefined;
   const retention = createRetentionSweeper({
-    retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, visits: stores.visits, blobs: stores.blobs, idempotency: stores.idempotency,
+    retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, visits: stores.visits, blobs: blobs, idempotency: stores.idempotency,
     audit, logger, defaultDays: config.retentionDays, intervalMs: config.retentionSweepSeconds * 1000,
   });
 
   let localCredentials: { accountId: string; apiKey: string } | undefined;
-  if (options.createLocalAccount !== false) {
+  // A clinic server's accounts are made with `clindoc accounts create`, never on first start.
+  if (options.createLocalAccount ?? !shared) {
     const created = await accounts.ensureLocalAccount();
     if (created) {
       localCredentials = { accountId: created.account.id, apiKey: created.apiKey };
@@ -417,11 +461,13 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       // Each queue first puts back what a previous exit left running, then takes work.
       await jobs!.start();
       await downloads!.start();
-      await dispatcher!.start();
-
-      retention.start();
+      // Webhooks are delivered and retention swept where jobs run (workers and the desktop).
+      if (works) {
+        await dispatcher!.start();
+        retention.start();
+      }
       backupScheduler.start();
-      logger.info({ host: config.host, port: boundPort }, 'local API listening');
+      logger.info({ host: config.host, port: boundPort, role: config.role }, 'local API listening');
       return boundPort;
     },
     async close(options = {}) {
@@ -442,10 +488,11 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       // A backup being written reads the database to the end before it is closed.
       await backups.idle();
       try {
-        stores.audit.flush(); // the trail's last batch (issue 19 batches its writes)
+        stores.audit.flush?.(); // the trail's last batch (SQLite batches its writes; PostgreSQL writes each at once)
       } catch (err) {
         logger.error({ errName: (err as Error)?.name }, 'audit events could not be written before closing');
       }
+      await shared?.close();
       db.close();
     },
   };

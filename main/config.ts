@@ -163,7 +163,28 @@ export interface ClindocConfig {
   metricsToken?: string;
   /** CLINDOC_DRAIN_SECONDS, default 30: on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish. */
   drainSeconds: number;
+  /**
+   * CLINDOC_DATABASE_URL: a PostgreSQL URL (`postgres://user@host/db`) that holds every account's
+   * data, shared by several instances; default none: SQLite in the data folder. The device's own
+   * records (installed models) stay in the data folder either way.
+   */
+  databaseUrl?: string;
+  /**
+   * CLINDOC_SHARED_DIR: a folder every instance mounts (NFS/SMB): audio under `blobs/`, the key ring
+   * `keyring.json` beside it. Default none: both in the data folder.
+   */
+  sharedDir?: string;
+  /**
+   * CLINDOC_ROLE (or `clindoc serve --role`), default `all`: `api` answers the HTTP API and queues
+   * work but never runs it; `worker` runs note and transcription jobs and delivers webhooks,
+   * answering only /healthz, /readyz and /metrics; `all` does both (the desktop).
+   */
+  role: ServerRole;
+  /** CLINDOC_JOB_EXPIRE_SECONDS, default 60: a job whose worker stops sending heartbeats for this long runs again elsewhere (PostgreSQL queue). */
+  jobExpireSeconds: number;
 }
+
+export type ServerRole = 'api' | 'worker' | 'all';
 
 /** Whether a listen address reaches this computer only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
@@ -378,6 +399,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     },
     ...exposure,
     drainSeconds: int(env, 'CLINDOC_DRAIN_SECONDS', 30, 0, 3600),
+    ...readClinic(env, encryptionKey),
+  };
+}
+
+/** The clinic-server settings: a shared database, a shared folder and the process's role. */
+function readClinic(env: Env, encryptionKey: string | undefined): Pick<ClindocConfig, 'databaseUrl' | 'sharedDir' | 'role' | 'jobExpireSeconds'> {
+  const databaseUrl = env.CLINDOC_DATABASE_URL?.trim() || undefined;
+  // Never echo the URL: it may carry a password.
+  if (databaseUrl && !/^postgres(ql)?:\/\/\S+$/.test(databaseUrl)) throw new ConfigError('CLINDOC_DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  // Every instance must open the same key ring: a key generated into one data folder would leave the others unable to read.
+  if (databaseUrl && !encryptionKey) throw new ConfigError('CLINDOC_ENCRYPTION_KEY', 'is required with CLINDOC_DATABASE_URL: every instance must share one master key');
+  const sharedDir = env.CLINDOC_SHARED_DIR?.trim() ? resolve(env.CLINDOC_SHARED_DIR.trim()) : undefined;
+  const role = (env.CLINDOC_ROLE?.trim() || 'all') as ServerRole;
+  if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('CLINDOC_ROLE', `must be api, worker or all, not "${role}"`);
+  return {
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(sharedDir ? { sharedDir } : {}),
+    role,
+    jobExpireSeconds: int(env, 'CLINDOC_JOB_EXPIRE_SECONDS', 60, 2, 86_400),
   };
 }
 

@@ -33,7 +33,9 @@ async function main(): Promise<void> {
         `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
     );
   }
-  process.stderr.write(`Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
+  process.stderr.write(config.role === 'worker'
+    ? `Clindoc worker on ${config.host}:${port}: background jobs and webhooks; /healthz, /readyz and /metrics only\n`
+    : `Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
   let link: string | undefined;
   try {
     link = clindoc.signInLink();

@@ -2,8 +2,8 @@
 # A throwaway PostgreSQL cluster for the tests and benchmarks: Debian's server binaries, a data
 # folder under a temp directory, trust authentication on 127.0.0.1 only, a free port.
 #
-#   eval "$(bash scripts/postgres-throwaway.sh start)"   # exports CLINDOC_TEST_PG_URL and CLINDOC_TEST_PG_DIR
-#   bash scripts/postgres-throwaway.sh stop "$CLINDOC_TEST_PG_DIR"
+#   eval "$(bash scripts/postgres-throwaway.sh start)"   # exports CLINDOC_TEST_PG_URL and PG_THROWAWAY_DIR
+#   bash scripts/postgres-throwaway.sh stop "$PG_THROWAWAY_DIR"
 #
 # `start` prints only the export lines on stdout (progress goes to stderr). PostgreSQL refuses to run
 # as root, so under root the cluster belongs to the `postgres` user the Debian package creates.
@@ -40,7 +40,7 @@ case "${1:-}" in
     as_owner "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
       -o "-c listen_addresses=127.0.0.1 -c port=$PORT -c unix_socket_directories=$DIR -c max_connections=300" start >&2
     echo "export CLINDOC_TEST_PG_URL=postgres://clindoc@127.0.0.1:$PORT/postgres"
-    echo "export CLINDOC_TEST_PG_DIR=$DIR"
+    echo "export PG_THROWAWAY_DIR=$DIR"
     ;;
   stop)
     DIR="${2:?usage: postgres-throwaway.sh stop DIR}"

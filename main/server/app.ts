@@ -13,6 +13,7 @@ import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
 import { createDrainState, type DrainState } from './middleware/drain.js';
 import { hostOriginPolicy } from './middleware/local-guard.js';
 import { opsRouter, type ReadinessCheck } from './routes/ops.js';
+import { registerJobRoutes, type DeadLetterSource } from './routes/jobs.js';
 import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
 import type { IncomingMessage } from 'node:http';
 import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
@@ -61,6 +62,8 @@ import type { IdempotencyStore } from '../services/storage.js';
 import { DomainError } from '../services/errors.js';
 
 export interface ApiServices {
+  /** Background jobs that failed every attempt (`GET /v1/jobs/dead-letters`). */
+  deadLetters?: DeadLetterSource;
   accounts: AccountService;
   notes: NoteService;
   styles: StyleService;
@@ -108,6 +111,11 @@ export function recordLockout(services: Pick<ApiServices, 'accounts' | 'audit'>,
 }
 
 export interface ApiOptions {
+  /**
+   * False for a worker process (`--role worker`): only /healthz, /readyz and /metrics are served;
+   * the API, its documents and the interface answer 404. Default true.
+   */
+  serveApi?: boolean;
   logger: Logger;
   /** Port actually bound (known after listen; used for Host/Origin checks). */
   port: () => number;
@@ -157,6 +165,11 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: hostOriginPolicy(guard).refusal,
     ...(options.ops?.metricsToken ? { metricsToken: options.ops.metricsToken } : {}),
   }));
+  if (options.serveApi === false) {
+    app.use((_req, _res, next) => next(new DomainError('not_found', 'this instance runs background work only; send API requests to an API instance')));
+    app.use(errorHandler(options.logger));
+    return { app, openapi: () => ({}), clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
+  }
   app.use(localGuard(guard));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
 
@@ -207,6 +220,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
 
   registerCodingRoutes(registry, { coding: services.coding });
   if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
+  if (services.deadLetters) registerJobRoutes(registry, { deadLetters: services.deadLetters });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 
   let doc: Record<string, unknown> | undefined;

@@ -36,7 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!adminUrl) {
     const exports = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     adminUrl = /CLINDOC_TEST_PG_URL=(\S+)/.exec(exports)?.[1];
-    clusterDir = /CLINDOC_TEST_PG_DIR=(\S+)/.exec(exports)?.[1];
+    clusterDir = /PG_THROWAWAY_DIR=(\S+)/.exec(exports)?.[1];
     if (!adminUrl) throw new Error('the throwaway PostgreSQL cluster did not start');
   }
   const name = `jobs_${randomBytes(6).toString('hex')}`;

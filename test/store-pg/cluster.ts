@@ -38,7 +38,7 @@ export async function openCluster(): Promise<TestCluster> {
   if (!adminUrl) {
     const exports = execFileSync('bash', [SCRIPT, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     adminUrl = /CLINDOC_TEST_PG_URL=(\S+)/.exec(exports)?.[1];
-    clusterDir = /CLINDOC_TEST_PG_DIR=(\S+)/.exec(exports)?.[1];
+    clusterDir = /PG_THROWAWAY_DIR=(\S+)/.exec(exports)?.[1];
     if (!adminUrl) throw new Error('the throwaway PostgreSQL cluster did not start');
   }
   const admin = adminUrl;

@@ -17,6 +17,6 @@ export interface DataProtection {
 /** Resolves the master key and opens the data folder's key ring: what every store needs to encrypt. */
 export function openDataProtection(request: MasterKeyRequest): DataProtection {
   const { key, source } = resolveMasterKey(request);
-  const ring = openKeyRing(keyRingPath(request.dataDir), key);
+  const ring = openKeyRing(keyRingPath(request.ringDir ?? request.dataDir), key);
   return { ring, cipher: createFieldCipher(ring), source };
 }

@@ -27,6 +27,8 @@ export function parseKey(text: string): Buffer | undefined {
 
 export interface MasterKeyRequest {
   dataDir: string;
+  /** Folder of the key ring when it is not the data folder (CLINDOC_SHARED_DIR: one ring for every instance). */
+  ringDir?: string;
   /** A key handed in by the desktop app (Electron safeStorage / OS keychain). Wins over the rest. */
   keychainKey?: Buffer;
   /** CLINDOC_ENCRYPTION_KEY, already validated by the configuration loader. */

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { AuditStore, RetentionStore } from '../../services/audit/ports.js';
 import type {
   AccountStore, BlobStore, DocumentStore, IdempotencyStore, JobStore, NoteStore, TranscriptionStore, WebhookStore,
@@ -51,6 +52,8 @@ export interface PostgresStores {
   engineSettings: EngineSettingsStore;
   visits: VisitStore;
   storageUsage: StorageUsageReader;
+  /** The connection pool the stores use, for other shared state of this database (rate-limit windows). */
+  pool: pg.Pool;
   /** Resolves when the database answers a query; rejects (without the URL or any value) otherwise. For readiness checks. */
   ping(): Promise<void>;
   /** Waits for running queries and closes every connection, the instance lease's included (its claims become recoverable). */
@@ -91,9 +94,26 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     engineSettings: createPgEngineSettingsStore(sql),
     visits: createPgVisitStore(sql, cipher),
     storageUsage: createPgStorageUsageStore(sql, options.blobs),
+    pool,
     async ping() {
       await sql.query('SELECT 1');
     },
     close: () => (closed ??= Promise.all([pool.end(), lease.close()]).then(() => undefined)),
   };
+}
+
+/**
+ * The stores the CLI's account commands need, without the cipher, the blobs or an instance lease:
+ * `clindoc accounts create` on a clinic server. Migrates like `openPostgresStores`.
+ */
+export async function openPostgresAccounts(url: string): Promise<{ accounts: AccountStore; retention: RetentionStore; close(): Promise<void> }> {
+  const pool = createPool({ url, poolSize: 2 });
+  try {
+    await migratePg(pool);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  const sql = sqlOf(pool);
+  return { accounts: createPgAccountStore(sql), retention: createPgRetentionStore(sql), close: () => pool.end() };
 }
