@@ -1,8 +1,8 @@
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { access, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { access, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type { BlobStore } from '../services/storage.js';
@@ -26,9 +26,37 @@ export interface EncryptedBlobStore extends BlobStore {
   keyIdOf(key: string): string | undefined;
   /** Rewrites one blob under the active key (atomic rename). */
   reencrypt(key: string): Promise<void>;
+  /**
+   * Removes files left in the temporary folder by a writer that died (power cut, SIGKILL) once
+   * they are older than `maxAgeMs` (default a day, far beyond any upload, so another host's
+   * write in progress is never touched). Returns how many were removed. A store's first write,
+   * and its first write of each hour after that, runs it too.
+   */
+  sweepTemp(now?: number, maxAgeMs?: number): Promise<number>;
 }
 
-const KEY = /^[a-f0-9-]{36}$/;
+/**
+ * Where a blob store keeps its files. Both adapters share every other line: a blob is written
+ * under a temporary name in `tempDir`, flushed, and renamed to `fileOf(key)`, so a reader (this
+ * process, another process, another host on the same share) sees the whole file or none.
+ */
+export interface BlobLayout {
+  /** Final path of a valid blob key. */
+  fileOf(key: string): string;
+  /** Folder for files being written; on the same file system as every final path, so rename is atomic. */
+  tempDir: string;
+  /** Every blob key stored. */
+  keys(): string[];
+}
+
+/** Blob keys are UUIDs; nothing else is ever joined into a path. */
+export const BLOB_KEY = /^[a-f0-9-]{36}$/;
+// host-pid-random.part: the host and pid say who was writing when one is left behind.
+const TEMP_FILE = /^[A-Za-z0-9_.-]*-\d+-[a-f0-9]{16}\.part$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+// Where a directory cannot be opened or flushed (Windows, some SMB clients) the rename stands as is.
+const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EBADF']);
 
 function privateTempDir(): string {
   const shm = '/dev/shm';
@@ -45,16 +73,66 @@ function privateTempDir(): string {
   }
 }
 
+function tempName(): string {
+  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+  return `${host}-${process.pid}-${randomBytes(8).toString('hex')}.part`;
+}
+
+/** Flushes a folder's entries (a rename) to stable storage where the platform allows it. */
+async function syncDir(path: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    await handle.sync();
+  } catch (err) {
+    if (!DIR_SYNC_UNSUPPORTED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
 /**
- * Blobs as files under one folder (owner-only permissions), encrypted with AES-256-GCM under the
- * key ring's active key. Writes stream to disk and stop as soon as `maxBytes` of plaintext is
+ * Writes a file atomically: `fill` streams into a new temporary file in `tempDir`, which is
+ * flushed to disk, renamed to `target` (replacing any file there) and the target's folder is
+ * flushed, along with any folders created for it. On failure the temporary file is removed and
+ * nothing appears at `target`.
+ */
+async function writeAtomically(tempDir: string, target: string, fill: (out: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+  const temp = join(tempDir, tempName());
+  try {
+    await fill(createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+    // fsync works per file, not per descriptor: the data the stream wrote and closed reaches the disk (or the NFS server) here.
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const created = await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await rename(temp, target);
+    // New fan-out folders must be durable too, or a crash could lose the entry that leads to the file.
+    const folders = [dirname(target)];
+    if (created) {
+      const top = dirname(resolve(created));
+      for (let dir = resolve(dirname(target)); dir !== top && dir !== dirname(dir); dir = dirname(dir)) folders.push(dirname(dir));
+    }
+    for (const dir of folders) await syncDir(dir);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * An encrypted blob store over `layout`: AES-256-GCM under the key ring's active key, owner-only
+ * files, atomic writes. Writes stream to disk and stop as soon as `maxBytes` of plaintext is
  * passed, so an oversized upload is never held in memory.
  */
-export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobStore {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+export function createLayoutBlobStore(layout: BlobLayout, ring: KeyRing): EncryptedBlobStore {
+  mkdirSync(layout.tempDir, { recursive: true, mode: 0o700 });
   const pathOf = (key: string): string => {
-    if (!KEY.test(key)) throw new Error('invalid blob key');
-    return join(root, key);
+    if (!BLOB_KEY.test(key)) throw new Error('invalid blob key');
+    return layout.fileOf(key);
   };
   const withPlaintext = async <T>(key: string, fn: (path: string) => Promise<T>): Promise<T> => {
     const path = pathOf(key);
@@ -69,10 +147,29 @@ export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobS
       rmSync(dir, { recursive: true, force: true });
     }
   };
+  const sweepTemp = async (now = Date.now(), maxAgeMs = DAY_MS): Promise<number> => {
+    let removed = 0;
+    for (const name of await readdir(layout.tempDir).catch(() => [] as string[])) {
+      if (!TEMP_FILE.test(name)) continue;
+      const path = join(layout.tempDir, name);
+      // Gone already (its writer finished, or another host swept it): nothing to do.
+      const info = await stat(path).catch(() => undefined);
+      if (info && now - info.mtimeMs > maxAgeMs) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
+  };
+  let lastSweep = 0;
   return {
     async write(source, maxBytes) {
+      const t = Date.now();
+      if (t - lastSweep > HOUR_MS) {
+        lastSweep = t;
+        await sweepTemp(t);
+      }
       const key = randomUUID();
-      const path = pathOf(key);
       let bytes = 0;
       const limiter = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -81,12 +178,7 @@ export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobS
           else done(null, chunk);
         },
       });
-      try {
-        await pipeline(source as NodeJS.ReadableStream, limiter, encryptingStream(ring, key), createWriteStream(path, { mode: 0o600 }));
-      } catch (err) {
-        rmSync(path, { force: true });
-        throw err;
-      }
+      await writeAtomically(layout.tempDir, pathOf(key), (out) => pipeline(source as NodeJS.ReadableStream, limiter, encryptingStream(ring, key), out));
       return { key, bytes };
     },
     pathOf,
@@ -95,21 +187,29 @@ export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobS
     delete: async (key) => rm(pathOf(key), { force: true }),
     keyOf(path) {
       const key = basename(path);
-      return KEY.test(key) && pathOf(key) === path ? key : undefined;
+      return BLOB_KEY.test(key) && pathOf(key) === path ? key : undefined;
     },
     withPlaintext,
-    keys: () => readdirSync(root).filter((name) => KEY.test(name)),
+    keys: () => layout.keys(),
     keyIdOf: (key) => readBlobHeader(pathOf(key))?.keyId,
     async reencrypt(key) {
       const path = pathOf(key);
-      const next = `${path}.reencrypt`;
-      try {
-        await withPlaintext(key, (plain) => pipeline(createReadStream(plain), encryptingStream(ring, key), createWriteStream(next, { mode: 0o600 })));
-        renameSync(next, path);
-      } catch (err) {
-        rmSync(next, { force: true });
-        throw err;
-      }
+      await withPlaintext(key, (plain) => writeAtomically(layout.tempDir, path, (out) => pipeline(createReadStream(plain), encryptingStream(ring, key), out)));
     },
+    sweepTemp,
   };
+}
+
+/**
+ * Blobs as files directly under one local folder (`<root>/<uuid>`, owner-only), the layout of a
+ * desktop's data folder and its backups. Files being written wait in the same folder under a
+ * `.part` name, which is never a key, so the folder holds nothing else once writes finish.
+ */
+export function createFileBlobStore(root: string, ring: KeyRing): EncryptedBlobStore {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  return createLayoutBlobStore({
+    fileOf: (key) => join(root, key),
+    tempDir: root,
+    keys: () => readdirSync(root).filter((name) => BLOB_KEY.test(name)),
+  }, ring);
 }
