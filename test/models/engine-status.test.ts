@@ -37,7 +37,7 @@ describe('GET /v1/engines: which engine answers each task, and how good it is', 
       'and most drug and anatomy words missed (80.8% on synthetic clinical dictation); install a speech model (Settings > Engines > Models).',
     );
     expect(task(status, 'transcription').warnings[0]).toMatch(/^Embedded recogniser: expect about one word in 4 wrong on real speech \(26\.3% word error rate on recordings/);
-    expect(dictation.quality.map((q) => `${q.metric} ${q.value} ${q.mode} ${q.date} ${q.script}`)).toContain('WER 26.3 batch 2026-11-21 npm run eval:wer');
+    expect(dictation.quality.map((q) => `${q.metric} ${q.value} ${q.mode} ${q.date} ${q.script}`)).toContain('WER 26.3 batch 2026-11-25 npm run eval:wer');
     expect(task(status, 'notes').warnings[0]).toMatch(/ROUGE-1 49\.79 on ACI-Bench/);
     expect(task(status, 'coding').quality[0]).toMatchObject({ metric: 'full-code F1', value: 0.896 });
   });
@@ -61,7 +61,7 @@ describe('GET /v1/engines: which engine answers each task, and how good it is', 
     const quality = parseQuality(JSON.parse(readFileSync(join(locateAppFiles().modelsDir, 'quality.json'), 'utf8')));
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     for (const m of quality.measurements) {
-      const written = m.unit === '%' ? `${m.value}%` : String(m.value);
+      const written = m.unit === '%' ? `${m.value.toFixed(1)}%` : String(m.value);
       expect({ figure: `${m.engine} ${m.metric}`, inReadme: readme.includes(written) }).toEqual({ figure: `${m.engine} ${m.metric}`, inReadme: true });
     }
   });
