@@ -33,8 +33,8 @@ describe('GET /v1/engines: which engine answers each task, and how good it is', 
     const dictation = task(status, 'dictation');
     expect(dictation).toMatchObject({ model: 'en-us + clinical', choice: 'default', partials: true });
     expect(dictation.warnings[0]).toBe(
-      'Embedded recogniser: expect about one word in 3 wrong on real speech (31.6% word error rate live, measured 2026-11-21), ' +
-      'and most drug and anatomy words missed (80.8% on synthetic clinical dictation); install a speech model (Settings > Engines > Models).',
+      'Embedded recogniser: expect about one word in 3 wrong on real speech (30.7% word error rate live, measured 2026-11-25), ' +
+      'and most drug and anatomy words missed (65% on synthetic clinical dictation); install a speech model (Settings > Engines > Models).',
     );
     expect(task(status, 'transcription').warnings[0]).toMatch(/^Embedded recogniser: expect about one word in 4 wrong on real speech \(26\.3% word error rate on recordings/);
     expect(dictation.quality.map((q) => `${q.metric} ${q.value} ${q.mode} ${q.date} ${q.script}`)).toContain('WER 26.3 batch 2026-11-25 npm run eval:wer');
