@@ -5,9 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ROOT } from '../support/child.js';
+import { freePort, ROOT } from '../support/child.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -36,23 +37,43 @@ const live = new Set<Instance>();
 
 /**
  * Starts `clindoc serve --role ROLE` (through main/cli.ts, as `clindoc serve` runs it) on a free
- * loopback port and resolves once it logs `local API listening` and answers `/readyz` with 200.
+ * loopback port and resolves once it logs `local API listening` with its port and answers
+ * `/readyz` with 200. With `logFile` its output goes to that file instead of a pipe (a benchmark's
+ * thousands of request lines are then written as a real service writes them, not read back here);
+ * the port is then chosen beforehand and readiness alone is awaited.
  */
-export async function startInstance(options: { name: string; role: Role; env: Record<string, string>; timeoutMs?: number }): Promise<Instance> {
-  const { name, role } = options;
+export async function startInstance(options: { name: string; role: Role; env: Record<string, string>; timeoutMs?: number; logFile?: string }): Promise<Instance> {
+  const { name, role, logFile } = options;
+  const fixedPort = logFile ? await freePort() : 0;
+  const logFd = logFile ? openSync(logFile, 'a') : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--role', role], {
     cwd: ROOT,
-    env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', CLINDOC_PORT: '0', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', ...options.env, CLINDOC_PORT: String(fixedPort) },
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
   });
+  if (logFd !== undefined) closeSync(logFd);
   let out = '';
   const keep = (line: string): void => {
     out += `${line}\n`;
     if (out.length > KEEP_BYTES) out = out.slice(out.length - KEEP_BYTES / 2);
   };
+  const output = (): string => {
+    if (!logFile) return out;
+    const text = readFileSync(logFile, 'utf8');
+    return text.slice(Math.max(0, text.length - KEEP_BYTES));
+  };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const listening = new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} (${role}) did not start in time:\n${out}`)), options.timeoutMs ?? 90_000);
+    const timer = setTimeout(() => reject(new Error(`${name} (${role}) did not start in time:\n${output()}`)), options.timeoutMs ?? 90_000);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} (${role}) exited with ${code} before it listened:\n${output()}`));
+    });
+    if (logFile) {
+      clearTimeout(timer);
+      resolve(fixedPort);
+      return;
+    }
     const read = (line: string): void => {
       keep(line);
       if (!line.includes('local API listening')) return;
@@ -68,14 +89,9 @@ export async function startInstance(options: { name: string; role: Role; env: Re
     };
     createInterface({ input: child.stdout! }).on('line', read);
     createInterface({ input: child.stderr! }).on('line', keep);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} (${role}) exited with ${code} before it listened:\n${out}`));
-    });
   });
   const instance: Instance = {
-    name, role, port: 0, base: '', child, exited,
-    output: () => out,
+    name, role, port: 0, base: '', child, exited, output,
     async stop(timeoutMs = 15_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -94,7 +110,11 @@ export async function startInstance(options: { name: string; role: Role; env: Re
   try {
     instance.port = await listening;
     instance.base = `http://127.0.0.1:${instance.port}`;
-    await until(async () => (await fetch(`${instance.base}/readyz`).then((r) => r.status, () => 0)) === 200, `${name} to be ready`, 60_000);
+    const ready = async (): Promise<boolean> => {
+      if (child.exitCode !== null) throw new Error(`${name} (${role}) exited with ${child.exitCode}:\n${output()}`);
+      return (await fetch(`${instance.base}/readyz`).then((r) => r.status, () => 0)) === 200;
+    };
+    await until(ready, `${name} to be ready`, options.timeoutMs ?? 90_000, 200);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
