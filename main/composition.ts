@@ -387,6 +387,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       : sqliteJobs.queue,
   }, engineRegistry);
   const secure = Boolean(config.tls) || config.behindTlsProxy;
+  // API instances on one database count one window per client (loaded, like the stores, only in clinic mode).
+  const rateWindows = shared ? (await import('./store/pg/rate-windows.js')).createPgRateWindows(shared.pool) : undefined;
   const { app, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
@@ -406,7 +408,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     },
     {
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
-      rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds }, allowedOrigins: config.allowedOrigins,
+      rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, ...(rateWindows ? { windows: rateWindows } : {}) }, allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,
       rendererDir: config.rendererDir, secure, ops, serveApi: config.role !== 'worker', ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },

@@ -6,6 +6,7 @@ import { createRouteRegistry } from './route-registry.js';
 import { requestLog } from './middleware/request-log.js';
 import { localGuard } from './middleware/local-guard.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import type { RateWindows } from '../services/rate-windows.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { auditTrail } from './middleware/audit.js';
@@ -123,7 +124,8 @@ export interface ApiOptions {
   version: string;
   bodyLimitBytes: number;
   maxAudioBytes: number;
-  rateLimit: { limit: number; windowSeconds: number };
+  /** Requests per window and key; `windows` counts them across API instances (default: this process's memory). */
+  rateLimit: { limit: number; windowSeconds: number; windows?: RateWindows };
   allowedOrigins: string[];
   allowedHosts: string[];
   corsOrigins: string[];

@@ -194,6 +194,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN claimed_by INTEGER;
   ALTER TABLE webhook_deliveries ADD COLUMN claimed_by INTEGER;
   `,
+  // 3: rate-limit windows shared by the API instances (rate-windows.ts). UNLOGGED: one write per
+  // request without WAL; a crash or a failover empties the table, which only restarts the windows.
+  // No SQLite counterpart: one process counts in memory.
+  `
+  CREATE UNLOGGED TABLE rate_windows (
+    key TEXT PRIMARY KEY,
+    ends_at BIGINT NOT NULL,
+    count INTEGER NOT NULL
+  );
+  CREATE INDEX rate_windows_ends ON rate_windows(ends_at);
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.
