@@ -1,8 +1,8 @@
 // A second process on the shared folder, started by shared-blob-store.test.ts:
-//   write <dir> <tag> <count>   writes <count> blobs and prints {key: sha256} as JSON
-//   read <dir> <key>...         prints {key: sha256} of the plaintext of each blob
-//   hang <dir>                  starts a write that never ends and prints "writing" once bytes are on disk
-// The master key comes in CLINDOC_TEST_MASTER_KEY (hex); the key ring is the folder's keyring.json.
+//   <master key hex> write <dir> <tag> <count>   writes <count> blobs and prints {key: sha256} as JSON
+//   <master key hex> read <dir> <key>...         prints {key: sha256} of the plaintext of each blob
+//   <master key hex> hang <dir>                  starts a write that never ends and prints "writing" once bytes are on disk
+// The key ring is the folder's keyring.json, opened with the test's throwaway master key.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +10,8 @@ import { Readable } from 'node:stream';
 import { openKeyRing } from '../../main/store/crypto/key-ring.js';
 import { SHARED_LAYOUT, createSharedBlobStore } from '../../main/store/shared-blob-store.js';
 
-const [mode, dir, ...rest] = process.argv.slice(2);
-const ring = openKeyRing(join(dir!, SHARED_LAYOUT.keyRing), Buffer.from(process.env.CLINDOC_TEST_MASTER_KEY!, 'hex'));
+const [masterHex, mode, dir, ...rest] = process.argv.slice(2);
+const ring = openKeyRing(join(dir!, SHARED_LAYOUT.keyRing), Buffer.from(masterHex!, 'hex'));
 const blobs = createSharedBlobStore(dir!, ring);
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 

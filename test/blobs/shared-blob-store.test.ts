@@ -17,12 +17,11 @@ const run = promisify(execFile);
 const CHILD = join(ROOT, 'test', 'blobs', 'blob-child.ts');
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const master = randomBytes(32);
-const childEnv = { ...process.env, CLINDOC_TEST_MASTER_KEY: master.toString('hex') };
 const root = mkdtempSync(join(tmpdir(), 'clindoc-shared-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function child(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, env: childEnv });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', CHILD, master.toString('hex'), ...args], { cwd: ROOT });
   return JSON.parse(stdout) as Record<string, string>;
 }
 
@@ -133,7 +132,7 @@ describe('shared blob store', () => {
   });
 
   it('a writer killed mid-write leaves only a temporary file, which the sweep removes once a day old', async () => {
-    const writer = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hang', dir], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    const writer = spawn(process.execPath, ['--import', 'tsx', CHILD, master.toString('hex'), 'hang', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => writer.once('exit', resolve));
     await new Promise<void>((resolve, reject) => {
       writer.stdout!.on('data', (c: Buffer) => c.toString().includes('writing') && resolve());
