@@ -6,6 +6,12 @@
  * p50/p99 latency, the ratio to the plain route and the targets beside them (Clindoc at least 0.8
  * of the plain rate; p99 under 10 ms). Never fails on a figure.
  *
+ * Beside the rates it prints the server process's CPU time per request for each (process.cpuUsage
+ * around each slice, threads included): on a machine shared with other work the rates swing with
+ * whatever else runs, while the CPU a request costs barely moves, so the CPU ratio (plain ÷
+ * Clindoc) says what the rate ratio would be on a server that had its cores to itself. The median
+ * of the slice pairs' rate ratios is printed too, being less swayed by one burst than the total.
+ *
  *   npm run bench:api                       # 10 s per case
  *   npx tsx bench/api-overhead-bench.ts --seconds 5 --profile /tmp/prof   # Clindoc alone, one .cpuprofile per case
  *
@@ -93,7 +99,11 @@ async function serve(): Promise<void> {
   // The parent starts and stops the CPU profiler around each measured case (warm-up excluded).
   const session = new Session();
   session.connect();
-  process.on('message', (message: { profile: 'start' } | { profile: 'stop'; path: string }) => {
+  process.on('message', (message: { cpu: true } | { profile: 'start' } | { profile: 'stop'; path: string }) => {
+    if ('cpu' in message) {
+      process.send!({ cpu: process.cpuUsage() });
+      return;
+    }
     void (async () => {
       if (message.profile === 'start') {
         await session.post('Profiler.enable');
@@ -115,11 +125,14 @@ async function serve(): Promise<void> {
 }
 
 interface Figures {
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
+  /** Server CPU time (user + system, µs) spent over the measurement; NaN when not taken. */
+  cpuMicros: number;
 }
 
 type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
@@ -127,7 +140,7 @@ type Init = { method: 'GET' | 'POST'; headers: Record<string, string>; body?: st
 async function load(url: string, init: Init, seconds = SECONDS): Promise<Figures> {
   const { default: autocannon } = await import('autocannon');
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, ...init });
-  return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { requests: result.requests.total, rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpuMicros: NaN };
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -137,21 +150,34 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
  * work on a shared machine hits both alike. Rate: requests over the whole time; p50/p99: the
  * median of the slices' percentiles.
  */
-async function sideBySide(urls: { plain?: string; clindoc: string }, init: Init): Promise<{ plain?: Figures; clindoc: Figures }> {
+async function sideBySide(
+  urls: { plain?: string; clindoc: string },
+  init: Init,
+  serverCpu: () => Promise<number>,
+): Promise<{ plain?: Figures; clindoc: Figures; sliceRatios: number[] }> {
   const slices = Math.max(1, Math.round(SECONDS / SLICE_SECONDS));
   const runs: { plain: Figures[]; clindoc: Figures[] } = { plain: [], clindoc: [] };
+  // Only one server is loaded at a time, so the child's CPU over a slice is that server's work.
+  const measured = async (url: string): Promise<Figures> => {
+    const before = await serverCpu();
+    const figures = await load(url, init, SECONDS / slices);
+    return { ...figures, cpuMicros: (await serverCpu()) - before };
+  };
   for (let i = 0; i < slices; i++) {
-    if (urls.plain) runs.plain.push(await load(urls.plain, init, SECONDS / slices));
-    runs.clindoc.push(await load(urls.clindoc, init, SECONDS / slices));
+    if (urls.plain) runs.plain.push(await measured(urls.plain));
+    runs.clindoc.push(await measured(urls.clindoc));
   }
   const merge = (all: Figures[]): Figures => ({
+    requests: all.reduce((sum, f) => sum + f.requests, 0),
+    cpuMicros: all.reduce((sum, f) => sum + f.cpuMicros, 0),
     rps: all.reduce((sum, f) => sum + f.rps, 0) / all.length,
     p50: median(all.map((f) => f.p50)),
     p99: median(all.map((f) => f.p99)),
     non2xx: all.reduce((sum, f) => sum + f.non2xx, 0),
     errors: all.reduce((sum, f) => sum + f.errors, 0),
   });
-  return { ...(urls.plain ? { plain: merge(runs.plain) } : {}), clindoc: merge(runs.clindoc) };
+  const sliceRatios = runs.plain.map((plain, i) => runs.clindoc[i]!.rps / plain.rps);
+  return { ...(urls.plain ? { plain: merge(runs.plain) } : {}), clindoc: merge(runs.clindoc), sliceRatios };
 }
 
 async function main(): Promise<void> {
@@ -166,6 +192,11 @@ async function main(): Promise<void> {
     new Promise((resolve) => {
       child.once('message', () => resolve());
       child.send(message);
+    });
+  const serverCpu = (): Promise<number> =>
+    new Promise((resolve) => {
+      child.once('message', (reply: { cpu: { user: number; system: number } }) => resolve(reply.cpu.user + reply.cpu.system));
+      child.send({ cpu: true });
     });
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const ready = await new Promise<Ready>((resolve, reject) => {
@@ -193,14 +224,18 @@ async function main(): Promise<void> {
     await load(clindocUrl, init, 2);
     // While profiling, only Clindoc is loaded, so the profile holds its work alone.
     if (profileDir) await tellChild({ profile: 'start' });
-    const measured = await sideBySide(profileDir ? { clindoc: clindocUrl } : { plain: plainUrl, clindoc: clindocUrl }, init);
+    const measured = await sideBySide(profileDir ? { clindoc: clindocUrl } : { plain: plainUrl, clindoc: clindocUrl }, init, serverCpu);
     if (profileDir) await tellChild({ profile: 'stop', path: join(profileDir, `${c.method.toLowerCase()}-${c.path.split('/')[2]}.cpuprofile`) });
-    const plain = measured.plain ?? { rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0 };
+    const plain = measured.plain ?? { requests: 0, rps: NaN, p50: NaN, p99: NaN, non2xx: 0, errors: 0, cpuMicros: NaN };
     const clindoc = measured.clindoc;
     const ratio = clindoc.rps / plain.rps;
     console.log(`${c.name}`);
     console.log(row('plain', plain));
     console.log(row('clindoc', clindoc));
+    const cpuPlain = plain.cpuMicros / plain.requests;
+    const cpuClindoc = clindoc.cpuMicros / clindoc.requests;
+    console.log(`  server CPU per request: plain ${cpuPlain.toFixed(0)} µs, Clindoc ${cpuClindoc.toFixed(0)} µs; CPU ratio ${(cpuPlain / cpuClindoc).toFixed(2)}`);
+    if (measured.sliceRatios.length) console.log(`  rate ratio per slice pair: median ${median(measured.sliceRatios).toFixed(2)} (${measured.sliceRatios.map((r) => r.toFixed(2)).join(' ')})`);
     console.log(
       `  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'});` +
         ` Clindoc p99 ${clindoc.p99} ms (target < ${TARGET_P99_MS} ms: ${clindoc.p99 < TARGET_P99_MS ? 'met' : 'NOT met'})`,
