@@ -12,6 +12,7 @@ import { createJobStore, createSqliteDeadLetters } from './store/job-store.js';
 import { createIdempotencyStore } from './store/idempotency-store.js';
 import { createWebhookStore } from './store/webhook-store.js';
 import { createFileBlobStore } from './store/blob-store.js';
+import type { RateWindows } from './services/rate-windows.js';
 import { createAuditStore, createRetentionStore } from './store/audit-store.js';
 import { openDataProtection, type DataProtection } from './store/crypto/index.js';
 import { createAuditService, type AuditService } from './services/audit/audit-service.js';
@@ -128,6 +129,8 @@ export interface ComposeOptions {
   keychainKey?: Buffer;
   /** Clock of the failed-authentication throttle (tests move time instead of waiting); default Date.now. */
   throttleClock?: () => number;
+  /** Rate-limit counters instead of the configured ones (benchmarks compare them); default memory, or the database with CLINDOC_DATABASE_URL. */
+  rateWindows?: RateWindows;
 }
 
 /** The file where the local account's key is kept for the desktop app (owner-only). */
@@ -388,7 +391,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   }, engineRegistry);
   const secure = Boolean(config.tls) || config.behindTlsProxy;
   // API instances on one database count one window per client (loaded, like the stores, only in clinic mode).
-  const rateWindows = shared ? (await import('./store/pg/rate-windows.js')).createPgRateWindows(shared.pool) : undefined;
+  const rateWindows = options.rateWindows ?? (shared ? (await import('./store/pg/rate-windows.js')).createPgRateWindows(shared.pool) : undefined);
   const { app, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
