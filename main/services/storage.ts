@@ -76,6 +76,14 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** What a conditional note write requires of the stored row. */
+export interface NoteWriteCondition {
+  /** The stored version is this one (an edit made from what the caller read). */
+  version?: number;
+  /** The stored status is one of these (a job's final write lands only on an unfinished note). */
+  statusIn?: readonly NoteStatus[];
+}
+
 export interface NoteStore {
   insert(note: NoteRecord): Promise<void>;
   get(accountId: string, id: string): Promise<NoteRecord | undefined>;
@@ -83,10 +91,11 @@ export interface NoteStore {
   getForJob(id: string): Promise<NoteRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteRecord>>;
   /**
-   * Applies `changes`; with `expectedVersion`, only while the stored version is that one (one
-   * conditional write, so a change that raced another loses cleanly). True when a note was written.
+   * Applies `changes`; with `only`, only while the stored note meets it. The check and the write
+   * are one conditional statement, so of two racing changes the second sees the first's result
+   * and writes nothing. True when a note was written.
    */
-  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, expectedVersion?: number): Promise<boolean>;
+  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, only?: NoteWriteCondition): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
@@ -133,7 +142,11 @@ export interface TranscriptionStore {
   get(accountId: string, id: string): Promise<TranscriptionRecord | undefined>;
   getForJob(id: string): Promise<TranscriptionRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<TranscriptionRecord>>;
-  update(id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>): Promise<void>;
+  /**
+   * Applies `changes`; with `only.statusIn`, only while the stored status is one of those, checked
+   * by the statement that writes. True when a transcription was written.
+   */
+  update(id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>, only?: { statusIn?: readonly TranscriptionStatus[] }): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 

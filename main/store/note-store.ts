@@ -73,7 +73,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         return row ? toNote(cipher, row) : undefined;
       },
       list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
-      update: async (id, changes, expectedVersion) => {
+      update: async (id, changes, only) => {
         const sets: string[] = [];
         const values: unknown[] = [];
         for (const [field, value] of Object.entries(changes)) {
@@ -92,10 +92,19 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
           else if (field === 'addenda') values.push(seal('addenda', id, JSON.stringify(value ?? [])));
           else values.push(value);
         }
-        const where = expectedVersion === undefined ? 'id = ?' : 'id = ? AND version = ?';
-        const key = expectedVersion === undefined ? [id] : [id, expectedVersion];
         if (!sets.length) return false;
-        return db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE ${where}`).run(...values, ...key).changes > 0;
+        // The condition sits in the statement that writes, so it is checked against the row as written.
+        const where = ['id = ?'];
+        const key: unknown[] = [id];
+        if (only?.version !== undefined) {
+          where.push('version = ?');
+          key.push(only.version);
+        }
+        if (only?.statusIn) {
+          where.push(`status IN (${only.statusIn.map(() => '?').join(', ')})`);
+          key.push(...only.statusIn);
+        }
+        return db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`).run(...values, ...key).changes > 0;
       },
       delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };

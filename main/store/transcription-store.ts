@@ -54,7 +54,7 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
       return row ? toRecord(cipher, row) : undefined;
     },
     list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toRecord(cipher, r)),
-    update: async (id, changes) => {
+    update: async (id, changes, only) => {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
@@ -63,7 +63,10 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
         sets.push(`${column} = ?`);
         values.push(JSON_FIELDS.has(field) && value !== null && value !== undefined ? seal(field, id, value) : value);
       }
-      if (sets.length) db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+      if (!sets.length) return false;
+      const statusIn = only?.statusIn;
+      const where = statusIn ? `id = ? AND status IN (${statusIn.map(() => '?').join(', ')})` : 'id = ?';
+      return db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`).run(...values, id, ...(statusIn ?? [])).changes > 0;
     },
     delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };

@@ -77,13 +77,35 @@ export function recordsContract(open: () => Promise<StoreBackend>): void {
       const id = `note_${a}`;
       await b.stores.notes.insert(note(id, a, 1_000, { status: 'STATUS_PENDING', markdown: null, json: null }));
       expect(await b.stores.notes.update(id, { status: 'STATUS_DONE', markdown: 'written', json: { ok: true }, generatedBy: { engine: 'llama', model: 'm1' } })).toBe(true);
-      expect(await b.stores.notes.update(id, { markdown: 'edited', version: 2 }, 1)).toBe(true);
+      expect(await b.stores.notes.update(id, { markdown: 'edited', version: 2 }, { version: 1 })).toBe(true);
       // A second edit that read version 1 lost the race: nothing is written.
-      expect(await b.stores.notes.update(id, { markdown: 'stale edit', version: 2 }, 1)).toBe(false);
+      expect(await b.stores.notes.update(id, { markdown: 'stale edit', version: 2 }, { version: 1 })).toBe(false);
       expect(await b.stores.notes.update('note_missing', { status: 'STATUS_FAILED' })).toBe(false);
       const got = await b.stores.notes.get(a, id);
       expect(got).toMatchObject({ status: 'STATUS_DONE', markdown: 'edited', json: { ok: true }, version: 2, generatedBy: { engine: 'llama', model: 'm1' } });
       expect(await b.raw('notes', 'markdown', { id })).not.toBe('edited');
+    });
+
+    it('writes only while the status is one of those named: of two racing final writes exactly one lands', async () => {
+      const b = backend();
+      const a = await newAccount(b);
+      const id = `note_${a}`;
+      await b.stores.notes.insert(note(id, a, 1_000, { status: 'STATUS_PROCESSING', markdown: null, json: null, completedAt: null }));
+      const unfinished = { statusIn: ['STATUS_PENDING', 'STATUS_PROCESSING'] } as const;
+      const results = await Promise.all([
+        b.stores.notes.update(id, { status: 'STATUS_DONE', markdown: 'run one', completedAt: 2_000 }, unfinished),
+        b.stores.notes.update(id, { status: 'STATUS_DONE', markdown: 'run two', completedAt: 2_000 }, unfinished),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const kept = (await b.stores.notes.get(a, id))?.markdown;
+      expect(kept).toBe(results[0] ? 'run one' : 'run two');
+      // A late failure finds the note finished and leaves it as it was.
+      expect(await b.stores.notes.update(id, { status: 'STATUS_FAILED', error: 'gave up', completedAt: 3_000 }, unfinished)).toBe(false);
+      expect(await b.stores.notes.get(a, id)).toMatchObject({ status: 'STATUS_DONE', markdown: kept, error: null, completedAt: 2_000 });
+      // Both conditions at once: each must hold.
+      expect(await b.stores.notes.update(id, { markdown: 'edited', version: 2 }, { version: 1, statusIn: ['STATUS_FAILED'] })).toBe(false);
+      expect(await b.stores.notes.update(id, { markdown: 'edited', version: 2 }, { version: 1, statusIn: ['STATUS_DONE'] })).toBe(true);
+      expect(await b.stores.notes.update('note_missing', { status: 'STATUS_DONE' }, unfinished)).toBe(false);
     });
 
     it('pages newest first, ties broken by id, with the other account never in a page', async () => {
@@ -143,6 +165,26 @@ export function recordsContract(open: () => Promise<StoreBackend>): void {
       expect(await allPages((cursor) => b.stores.transcriptions.list(a, 3, cursor))).toEqual([[`tr_${a}_2`, `tr_${a}_1`, `tr_${a}_0`], [t.id]]);
       expect(await b.stores.transcriptions.delete(other, t.id)).toBe(false);
       expect(await b.stores.transcriptions.delete(a, t.id)).toBe(true);
+    });
+
+    it('writes only while the status is one of those named, and says whether it wrote', async () => {
+      const b = backend();
+      const a = await newAccount(b);
+      const t = transcription(`tr_${a}`, a, 1_000, { status: 'pending', result: null });
+      await b.stores.transcriptions.insert(t);
+      const unfinished = { statusIn: ['pending', 'processing'] } as const;
+      expect(await b.stores.transcriptions.update(t.id, { status: 'processing', startedAt: 1_100 }, unfinished)).toBe(true);
+      const results = await Promise.all([
+        b.stores.transcriptions.update(t.id, { status: 'completed', result: { text: 'run one' }, completedAt: 1_200 }, unfinished),
+        b.stores.transcriptions.update(t.id, { status: 'completed', result: { text: 'run two' }, completedAt: 1_200 }, unfinished),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const kept = results[0] ? 'run one' : 'run two';
+      expect(await b.stores.transcriptions.update(t.id, { status: 'failed', error: 'gave up', completedAt: 1_300 }, unfinished)).toBe(false);
+      expect(await b.stores.transcriptions.getForJob(t.id)).toMatchObject({ status: 'completed', result: { text: kept }, error: null, completedAt: 1_200 });
+      // Without a condition the write lands whatever the status.
+      expect(await b.stores.transcriptions.update(t.id, { audioBlob: null })).toBe(true);
+      expect(await b.stores.transcriptions.update('tr_missing', { status: 'failed' })).toBe(false);
     });
   });
 

@@ -78,6 +78,13 @@ export function toNoteView(note: NoteRecord): NoteView {
   return view;
 }
 
+/**
+ * Statuses a job may still write over. Jobs are delivered at least once (a stalled worker and the
+ * one that took its job back can run the same note together, and the runner may give up twice), so
+ * every job write is conditional on these and only the write that lands announces the note.
+ */
+const UNFINISHED = { statusIn: ['STATUS_PENDING', 'STATUS_PROCESSING'] } as const;
+
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$/;
 
 function validDate(value: string): boolean {
@@ -174,7 +181,8 @@ export function createNoteService(deps: {
     async generate(noteId) {
       const note = await deps.notes.getForJob(noteId);
       if (!note || note.status === 'STATUS_DONE' || note.status === 'STATUS_FAILED') return; // deleted or already final
-      if (!(await deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() }))) return; // deleted just now
+      // Deleted, or finished by another run of the job, since the read.
+      if (!(await deps.notes.update(noteId, { status: 'STATUS_PROCESSING', startedAt: now() }, UNFINISHED))) return;
       const input = note.request as NoteGenerationInput;
       try {
         const writer = await deps.writer(note.accountId);
@@ -190,9 +198,8 @@ export function createNoteService(deps: {
         const written = await deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,
           completedAt: now(), error: null, generatedBy: result.generatedBy ?? { engine: writer.name },
-
-        });
-        if (!written) return; // deleted while it was being written
+        }, UNFINISHED);
+        if (!written) return; // deleted, or another run of the job wrote it first
         await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
       } catch (err) {
         // Engine outages and a full disk are retried by the job runner; anything else fails the note now.
@@ -204,7 +211,8 @@ export function createNoteService(deps: {
     async fail(noteId, message) {
       const note = await deps.notes.getForJob(noteId);
       if (!note) return;
-      if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }))) return; // deleted meanwhile
+      // A late give-up (after a crash, or after another run succeeded) leaves a finished note as it is.
+      if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }, UNFINISHED))) return;
       await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
     },
   };

@@ -68,7 +68,7 @@ export function createNoteSigning(deps: { notes: NoteStore; now: () => number })
     for (let attempt = 0; ; attempt++) {
       const note = await load(accountId, noteId);
       const changes = plan(note);
-      if (await deps.notes.update(noteId, { ...changes, version: note.version + 1 }, note.version)) return load(accountId, noteId);
+      if (await deps.notes.update(noteId, { ...changes, version: note.version + 1 }, { version: note.version })) return load(accountId, noteId);
       if (attempt === RACE_RETRIES) throw new DomainError('conflict', 'note: it is being changed elsewhere; try again');
     }
   };

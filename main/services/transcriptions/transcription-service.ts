@@ -120,6 +120,13 @@ export function toV2View(r: TranscriptionRecord): TranscriptionV2View {
   };
 }
 
+/**
+ * Statuses a job may still write over. Jobs are delivered at least once (two runs of one job can
+ * overlap, a give-up can come twice), so job writes are conditional on these and only the write
+ * that lands announces the transcription.
+ */
+const UNFINISHED = { statusIn: ['pending', 'processing'] } as const;
+
 export function createTranscriptionService(deps: {
   store: TranscriptionStore;
   blobs: BlobStore;
@@ -207,13 +214,16 @@ export function createTranscriptionService(deps: {
         await this.fail(id, 'the uploaded audio is no longer available');
         return;
       }
-      await deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() });
+      // Deleted, or finished by another run of the job, since the read.
+      if (!(await deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() }, UNFINISHED))) return;
       try {
         const result = await deps.pipeline()(deps.blobs.pathOf(record.audioBlob), record.options as unknown as TranscriptionOptions);
-        if (!(await deps.store.getForJob(id))) return; // deleted meanwhile
         const t = now();
-        await deps.store.update(id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null });
-        await finish({ ...record, status: 'completed' }, 'completed');
+        const written = await deps.store.update(
+          id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null }, UNFINISHED,
+        );
+        if (!written) return; // deleted, or another run of the job wrote it first
+        await finish(record, 'completed');
       } catch (err) {
         // Engine outages and a full disk are retried by the runner; anything else fails the transcription now.
         if ((err instanceof DomainError && err.kind === 'engine_unavailable') || isOutOfSpace(err)) throw err;
@@ -224,7 +234,8 @@ export function createTranscriptionService(deps: {
       const record = await deps.store.getForJob(id);
       if (!record) return;
       const t = now();
-      await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t });
+      // A late give-up (after a crash, or after another run completed) leaves a finished transcription as it is.
+      if (!(await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t }, UNFINISHED))) return;
       await finish(record, 'failed');
     },
   };

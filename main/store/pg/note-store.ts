@@ -70,7 +70,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
       return row ? toNote(cipher, row) : undefined;
     },
     list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
-    async update(id, changes, expectedVersion) {
+    async update(id, changes, only) {
       const sets: string[] = [];
       const values: unknown[] = [];
       const set = (column: string, value: unknown): void => {
@@ -94,11 +94,15 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
       if (!sets.length) return false;
       values.push(id);
       let where = `id = $${values.length}`;
-      // With an expected version the write is conditional in the same statement: of two racing
-      // changes, the second re-checks the committed row and writes nothing.
-      if (expectedVersion !== undefined) {
-        values.push(expectedVersion);
+      // The condition is part of the statement that writes: of two racing changes, the second
+      // waits for the first's row lock, re-checks the committed row and writes nothing.
+      if (only?.version !== undefined) {
+        values.push(only.version);
         where += ` AND version = $${values.length}`;
+      }
+      if (only?.statusIn) {
+        values.push(only.statusIn);
+        where += ` AND status = ANY($${values.length}::text[])`;
       }
       return (await sql.query(`UPDATE notes SET ${sets.join(', ')} WHERE ${where}`, values)).rowCount > 0;
     },

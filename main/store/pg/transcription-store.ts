@@ -53,7 +53,7 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
       return row ? toRecord(row) : undefined;
     },
     list: (accountId, limit, cursor) => page(accountId, limit, cursor, toRecord),
-    async update(id, changes) {
+    async update(id, changes, only) {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
@@ -62,9 +62,15 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
         values.push(JSON_FIELDS.has(field) && value !== null ? seal(field, id, value) : value);
         sets.push(`${column} = $${values.length}`);
       }
-      if (!sets.length) return;
+      if (!sets.length) return false;
       values.push(id);
-      await sql.query(`UPDATE transcriptions SET ${sets.join(', ')} WHERE id = $${values.length}`, values);
+      let where = `id = $${values.length}`;
+      // Checked by the statement that writes, as for notes (./note-store.ts).
+      if (only?.statusIn) {
+        values.push(only.statusIn);
+        where += ` AND status = ANY($${values.length}::text[])`;
+      }
+      return (await sql.query(`UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`, values)).rowCount > 0;
     },
     async delete(accountId, id) {
       return (await sql.query('DELETE FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;
