@@ -5,7 +5,8 @@
  *    in flight (hits/s), on a pool like the stores' own.
  * 2. `GET /v1/notes/{id}` on two clinic-mode Clindocs (same database, same note), one counting in
  *    PostgreSQL as a clinic does and one in memory, loaded with autocannon (16 keep-alive
- *    connections) in alternating 2-second slices so other work on the machine weighs on both alike.
+ *    connections) in alternating 2-second slices so other work on the machine weighs on both alike,
+ *    with the Clindoc process's CPU per request (the database server's own work is not in it).
  *
  * Prints figures, never fails on one.
  *
@@ -73,6 +74,11 @@ async function serve(url: string): Promise<void> {
   }
   const ready: Ready = { pg: pg.port, memory: memory.port, headers, noteId };
   process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
+  // Only one instance is loaded at a time, so this process's CPU over a slice is that instance's work.
+  process.on('message', () => {
+    const cpu = process.cpuUsage();
+    process.send!({ cpu: cpu.user + cpu.system });
+  });
   process.on('SIGTERM', () => {
     void Promise.all([pg.clindoc.close(), memory.clindoc.close()]).then(() => {
       rmSync(root, { recursive: true, force: true });
@@ -104,12 +110,12 @@ async function counters(name: string, windows: RateWindows): Promise<void> {
     ` ${CONNECTIONS} in flight: ${(hits / (SECONDS / 2)).toFixed(0)} hits/s`);
 }
 
-interface Figures { rps: number; p50: number; p99: number; non2xx: number }
+interface Figures { rps: number; p50: number; p99: number; non2xx: number; requests: number; cpuMicros: number }
 
 async function load(url: string, headers: Record<string, string>, seconds: number): Promise<Figures> {
   const { default: autocannon } = await import('autocannon');
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers });
-  return { rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  return { rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, requests: r.requests.total, cpuMicros: NaN };
 }
 
 async function main(): Promise<void> {
@@ -129,7 +135,16 @@ async function main(): Promise<void> {
     await counters('postgres', createPgRateWindows(pool));
     await pool.end();
 
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', url], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const serverCpu = (): Promise<number> => new Promise((resolve) => {
+      child.once('message', (reply: { cpu: number }) => resolve(reply.cpu));
+      child.send({ cpu: true });
+    });
+    const measured = async (url: string, headers: Record<string, string>): Promise<Figures> => {
+      const before = await serverCpu();
+      const figures = await load(url, headers, SLICE_SECONDS);
+      return { ...figures, cpuMicros: (await serverCpu()) - before };
+    };
     const ready = await new Promise<Ready>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('READY ') && resolve(JSON.parse(line.slice(6)) as Ready));
       child.once('exit', (code) => reject(new Error(`the server process exited (${code}) before it was ready`)));
@@ -139,15 +154,17 @@ async function main(): Promise<void> {
     await load(urls.postgres, ready.headers, 2);
     const runs: Record<'memory' | 'postgres', Figures[]> = { memory: [], postgres: [] };
     for (let i = 0; i < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); i++) {
-      runs.memory.push(await load(urls.memory, ready.headers, SLICE_SECONDS));
-      runs.postgres.push(await load(urls.postgres, ready.headers, SLICE_SECONDS));
+      runs.memory.push(await measured(urls.memory, ready.headers));
+      runs.postgres.push(await measured(urls.postgres, ready.headers));
     }
     console.log('GET /v1/notes/{id}, clinic mode (notes in PostgreSQL either way)');
     const rate = (all: Figures[]): number => all.reduce((s, f) => s + f.rps, 0) / all.length;
     for (const name of ['memory', 'postgres'] as const) {
       const all = runs[name];
       const non2xx = all.reduce((s, f) => s + f.non2xx, 0);
-      console.log(`  ${name.padEnd(10)} ${rate(all).toFixed(0).padStart(6)} req/s   p50 ${median(all.map((f) => f.p50))} ms   p99 ${median(all.map((f) => f.p99))} ms${non2xx ? `   (${non2xx} non-2xx)` : ''}`);
+      const cpu = all.reduce((s, f) => s + f.cpuMicros, 0) / all.reduce((s, f) => s + f.requests, 0);
+      console.log(`  ${name.padEnd(10)} ${rate(all).toFixed(0).padStart(6)} req/s   p50 ${median(all.map((f) => f.p50))} ms   p99 ${median(all.map((f) => f.p99))} ms` +
+        `   Clindoc CPU ${cpu.toFixed(0)} µs/request${non2xx ? `   (${non2xx} non-2xx)` : ''}`);
     }
     const ratios = runs.memory.map((m, i) => runs.postgres[i]!.rps / m.rps);
     console.log(`  postgres / memory: ${(rate(runs.postgres) / rate(runs.memory)).toFixed(2)} (per slice pair: ${ratios.map((r) => r.toFixed(2)).join(' ')})`);
