@@ -7,6 +7,7 @@ import { createAccountService } from './services/accounts/account-service.js';
 import { DomainError } from './services/errors.js';
 import { openDataProtection, KeyRingError } from './store/crypto/index.js';
 import { createFileBlobStore } from './store/blob-store.js';
+import { createSharedBlobStore } from './store/shared-blob-store.js';
 import { reencryptAll } from './store/crypto/reencrypt.js';
 import { createRetentionStore } from './store/audit-store.js';
 
@@ -159,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
   const protection = () => {
     try {
       return openDataProtection({
-        dataDir: config.dataDir, ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
+        dataDir: config.dataDir, ...(config.sharedDir ? { ringDir: config.sharedDir } : {}), ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
         warn: (message) => process.stderr.write(`clindoc: warning: ${message}\n`),
       });
     } catch (err) {
@@ -190,7 +191,8 @@ async function main(argv: string[]): Promise<void> {
     }
     if (group === 'data' && action === 'reencrypt') {
       const { ring, cipher } = protection();
-      const report = await reencryptAll(db, cipher, createFileBlobStore(join(config.dataDir, 'blobs'), ring));
+      const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
+      const report = await reencryptAll(db, cipher, blobs);
       const pruned = values.prune ? ring.prune((id) => report.keysInUse.includes(id)) : [];
       print({ ...report, activeKeyId: ring.activeKeyId, pruned },
         `re-encrypted ${report.values} values and ${report.blobs} audio files under ${ring.activeKeyId}` +

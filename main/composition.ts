@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
-import { chmodSync, writeFileSync, readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
-import type { ClindocConfig } from './config.js';
+import { ConfigError, type ClindocConfig } from './config.js';
 import { openDatabase, type Db } from './store/database.js';
 import { createAccountStore } from './store/account-store.js';
 import { createNoteStore } from './store/note-store.js';
@@ -12,6 +12,7 @@ import { createJobStore, createSqliteDeadLetters } from './store/job-store.js';
 import { createIdempotencyStore } from './store/idempotency-store.js';
 import { createWebhookStore } from './store/webhook-store.js';
 import { createFileBlobStore } from './store/blob-store.js';
+import { createSharedBlobStore } from './store/shared-blob-store.js';
 import type { RateWindows } from './services/rate-windows.js';
 import { createAuditStore, createRetentionStore } from './store/audit-store.js';
 import { openDataProtection, type DataProtection } from './store/crypto/index.js';
@@ -170,7 +171,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // The device's own database: everything on a desktop; on a clinic server (CLINDOC_DATABASE_URL)
   // only what belongs to this machine (installed models and their downloads).
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
-  if (config.sharedDir) mkdirSync(config.sharedDir, { recursive: true, mode: 0o700 });
+  // The shared folder is a mount: never created here, so a missing mount stops the start instead of
+  // filling this machine's disk (and writing a key ring the other instances never see).
+  if (config.sharedDir && !existsSync(config.sharedDir)) {
+    db.close();
+    throw new ConfigError('CLINDOC_SHARED_DIR', 'does not exist: mount the shared folder before starting Clindoc');
+  }
   let protection: DataProtection;
   try {
     protection = openDataProtection({
@@ -187,7 +193,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const { cipher, ring } = protection;
   logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
   // Audio: in the data folder, or on the folder every instance of a clinic mounts.
-  const blobs = createFileBlobStore(join(config.sharedDir ?? config.dataDir, 'blobs'), ring);
+  const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
   let shared: PostgresStores | undefined;
   if (config.databaseUrl) {
     try {
