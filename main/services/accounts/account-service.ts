@@ -58,15 +58,9 @@ export const KEY_CACHE_MS = 5_000;
 /** Verified keys kept at once (a bound, not an expected size: entries come only from right keys). */
 const KEY_CACHE_MAX = 10_000;
 
-export function createAccountService(deps: {
-  store: AccountStore;
-  now?: () => number;
-  /** How long a verified key is trusted without a lookup; default `KEY_CACHE_MS`, 0 turns the cache off. */
-  keyCacheMs?: number;
-}): AccountService {
+export function createAccountService(deps: { store: AccountStore; now?: () => number }): AccountService {
   const { store } = deps;
   const now = deps.now ?? Date.now;
-  const keyCacheMs = deps.keyCacheMs ?? KEY_CACHE_MS;
   /** When each key's last-used time was last written by this process. */
   const touchedAt = new Map<string, number>();
   /** Verified keys by the hash of their secret, until when they are trusted without a lookup. */
@@ -132,8 +126,8 @@ export function createAccountService(deps: {
         // Compare in constant time even though the lookup is by hash, and give one answer for
         // every failure so a caller cannot tell a wrong key from a wrong account.
         if (!stored || !sameHash(stored.hash, hash) || stored.revokedAt !== null) throw unauthorized();
-        key = { accountId: stored.accountId, keyId: stored.id, until: t + keyCacheMs };
-        if (keyCacheMs > 0 && epoch === revocations) {
+        key = { accountId: stored.accountId, keyId: stored.id, until: t + KEY_CACHE_MS };
+        if (epoch === revocations) {
           if (verified.size >= KEY_CACHE_MAX) verified.delete(verified.keys().next().value as string);
           verified.set(hash, key);
         }
