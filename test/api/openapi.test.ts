@@ -104,6 +104,8 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     await call('DELETE', '/v2/audio/transcriptions/{transcriptionId}', `/v2/audio/transcriptions/${upload.json.id}`);
     await call('DELETE', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
     await call('GET', '/v1/audit-events', '/v1/audit-events?limit=5');
+    await call('GET', '/v1/jobs/dead-letters', '/v1/jobs/dead-letters?limit=5');
+    await call('GET', '/v1/jobs/dead-letters', '/v1/jobs/dead-letters?limit=0');
     await call('GET', '/v1/settings/retention', '/v1/settings/retention');
     await call('PUT', '/v1/settings/retention', '/v1/settings/retention', { days: 30 });
     await call('GET', '/v1/settings/engines', '/v1/settings/engines');

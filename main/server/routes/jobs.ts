@@ -19,7 +19,7 @@ export type DeadLetterSource = (accountId: string, limit: number) => Promise<Dea
 const DeadLetter = Type.Object(
   {
     id: Type.String({ description: 'Job id.' }),
-    kind: Type.String({ description: '`notes.generate` or `transcriptions.process`.' }),
+    kind: Type.String({ description: '`note_generation` or `audio_transcription`.' }),
     resourceId: Type.String({ description: 'The note or transcription the job was for (it is marked failed).' }),
     attempts: Type.Integer({ minimum: 0 }),
     message: Type.String({ description: 'Why the last attempt failed; never patient content.' }),
