@@ -425,6 +425,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const server = createListener(app, config.tls);
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   server.headersTimeout = 30_000;
+  // Idle keep-alive connections stay open longer than clients and proxies keep theirs (Node's fetch: 4 s,
+  // nginx upstream keepalive: 60 s), so the client always closes first and never sends a request on a
+  // socket the server is closing at that moment (an ECONNRESET seen under load with the 5 s default).
+  server.keepAliveTimeout = 65_000;
   let streaming: StreamingHandle | undefined;
   const retention = createRetentionSweeper({
     retention: stores.retention, notes: stores.notes, transcriptions: stores.transcriptions, visits: stores.visits, blobs: blobs, idempotency: stores.idempotency,
