@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/child.js';
+import { databaseEnv } from '../support/database.js';
+import { openPostgresAccounts } from '../../main/store/pg/index.js';
 import { loadConfig } from '../../main/config.js';
 import { openDatabase } from '../../main/store/database.js';
 import { createAccountStore } from '../../main/store/account-store.js';
@@ -13,7 +15,17 @@ describe('clindoc CLI', () => {
   const env = { CLINDOC_DATA_DIR: dataDir };
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  // A fresh service each time (no cache), on the database the CLI wrote to.
   const authenticate = async (apiKey: string, accountId: string) => {
+    const url = (await databaseEnv(dataDir)).CLINDOC_DATABASE_URL;
+    if (url) {
+      const clinic = await openPostgresAccounts(url);
+      try {
+        return await createAccountService({ store: clinic.accounts }).authenticate(apiKey, accountId);
+      } finally {
+        await clinic.close();
+      }
+    }
     const db = openDatabase(join(loadConfig(env).dataDir, 'clindoc.db'));
     try {
       return await createAccountService({ store: createAccountStore(db) }).authenticate(apiKey, accountId);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { freePort, runCli, startHeadless } from '../support/child.js';
+import { onPostgres } from '../support/database.js';
 import { createSignInLinks } from '../../main/services/accounts/sign-in-links.js';
 
 const tokenOf = (link: string): string => new URL(link).hash.replace(/^#token=/, '');
@@ -78,7 +79,9 @@ describe('first run from the command line', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('npm run serve prints the pasteable lines and a working sign-in link; clindoc credentials shows them again', async () => {
+  // The desktop's first run: a clinic server (PostgreSQL) makes no local account to print or link;
+  // its accounts come from `clindoc accounts create`.
+  it.skipIf(onPostgres)('npm run serve prints the pasteable lines and a working sign-in link; clindoc credentials shows them again', async () => {
     const port = await freePort();
     const started = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir });
     child = started.child;

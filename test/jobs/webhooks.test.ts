@@ -78,8 +78,11 @@ describe('webhooks', () => {
     const tampered = { ...received[2]!, body: received[2]!.body.replace('succeeded', 'failed') };
     expect(verify(secret, tampered)).toBe(false);
     const attempts = () =>
-      s.clindoc.db.prepare('SELECT a.status_code AS code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.resource_id = ? ORDER BY a.attempt').all(noteId) as Array<{ code: number }>;
-    const rows = await waitFor(async () => (attempts().length >= 3 ? attempts() : undefined), 10_000);
+      s.query<{ code: number }>('SELECT a.status_code AS code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.resource_id = ? ORDER BY a.attempt', [noteId]);
+    const rows = await waitFor(async () => {
+      const all = await attempts();
+      return all.length >= 3 ? all : undefined;
+    }, 10_000);
     expect(rows.map((r) => r.code)).toEqual([500, 500, 200]);
     await fetch(`${s.base}/v1/webhooks/${id}`, { method: 'DELETE', headers: s.headers() });
   });
@@ -97,8 +100,8 @@ describe('webhooks', () => {
     noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: '[patient] My back hurts.' }) })).json()).data.noteId;
     await waitFor(async () => (received.length >= 1 ? true : undefined), 15_000);
     await waitFor(async () => {
-      const row = s.clindoc.db.prepare('SELECT status FROM webhook_deliveries WHERE resource_id = ?').get(noteId) as { status: string };
-      return row.status === 'cancelled' ? true : undefined;
+      const [row] = await s.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [noteId]);
+      return row?.status === 'cancelled' ? true : undefined;
     }, 10_000);
     expect(received).toHaveLength(1);
     await fetch(`${s.base}/v1/webhooks/${id}`, { method: 'DELETE', headers: s.headers() });

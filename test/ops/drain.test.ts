@@ -53,11 +53,10 @@ describe('SIGTERM drains the server', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-drain-'));
     dirs.push(dataDir);
     const port = await freePort();
-    const { child, output } = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: '20' });
+    const { child, output, credentials } = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: '20' });
     const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
     try {
-      const accountId = /X-ACCOUNT-ID: (\S+)/.exec(output())![1]!;
-      const apiKey = /X-API-KEY: (\S+)/.exec(output())![1]!;
+      const { accountId, apiKey } = credentials();
       const host = `127.0.0.1:${port}`;
 
       // A live dictation session.
@@ -137,15 +136,14 @@ describe('SIGTERM drains the server', () => {
     const sentence = 'The patient reports a dry cough for three weeks without fever. Lungs are clear on both sides. ';
     const audio = speechWav(sentence.repeat(6)).bytes; // several seconds of recognition
     const server = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: drainSeconds });
-    const headers = {
-      'X-ACCOUNT-ID': /X-ACCOUNT-ID: (\S+)/.exec(server.output())![1]!, 'X-API-KEY': /X-API-KEY: (\S+)/.exec(server.output())![1]!,
-    };
+    const { accountId, apiKey } = server.credentials();
+    const headers = { 'X-ACCOUNT-ID': accountId, 'X-API-KEY': apiKey };
     const upload = await fetch(`${base}/v2/audio/transcriptions?diarization=false`, { method: 'POST', headers: { ...headers, 'content-type': 'audio/wav' }, body: new Uint8Array(audio) });
     expect(upload.status).toBe(202);
     const id = ((await upload.json()) as { id: string }).id;
     const status = async (): Promise<string> => ((await (await fetch(`${base}/v2/audio/transcriptions/${id}`, { headers })).json()) as { status: string }).status;
     let seen = '';
-    await until(async () => (seen = await status()) !== 'queued', 'the job to start', 30_000);
+    await until(async () => (seen = await status()) !== 'pending', 'the job to start', 30_000);
     expect(seen).toBe('processing');
     return { server, dataDir, port, status };
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { dropDatabaseOf, onPostgres } from '../support/database.js';
 import { wavBytes } from '../support/audio.js';
 
 /** A GET with a Host and headers of our choosing (fetch will not send a foreign Host). */
@@ -114,7 +115,10 @@ describe('health, readiness and metrics', () => {
   it('answers /readyz 503 naming the database when it is gone, while /healthz stays 200', async () => {
     const other = await startServer();
     try {
-      other.clindoc.db.close();
+      // SQLite: its file's connection is closed. PostgreSQL: the database is dropped, which cuts
+      // every connection and refuses new ones.
+      if (onPostgres) await dropDatabaseOf(other.dataDir);
+      else other.clindoc.db.close();
       const ready = await fetch(`${other.base}/readyz`);
       expect(ready.status).toBe(503);
       const body = (await ready.json()) as { status: string; checks: { name: string; ok: boolean; reason?: string }[] };

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { ROOT, TSX } from '../support/child.js';
+import { onPostgres } from '../support/database.js';
 import { openDatabase } from '../../main/store/database.js';
 import { createAccountStore } from '../../main/store/account-store.js';
 import { createAccountService, KEY_CACHE_MS } from '../../main/services/accounts/account-service.js';
@@ -67,7 +68,9 @@ describe('API keys after the speed-ups', () => {
     expect((await getNote(noteId, s.creds)).status).toBe(200);
   });
 
-  it('refuses a key revoked by another process (the CLI) once the cache bound has passed', async () => {
+  // Opens the server's SQLite file twice to stand for two processes; the cache it checks is the
+  // account service's, the same over either backend.
+  it.skipIf(onPostgres)('refuses a key revoked by another process (the CLI) once the cache bound has passed', async () => {
     const key = await s.clindoc.accounts.createKey(s.creds.accountId);
     let t = Date.now();
     // The server's own service, on its own database connection, with a clock the test moves.
@@ -216,13 +219,11 @@ describe('the audit trail written in batches', () => {
     await Promise.all(Array.from({ length: 40 }, () => getNote(noteId, s.creds)));
     const { dataDir } = s;
     await s.clindoc.close();
-    const db = new Database(join(dataDir, 'clindoc.db'), { readonly: true });
-    const n = (db.prepare("SELECT COUNT(*) AS n FROM audit_events WHERE resource_id = ? AND action = 'read'").get(noteId) as { n: number }).n;
-    db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    const [row] = await s.query<{ n: number | string }>("SELECT COUNT(*) AS n FROM audit_events WHERE resource_id = ? AND action = 'read'", [noteId]);
+    rmSync(dataDir, { recursive: true, force: true }); // a PostgreSQL database is dropped when the file ends
     s = undefined as unknown as TestServer;
     // 40 reads of the burst, plus the polls that waited for the note.
-    expect(n).toBeGreaterThanOrEqual(40);
+    expect(Number(row!.n)).toBeGreaterThanOrEqual(40);
   });
 
   it('writes pending events when the process exits without closing', () => {

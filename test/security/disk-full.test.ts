@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { insufficientStorage, isOutOfSpace } from '../../main/services/errors.js';
 import { wavBytes } from '../support/audio.js';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 
 type Note = { status: string };
 const noteStatus = async (s: TestServer, id: string): Promise<string> => ((await (await fetch(`${s.base}/v1/notes/${id}`, { headers: s.headers() })).json()).data as Note).status;
@@ -29,7 +30,9 @@ describe('the full-disk error kind', () => {
   });
 });
 
-describe('a full database (SQLite max_page_count: real SQLITE_FULL, no root needed)', () => {
+// Fills the SQLite file (max_page_count) and reads its job table: a PostgreSQL server's account
+// data and jobs are in the database, not in the data folder.
+describe.skipIf(onPostgres)('a full database (SQLite max_page_count: real SQLITE_FULL, no root needed)', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startServer();
@@ -120,8 +123,10 @@ function fill(dir: string): string {
   return path;
 }
 
-const disk = mountTinyDisk(32);
+const disk = onPostgres ? undefined : mountTinyDisk(32);
 
+// Fills the disk under the data folder and reads the SQLite job table; with PostgreSQL only audio is
+// kept in that folder, while notes and jobs are in the database on its own disk.
 describe.skipIf(!disk)('a really full disk (a 32 MB tmpfs holding the data folder; needs root or passwordless sudo to mount)', () => {
   let s: TestServer;
   beforeAll(async () => {

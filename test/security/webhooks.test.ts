@@ -60,9 +60,7 @@ describe('webhook delivery follows no redirects, times out, reads no body, and s
     const note = await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript }) })).json();
     type Row = { url: string; status_code: number | null; error: string | null; duration_ms: number };
     const attempts = await waitFor(async () => {
-      const rows = s.clindoc.db.prepare(
-        'SELECT d.url, a.status_code, a.error, a.duration_ms FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id',
-      ).all() as Row[];
+      const rows = await s.query<Row>('SELECT d.url, a.status_code, a.error, a.duration_ms FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id');
       return rows.length >= 3 ? rows : undefined;
     });
     const by = (name: string) => attempts.find((a) => a.url === urls[name])!;
@@ -71,7 +69,7 @@ describe('webhook delivery follows no redirects, times out, reads no body, and s
     expect(by('silent')).toMatchObject({ status_code: null, error: 'timeout' });
     expect(by('silent').duration_ms).toBeLessThan(5_000);
     expect(by('endless').status_code).toBe(200);
-    const deliveries = s.clindoc.db.prepare('SELECT url, status FROM webhook_deliveries').all() as Array<{ url: string; status: string }>;
+    const deliveries = await s.query<{ url: string; status: string }>('SELECT url, status FROM webhook_deliveries');
     expect(deliveries.find((d) => d.url === urls.redirect)?.status).toBe('pending'); // a 3xx is not a delivery: retried later
     expect(deliveries.find((d) => d.url === urls.endless)?.status).toBe('delivered');
     // The event names the note and its status; never its content.
