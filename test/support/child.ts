@@ -34,7 +34,7 @@ export async function startHeadless(
   env: Record<string, string>,
   options: { cwd?: string } = {},
 ): Promise<{ child: ChildProcess; output: () => string; credentials: () => { accountId: string; apiKey: string } }> {
-  const dataDir = env.CLINDOC_DATA_DIR;
+  const { CLINDOC_DATA_DIR: dataDir } = env;
   env = { ...(dataDir ? await databaseEnv(dataDir, env) : {}), ...env };
   if (onPostgres && dataDir && !existsSync(join(dataDir, 'local-credentials.json'))) {
     const made = await runCli(['accounts', 'create', '--name', 'Test clinic', '--json'], env);
@@ -77,7 +77,8 @@ export async function startHeadless(
 
 /** Runs the `clindoc` CLI and returns its exit code and output (on the data folder's database, as startHeadless). */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  env = { ...(env.CLINDOC_DATA_DIR ? await databaseEnv(env.CLINDOC_DATA_DIR, env) : {}), ...env };
+  const { CLINDOC_DATA_DIR: dataDir } = env;
+  env = { ...(dataDir ? await databaseEnv(dataDir, env) : {}), ...env };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'clindoc.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';

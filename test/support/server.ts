@@ -40,8 +40,9 @@ export interface TestServer {
  */
 export async function startServer(env: Record<string, string> = {}, options: ComposeOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-test-'));
-  const ownFolder = !env.CLINDOC_DATA_DIR;
-  const database = await databaseEnv(env.CLINDOC_DATA_DIR ?? dataDir, env);
+  const { CLINDOC_DATA_DIR: chosenFolder } = env;
+  const ownFolder = !chosenFolder;
+  const database = await databaseEnv(chosenFolder ?? dataDir, env);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
