@@ -11,7 +11,7 @@ export { DEAD_LETTER_QUEUE };
 export interface PgJobQueueOptions {
   /** PostgreSQL URL (CLINDOC_DATABASE_URL); the queue opens and closes its own pool. */
   connectionString?: string;
-  /** Or a pool the caller owns (left open by `stop`), of at least two connections: start-up holds one for a lock while it creates the queues. */
+  /** Or a pool the caller owns (left open by `stop`), of at least two connections: start-up holds one for a lock while it installs pg-boss and creates the queues. */
   pool?: pg.Pool;
   /** pg-boss's schema (default `pgboss`), created on first start. */
   schema?: string;
@@ -108,19 +108,22 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
   let readyPromise: Promise<void> | undefined;
   const ready = (): Promise<void> => {
     readyPromise ??= (async () => {
-      await boss.start();
-      // pg-boss creates a queue's table and attaches it (DDL) with no lock of its own, so instances
-      // starting together on a new database deadlock; a session advisory lock, held on a connection
-      // of its own while the queues are created, makes them take turns.
+      // Instances starting together on a new database must take turns: pg-boss creates each queue's
+      // table and attaches it (DDL) with no lock, which deadlocked, and an instance that waited on
+      // pg-boss's own install lock could still fail with a duplicate 'pgboss' schema (its
+      // IF NOT EXISTS check does not see the schema committed during the wait). A session advisory
+      // lock, held on a connection of its own through the install and the queue creation, lets the
+      // next instance find everything in place.
       const lock = await pool.connect();
       try {
-        await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`${schema}.create_queue`]);
+        await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`${schema}.start`]);
         try {
+          await boss.start();
           // The dead-letter queue first: the others name it, and the database checks that it exists.
           await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: 'standard' });
           for (const kind of kinds) await boss.createQueue(kind, { name: kind, policy: 'standard', deadLetter: DEAD_LETTER_QUEUE });
         } finally {
-          await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`${schema}.create_queue`]);
+          await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`${schema}.start`]);
         }
       } catch (err) {
         lock.release(true); // closed, so no lock can stay behind on a pooled connection

@@ -1,7 +1,9 @@
 /**
  * A clinic's instances start together on a new database (one service manager, several units), and
- * each creates pg-boss's queues on its way up. pg-boss creates a queue's table and attaches it with
- * no lock of its own, so without one around it the starts deadlocked and all but one failed.
+ * each installs pg-boss and creates its queues on its way up. pg-boss creates a queue's table and
+ * attaches it with no lock of its own, so without one around it the starts deadlocked and all but
+ * one failed. (The other failure the lock prevents, a duplicate 'pgboss' schema after waiting on
+ * pg-boss's install lock, needs separate processes and luck: clinic.test.ts's start meets it.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
