@@ -58,19 +58,60 @@ const HOUR_MS = 60 * 60 * 1000;
 // Where a directory cannot be opened or flushed (Windows, some SMB clients) the rename stands as is.
 const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EBADF']);
 
-function privateTempDir(): string {
+/** RAM-backed /dev/shm where there is one, else the OS temp folder. */
+function plaintextBase(): string {
   const shm = '/dev/shm';
-  let base = tmpdir();
   try {
-    if (existsSync(shm) && statSync(shm).isDirectory()) base = shm;
+    if (existsSync(shm) && statSync(shm).isDirectory()) return shm;
   } catch {
     // fall back to the OS temp folder
   }
+  return tmpdir();
+}
+
+// Plaintext copies live in `clindoc-<pid>-<random>`: the process that made one is named, so a copy
+// left by a process that was killed (SIGKILL, power cut of a worker) can be found and removed.
+const PLAINTEXT_DIR = /^clindoc-(\d+)-[A-Za-z0-9]{6}$/;
+
+function privateTempDir(): string {
   try {
-    return mkdtempSync(join(base, 'clindoc-'));
+    return mkdtempSync(join(plaintextBase(), `clindoc-${process.pid}-`));
   } catch {
-    return mkdtempSync(join(tmpdir(), 'clindoc-'));
+    return mkdtempSync(join(tmpdir(), `clindoc-${process.pid}-`));
   }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+};
+
+/**
+ * Removes decrypted audio copies whose process is gone: a worker killed during recognition leaves
+ * its copy behind, and decrypted patient audio must not outlive the work that needed it. Only this
+ * machine's folders are looked at (they are never shared); copies of live processes are kept.
+ */
+export function sweepPlaintextCopies(): number {
+  let removed = 0;
+  for (const base of new Set([plaintextBase(), tmpdir()])) {
+    let names: string[];
+    try {
+      names = readdirSync(base);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = PLAINTEXT_DIR.exec(name)?.[1];
+      if (!pid || Number(pid) === process.pid || alive(Number(pid))) continue;
+      rmSync(join(base, name), { recursive: true, force: true });
+      removed += 1;
+    }
+  }
+  return removed;
 }
 
 function tempName(): string {
@@ -130,6 +171,7 @@ async function writeAtomically(tempDir: string, target: string, fill: (out: Node
  */
 export function createLayoutBlobStore(layout: BlobLayout, ring: KeyRing): EncryptedBlobStore {
   mkdirSync(layout.tempDir, { recursive: true, mode: 0o700 });
+  sweepPlaintextCopies();
   const pathOf = (key: string): string => {
     if (!BLOB_KEY.test(key)) throw new Error('invalid blob key');
     return layout.fileOf(key);
