@@ -24,26 +24,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const clindoc = await createClindoc(config);
-  const port = await clindoc.listen();
-  if (clindoc.localCredentials) {
-    // The key is stored hashed in the database; the owner-only file keeps it for the app and for
-    // `clindoc credentials`, which shows it again.
-    process.stderr.write(
-      `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY: ${clindoc.localCredentials.apiKey}\n` +
-        `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
-    );
-  }
-  process.stderr.write(config.role === 'worker'
-    ? `Clindoc worker on ${config.host}:${port}: background jobs and webhooks; /healthz, /readyz and /metrics only\n`
-    : `Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
-  let link: string | undefined;
-  try {
-    link = clindoc.signInLink();
-  } catch {
-    link = undefined; // no local account (accounts made with the CLI only): integrations use their own keys
-  }
-  // A one-click sign-in, as Jupyter prints one: the token works once, for ten minutes, and never is the key.
-  if (link) process.stderr.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
+  // Handlers first: a signal that arrives once `local API listening` is logged (a service manager
+  // or a test stopping it at once) is drained, not left to Node's default of dying on the spot.
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) {
@@ -65,6 +47,26 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const port = await clindoc.listen();
+  if (clindoc.localCredentials) {
+    // The key is stored hashed in the database; the owner-only file keeps it for the app and for
+    // `clindoc credentials`, which shows it again.
+    process.stderr.write(
+      `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY: ${clindoc.localCredentials.apiKey}\n` +
+        `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
+    );
+  }
+  process.stderr.write(config.role === 'worker'
+    ? `Clindoc worker on ${config.host}:${port}: background jobs and webhooks; /healthz, /readyz and /metrics only\n`
+    : `Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
+  let link: string | undefined;
+  try {
+    link = clindoc.signInLink();
+  } catch {
+    link = undefined; // no local account (accounts made with the CLI only): integrations use their own keys
+  }
+  // A one-click sign-in, as Jupyter prints one: the token works once, for ten minutes, and never is the key.
+  if (link) process.stderr.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
 }
 
 main().catch((err: unknown) => {
