@@ -199,7 +199,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     try {
       // Loaded only in clinic mode: the desktop never pays for the PostgreSQL client and queue.
       const { openPostgresStores } = await import('./store/pg/index.js');
-      shared = await openPostgresStores({ url: config.databaseUrl, cipher, blobs });
+      // The stores' ten connections, plus the job queue's (its LISTEN, polling and one per running job).
+      shared = await openPostgresStores({ url: config.databaseUrl, cipher, blobs, poolSize: 14 + config.jobConcurrency });
     } catch (err) {
       db.close();
       throw err;
@@ -317,8 +318,14 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const works = config.role !== 'api';
   const concurrency = works ? config.jobConcurrency : 0;
   // On PostgreSQL the queue is pg-boss, shared by every instance; on SQLite the durable table runner.
-  const pgQueue = config.databaseUrl
-    ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({ connectionString: config.databaseUrl, handlers, logger, concurrency, expireInSeconds: config.jobExpireSeconds })
+  // The queue works through the stores' pool, which closes last: a request still in flight when a
+  // drain stops the queue (a note posted as SIGTERM came) can still queue its job, as on SQLite.
+  const pgQueue = shared
+    ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({
+      pool: shared.pool, handlers, logger, concurrency, expireInSeconds: config.jobExpireSeconds,
+      // pg-boss takes expired jobs back at each maintenance pass: as often as the expiry, so a dead worker's job returns on time.
+      maintenanceIntervalSeconds: Math.min(30, config.jobExpireSeconds),
+    })
     : undefined;
   jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, handlers });
   const sqliteJobs = sqliteOpsStorage(db);
