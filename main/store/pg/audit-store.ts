@@ -8,6 +8,12 @@ interface Row {
   outcome: AuditEvent['outcome']; status: number | null; request_id: string | null; signer: string | null;
 }
 
+/**
+ * PostgreSQL text cannot hold a NUL character, which a request may carry in an id (`/v1/notes/%00`);
+ * the attempt is still recorded, with U+FFFD in its place, rather than lost.
+ */
+const storable = (text: string | null): string | null => (text === null ? null : text.replaceAll('\u0000', '\uFFFD'));
+
 const toEvent = (r: Row): AuditEvent => ({
   id: r.id, at: r.at, accountId: r.account_id, keyId: r.key_id, actor: r.actor, action: r.action, resourceType: r.resource_type,
   resourceId: r.resource_id, operation: r.operation, ip: r.ip, outcome: r.outcome, status: r.status, requestId: r.request_id, signer: r.signer,
@@ -17,18 +23,28 @@ const toEvent = (r: Row): AuditEvent => ({
  * PostgreSQL audit trail. Triggers abort UPDATE, DELETE and TRUNCATE on the table, so code with
  * the connection can only append; paging runs on the identity sequence, newest first.
  * Each append is one INSERT that resolves once committed: several instances share the trail, so
- * there is no per-process batch that a crashed instance could lose.
+ * there is no per-process batch that a crashed instance could lose. Requests do not wait for their
+ * event, so a list first waits for this process's appends in flight: a client reading its trail
+ * right after a burst sees every request of it, as on SQLite.
  */
 export function createPgAuditStore(sql: Sql): AuditStore {
+  const inFlight = new Set<Promise<unknown>>();
   return {
     async append(e) {
-      await sql.query(
+      const insert = sql.query(
         `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id, signer)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, e.resourceId, e.operation, e.ip, e.outcome, e.status, e.requestId, e.signer ?? null],
+        [e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, storable(e.resourceId), storable(e.operation), e.ip, e.outcome, e.status, e.requestId, storable(e.signer ?? null)],
       );
+      inFlight.add(insert);
+      try {
+        await insert;
+      } finally {
+        inFlight.delete(insert);
+      }
     },
     async list(accountId, limit, cursor, filter: AuditFilter = {}) {
+      await Promise.allSettled([...inFlight]);
       let before = Number.MAX_SAFE_INTEGER;
       if (cursor !== undefined) {
         if (!/^[1-9]\d{0,15}$/.test(cursor)) throw invalidRequest('cursor: not a cursor returned by this API');

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { invalidRequest } from '../../services/errors.js';
 
 /**
  * The one seam every PostgreSQL adapter uses: run a statement with bound values, get rows and the
@@ -28,9 +29,19 @@ export class PgStoreError extends Error {
   }
 }
 
+/**
+ * SQLSTATEs of a text value PostgreSQL cannot hold (a NUL character, 22021, or one the server's
+ * encoding lacks, 22P05). SQLite keeps such text; here the request that carried it is refused as
+ * invalid (400) instead of failing as a server error.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
 /** Rethrows a driver failure as a PgStoreError; a non-database failure (a bug, a lost socket) keeps its name and code only. */
 export function scrub(err: unknown): never {
   if (err instanceof PgStoreError) throw err;
+  if (err instanceof pg.DatabaseError && err.code && UNSTORABLE_TEXT.has(err.code)) {
+    throw invalidRequest('text with a NUL character (or one the database cannot encode) cannot be stored or looked up');
+  }
   if (err instanceof pg.DatabaseError) throw new PgStoreError(err.code, err.constraint, err.table);
   const e = err as { code?: unknown; name?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : undefined;
