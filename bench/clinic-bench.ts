@@ -211,7 +211,7 @@ async function postgres(wavs: Buffer[]): Promise<void> {
     // Each process writes its logs into its own data folder, as a service would on its own host.
     const start = (name: string, role: 'api' | 'worker'): Promise<Instance> => {
       const env = open.env(name);
-      return startInstance({ name, role, env, logFile: join(env.CLINDOC_DATA_DIR!, 'server.log') });
+      return startInstance({ name, role, env, logFile: join(open.dataDir(name), 'server.log') });
     };
     const account = await createAccount('Bench clinic', open.env('cli'));
     const [api1] = await Promise.all([start('api-1', 'api'), start('worker-1', 'worker')]);

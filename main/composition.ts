@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
-import { ConfigError, type ClindocConfig } from './config.js';
+import type { ClindocConfig } from './config.js';
 import { openDatabase, type Db } from './store/database.js';
 import { createAccountStore } from './store/account-store.js';
 import { createNoteStore } from './store/note-store.js';
@@ -171,12 +171,6 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // The device's own database: everything on a desktop; on a clinic server (CLINDOC_DATABASE_URL)
   // only what belongs to this machine (installed models and their downloads).
   const db = openDatabase(join(config.dataDir, 'clindoc.db'));
-  // The shared folder is a mount: never created here, so a missing mount stops the start instead of
-  // filling this machine's disk (and writing a key ring the other instances never see).
-  if (config.sharedDir && !existsSync(config.sharedDir)) {
-    db.close();
-    throw new ConfigError('CLINDOC_SHARED_DIR', 'does not exist: mount the shared folder before starting Clindoc');
-  }
   let protection: DataProtection;
   try {
     protection = openDataProtection({

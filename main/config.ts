@@ -411,6 +411,9 @@ function readClinic(env: Env, encryptionKey: string | undefined): Pick<ClindocCo
   // Every instance must open the same key ring: a key generated into one data folder would leave the others unable to read.
   if (databaseUrl && !encryptionKey) throw new ConfigError('CLINDOC_ENCRYPTION_KEY', 'is required with CLINDOC_DATABASE_URL: every instance must share one master key');
   const sharedDir = env.CLINDOC_SHARED_DIR?.trim() ? resolve(env.CLINDOC_SHARED_DIR.trim()) : undefined;
+  // The shared folder is a mount: never created by Clindoc, so a missing mount stops the start instead
+  // of filling this machine's disk (and writing a key ring the other instances never see).
+  if (sharedDir && !existsSync(sharedDir)) throw new ConfigError('CLINDOC_SHARED_DIR', 'does not exist: mount the shared folder before starting Clindoc');
   const role = (env.CLINDOC_ROLE?.trim() || 'all') as ServerRole;
   if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('CLINDOC_ROLE', `must be api, worker or all, not "${role}"`);
   return {

@@ -68,7 +68,7 @@ const minus = (a: Iterable<string>, b: Iterable<string>): string[] => {
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const appFiles = filesUnder(join(ROOT, 'main'), isCode);
 // The test suite's own variables (the throwaway PostgreSQL it runs against) count as development variables.
-const scriptFiles = ['scripts', 'bench', 'test'].flatMap((dir) => filesUnder(join(ROOT, dir), isCode));
+const scriptFiles = ['scripts', 'bench', 'test'].flatMap((dir) => filesUnder(join(ROOT, dir), isCode)).filter((f) => f !== import.meta.filename);
 const appReads = readsIn(appFiles);
 const scriptReads = readsIn(scriptFiles);
 const configured = tableVariables(readme, 'Configuration');

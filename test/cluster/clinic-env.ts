@@ -26,6 +26,8 @@ export interface Clinic {
   sharedDir: string;
   /** The environment of one instance: the clinic's settings, `extra`, and a data folder of its own named after it. */
   env(name: string): Record<string, string>;
+  /** The data folder of the instance called `name` (the one `env(name)` names). */
+  dataDir(name: string): string;
   /** Drops the database (or stops the throwaway cluster) and removes every folder made here. */
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function openClinic(extra: Record<string, string> = {}): Promise<Cl
   const encryptionKey = randomBytes(32).toString('hex');
   return {
     databaseUrl, sharedDir,
+    dataDir: (name) => join(root, name),
     env(name) {
       const dataDir = join(root, name);
       mkdirSync(dataDir, { recursive: true });
