@@ -1,21 +1,13 @@
 import type { Db } from './database.js';
 import type { VisitContent, VisitRecord, VisitStore } from '../services/visits/ports.js';
 import { createPager } from './paging.js';
-import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
-
-interface VisitRow { id: string; account_id: string; created_at: number; updated_at: number; version: number; content: string }
-
-// The whole content (patient, dictation, transcript, links) is one sealed value; only times and
-// the version stay in the clear, for ordering and the conditional write.
-const SEALED = 'visits.content';
+import type { FieldCipher } from './crypto/field-cipher.js';
+import { sealVisitContent, visitFromRow, type VisitRow } from './rows/visits.js';
 
 /** SQLite implementation of the visits port; the content is encrypted at rest. */
 export function createVisitStore(db: Db, cipher: FieldCipher): VisitStore {
-  const seal = (id: string, content: VisitContent): string => cipher.seal(JSON.stringify(content), rowContext(SEALED, id));
-  const toVisit = (r: VisitRow): VisitRecord => ({
-    id: r.id, accountId: r.account_id, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version,
-    content: JSON.parse(cipher.open(r.content, rowContext(SEALED, r.id))) as VisitContent,
-  });
+  const seal = (id: string, content: VisitContent): string => sealVisitContent(cipher, id, content);
+  const toVisit = (r: VisitRow): VisitRecord => visitFromRow(cipher, r);
   const insert = db.prepare('INSERT INTO visits (id, account_id, created_at, updated_at, version, content) VALUES (?,?,?,?,?,?)');
   const get = db.prepare('SELECT * FROM visits WHERE account_id = ? AND id = ?');
   const update = db.prepare('UPDATE visits SET content = ?, updated_at = ?, version = version + 1 WHERE account_id = ? AND id = ? AND version = ?');

@@ -1,23 +1,14 @@
 import type { Db } from './database.js';
 import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../services/storage.js';
-import { rowContext, type FieldCipher } from './crypto/field-cipher.js';
-
-interface HookRow { id: string; account_id: string; url: string; events: string; secret: string; created_at: number }
-interface DeliveryRow {
-  id: string; account_id: string; webhook_id: string | null; url: string; secret: string; event: string; resource_id: string;
-  status: DeliveryRecord['status']; attempts: number; next_attempt_at: number; created_at: number;
-}
+import type { FieldCipher } from './crypto/field-cipher.js';
+import {
+  deliveryFromRow, hookFromRow, sealDeliverySecret, sealHookSecret, type DeliveryRow, type HookRow,
+} from './rows/webhooks.js';
 
 /** SQLite store of account webhooks, queued deliveries and every delivery attempt; signing secrets are stored encrypted. */
 export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
-  const toHook = (r: HookRow): WebhookRecord => ({
-    id: r.id, accountId: r.account_id, url: r.url, events: JSON.parse(r.events) as string[],
-    secret: cipher.open(r.secret, rowContext('webhooks.secret', r.id)), createdAt: r.created_at,
-  });
-  const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
-    id: r.id, accountId: r.account_id, webhookId: r.webhook_id, url: r.url, secret: cipher.open(r.secret, rowContext('webhook_deliveries.secret', r.id)),
-    event: r.event, resourceId: r.resource_id, status: r.status, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
-  });
+  const toHook = (r: HookRow): WebhookRecord => hookFromRow(cipher, r);
+  const toDelivery = (r: DeliveryRow): DeliveryRecord => deliveryFromRow(cipher, r);
   const s = {
     insert: db.prepare('INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES (?,?,?,?,?,?)'),
     list: db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id'),
@@ -44,7 +35,7 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
     recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`),
   };
   return {
-    insert: async (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), cipher.seal(w.secret, rowContext('webhooks.secret', w.id)), w.createdAt),
+    insert: async (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), sealHookSecret(cipher, w.id, w.secret), w.createdAt),
     list: async (accountId) => (s.list.all(accountId) as HookRow[]).map(toHook),
     get: async (accountId, id) => {
       const row = s.get.get(accountId, id) as HookRow | undefined;
@@ -52,7 +43,7 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
     },
     delete: async (accountId, id) => s.del.run(accountId, id).changes > 0,
     insertDelivery: async (d) =>
-      void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, cipher.seal(d.secret, rowContext('webhook_deliveries.secret', d.id)), d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now()),
+      void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, sealDeliverySecret(cipher, d.id, d.secret), d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now()),
     claimDue: async (now, limit) => (s.claim.all(Date.now(), now, limit) as DeliveryRow[]).map(toDelivery),
     updateDelivery: async (id, c) => void s.update.run(c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id),
     recordAttempt: async (a: WebhookAttempt) => void s.attempt.run(a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs),

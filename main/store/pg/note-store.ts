@@ -1,52 +1,12 @@
 import type { NoteRecord, NoteStore } from '../../services/storage.js';
-import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { FieldCipher } from '../crypto/field-cipher.js';
+import { NOTE_COLUMNS, noteFromRow, sealNoteColumn, type NOTE_SEALED, type NoteRow } from '../rows/notes.js';
 import { createPgPager } from './paging.js';
 import type { Sql } from './sql.js';
 
-interface NoteRow {
-  id: string; account_id: string; status: NoteRecord['status']; request: string; markdown: string | null;
-  json: string | null; error: string | null; created_at: number; started_at: number | null; completed_at: number | null;
-  version: number; signed_at: number | null; signed_by: string | null; addenda: string | null;
-  engine: string | null; engine_model: string | null;
-}
-
-// Patient data columns, sealed with the same contexts as the SQLite store (main/store/note-store.ts).
-const SEALED = { request: 'notes.request', markdown: 'notes.markdown', json: 'notes.json', addenda: 'notes.addenda' } as const;
-
-const toNote = (cipher: FieldCipher, r: NoteRow): NoteRecord => {
-  // The request (the whole transcript) is opened on first read only, as in SQLite (issue 19).
-  let request: { value: unknown } | undefined;
-  return {
-    id: r.id,
-    accountId: r.account_id,
-    status: r.status,
-    get request(): unknown {
-      request ??= { value: JSON.parse(cipher.open(r.request, rowContext(SEALED.request, r.id))) as unknown };
-      return request.value;
-    },
-    markdown: r.markdown === null ? null : cipher.open(r.markdown, rowContext(SEALED.markdown, r.id)),
-    json: r.json === null ? null : (JSON.parse(cipher.open(r.json, rowContext(SEALED.json, r.id))) as Record<string, unknown>),
-    error: r.error,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-    version: r.version,
-    signedAt: r.signed_at,
-    signedBy: r.signed_by,
-    addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(SEALED.addenda, r.id))) as NoteRecord['addenda']),
-    ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}) } } : {}),
-  };
-};
-
-const COLUMNS: Record<string, string> = {
-  status: 'status', markdown: 'markdown', json: 'json', error: 'error', startedAt: 'started_at', completedAt: 'completed_at',
-  version: 'version', signedAt: 'signed_at', signedBy: 'signed_by', addenda: 'addenda',
-};
-
 /** PostgreSQL implementation of the notes port; request, markdown, json and addenda are stored encrypted. */
 export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
-  const seal = (column: keyof typeof SEALED, id: string, text: string | null): string | null =>
-    text === null ? null : cipher.seal(text, rowContext(SEALED[column], id));
+  const seal = (column: keyof typeof NOTE_SEALED, id: string, text: string | null): string | null => sealNoteColumn(cipher, column, id, text);
   const page = createPgPager<NoteRow>(sql, 'notes');
   return {
     // As in SQLite, the engine is recorded by the update that writes the note, not at insert.
@@ -63,13 +23,13 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
     },
     async get(accountId, id) {
       const row = (await sql.query<NoteRow>('SELECT * FROM notes WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
-      return row ? toNote(cipher, row) : undefined;
+      return row ? noteFromRow(cipher, row) : undefined;
     },
     async getForJob(id) {
       const row = (await sql.query<NoteRow>('SELECT * FROM notes WHERE id = $1', [id])).rows[0];
-      return row ? toNote(cipher, row) : undefined;
+      return row ? noteFromRow(cipher, row) : undefined;
     },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => toNote(cipher, r)),
+    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => noteFromRow(cipher, r)),
     async update(id, changes, only) {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -84,7 +44,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
           set('engine_model', by?.model ?? null);
           continue;
         }
-        const column = COLUMNS[field];
+        const column = NOTE_COLUMNS[field];
         if (!column || value === undefined) continue;
         if (field === 'json') set(column, value === null ? null : seal('json', id, JSON.stringify(value)));
         else if (field === 'markdown') set(column, value === null ? null : seal('markdown', id, String(value)));

@@ -1,38 +1,16 @@
 import type { TranscriptionRecord, TranscriptionStore } from '../../services/storage.js';
-import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { FieldCipher } from '../crypto/field-cipher.js';
+import {
+  TRANSCRIPTION_COLUMNS, TRANSCRIPTION_JSON_FIELDS, sealTranscriptionField, transcriptionFromRow, type TranscriptionRow,
+} from '../rows/transcriptions.js';
 import { createPgPager } from './paging.js';
 import type { Sql } from './sql.js';
 
-interface Row {
-  id: string; account_id: string; status: TranscriptionRecord['status']; options: string; audio_blob: string | null;
-  audio_type: string | null; result: string | null; error: string | null; created_at: number; updated_at: number;
-  started_at: number | null; completed_at: number | null;
-}
-
-const COLUMNS: Record<string, string> = {
-  status: 'status', options: 'options', audioBlob: 'audio_blob', audioType: 'audio_type', result: 'result', error: 'error',
-  updatedAt: 'updated_at', startedAt: 'started_at', completedAt: 'completed_at',
-};
-const JSON_FIELDS = new Set(['options', 'result']);
-
 /** PostgreSQL implementation of the transcriptions port; options and result are stored encrypted. */
 export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): TranscriptionStore {
-  const seal = (field: string, id: string, value: unknown): string => cipher.seal(JSON.stringify(value), rowContext(`transcriptions.${field}`, id));
-  const toRecord = (r: Row): TranscriptionRecord => ({
-    id: r.id,
-    accountId: r.account_id,
-    status: r.status,
-    options: JSON.parse(cipher.open(r.options, rowContext('transcriptions.options', r.id))) as Record<string, unknown>,
-    audioBlob: r.audio_blob,
-    audioType: r.audio_type,
-    result: r.result === null ? null : (JSON.parse(cipher.open(r.result, rowContext('transcriptions.result', r.id))) as Record<string, unknown>),
-    error: r.error,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    startedAt: r.started_at,
-    completedAt: r.completed_at,
-  });
-  const page = createPgPager<Row>(sql, 'transcriptions');
+  const seal = (field: string, id: string, value: unknown): string => sealTranscriptionField(cipher, field, id, value);
+  const toRecord = (r: TranscriptionRow): TranscriptionRecord => transcriptionFromRow(cipher, r);
+  const page = createPgPager<TranscriptionRow>(sql, 'transcriptions');
   return {
     async insert(t) {
       await sql.query(
@@ -45,11 +23,11 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
       );
     },
     async get(accountId, id) {
-      const row = (await sql.query<Row>('SELECT * FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
+      const row = (await sql.query<TranscriptionRow>('SELECT * FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
       return row ? toRecord(row) : undefined;
     },
     async getForJob(id) {
-      const row = (await sql.query<Row>('SELECT * FROM transcriptions WHERE id = $1', [id])).rows[0];
+      const row = (await sql.query<TranscriptionRow>('SELECT * FROM transcriptions WHERE id = $1', [id])).rows[0];
       return row ? toRecord(row) : undefined;
     },
     list: (accountId, limit, cursor) => page(accountId, limit, cursor, toRecord),
@@ -57,9 +35,9 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
-        const column = COLUMNS[field];
+        const column = TRANSCRIPTION_COLUMNS[field];
         if (!column || value === undefined) continue;
-        values.push(JSON_FIELDS.has(field) && value !== null ? seal(field, id, value) : value);
+        values.push(TRANSCRIPTION_JSON_FIELDS.has(field) && value !== null ? seal(field, id, value) : value);
         sets.push(`${column} = $${values.length}`);
       }
       if (!sets.length) return false;

@@ -1,21 +1,13 @@
 import type { VisitContent, VisitRecord, VisitStore } from '../../services/visits/ports.js';
-import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { FieldCipher } from '../crypto/field-cipher.js';
+import { sealVisitContent, visitFromRow, type VisitRow } from '../rows/visits.js';
 import { createPgPager } from './paging.js';
 import type { Sql } from './sql.js';
 
-interface VisitRow { id: string; account_id: string; created_at: number; updated_at: number; version: number; content: string }
-
-// One sealed value for the whole content, as in SQLite; times and version stay clear for ordering
-// and the conditional write.
-const SEALED = 'visits.content';
-
 /** PostgreSQL implementation of the visits port; the content is encrypted at rest. */
 export function createPgVisitStore(sql: Sql, cipher: FieldCipher): VisitStore {
-  const seal = (id: string, content: VisitContent): string => cipher.seal(JSON.stringify(content), rowContext(SEALED, id));
-  const toVisit = (r: VisitRow): VisitRecord => ({
-    id: r.id, accountId: r.account_id, createdAt: r.created_at, updatedAt: r.updated_at, version: r.version,
-    content: JSON.parse(cipher.open(r.content, rowContext(SEALED, r.id))) as VisitContent,
-  });
+  const seal = (id: string, content: VisitContent): string => sealVisitContent(cipher, id, content);
+  const toVisit = (r: VisitRow): VisitRecord => visitFromRow(cipher, r);
   const page = createPgPager<VisitRow>(sql, 'visits');
   return {
     async insert(v) {

@@ -1,13 +1,11 @@
 import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../../services/storage.js';
-import { rowContext, type FieldCipher } from '../crypto/field-cipher.js';
+import type { FieldCipher } from '../crypto/field-cipher.js';
+import {
+  deliveryFromRow, hookFromRow, sealDeliverySecret, sealHookSecret, type DeliveryRow, type HookRow,
+} from '../rows/webhooks.js';
 import { claimantGone } from './instance-lease.js';
 import type { Sql } from './sql.js';
 
-interface HookRow { id: string; account_id: string; url: string; events: string; secret: string; created_at: number }
-interface DeliveryRow {
-  id: string; account_id: string; webhook_id: string | null; url: string; secret: string; event: string; resource_id: string;
-  status: DeliveryRecord['status']; attempts: number; next_attempt_at: number; created_at: number;
-}
 interface AttemptRow { delivery_id: string; attempt: number; at: number; status_code: number | null; error: string | null; duration_ms: number }
 
 /**
@@ -17,18 +15,12 @@ interface AttemptRow { delivery_id: string; attempt: number; at: number; status_
  * `recoverInterrupted` takes back only deliveries whose instance is gone (see the job store).
  */
 export function createPgWebhookStore(sql: Sql, cipher: FieldCipher, instanceId?: number): WebhookStore {
-  const toHook = (r: HookRow): WebhookRecord => ({
-    id: r.id, accountId: r.account_id, url: r.url, events: JSON.parse(r.events) as string[],
-    secret: cipher.open(r.secret, rowContext('webhooks.secret', r.id)), createdAt: r.created_at,
-  });
-  const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
-    id: r.id, accountId: r.account_id, webhookId: r.webhook_id, url: r.url, secret: cipher.open(r.secret, rowContext('webhook_deliveries.secret', r.id)),
-    event: r.event, resourceId: r.resource_id, status: r.status, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
-  });
+  const toHook = (r: HookRow): WebhookRecord => hookFromRow(cipher, r);
+  const toDelivery = (r: DeliveryRow): DeliveryRecord => deliveryFromRow(cipher, r);
   return {
     async insert(w) {
       await sql.query('INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        w.id, w.accountId, w.url, JSON.stringify(w.events), cipher.seal(w.secret, rowContext('webhooks.secret', w.id)), w.createdAt,
+        w.id, w.accountId, w.url, JSON.stringify(w.events), sealHookSecret(cipher, w.id, w.secret), w.createdAt,
       ]);
     },
     async list(accountId) {
@@ -46,7 +38,7 @@ export function createPgWebhookStore(sql: Sql, cipher: FieldCipher, instanceId?:
         `INSERT INTO webhook_deliveries (id, account_id, webhook_id, url, secret, event, resource_id, status, attempts, next_attempt_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
-          d.id, d.accountId, d.webhookId, d.url, cipher.seal(d.secret, rowContext('webhook_deliveries.secret', d.id)), d.event, d.resourceId,
+          d.id, d.accountId, d.webhookId, d.url, sealDeliverySecret(cipher, d.id, d.secret), d.event, d.resourceId,
           d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now(),
         ],
       );
