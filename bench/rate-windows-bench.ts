@@ -119,7 +119,7 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 }
 
 async function main(): Promise<void> {
-  const { openCluster } = await import('../test/store-pg/cluster.js');
+  const { openCluster } = await import('../test/support/pg-cluster.js');
   const cluster = await openCluster();
   try {
     const url = await cluster.createDatabase();

@@ -33,8 +33,8 @@ export interface Clinic {
 }
 
 export async function openClinic(extra: Record<string, string> = {}): Promise<Clinic> {
-  // Imported here, so a machine without PostgreSQL never loads the store tests' cluster module.
-  const { openCluster } = await import('../store-pg/cluster.js');
+  // Imported here, so a machine without PostgreSQL never loads the PostgreSQL test cluster module.
+  const { openCluster } = await import('../support/pg-cluster.js');
   const cluster = await openCluster();
   let databaseUrl: string;
   try {

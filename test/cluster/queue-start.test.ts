@@ -13,9 +13,9 @@ import { clinicUnavailable } from './clinic-env.js';
 const handler = { run: async () => undefined, giveUp: async () => undefined };
 
 describe.skipIf(clinicUnavailable !== null)('job queues starting together on a new database', () => {
-  let cluster: Awaited<ReturnType<typeof import('../store-pg/cluster.js')['openCluster']>>;
+  let cluster: Awaited<ReturnType<typeof import('../support/pg-cluster.js')['openCluster']>>;
   beforeAll(async () => {
-    const { openCluster } = await import('../store-pg/cluster.js');
+    const { openCluster } = await import('../support/pg-cluster.js');
     cluster = await openCluster();
   });
   afterAll(() => cluster?.stop());

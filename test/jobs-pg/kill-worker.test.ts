@@ -5,7 +5,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { createPgJobQueue, type PgJobQueue } from '../../main/jobs/pg-job-queue.js';
 import { ROOT } from '../support/child.js';
-import { createTestDatabase, pgUnavailable, waitUntil, type TestDatabase } from './pg-database.js';
+import { createTestDatabase, pgUnavailable, type TestDatabase } from '../support/pg-cluster.js';
+import { waitFor } from '../support/wait.js';
 
 /** Starts test/jobs-pg/worker-child.ts and collects what it prints. */
 function startWorker(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<NodeJS.Signals | number | null> } {
@@ -47,11 +48,11 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue across processes',
   it('a worker killed with -9 mid-job loses nothing: another worker completes every job once', async () => {
     const first = startWorker({ PG_URL: db.url, PG_SCHEMA: schema, MODE: 'block', CONCURRENCY: '2' });
     children.push(first.child);
-    await waitUntil(() => (first.output().includes('ready') ? true : undefined), 30_000);
+    await waitFor(() => (first.output().includes('ready') ? true : undefined), 30_000);
 
     const ids = ['t1', 't2', 't3', 't4', 't5'];
     for (const id of ids) await api.enqueue('test_job', 'acct-1', id);
-    await waitUntil(() => ((first.output().match(/started /g)?.length ?? 0) === 2 ? true : undefined), 30_000);
+    await waitFor(() => ((first.output().match(/started /g)?.length ?? 0) === 2 ? true : undefined), 30_000);
     const takenByFirst = [...first.output().matchAll(/started (\w+)/g)].map((m) => m[1]!);
     expect((await api.stats()).test_job).toMatchObject({ active: 2, queued: 3 });
 

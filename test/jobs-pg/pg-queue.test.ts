@@ -5,7 +5,8 @@ import pg from 'pg';
 import { DomainError, insufficientStorage } from '../../main/services/errors.js';
 import type { JobHandler } from '../../main/jobs/job-runner.js';
 import { createPgJobQueue, type PgJobQueue, type PgJobQueueOptions } from '../../main/jobs/pg-job-queue.js';
-import { createTestDatabase, pgUnavailable, waitUntil, type TestDatabase } from './pg-database.js';
+import { createTestDatabase, pgUnavailable, type TestDatabase } from '../support/pg-cluster.js';
+import { waitFor } from '../support/wait.js';
 
 const KIND = 'note_generation';
 
@@ -117,8 +118,8 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     }, { maxAttempts: 1, expireInSeconds: 1, heartbeatSeconds: 600, concurrency: 2 });
     await q.start();
     await q.enqueue(KIND, 'acct-1', 'note-hung');
-    await waitUntil(() => (gaveUp.length > 0 ? true : undefined));
-    await waitUntil(async () => ((await jobRows()).every((r) => r.state === 'completed' || r.state === 'failed') ? true : undefined));
+    await waitFor(() => (gaveUp.length > 0 ? true : undefined));
+    await waitFor(async () => ((await jobRows()).every((r) => r.state === 'completed' || r.state === 'failed') ? true : undefined));
 
     expect(gaveUp).toEqual([['note-hung', 'the worker running the job stopped responding']]);
     expect((await q.deadLetters()).map(({ resourceId, attempts, message }) => ({ resourceId, attempts, message })))
@@ -184,7 +185,7 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     for (const id of ['n1', 'n2', 'n3']) await api.enqueue(KIND, 'acct-1', id);
     // Ten polling intervals of the API instance go by with the jobs waiting.
     const since = Date.now();
-    await waitUntil(async () => (Date.now() - since > 1000 ? true : undefined));
+    await waitFor(async () => (Date.now() - since > 1000 ? true : undefined));
     expect((await api.stats())[KIND]).toMatchObject({ queued: 3, active: 0 });
     expect((await api.stats())[KIND]!.oldestQueuedAgeSeconds).toBeGreaterThanOrEqual(1);
 
@@ -203,10 +204,10 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     await worker.start();
     await api.ready();
     // The worker's first look for jobs (at start) is over well before this.
-    await waitUntil(async () => ((await api.stats())[KIND] ? true : undefined));
+    await waitFor(async () => ((await api.stats())[KIND] ? true : undefined));
     for (const id of ['n1', 'n2']) {
       await api.enqueue(KIND, 'acct-1', id);
-      await waitUntil(() => (ran.includes(id) ? true : undefined), 10_000);
+      await waitFor(() => (ran.includes(id) ? true : undefined), 10_000);
     }
     expect(ran).toEqual(['n1', 'n2']);
   });
@@ -229,7 +230,7 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
       },
     });
     await worker.start();
-    await waitUntil(async () => ((await api.stats())[KIND]!.active === 1 ? true : undefined));
+    await waitFor(async () => ((await api.stats())[KIND]!.active === 1 ? true : undefined));
     await api.enqueue(KIND, 'acct-1', 'note-1'); // a retried request while the job runs
     expect((await api.stats())[KIND]).toMatchObject({ queued: 0, active: 1 });
     release();
@@ -274,7 +275,7 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     });
     await q.start();
     await q.enqueue(KIND, 'acct-1', 'note-1');
-    await waitUntil(async () => ((await q.stats())[KIND]!.active === 1 ? true : undefined));
+    await waitFor(async () => ((await q.stats())[KIND]!.active === 1 ? true : undefined));
     await q.stop(5000);
     expect(done).toEqual(['note-1']);
     expect((await jobRows()).map((r) => r.state)).toEqual(['completed']);
@@ -285,7 +286,7 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     const first = queue({ [KIND]: { run: () => new Promise<void>(() => undefined), giveUp() {} } }, { maxAttempts: 2, retryBackoff: false, retryDelaySeconds: 0 });
     await first.start();
     await first.enqueue(KIND, 'acct-1', 'note-1');
-    await waitUntil(async () => ((await first.stats())[KIND]!.active === 1 ? true : undefined));
+    await waitFor(async () => ((await first.stats())[KIND]!.active === 1 ? true : undefined));
     await first.stop(100);
 
     // With the attempt given back, the second worker still has two: one failure, then success.

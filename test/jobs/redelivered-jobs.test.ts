@@ -16,7 +16,7 @@ import {
 import { openSqliteBackend, type StoreBackend } from '../store-contract/backend.js';
 import { newAccount, useBackend } from '../store-contract/fixtures.js';
 import { openPgBackend } from '../store-pg/backend.js';
-import { openCluster, pgUnavailable, type TestCluster } from '../store-pg/cluster.js';
+import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
 
 /** A promise that settles when `release` is called: holds a run inside its engine call. */
 function hold(): { held: Promise<void>; release: () => void } {

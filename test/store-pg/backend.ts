@@ -3,7 +3,7 @@ import { createPgJobStore } from '../../main/store/pg/job-store.js';
 import { createPgWebhookStore } from '../../main/store/pg/webhook-store.js';
 import { createPool, sqlOf } from '../../main/store/pg/sql.js';
 import { openProtection, type StoreBackend } from '../store-contract/backend.js';
-import type { TestCluster } from './cluster.js';
+import type { TestCluster } from '../support/pg-cluster.js';
 
 /** The PostgreSQL backend: a fresh database on the test cluster, opened as Clindoc opens it. */
 export async function openPgBackend(cluster: TestCluster): Promise<StoreBackend> {

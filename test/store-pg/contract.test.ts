@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { storeContract } from '../store-contract/contract.js';
 import { openPgBackend } from './backend.js';
-import { openCluster, pgUnavailable, type TestCluster } from './cluster.js';
+import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
 
 describe.skipIf(pgUnavailable !== null)('storage ports on PostgreSQL', () => {
   let cluster: TestCluster | undefined;

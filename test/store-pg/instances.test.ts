@@ -3,7 +3,7 @@ import pg from 'pg';
 import { openPostgresStores, PG_MIGRATIONS, migratePg, PgStoreError, type PostgresStores } from '../../main/store/pg/index.js';
 import { createPool } from '../../main/store/pg/sql.js';
 import { openProtection } from '../store-contract/backend.js';
-import { openCluster, pgUnavailable, type TestCluster } from './cluster.js';
+import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
 
 /** What only a shared database has: several instances on it at once, and the server's own failures. */
 describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several instances', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { openCluster, pgUnavailable, type TestCluster } from './cluster.js';
+import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
 import { migratePg } from '../../main/store/pg/index.js';
 import { createPgRateWindows } from '../../main/store/pg/rate-windows.js';
 import { loadConfig } from '../../main/config.js';

@@ -99,13 +99,4 @@ export async function startServer(env: Record<string, string> = {}, options: Com
   };
 }
 
-/** Polls until `check` returns a value (or the deadline passes). */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+export { waitFor } from './wait.js';

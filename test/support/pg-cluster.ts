@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ROOT } from '../support/child.js';
+import { ROOT } from './child.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'postgres-throwaway.sh');
 
@@ -14,12 +14,12 @@ function serverBinariesPresent(): boolean {
 }
 
 /**
- * Why the PostgreSQL store tests cannot run here, or null when they can: CLINDOC_TEST_PG_URL
- * names a cluster (admin URL), or Debian's server binaries can start a throwaway one.
+ * Why the PostgreSQL tests (stores, job queue, clinic) cannot run here, or null when they can:
+ * CLINDOC_TEST_PG_URL names a cluster (admin URL), or Debian's server binaries can start a throwaway one.
  */
 export const pgUnavailable: string | null = process.env.CLINDOC_TEST_PG_URL || serverBinariesPresent()
   ? null
-  : 'PostgreSQL store tests skipped: CLINDOC_TEST_PG_URL is unset and no PostgreSQL server binaries are installed (run scripts/setup-system.sh)';
+  : 'PostgreSQL tests skipped: CLINDOC_TEST_PG_URL is unset and no PostgreSQL server binaries are installed (run scripts/setup-system.sh)';
 
 if (pgUnavailable) console.warn(pgUnavailable);
 
@@ -55,7 +55,7 @@ export async function openCluster(): Promise<TestCluster> {
   return {
     adminUrl: admin,
     async createDatabase() {
-      const name = `stores_${randomBytes(6).toString('hex')}`;
+      const name = `test_${randomBytes(6).toString('hex')}`;
       await run(`CREATE DATABASE ${name}`);
       made.push(name);
       const url = new URL(admin);
@@ -70,4 +70,22 @@ export async function openCluster(): Promise<TestCluster> {
       for (const name of made.splice(0)) await run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/** A database made for one test file alone. */
+export interface TestDatabase {
+  url: string;
+  /** Drops the database, or stops the throwaway cluster started for it. */
+  drop(): Promise<void>;
+}
+
+/** A fresh database on its own cluster handle: the one CLINDOC_TEST_PG_URL names, or a throwaway one. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const cluster = await openCluster();
+  try {
+    return { url: await cluster.createDatabase(), drop: () => cluster.stop() };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
 }
