@@ -26,12 +26,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { arg, args } from './args.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const CONNECTIONS = 16;
 const SECONDS = Number(arg('--seconds') ?? 10);
 const TARGET_RATIO = 0.8;

@@ -24,12 +24,8 @@ import { join } from 'node:path';
 import { speechWav } from '../test/support/audio.js';
 import { clinicUnavailable, openClinic, type Clinic } from '../test/cluster/clinic-env.js';
 import { authHeaders, createAccount, startInstance, stopAll, until, type Instance } from '../test/cluster/instances.js';
+import { arg, args } from './args.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const CONNECTIONS = 16;
 const SECONDS = Number(arg('--seconds') ?? 10);
 const NOTES = Number(arg('--notes') ?? 40);

@@ -22,12 +22,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { RateWindows } from '../main/services/rate-windows.js';
+import { arg, args } from './args.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const SECONDS = Number(arg('--seconds') ?? 10);
 const CONNECTIONS = 16;
 const SLICE_SECONDS = 2;
