@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditStore, RetentionStore } from '../../main/services/audit/ports.js';
-import type {
-  AccountStore, DocumentStore, IdempotencyStore, JobStore, NoteStore, TranscriptionStore, WebhookStore,
-} from '../../main/services/storage.js';
-import type { StorageUsageReader } from '../../main/services/storage-usage/ports.js';
-import type { EngineSettingsStore } from '../../main/services/transcriptions/engine-settings.js';
-import type { VisitStore } from '../../main/services/visits/ports.js';
+import type { JobStore, WebhookStore } from '../../main/services/storage.js';
+import type { Stores } from '../../main/services/stores.js';
 import { openKeyRing } from '../../main/store/crypto/key-ring.js';
 import { createFieldCipher, type FieldCipher } from '../../main/store/crypto/field-cipher.js';
 import { createFileBlobStore, type EncryptedBlobStore } from '../../main/store/blob-store.js';
@@ -24,23 +19,6 @@ import { createAuditStore, createRetentionStore } from '../../main/store/audit-s
 import { createEngineSettingsStore } from '../../main/store/engine-settings-store.js';
 import { createVisitStore } from '../../main/store/visit-store.js';
 import { createStorageUsageStore } from '../../main/store/storage-usage-store.js';
-
-/** Every store a database backend provides, as the composition would wire them. */
-export interface Stores {
-  accounts: AccountStore;
-  notes: NoteStore;
-  templates: DocumentStore;
-  macros: DocumentStore;
-  transcriptions: TranscriptionStore;
-  jobs: JobStore;
-  idempotency: IdempotencyStore;
-  webhooks: WebhookStore;
-  audit: AuditStore;
-  retention: RetentionStore;
-  engineSettings: EngineSettingsStore;
-  visits: VisitStore;
-  storageUsage: StorageUsageReader;
-}
 
 /** One database behind the storage ports, with what the contract needs to look past them. */
 export interface StoreBackend {

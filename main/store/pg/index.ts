@@ -1,11 +1,7 @@
 import type pg from 'pg';
-import type { AuditStore, RetentionStore } from '../../services/audit/ports.js';
-import type {
-  AccountStore, BlobStore, DocumentStore, IdempotencyStore, JobStore, NoteStore, TranscriptionStore, WebhookStore,
-} from '../../services/storage.js';
-import type { StorageUsageReader } from '../../services/storage-usage/ports.js';
-import type { EngineSettingsStore } from '../../services/transcriptions/engine-settings.js';
-import type { VisitStore } from '../../services/visits/ports.js';
+import type { RetentionStore } from '../../services/audit/ports.js';
+import type { AccountStore, BlobStore } from '../../services/storage.js';
+import type { Stores } from '../../services/stores.js';
 import type { FieldCipher } from '../crypto/field-cipher.js';
 import { createPgAccountStore } from './account-store.js';
 import { createPgAuditStore, createPgRetentionStore } from './audit-store.js';
@@ -38,20 +34,7 @@ export interface PostgresStoreOptions {
 }
 
 /** Every store Clindoc keeps in a shared database, plus readiness and shutdown. */
-export interface PostgresStores {
-  accounts: AccountStore;
-  notes: NoteStore;
-  templates: DocumentStore;
-  macros: DocumentStore;
-  transcriptions: TranscriptionStore;
-  jobs: JobStore;
-  idempotency: IdempotencyStore;
-  webhooks: WebhookStore;
-  audit: AuditStore;
-  retention: RetentionStore;
-  engineSettings: EngineSettingsStore;
-  visits: VisitStore;
-  storageUsage: StorageUsageReader;
+export interface PostgresStores extends Stores {
   /** The connection pool the stores use, for other shared state of this database (rate-limit windows). */
   pool: pg.Pool;
   /** Resolves when the database answers a query; rejects (without the URL or any value) otherwise. For readiness checks. */
