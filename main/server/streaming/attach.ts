@@ -237,9 +237,12 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         new Promise<void>((resolve) => (giveUp = setTimeout(resolve, 3000))),
       ]);
       clearTimeout(giveUp);
-      // Give clients a moment to answer the close frame, then cut what is left.
+      // Give clients a moment to answer the close frame, then cut what is left. A session whose final
+      // did not come in time (a recogniser call on a loaded machine) still gets the close frame, so
+      // the client learns the server went away rather than seeing the connection drop.
       await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
         if (ws.readyState === WebSocket.CLOSED) return resolve();
+        if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server shutting down');
         const t = setTimeout(() => {
           ws.terminate();
           resolve();
