@@ -3,19 +3,10 @@ import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
 import type { ClindocConfig } from './config.js';
-import { openDatabase, type Db } from './store/database.js';
-import { createAccountStore } from './store/account-store.js';
-import { createNoteStore } from './store/note-store.js';
-import { createDocumentStore } from './store/document-store.js';
-import { createTranscriptionStore } from './store/transcription-store.js';
-import { createJobStore, createSqliteDeadLetters } from './store/job-store.js';
-import { createIdempotencyStore } from './store/idempotency-store.js';
-import { createWebhookStore } from './store/webhook-store.js';
-import { createFileBlobStore } from './store/blob-store.js';
-import { createSharedBlobStore } from './store/shared-blob-store.js';
+import type { Db } from './store/database.js';
+import { createSqliteDeadLetters } from './store/job-store.js';
 import type { RateWindows } from './services/rate-windows.js';
-import { createAuditStore, createRetentionStore } from './store/audit-store.js';
-import { openDataProtection, type DataProtection } from './store/crypto/index.js';
+import type { DataProtection } from './store/crypto/index.js';
 import { createAuditService, type AuditService } from './services/audit/audit-service.js';
 import { createRetentionSweeper, type RetentionSweeper } from './jobs/retention.js';
 import { createAccountService, type AccountService } from './services/accounts/account-service.js';
@@ -25,7 +16,6 @@ import { createTemplateService } from './services/templates/template-service.js'
 import { createTranscriptionService, TRANSCRIPTION_JOB } from './services/transcriptions/transcription-service.js';
 import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
 import { createEngineSettingsService } from './services/transcriptions/engine-settings.js';
-import { createEngineSettingsStore } from './store/engine-settings-store.js';
 import { createMacroService } from './services/macros/index.js';
 import { createMacroLibraryService } from './services/macros/library-service.js';
 import { createWebhookService } from './services/webhooks/webhook-service.js';
@@ -46,8 +36,6 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
-import { createStorageUsageStore } from './store/storage-usage-store.js';
-import { createVisitStore } from './store/visit-store.js';
 import { createVisitService } from './services/visits/visit-service.js';
 import { createSignInLinks } from './services/accounts/sign-in-links.js';
 import { createEmbeddedExtractor } from './engines/extraction/index.js';
@@ -75,12 +63,9 @@ import { createBackupFolder } from './store/backup-folder.js';
 import { createBackupScheduler, type BackupScheduler } from './jobs/backup-scheduler.js';
 import { createListener, stopAccepting } from './server/listener.js';
 import { composeOps, sqliteOpsStorage } from './compose-ops.js';
-import type { PostgresStores } from './store/pg/index.js';
+import { composeStores } from './compose-stores.js';
 import type { DeadLetterSource } from './server/routes/jobs.js';
-import type { AuditStore } from './services/audit/ports.js';
 
-/** Every account-data store, from SQLite or from the clinic's PostgreSQL. */
-type ClindocStores = Omit<PostgresStores, 'ping' | 'close' | 'pool' | 'audit'> & { audit: AuditStore & { flush?(): void } };
 
 export const VERSION = '0.1.0';
 
@@ -168,57 +153,9 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Asynchronous (sync: false): a request's log line never waits for the write; pino flushes what is
   // still buffered synchronously when the process exits, a fatal error's exit included.
   const logger = pino({ level: config.logLevel, base: { app: 'clindoc' } }, options.logDestination ?? pino.destination({ dest: 1, sync: false }));
-  // The device's own database: everything on a desktop; on a clinic server (CLINDOC_DATABASE_URL)
-  // only what belongs to this machine (installed models and their downloads).
-  const db = openDatabase(join(config.dataDir, 'clindoc.db'));
-  let protection: DataProtection;
-  try {
-    protection = openDataProtection({
-      dataDir: config.dataDir,
-      ...(config.sharedDir ? { ringDir: config.sharedDir } : {}),
-      ...(options.keychainKey ? { keychainKey: options.keychainKey } : {}),
-      ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
-      warn: (message) => logger.warn(message),
-    });
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  const { cipher, ring } = protection;
-  logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
-  // Audio: in the data folder, or on the folder every instance of a clinic mounts.
-  const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
-  let shared: PostgresStores | undefined;
-  if (config.databaseUrl) {
-    try {
-      // Loaded only in clinic mode: the desktop never pays for the PostgreSQL client and queue.
-      const { openPostgresStores } = await import('./store/pg/index.js');
-      // The stores' ten connections, plus the job queue's (its LISTEN, polling and one per running job).
-      shared = await openPostgresStores({ url: config.databaseUrl, cipher, blobs, poolSize: 14 + config.jobConcurrency });
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    logger.info({ role: config.role }, 'clinic mode: account data in PostgreSQL');
-  }
-  const stores: ClindocStores = shared ?? {
-    accounts: createAccountStore(db),
-    notes: createNoteStore(db, cipher),
-    templates: createDocumentStore(db, 'note_templates', cipher),
-    macros: createDocumentStore(db, 'macros', cipher),
-    transcriptions: createTranscriptionStore(db, cipher),
-    // Model downloads run on their own runner (compose-models.ts), beside notes and transcriptions.
-    jobs: createJobStore(db, { except: [MODEL_PULL_JOB] }),
-
-    idempotency: createIdempotencyStore(db, cipher),
-    webhooks: createWebhookStore(db, cipher),
-    // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
-    audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
-    retention: createRetentionStore(db),
-    engineSettings: createEngineSettingsStore(db),
-    visits: createVisitStore(db, cipher),
-    storageUsage: createStorageUsageStore(db, blobs),
-  };
+  // Storage: the device's SQLite, the data keys, audio, and (clinic mode) PostgreSQL (compose-stores.ts).
+  const { db, protection, blobs, shared, stores } = await composeStores(config, logger, options.keychainKey);
+  const { ring } = protection;
   const audit = createAuditService({
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
     onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit event could not be written'),

@@ -1,0 +1,94 @@
+/**
+ * Storage of one Clindoc process: the device's SQLite database, the data keys, audio, and in clinic
+ * mode (CLINDOC_DATABASE_URL) the PostgreSQL stores that replace SQLite's account data. Whatever
+ * opened is closed again when a later step fails, so a refused start leaves nothing open.
+ */
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { ClindocConfig } from './config.js';
+import type { AuditStore } from './services/audit/ports.js';
+import { openDatabase, type Db } from './store/database.js';
+import { openDataProtection, type DataProtection } from './store/crypto/index.js';
+import { createFileBlobStore, type EncryptedBlobStore } from './store/blob-store.js';
+import { createSharedBlobStore } from './store/shared-blob-store.js';
+import type { PostgresStores } from './store/pg/index.js';
+import { createAccountStore } from './store/account-store.js';
+import { createNoteStore } from './store/note-store.js';
+import { createDocumentStore } from './store/document-store.js';
+import { createTranscriptionStore } from './store/transcription-store.js';
+import { createJobStore } from './store/job-store.js';
+import { createIdempotencyStore } from './store/idempotency-store.js';
+import { createWebhookStore } from './store/webhook-store.js';
+import { createAuditStore, createRetentionStore } from './store/audit-store.js';
+import { createEngineSettingsStore } from './store/engine-settings-store.js';
+import { createVisitStore } from './store/visit-store.js';
+import { createStorageUsageStore } from './store/storage-usage-store.js';
+import { MODEL_PULL_JOB } from './services/models/model-service.js';
+
+/** Every account-data store, from SQLite or from the clinic's PostgreSQL. */
+export type ClindocStores = Omit<PostgresStores, 'ping' | 'close' | 'pool' | 'audit'> & { audit: AuditStore & { flush?(): void } };
+
+export interface ComposedStores {
+  /** The device's own database: everything on a desktop; installed models and their downloads on a clinic server. */
+  db: Db;
+  protection: DataProtection;
+  blobs: EncryptedBlobStore;
+  /** The clinic's PostgreSQL stores (with its pool, probe and close); absent on SQLite. */
+  shared?: PostgresStores;
+  stores: ClindocStores;
+}
+
+export async function composeStores(config: ClindocConfig, logger: Logger, keychainKey?: Buffer): Promise<ComposedStores> {
+  // The device's own database: everything on a desktop; on a clinic server (CLINDOC_DATABASE_URL)
+  // only what belongs to this machine (installed models and their downloads).
+  const db = openDatabase(join(config.dataDir, 'clindoc.db'));
+  let protection: DataProtection;
+  try {
+    protection = openDataProtection({
+      dataDir: config.dataDir,
+      ...(config.sharedDir ? { ringDir: config.sharedDir } : {}),
+      ...(keychainKey ? { keychainKey } : {}),
+      ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),
+      warn: (message) => logger.warn(message),
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const { cipher, ring } = protection;
+  logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
+  // Audio: in the data folder, or on the folder every instance of a clinic mounts.
+  const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
+  let shared: PostgresStores | undefined;
+  if (config.databaseUrl) {
+    try {
+      // Loaded only in clinic mode: the desktop never pays for the PostgreSQL client and queue.
+      const { openPostgresStores } = await import('./store/pg/index.js');
+      // The stores' ten connections, plus the job queue's (its LISTEN, polling and one per running job).
+      shared = await openPostgresStores({ url: config.databaseUrl, cipher, blobs, poolSize: 14 + config.jobConcurrency });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    logger.info({ role: config.role }, 'clinic mode: account data in PostgreSQL');
+  }
+  const stores: ClindocStores = shared ?? {
+    accounts: createAccountStore(db),
+    notes: createNoteStore(db, cipher),
+    templates: createDocumentStore(db, 'note_templates', cipher),
+    macros: createDocumentStore(db, 'macros', cipher),
+    transcriptions: createTranscriptionStore(db, cipher),
+    // Model downloads run on their own runner (compose-models.ts), beside notes and transcriptions.
+    jobs: createJobStore(db, { except: [MODEL_PULL_JOB] }),
+
+    idempotency: createIdempotencyStore(db, cipher),
+    webhooks: createWebhookStore(db, cipher),
+    // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
+    audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
+    retention: createRetentionStore(db),
+    engineSettings: createEngineSettingsStore(db),
+    visits: createVisitStore(db, cipher),
+    storageUsage: createStorageUsageStore(db, blobs),
+  };
+  return { db, protection, blobs, stores, ...(shared ? { shared } : {}) };
+}
