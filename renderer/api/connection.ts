@@ -112,6 +112,21 @@ export function parseCredentialLines(text: string): { accountId?: string; apiKey
   return { ...(account ? { accountId: account } : {}), ...(key ? { apiKey: key } : {}) };
 }
 
+/**
+ * A paste into an account-id or key field: when the text holds the printed lines (or the JSON),
+ * fills both fields and keeps the paste itself out of the field; otherwise the paste goes on as usual.
+ */
+export function pasteCredentials(
+  e: { clipboardData: { getData(type: string): string }; preventDefault(): void },
+  set: { accountId(value: string): void; apiKey(value: string): void },
+): void {
+  const found = parseCredentialLines(e.clipboardData.getData('text'));
+  if (!found.accountId && !found.apiKey) return;
+  e.preventDefault();
+  if (found.accountId) set.accountId(found.accountId);
+  if (found.apiKey) set.apiKey(found.apiKey);
+}
+
 /** Keeps browser-entered credentials: for this tab only, or on this computer when `remember`. */
 export function storeCredentials(env: Pick<ConnectionEnv, 'session' | 'local'>, creds: { accountId: string; apiKey: string }, remember: boolean): void {
   const raw = JSON.stringify(creds);

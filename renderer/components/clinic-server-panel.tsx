@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { parseCredentialLines } from '../api/connection.js';
+import { pasteCredentials } from '../api/connection.js';
 import type { ClinicResult } from '../state/connection-store.js';
 import { useConnection, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
@@ -40,13 +40,7 @@ export function ClinicServerPanel() {
     }
   };
   // The two lines a clinic's administrator hands out ("X-ACCOUNT-ID: …", "X-API-KEY: …") fill both fields.
-  const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => {
-    const found = parseCredentialLines(e.clipboardData.getData('text'));
-    if (!found.accountId && !found.apiKey) return;
-    e.preventDefault();
-    if (found.accountId) setAccountId(found.accountId);
-    if (found.apiKey) setApiKey(found.apiKey);
-  };
+  const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => pasteCredentials(e, { accountId: setAccountId, apiKey: setApiKey });
 
   return (
     <section aria-labelledby="clinic-title">

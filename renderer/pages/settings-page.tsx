@@ -8,7 +8,7 @@ import { DictationPrefs } from '../components/dictation-prefs.js';
 import { EnginesPanel } from '../components/engines-panel.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
-import { parseCredentialLines } from '../api/connection.js';
+import { parseCredentialLines, pasteCredentials } from '../api/connection.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
 
 function ConnectionForm() {
@@ -19,13 +19,7 @@ function ConnectionForm() {
   const [apiKey, setApiKey] = useState('');
   const [remember, setRemember] = useState(false);
   // Pasting the printed lines ("X-ACCOUNT-ID: …", "X-API-KEY: …") into either field fills both.
-  const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => {
-    const found = parseCredentialLines(e.clipboardData.getData('text'));
-    if (!found.accountId && !found.apiKey) return;
-    e.preventDefault();
-    if (found.accountId) setAccountId(found.accountId);
-    if (found.apiKey) setApiKey(found.apiKey);
-  };
+  const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => pasteCredentials(e, { accountId: setAccountId, apiKey: setApiKey });
   // A line typed or dropped in whole ("X-API-KEY: cdk_…") keeps only the value.
   const value = (text: string, field: 'accountId' | 'apiKey'): string => parseCredentialLines(text)[field] ?? text;
   return (
