@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { finishedNote, startServer, waitFor, type TestServer } from '../support/server.js';
 
 const TRANSCRIPT = `[doctor] hi mister lopez , what brings you in today ?
 [patient] i've had a cough for three days and some fever .
@@ -26,10 +26,7 @@ describe('notes', () => {
     expect(created.status).toBe('ok');
     const noteId: string = created.data.noteId;
     expect(noteId).toMatch(/[0-9a-f-]{36}/);
-    const note = await waitFor(async () => {
-      const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
-      return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
-    });
+    const note = await finishedNote(s, noteId);
     expect(note.status).toBe('STATUS_DONE');
     expect(note.id).toBe(noteId);
     expect(note.payload.markdown.toLowerCase()).toContain('cough');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { finishedNote, startServer, type TestServer } from '../support/server.js';
 import { answer, startChatServer, type ChatServer } from './chat-server.js';
 
 // A language model that invents: a dose ten times the one said, and the wrong knee. The loopback
@@ -38,10 +38,7 @@ describe('fidelity of a language model note through POST /v1/notes', () => {
     });
     expect(res.status).toBe(202);
     const { noteId } = (await res.json()).data;
-    return waitFor(async () => {
-      const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
-      return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
-    });
+    return finishedNote(s, noteId);
   };
 
   it('never shows the invented dose, marks the swapped side, and lists both in payload.json.review', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { finishedNote, startServer, type TestServer } from '../support/server.js';
 import { unsupportedNumbers } from '../../main/services/notes/fidelity.js';
 
 // The embedded writer's note passes the same fidelity check as a model's (see test/llm/fidelity-api.test.ts).
@@ -28,10 +28,7 @@ describe('fidelity of the embedded note through POST /v1/notes', () => {
     const res = await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify(request) });
     expect(res.status).toBe(202);
     const { noteId } = (await res.json()).data;
-    const note = await waitFor(async () => {
-      const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
-      return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
-    });
+    const note = await finishedNote(s, noteId);
     expect(note.status).toBe('STATUS_DONE');
     const md: string = note.payload.markdown;
     expect(md).toContain('1980-02-03');
@@ -48,10 +45,7 @@ describe('fidelity of the embedded note through POST /v1/notes', () => {
     const request = { transcript: TRANSCRIPT, noteType: { type: 'soap' }, language: 'es' };
     const res = await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify(request) });
     const { noteId } = (await res.json()).data;
-    const note = await waitFor(async () => {
-      const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
-      return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
-    });
+    const note = await finishedNote(s, noteId);
     expect(note.status).toBe('STATUS_DONE');
     const md: string = note.payload.markdown;
     const marked = md.match(/\[en, [^:\]]+: /g) ?? [];

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../../main/config.js';
 import { createClindoc, type Clindoc, type ComposeOptions } from '../../main/composition.js';
+import { waitFor } from './wait.js';
 import { databaseEnv, dropDatabaseOf, queryRows, tablesContaining } from './database.js';
 
 export interface TestServer {
@@ -99,4 +100,12 @@ export async function startServer(env: Record<string, string> = {}, options: Com
   };
 }
 
-export { waitFor } from './wait.js';
+export { waitFor };
+
+/** Polls `GET /v1/notes/{noteId}` until the note is done or failed; resolves with its `data`. */
+export function finishedNote(s: Pick<TestServer, 'base' | 'headers'>, noteId: string): Promise<any> {
+  return waitFor(async () => {
+    const body = await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json();
+    return body.data.status === 'STATUS_DONE' || body.data.status === 'STATUS_FAILED' ? body.data : undefined;
+  });
+}
