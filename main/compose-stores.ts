@@ -46,6 +46,7 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
   try {
     protection = openDataProtection({
       dataDir: config.dataDir,
+      openedCacheMb: config.openedCacheMb,
       ...(config.sharedDir ? { ringDir: config.sharedDir } : {}),
       ...(keychainKey ? { keychainKey } : {}),
       ...(config.encryptionKey ? { environmentKey: config.encryptionKey } : {}),

@@ -164,6 +164,11 @@ export interface ClindocConfig {
   /** CLINDOC_DRAIN_SECONDS, default 30: on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish. */
   drainSeconds: number;
   /**
+   * CLINDOC_OPENED_CACHE_MB, default 16 (0: none): memory for recently decrypted values (a note
+   * read again is not decrypted again); a value unused for five minutes leaves it.
+   */
+  openedCacheMb: number;
+  /**
    * CLINDOC_DATABASE_URL: a PostgreSQL URL (`postgres://user@host/db`) that holds every account's
    * data, shared by several instances; default none: SQLite in the data folder. The device's own
    * records (installed models) stay in the data folder either way.
@@ -399,6 +404,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     },
     ...exposure,
     drainSeconds: int(env, 'CLINDOC_DRAIN_SECONDS', 30, 0, 3600),
+    openedCacheMb: int(env, 'CLINDOC_OPENED_CACHE_MB', 16, 0, 4096),
     ...readClinic(env, encryptionKey),
   };
 }

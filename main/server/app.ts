@@ -1,19 +1,16 @@
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRouteRegistry } from './route-registry.js';
-import { requestLog } from './middleware/request-log.js';
-import { localGuard } from './middleware/local-guard.js';
+import { frontDoor } from './middleware/front-door.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { RateWindows } from '../services/rate-windows.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { securityHeaders } from './middleware/security-headers.js';
-import { auditTrail } from './middleware/audit.js';
 import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
 import { createDrainState, type DrainState } from './middleware/drain.js';
 import { hostOriginPolicy } from './middleware/local-guard.js';
-import { opsRouter, type ReadinessCheck } from './routes/ops.js';
+import { OPS_PATHS, opsRouter, type ReadinessCheck } from './routes/ops.js';
 import { registerJobRoutes, type DeadLetterSource } from './routes/jobs.js';
 import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
 import type { IncomingMessage } from 'node:http';
@@ -156,41 +153,27 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   app.set('query parser', 'simple');
   const drain = options.ops?.drain ?? createDrainState();
   const metrics = options.ops?.metrics ?? createOpsMetrics({ processMetrics: false });
-  app.use(drain.middleware);
-  app.use(metrics.requests);
-  app.use(requestLog(options.logger));
-  app.use(auditTrail(services.audit));
-  app.use(securityHeaders({ corsOrigins: options.corsOrigins }));
   const guard = { port: options.port, extraHosts: options.allowedHosts, allowedOrigins: [...options.allowedOrigins, ...options.corsOrigins], secure: options.secure ?? false };
-  // Before the Host guard: a load balancer probes by address, and these answers name no patient or account.
-  app.use(opsRouter({
-    checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: hostOriginPolicy(guard).refusal,
+  const policy = hostOriginPolicy(guard);
+  // Health probes and scrapes are answered before the Host rule: a load balancer probes by
+  // address, and these answers name no patient or account.
+  const ops = opsRouter({
+    checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: policy.refusal,
     ...(options.ops?.metricsToken ? { metricsToken: options.ops.metricsToken } : {}),
+  });
+  app.use(frontDoor({
+    logger: options.logger, audit: services.audit, metrics, drain, corsOrigins: options.corsOrigins,
+    ops: { paths: OPS_PATHS, handle: ops },
+    ...(options.serveApi === false ? {} : { refusal: policy.refusal }),
   }));
   if (options.serveApi === false) {
     app.use((_req, _res, next) => next(new DomainError('not_found', 'this instance runs background work only; send API requests to an API instance')));
     app.use(errorHandler(options.logger));
     return { app, openapi: () => ({}), clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
   }
-  app.use(localGuard(guard));
   app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
 
-  const api = express.Router();
-  // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
-  api.use(['/v1', '/v2'], authenticateRequests({
-    throttle: services.authThrottle ?? createAuthThrottle(),
-    authenticate: (apiKey, accountId) => services.accounts.authenticate(apiKey, accountId),
-    onLockout: (event) => recordLockout(services, event),
-  }));
-  api.use(
-    ['/v1', '/v2'],
-    rateLimit({
-      ...options.rateLimit,
-      keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.ip ?? 'unknown'}`,
-    }),
-  );
   const registry = createRouteRegistry({
-    router: api,
     idempotency: services.idempotency,
     requirePrincipal: (req) => {
       const res = req.res!;
@@ -198,6 +181,24 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
       throw (res.locals.authError as DomainError | undefined) ?? new DomainError('unauthorized', 'X-API-KEY and X-ACCOUNT-ID headers are required');
     },
   });
+  // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
+  const authenticate = authenticateRequests({
+    throttle: services.authThrottle ?? createAuthThrottle(),
+    authenticate: (apiKey, accountId) => services.accounts.authenticate(apiKey, accountId),
+    onLockout: (event) => recordLockout(services, event),
+  });
+  const limit = rateLimit({
+    ...options.rateLimit,
+    keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.ip ?? 'unknown'}`,
+  });
+  /** `/v1` and `/v2` requests: credentials, then the rate limit, then the route (or on to a 404). */
+  const api = (req: Request, res: Response, next: NextFunction): void => {
+    if (!API_PATH.test(req.path)) return next();
+    void authenticate(req, res, (authErr?: unknown) => {
+      if (authErr) return next(authErr);
+      void limit(req, res, (limitErr?: unknown) => (limitErr ? next(limitErr) : registry.dispatch(req, res, next)));
+    });
+  };
 
   registerNoteRoutes(registry, { notes: services.notes, styles: services.styles });
   registerUtilityRoutes(registry, { extraction: services.extraction, macros: services.macros });
@@ -234,9 +235,9 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
       paths: streamingPaths(),
     }));
 
+  app.use(api);
   app.get('/openapi.json', (_req, res) => void res.json(openapi()));
   app.use(docsRouter());
-  app.use(api);
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     app.use(express.static(options.rendererDir, { index: 'index.html' }));
   } else {
@@ -246,6 +247,9 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   app.use(errorHandler(options.logger));
   return { app, openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
 }
+
+/** Paths under the API's versions (`/v1`, `/v1/…`, `/v2/…`). */
+const API_PATH = /^\/v[12](?:\/|$)/;
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clindoc</title></head>
 <body><main><h1>Clindoc</h1><p>The local Clinical Documentation API is running. The interface has not been built

@@ -50,6 +50,39 @@ describe('key ring and ciphers', () => {
     expect(() => cipher.open(flipped, 'notes.markdown:n1')).toThrow(DecryptionError);
   });
 
+  it('answers a value read again from memory, but never in another row, after tampering or once its key is pruned', () => {
+    const ring = openKeyRing(join(dir, 'b2.json'), randomBytes(32));
+    const cipher = createFieldCipher(ring, { cacheChars: 10_000 });
+    const first = cipher.seal(`first ${MARKER}`, 'notes.markdown:n1');
+    // A value sealed by another process (no memory of it here) opens, then opens again the same.
+    const elsewhere = createFieldCipher(ring).seal(`second ${MARKER}`, 'notes.markdown:n2');
+    expect(cipher.open(elsewhere, 'notes.markdown:n2')).toBe(`second ${MARKER}`);
+    expect(cipher.open(elsewhere, 'notes.markdown:n2')).toBe(`second ${MARKER}`);
+    expect(cipher.open(first, 'notes.markdown:n1')).toBe(`first ${MARKER}`);
+    // Remembered values are tied to their context: moved to another row they still fail.
+    expect(() => cipher.open(first, 'notes.markdown:n2')).toThrow(DecryptionError);
+    expect(() => cipher.open(elsewhere, 'notes.json:n2')).toThrow(DecryptionError);
+    const flipped = elsewhere.slice(0, -6) + (elsewhere.at(-6) === 'A' ? 'B' : 'A') + elsewhere.slice(-5);
+    expect(() => cipher.open(flipped, 'notes.markdown:n2')).toThrow(DecryptionError);
+    // A pruned key opens nothing, remembered or not.
+    ring.rotate();
+    expect(ring.prune()).toHaveLength(1);
+    expect(() => cipher.open(first, 'notes.markdown:n1')).toThrow(DecryptionError);
+    // With no memory (the default) nothing is kept: the same answers, each from the key.
+    const plain = createFieldCipher(ring);
+    const fresh = plain.seal('third', 'notes.markdown:n3');
+    expect(plain.open(fresh, 'notes.markdown:n3')).toBe('third');
+  });
+
+  it('still opens values that no longer fit in its memory', () => {
+    const ring = openKeyRing(join(dir, 'b3.json'), randomBytes(32));
+    const cipher = createFieldCipher(ring, { cacheChars: 2_000 });
+    const sealed = Array.from({ length: 20 }, (_, i) => cipher.seal(`${i} ${'x'.repeat(300)}`, `notes.markdown:m${i}`));
+    // The memory holds about three of these (each counted with its sealed text): the others have left
+    // it and are decrypted again, each to its own value.
+    sealed.forEach((value, i) => expect(cipher.open(value, `notes.markdown:m${i}`)).toBe(`${i} ${'x'.repeat(300)}`));
+  });
+
   it('encrypts audio blobs, round-trips them and rejects a tampered file', async () => {
     const ring = openKeyRing(join(dir, 'c.json'), randomBytes(32));
     const blobs = createFileBlobStore(join(dir, 'blobs'), ring);

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuditService } from '../../services/audit/audit-service.js';
 import type { AuditEvent } from '../../services/audit/ports.js';
 import type { Principal } from '../../services/accounts/account-service.js';
@@ -37,6 +37,14 @@ export function classifyRoute(route: Pick<RouteLocals, 'method' | 'path'>): { re
   return { resourceType: found[1], action };
 }
 
+/** Each registered route's classification, worked out on its first answer (a fixed set of routes). */
+const classifications = new Map<string, ReturnType<typeof classifyRoute>>();
+function classified(route: Pick<RouteLocals, 'method' | 'path'>): ReturnType<typeof classifyRoute> {
+  const key = `${route.method} ${route.path}`;
+  if (!classifications.has(key)) classifications.set(key, classifyRoute(route));
+  return classifications.get(key);
+}
+
 const outcomeOf = (status: number): AuditEvent['outcome'] =>
   status < 400 ? 'success' : status === 401 || status === 403 ? 'denied' : status === 404 ? 'not_found' : status >= 500 ? 'error' : 'rejected';
 
@@ -49,35 +57,31 @@ function createdId(result: unknown): string | null {
 }
 
 /**
- * Records every read, write, list and delete of notes, transcriptions, templates, saved macros and
- * webhooks when its response finishes: who (account, key id), what (resource id), when, from
- * where (remote address) and the outcome. Content never enters the trail: only ids and statuses.
+ * Records a finished read, write, list or delete of notes, transcriptions, templates, saved macros
+ * and webhooks (called by the front door's `finish` listener): who (account, key id), what
+ * (resource id), when, from where (remote address) and the outcome. Content never enters the
+ * trail: only ids and statuses.
  */
-export function auditTrail(audit: AuditService) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', () => {
-      const route = res.locals.route as RouteLocals | undefined;
-      if (!route) return;
-      const kind = classifyRoute(route);
-      if (!kind) return;
-      const principal = res.locals.principal as Principal | undefined;
-      const paramId = Object.values(route.params)[0];
-      audit.record({
-        accountId: principal?.accountId ?? null,
-        keyId: principal?.keyId ?? null,
-        actor: principal ? 'api-key' : 'anonymous',
-        action: kind.action,
-        resourceType: kind.resourceType,
-        resourceId: paramId !== undefined ? paramId.slice(0, 200) : kind.action === 'write' && res.statusCode < 300 ? createdId(res.locals.result) : null,
-        operation: route.operationId,
-        ip: req.ip ?? null,
-        outcome: outcomeOf(res.statusCode),
-        status: res.statusCode,
-        requestId: (res.locals.requestId as string | undefined) ?? null,
-        // The signer's name, set by the sign and addendum routes on success (a clinician's name, not patient data).
-        signer: res.statusCode < 300 ? ((res.locals.auditSigner as string | undefined) ?? null) : null,
-      });
-    });
-    next();
-  };
+export function auditResponse(audit: AuditService, req: Request, res: Response): void {
+  const route = res.locals.route as RouteLocals | undefined;
+  if (!route) return;
+  const kind = classified(route);
+  if (!kind) return;
+  const principal = res.locals.principal as Principal | undefined;
+  const paramId = Object.values(route.params)[0];
+  audit.record({
+    accountId: principal?.accountId ?? null,
+    keyId: principal?.keyId ?? null,
+    actor: principal ? 'api-key' : 'anonymous',
+    action: kind.action,
+    resourceType: kind.resourceType,
+    resourceId: paramId !== undefined ? paramId.slice(0, 200) : kind.action === 'write' && res.statusCode < 300 ? createdId(res.locals.result) : null,
+    operation: route.operationId,
+    ip: req.ip ?? null,
+    outcome: outcomeOf(res.statusCode),
+    status: res.statusCode,
+    requestId: (res.locals.requestId as string | undefined) ?? null,
+    // The signer's name, set by the sign and addendum routes on success (a clinician's name, not patient data).
+    signer: res.statusCode < 300 ? ((res.locals.auditSigner as string | undefined) ?? null) : null,
+  });
 }

@@ -1,6 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../../services/errors.js';
-
 export interface LocalGuardOptions {
   /** Port the server listens on (the app's own origin is http://127.0.0.1:PORT and localhost). */
   port: () => number;
@@ -18,7 +15,13 @@ export interface LocalGuardOptions {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** The Host and Origin rules of the REST API and the streaming socket, as one pure decision. */
+/**
+ * The Host and Origin rules of the REST API and the streaming socket, as one pure decision. They
+ * keep web pages in the physician's browser out of the local API:
+ * - `Host` must name the local address (defeats DNS rebinding: a hostile name that resolves to
+ *   127.0.0.1 still carries its own name in Host);
+ * - a request that carries an `Origin` must come from the app's own origin or the allow-list.
+ */
 export interface HostOriginPolicy {
   /** The refusal reason, or null when the request may go on. */
   refusal(host: string | undefined, origin: string | undefined): string | null;
@@ -58,20 +61,6 @@ export function hostOriginPolicy(options: LocalGuardOptions): HostOriginPolicy {
       if (origin !== undefined && !originAllowed(origin)) return 'requests from this origin are not allowed';
       return null;
     },
-  };
-}
-
-/**
- * Keeps web pages in the physician's browser out of the local API:
- * - `Host` must name the local address (defeats DNS rebinding: a hostile name that resolves to
- *   127.0.0.1 still carries its own name in Host);
- * - a request that carries an `Origin` must come from the app's own origin or the allow-list.
- */
-export function localGuard(options: LocalGuardOptions) {
-  const policy = hostOriginPolicy(options);
-  return (req: Request, _res: Response, next: NextFunction): void => {
-    const refused = policy.refusal(req.get('host'), req.get('origin'));
-    next(refused ? new DomainError('forbidden', refused) : undefined);
   };
 }
 

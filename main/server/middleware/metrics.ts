@@ -4,7 +4,6 @@
  * route templates, methods, statuses, job kinds and engine names: never a raw URL, an id, an
  * account or anything a patient said.
  */
-import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One job kind's backlog, as the queue reports it (on SQLite a COUNT/MIN over the jobs table). */
@@ -27,23 +26,26 @@ export interface OpsMetricsOptions {
 
 export interface OpsMetrics {
   registry: Registry;
-  /** Counts each request and times it once the response is sent, labelled by route template. */
-  requests(req: Request, res: Response, next: NextFunction): void;
+  /**
+   * Counts one answered request and its time from request to last byte, labelled by method, route
+   * template (`/v1/notes/:noteId`, or `unmatched`) and status. Called by the front door's `finish` listener.
+   */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one finished recognition: wall time over audio time, by engine. */
   observeRealTime(engine: string, audioSeconds: number, wallSeconds: number): void;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/**
- * The route a request matched as its template (`/v1/notes/{noteId}`), or `unmatched` when no
- * route answered it (unknown paths, refusals before routing, static files): raw paths would carry
- * ids and let any client grow the label set without bound.
- */
-export function routeTemplate(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path !== 'string') return 'unmatched';
-  return `${req.baseUrl}${path}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** Route templates as OpenAPI writes them (`/v1/notes/{noteId}`); a fixed set, so each is converted once. */
+const routeLabels = new Map<string, string>();
+function routeLabel(route: string): string {
+  let label = routeLabels.get(route);
+  if (label === undefined) {
+    label = route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    routeLabels.set(route, label);
+  }
+  return label;
 }
 
 export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
@@ -88,14 +90,10 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
 
   return {
     registry,
-    requests(req, res, next) {
-      const stop = latency.startTimer();
-      res.once('finish', () => {
-        const labels = { method: METHODS.has(req.method) ? req.method : 'other', route: routeTemplate(req), status: String(res.statusCode) };
-        count.inc(labels);
-        stop(labels);
-      });
-      next();
+    observeRequest(method, route, status, seconds) {
+      const labels = { method: METHODS.has(method) ? method : 'other', route: routeLabel(route), status: String(status) };
+      count.inc(labels);
+      latency.observe(labels, seconds);
     },
     observeRealTime(engine, audioSeconds, wallSeconds) {
       if (audioSeconds > 0 && Number.isFinite(wallSeconds)) realTime.observe({ engine }, wallSeconds / audioSeconds);

@@ -1,48 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 /**
- * Gives every response an `X-Request-Id` and logs one structured line per request: id, method,
- * route template, status, duration and account. Never the body, the query string (it may hold
- * a streaming token) or any header value but the request id.
+ * Every response carries an `X-Request-Id` and is logged as one structured line: id, method,
+ * route template, status, duration and account. Never the body, the query string (it may hold a
+ * streaming token) or any header value but the request id. The front door (front-door.ts) calls
+ * these two functions.
  */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-/** What the middleware keeps on the response for its `finish` listener. */
-interface Timing {
+/** What the front door keeps on the response for its `finish` listener. */
+export interface RequestTiming {
   id: string;
   started: bigint;
 }
 
-export function requestLog(logger: Logger) {
-  // One listener shared by every response (no closure per request): it reads what it needs from `this`.
-  function logFinished(this: Response): void {
-    const { id, started } = this.locals.requestLog as Timing;
-    const req = this.req;
-    const route = (req.route as { path?: string } | undefined)?.path;
-    // Probes and scrapes come every few seconds: logged only when they fail, unless at debug.
-    const level = this.statusCode < 400 && PROBES.has(req.path) ? 'debug' : 'info';
-    logger[level](
-      {
-        reqId: id,
-        method: req.method,
-        route: route ? `${req.baseUrl}${route}` : req.path,
-        status: this.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        accountId: (this.locals.principal as { accountId?: string } | undefined)?.accountId,
-      },
-      'request',
-    );
-  }
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const supplied = req.headers['x-request-id'];
-    const id = typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
-    res.locals.requestId = id;
-    res.locals.requestLog = { id, started: process.hrtime.bigint() } satisfies Timing;
-    res.setHeader('X-Request-Id', id);
-    res.on('finish', logFinished);
-    next();
-  };
+/** The client's `X-Request-Id` when it is a plain token, else a new one. */
+export function newRequestId(req: Request): string {
+  const supplied = req.headers['x-request-id'];
+  return typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
+}
+
+/** Logs a finished response; `route` is its template, undefined when no route answered. */
+export function logRequest(logger: Logger, req: Request, res: Response, route: string | undefined, durationMs: number): void {
+  // Probes and scrapes come every few seconds: logged only when they fail, unless at debug.
+  const level = res.statusCode < 400 && PROBES.has(req.path) ? 'debug' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      reqId: res.locals.requestId as string,
+      method: req.method,
+      route: route ?? req.path,
+      status: res.statusCode,
+      durationMs,
+      accountId: (res.locals.principal as { accountId?: string } | undefined)?.accountId,
+    },
+    'request',
+  );
 }

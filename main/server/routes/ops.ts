@@ -77,6 +77,9 @@ function metricsAccess(options: OpsRoutesOptions) {
   };
 }
 
+/** The paths `opsRouter` answers (the front door sends only these to it). */
+export const OPS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function opsRouter(options: OpsRoutesOptions): Router {
   const router = Router();
   const timeoutMs = options.checkTimeoutMs ?? 2000;

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { KeyRing } from './key-ring.js';
 
 /**
@@ -30,9 +31,38 @@ export class DecryptionError extends Error {
   }
 }
 
+export interface FieldCipherOptions {
+  /**
+   * Memory for values already opened, in characters of plaintext (0: none). A sealed value names
+   * its random IV, so the same sealed text in the same context always opens to the same plaintext:
+   * a value read again (a note polled, a visit reopened) is answered from memory instead of paying
+   * for AES-GCM set-up again, and a changed row never hits, because its sealed text is new.
+   */
+  cacheChars?: number;
+  /** How long an opened value is kept unused, in milliseconds (default five minutes). */
+  cacheTtlMs?: number;
+}
+
+interface Opened {
+  context: string;
+  plaintext: string;
+}
+
 /** Creates the column cipher over a key ring. */
-export function createFieldCipher(ring: KeyRing): FieldCipher {
+export function createFieldCipher(ring: KeyRing, options: FieldCipherOptions = {}): FieldCipher {
   const keyIdOf = (stored: string): string | undefined => (stored.startsWith(PREFIX) ? SEALED.exec(stored)?.[1] : undefined);
+  const cacheChars = options.cacheChars ?? 0;
+  const opened = cacheChars > 0
+    ? new LRUCache<string, Opened>({
+      maxSize: cacheChars,
+      sizeCalculation: (value, key) => Math.max(1, value.plaintext.length + key.length),
+      ttl: options.cacheTtlMs ?? 5 * 60_000,
+      // Kept only while used: an idle value leaves memory after the ttl, read or not.
+      ttlAutopurge: true,
+    })
+    : undefined;
+  /** The key id of a sealed value, without the full pattern check (that ran when it was first opened). */
+  const sealedKeyId = (stored: string): string => stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length));
   return {
     ring,
     seal(plaintext, context) {
@@ -41,10 +71,16 @@ export function createFieldCipher(ring: KeyRing): FieldCipher {
       const c = createCipheriv('aes-256-gcm', ring.key(id)!, iv);
       c.setAAD(Buffer.from(context));
       const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
-      return `${PREFIX}${id}:${Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64')}`;
+      const stored = `${PREFIX}${id}:${Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64')}`;
+      // What was just written is usually read next (a note finished, then fetched).
+      opened?.set(stored, { context, plaintext });
+      return stored;
     },
     open(stored, context) {
       if (!stored.startsWith(PREFIX)) return stored;
+      const known = opened?.get(stored);
+      // Same sealed text, same context, and its key still in the ring (a retired key opens nothing).
+      if (known && known.context === context && ring.key(sealedKeyId(stored))) return known.plaintext;
       const match = SEALED.exec(stored);
       if (!match) throw new DecryptionError(`a sealed value in ${context.split(':')[0]} is malformed`);
       const key = ring.key(match[1]!);
@@ -55,7 +91,9 @@ export function createFieldCipher(ring: KeyRing): FieldCipher {
         const d = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV));
         d.setAAD(Buffer.from(context));
         d.setAuthTag(raw.subarray(IV, IV + TAG));
-        return Buffer.concat([d.update(raw.subarray(IV + TAG)), d.final()]).toString('utf8');
+        const plaintext = Buffer.concat([d.update(raw.subarray(IV + TAG)), d.final()]).toString('utf8');
+        opened?.set(stored, { context, plaintext });
+        return plaintext;
       } catch {
         throw new DecryptionError(`a value in ${context.split(':')[0]} failed authentication (tampered or moved)`);
       }

@@ -14,9 +14,14 @@ export interface DataProtection {
   source: MasterKeySource;
 }
 
-/** Resolves the master key and opens the data folder's key ring: what every store needs to encrypt. */
-export function openDataProtection(request: MasterKeyRequest): DataProtection {
+/**
+ * Resolves the master key and opens the data folder's key ring: what every store needs to encrypt.
+ * `openedCacheMb` (CLINDOC_OPENED_CACHE_MB) is memory for values already decrypted; none by default.
+ */
+export function openDataProtection(request: MasterKeyRequest & { openedCacheMb?: number }): DataProtection {
   const { key, source } = resolveMasterKey(request);
   const ring = openKeyRing(keyRingPath(request.ringDir ?? request.dataDir), key);
-  return { ring, cipher: createFieldCipher(ring), source };
+  // Characters, at about two bytes each in memory.
+  const cacheChars = Math.floor(((request.openedCacheMb ?? 0) * 1024 * 1024) / 2);
+  return { ring, cipher: createFieldCipher(ring, { cacheChars }), source };
 }
