@@ -336,7 +336,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const secure = Boolean(config.tls) || config.behindTlsProxy;
   // API instances on one database count one window per client (loaded, like the stores, only in clinic mode).
   const rateWindows = options.rateWindows ?? (shared ? (await import('./store/pg/rate-windows.js')).createPgRateWindows(shared.pool) : undefined);
-  const { app, clientAddress } = createApiApp(
+  const { listener, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
@@ -360,7 +360,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       rendererDir: config.rendererDir, secure, ops, serveApi: config.role !== 'worker', ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },
   );
-  const server = createListener(app, config.tls);
+  const server = createListener(listener, config.tls);
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   server.headersTimeout = 30_000;
   // Idle keep-alive connections stay open longer than clients and proxies keep theirs (Node's fetch: 4 s,

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { hostOriginPolicy } from './middleware/local-guard.js';
 import { OPS_PATHS, opsRouter, type ReadinessCheck } from './routes/ops.js';
 import { registerJobRoutes, type DeadLetterSource } from './routes/jobs.js';
 import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
@@ -142,7 +142,10 @@ export interface ApiOptions {
 
 /** Builds the express app of the local API. No listening, no globals: tests build one per case. */
 export function createApiApp(services: ApiServices, options: ApiOptions): {
-  app: Express; openapi: () => Record<string, unknown>;
+  app: Express;
+  /** What the HTTP server calls: `/v1` and `/v2` requests go straight to the API, the rest to `app`. */
+  listener: RequestListener;
+  openapi: () => Record<string, unknown>;
   /** The client's address under the app's `trust proxy` rule, for the streaming socket's upgrade requests. */
   clientAddress: (req: IncomingMessage) => string;
 } {
@@ -161,20 +164,22 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     checks: options.ops?.checks ?? [], draining: drain.draining, metrics, guard: policy.refusal,
     ...(options.ops?.metricsToken ? { metricsToken: options.ops.metricsToken } : {}),
   });
-  app.use(frontDoor({
+  const door = frontDoor({
     logger: options.logger, audit: services.audit, metrics, drain, corsOrigins: options.corsOrigins,
     ops: { paths: OPS_PATHS, handle: ops },
     ...(options.serveApi === false ? {} : { refusal: policy.refusal }),
-  }));
+  });
+  app.use(door);
+  const errors = errorHandler(options.logger);
   if (options.serveApi === false) {
     app.use((_req, _res, next) => next(new DomainError('not_found', 'this instance runs background work only; send API requests to an API instance')));
-    app.use(errorHandler(options.logger));
-    return { app, openapi: () => ({}), clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
+    app.use(errors);
+    return { app, listener: app, openapi: () => ({}), clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
   }
-  app.use(express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
-
+  const json = express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
   const registry = createRouteRegistry({
     idempotency: services.idempotency,
+    readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body)))),
     requirePrincipal: (req) => {
       const res = req.res!;
       if (res.locals.principal) return res.locals.principal as Principal;
@@ -244,12 +249,55 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     app.get('/', (_req, res) => void res.type('html').send(PLACEHOLDER));
   }
   app.use((_req, _res, next) => next(new DomainError('not_found', 'no such endpoint')));
-  app.use(errorHandler(options.logger));
-  return { app, openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
+  app.use(errors);
+  return { app, listener: apiFirst(app, door, api, errors), openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
 }
 
 /** Paths under the API's versions (`/v1`, `/v1/…`, `/v2/…`). */
 const API_PATH = /^\/v[12](?:\/|$)/;
+/** The same, on a raw request URL (query string and all). */
+const API_URL = /^\/v[12](?:[/?]|$)/;
+
+/**
+ * The server's request listener. A `/v1` or `/v2` request is dressed as express dresses one (its
+ * request and response prototypes, `locals`) and goes through the front door and the API
+ * directly, without express's router walk; the interface, docs and ops endpoints go to `app`.
+ * The same middleware answers either way, so both paths give the same headers, logs, audit
+ * entries and errors (issue 19: the router's walk was a visible share of each API request).
+ */
+function apiFirst(app: Express, door: RequestHandler, api: RequestHandler, errors: ErrorRequestHandler): RequestListener {
+  const fail = (err: unknown, req: Request, res: Response): void => {
+    void errors(err, req, res, () => undefined);
+  };
+  const notFound = (): DomainError => new DomainError('not_found', 'no such endpoint');
+  return (incoming, outgoing) => {
+    if (!API_URL.test(incoming.url ?? '')) {
+      app(incoming as Request, outgoing as Response);
+      return;
+    }
+    const req = incoming as Request;
+    const res = outgoing as Response;
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    res.locals = Object.create(null) as Response['locals'];
+    req.originalUrl = req.url;
+    req.baseUrl = '';
+    try {
+      door(req, res, (doorErr?: unknown) => {
+        if (doorErr) return fail(doorErr, req, res);
+        try {
+          api(req, res, (apiErr?: unknown) => fail(apiErr ?? notFound(), req, res));
+        } catch (err) {
+          fail(err, req, res);
+        }
+      });
+    } catch (err) {
+      fail(err, req, res);
+    }
+  };
+}
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clindoc</title></head>
 <body><main><h1>Clindoc</h1><p>The local Clinical Documentation API is running. The interface has not been built

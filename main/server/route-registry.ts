@@ -110,6 +110,11 @@ export function wrap(envelope: Envelope, data: unknown, now: Date = new Date()):
 
 export interface RegistryDeps {
   idempotency: IdempotencyStore;
+  /**
+   * Reads and parses a JSON request body (within the size limit), for routes that take one: only
+   * after the credentials check of routes that need one, so no stranger gets the server to parse a body.
+   */
+  readJson: (req: Request, res: Response) => Promise<unknown>;
   /** Resolves the authenticated principal set by the auth middleware, or throws 401. */
   requirePrincipal: (req: Request) => Principal;
 }
@@ -150,7 +155,7 @@ export function createRouteRegistry(deps: RegistryDeps) {
           if (!req.is('application/json')) {
             throw new DomainError('unsupported_media_type', 'Content-Type must be application/json');
           }
-          body = req.body;
+          body = await deps.readJson(req, res);
           if (!validateBody!(body)) throw validationError(validateBody!.errors, '');
         }
         const idemKey = spec.method === 'post' ? req.get('Idempotency-Key') : undefined;
