@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRouteRegistry } from './route-registry.js';
 import { frontDoor } from './middleware/front-door.js';
+import { pathOf } from './middleware/request-log.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { RateWindows } from '../services/rate-windows.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -198,7 +199,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   });
   /** `/v1` and `/v2` requests: credentials, then the rate limit, then the route (or on to a 404). */
   const api = (req: Request, res: Response, next: NextFunction): void => {
-    if (!API_PATH.test(req.path)) return next();
+    if (!API_PATH.test(pathOf(req.url))) return next();
     void authenticate(req, res, (authErr?: unknown) => {
       if (authErr) return next(authErr);
       void limit(req, res, (limitErr?: unknown) => (limitErr ? next(limitErr) : registry.dispatch(req, res, next)));

@@ -148,7 +148,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
-        const query = { ...(req.query as Record<string, unknown>) };
+        // No query string, no parse: most requests carry none.
+        const query = req.url.includes('?') ? { ...(req.query as Record<string, unknown>) } : {};
         if (validateQuery && !validateQuery(query)) throw validationError(validateQuery.errors, '');
         let body: unknown = undefined;
         if (spec.body) {
@@ -207,7 +208,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
    * method and path. HEAD is answered by the GET route, without a body.
    */
   const dispatch = (req: Request, res: Response, next: NextFunction): void => {
-    const found = table.find(req.method === 'HEAD' ? 'GET' : (req.method as HTTPMethod), req.path);
+    // find-my-way leaves the query string aside itself.
+    const found = table.find(req.method === 'HEAD' ? 'GET' : (req.method as HTTPMethod), req.url);
     if (!found) {
       next(malformedPath(req.path) ? invalidRequest('the request path is not valid percent-encoding') : undefined);
       return;

@@ -5,7 +5,7 @@ import type { AuditService } from '../../services/audit/audit-service.js';
 import { DomainError } from '../../services/errors.js';
 import type { DrainState } from './drain.js';
 import type { OpsMetrics } from './metrics.js';
-import { newRequestId, logRequest, type RequestTiming } from './request-log.js';
+import { newRequestId, logRequest, pathOf, type RequestTiming } from './request-log.js';
 import { auditResponse } from './audit.js';
 import { applySecurityHeaders, corsPreflight } from './security-headers.js';
 
@@ -55,7 +55,7 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
     res.on('finish', finished);
     applySecurityHeaders(res);
     if (corsOrigins.length > 0 && corsPreflight(req, res, corsOrigins)) return;
-    if (ops.paths.has(req.path)) {
+    if (ops.paths.has(pathOf(req.url))) {
       ops.handle(req, res, next);
       return;
     }

@@ -57,6 +57,7 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
     name: 'clindoc_http_request_duration_seconds', help: 'Time from request to the last byte of the response, by method, route template and status.',
     labelNames, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [registry],
   });
+  const requestSeries = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   const realTime = new Histogram({
     name: 'clindoc_transcription_real_time_factor', help: 'Recognition wall time divided by audio duration, per finished transcription, by engine (below 1 is faster than real time).',
     labelNames: ['engine'] as const, buckets: [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 4], registers: [registry],
@@ -91,9 +92,18 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      const labels = { method: METHODS.has(method) ? method : 'other', route: routeLabel(route), status: String(status) };
-      count.inc(labels);
-      latency.observe(labels, seconds);
+      const m = METHODS.has(method) ? method : 'other';
+      // One pair of labelled series per method, route and status (a bounded set), looked up by one
+      // string instead of prom-client hashing a label object twice per request.
+      const key = `${m} ${status} ${route}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        const labels = { method: m, route: routeLabel(route), status: String(status) };
+        series = { count: count.labels(labels), latency: latency.labels(labels) };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.latency.observe(seconds);
     },
     observeRealTime(engine, audioSeconds, wallSeconds) {
       if (audioSeconds > 0 && Number.isFinite(wallSeconds)) realTime.observe({ engine }, wallSeconds / audioSeconds);

@@ -23,10 +23,17 @@ export function newRequestId(req: Request): string {
   return typeof supplied === 'string' && REQUEST_ID.test(supplied) ? supplied : randomUUID();
 }
 
+/** The path of a request URL, without its query string (express's `req.path` parses the whole URL for it). */
+export function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query < 0 ? raw : raw.slice(0, query);
+}
+
 /** Logs a finished response; `route` is its template, undefined when no route answered. */
 export function logRequest(logger: Logger, req: Request, res: Response, route: string | undefined, durationMs: number): void {
   // Probes and scrapes come every few seconds: logged only when they fail, unless at debug.
-  const level = res.statusCode < 400 && PROBES.has(req.path) ? 'debug' : 'info';
+  const level = res.statusCode < 400 && PROBES.has(route ?? req.path) ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
