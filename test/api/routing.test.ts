@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { startServer, type TestServer } from '../support/server.js';
+import { finishedNote, startServer, type TestServer } from '../support/server.js';
 
 interface RawAnswer {
   status: number;
@@ -36,6 +36,8 @@ describe('API routing', () => {
       method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: 'Patient reports a mild headache since this morning.' }),
     });
     noteId = ((await created.json()) as { data: { noteId: string } }).data.noteId;
+    // Finished, so that its answer no longer changes between two reads.
+    await finishedNote(s, noteId);
   });
   afterAll(() => s.close());
 

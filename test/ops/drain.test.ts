@@ -116,7 +116,12 @@ describe('SIGTERM drains the server', () => {
     // A request that never finishes keeps the drain waiting; the operator's second Ctrl-C ends it.
     const second = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: '60' });
     const stuck = await rawConnection(port);
-    stuck.socket.write(`POST /v1/notes HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    // With credentials, so the route reads the body (an anonymous one is answered 401 unread).
+    const { accountId, apiKey } = second.credentials();
+    stuck.socket.write(
+      `POST /v1/notes HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-ACCOUNT-ID: ${accountId}\r\nX-API-KEY: ${apiKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     second.child.kill('SIGINT');
     await until(() => second.output().includes('"msg":"draining"'), 'the drain to begin');
