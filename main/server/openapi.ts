@@ -191,7 +191,9 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
         'Wrong keys are throttled: from the third wrong key an address waits longer for each answer; after CLINDOC_AUTH_MAX_FAILURES (default 10) wrong keys for one account ' +
         'that address is locked out of that account (429 with Retry-After, 60 s doubling per lockout in a row, at most 1 h) and its keys are not checked until the lockout ends; ' +
         'five times as many from one address for any accounts lock the address; an account under attack from many addresses locks out each address at its first wrong key, ' +
-        'while clients that have not failed (the owner) keep working. Lockouts are recorded in the targeted account\'s audit trail; the keys tried never are.',
+        'while clients that have not failed (the owner) keep working. Lockouts are recorded in the targeted account\'s audit trail; the keys tried never are. ' +
+        'Order of checks: Host/Origin (403), credentials (401/429), rate limit (429), then the request itself; a JSON body is read only after the credentials check, so an ' +
+        'unauthenticated request with a malformed or oversized body gets 401, not 400 or 413. Paths are case-sensitive; a trailing slash is ignored; HEAD is answered by the GET route without a body.',
     },
     servers: [{ url: extra.serverUrl }],
     security: [{ apiKey: [], accountId: [] }],
