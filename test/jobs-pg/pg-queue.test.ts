@@ -230,7 +230,8 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
       },
     });
     await worker.start();
-    await waitFor(async () => ((await api.stats())[KIND]!.active === 1 ? true : undefined));
+    // pg-boss marks the job active when it fetches it, a moment before the handler runs: wait for both.
+    await waitFor(async () => (runs.length === 1 && (await api.stats())[KIND]!.active === 1 ? true : undefined));
     await api.enqueue(KIND, 'acct-1', 'note-1'); // a retried request while the job runs
     expect((await api.stats())[KIND]).toMatchObject({ queued: 0, active: 1 });
     release();
