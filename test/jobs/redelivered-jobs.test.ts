@@ -5,7 +5,7 @@
  * finished by one write and announced by one event. Runs on SQLite and, where a cluster can be
  * had, on PostgreSQL, where the two runs' writes really do race.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import type { NoteStore, TranscriptionStore } from '../../main/services/storage.js';
 import type { NoteWriter } from '../../main/services/notes/ports.js';
@@ -15,8 +15,8 @@ import {
 } from '../../main/services/transcriptions/transcription-service.js';
 import { openSqliteBackend, type StoreBackend } from '../store-contract/backend.js';
 import { newAccount, useBackend } from '../store-contract/fixtures.js';
-import { openPgBackend } from '../store-pg/backend.js';
-import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
+import { pgBackendsForSuite } from '../store-pg/backend.js';
+import { pgUnavailable } from '../support/pg-cluster.js';
 
 /** A promise that settles when `release` is called: holds a run inside its engine call. */
 function hold(): { held: Promise<void>; release: () => void } {
@@ -189,15 +189,5 @@ describe('jobs delivered more than once, on SQLite', () => {
 });
 
 describe.skipIf(pgUnavailable !== null)('jobs delivered more than once, on PostgreSQL', () => {
-  let cluster: TestCluster | undefined;
-  beforeAll(async () => {
-    cluster = await openCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  redeliveredJobs(() => {
-    if (!cluster) throw new Error('cluster not started');
-    return openPgBackend(cluster);
-  });
+  redeliveredJobs(pgBackendsForSuite());
 });
