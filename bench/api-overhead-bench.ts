@@ -75,7 +75,7 @@ async function serve(): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const r = await fetch(`${base}/v1/notes/${noteId}`, { headers });
     noteBody = await r.text();
-    if (!/"status":"(queued|processing)"/.test(noteBody)) break;
+    if (!/"status":"(STATUS_PENDING|STATUS_PROCESSING)"/.test(noteBody)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const macroAnswer = await (await fetch(`${base}/v1/macros/detect`, { method: 'POST', headers, body: JSON.stringify(MACRO_BODY) })).text();

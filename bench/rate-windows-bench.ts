@@ -65,7 +65,7 @@ async function serve(url: string): Promise<void> {
   const noteId = ((await created.json()) as { data: { noteId: string } }).data.noteId;
   for (let i = 0; i < 600; i++) {
     const body = await (await fetch(`${base}/v1/notes/${noteId}`, { headers })).text();
-    if (!/"status":"(queued|processing)"/.test(body)) break;
+    if (!/"status":"(STATUS_PENDING|STATUS_PROCESSING)"/.test(body)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const ready: Ready = { pg: pg.port, memory: memory.port, headers, noteId };

@@ -6,8 +6,7 @@ import { createAccountStore } from './store/account-store.js';
 import { createAccountService } from './services/accounts/account-service.js';
 import { DomainError } from './services/errors.js';
 import { openDataProtection, KeyRingError } from './store/crypto/index.js';
-import { createFileBlobStore } from './store/blob-store.js';
-import { createSharedBlobStore } from './store/shared-blob-store.js';
+import { openBlobStore } from './store/shared-blob-store.js';
 import { reencryptAll } from './store/crypto/reencrypt.js';
 import { createRetentionStore } from './store/audit-store.js';
 
@@ -191,7 +190,7 @@ async function main(argv: string[]): Promise<void> {
     }
     if (group === 'data' && action === 'reencrypt') {
       const { ring, cipher } = protection();
-      const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
+      const blobs = openBlobStore(config, ring);
       const report = await reencryptAll(db, cipher, blobs);
       const pruned = values.prune ? ring.prune((id) => report.keysInUse.includes(id)) : [];
       print({ ...report, activeKeyId: ring.activeKeyId, pruned },

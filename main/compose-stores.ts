@@ -9,8 +9,9 @@ import type { ClindocConfig } from './config.js';
 import type { AuditStore } from './services/audit/ports.js';
 import { openDatabase, type Db } from './store/database.js';
 import { openDataProtection, type DataProtection } from './store/crypto/index.js';
-import { createFileBlobStore, type EncryptedBlobStore } from './store/blob-store.js';
-import { createSharedBlobStore } from './store/shared-blob-store.js';
+import type { EncryptedBlobStore } from './store/blob-store.js';
+import { openBlobStore } from './store/shared-blob-store.js';
+import type { Stores } from './services/stores.js';
 import type { PostgresStores } from './store/pg/index.js';
 import { createAccountStore } from './store/account-store.js';
 import { createNoteStore } from './store/note-store.js';
@@ -26,7 +27,7 @@ import { createStorageUsageStore } from './store/storage-usage-store.js';
 import { MODEL_PULL_JOB } from './services/models/model-service.js';
 
 /** Every account-data store, from SQLite or from the clinic's PostgreSQL. */
-export type ClindocStores = Omit<PostgresStores, 'ping' | 'close' | 'pool' | 'audit'> & { audit: AuditStore & { flush?(): void } };
+export type ClindocStores = Omit<Stores, 'audit'> & { audit: AuditStore & { flush?(): void } };
 
 export interface ComposedStores {
   /** The device's own database: everything on a desktop; installed models and their downloads on a clinic server. */
@@ -59,7 +60,7 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
   const { cipher, ring } = protection;
   logger.info({ keySource: protection.source, activeKeyId: ring.activeKeyId }, 'data encryption ready');
   // Audio: in the data folder, or on the folder every instance of a clinic mounts.
-  const blobs = config.sharedDir ? createSharedBlobStore(config.sharedDir, ring) : createFileBlobStore(join(config.dataDir, 'blobs'), ring);
+  const blobs = openBlobStore(config, ring);
   let shared: PostgresStores | undefined;
   if (config.databaseUrl) {
     try {

@@ -256,8 +256,6 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
 
 /** Paths under the API's versions (`/v1`, `/v1/…`, `/v2/…`). */
 const API_PATH = /^\/v[12](?:\/|$)/;
-/** The same, on a raw request URL (query string and all). */
-const API_URL = /^\/v[12](?:[/?]|$)/;
 
 /**
  * The server's request listener. A `/v1` or `/v2` request is dressed as express dresses one (its
@@ -272,7 +270,7 @@ function apiFirst(app: Express, door: RequestHandler, api: RequestHandler, error
   };
   const notFound = (): DomainError => new DomainError('not_found', 'no such endpoint');
   return (incoming, outgoing) => {
-    if (!API_URL.test(incoming.url ?? '')) {
+    if (!API_PATH.test(pathOf(incoming.url))) {
       app(incoming as Request, outgoing as Response);
       return;
     }

@@ -7,6 +7,7 @@ import { DomainError, invalidRequest } from '../services/errors.js';
 import type { Principal } from '../services/accounts/account-service.js';
 import type { IdempotencyStore } from '../services/storage.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
+import { classifyRoute, type RouteLocals } from './middleware/audit.js';
 
 /** How a route's success body is wrapped (API-DECISIONS "Wire conventions"). */
 export type Envelope = 'standard' | 'data-only' | 'delete' | 'raw';
@@ -142,9 +143,10 @@ export function createRouteRegistry(deps: RegistryDeps) {
     const validateBody = spec.body ? compile(bodyAjv, spec.body) : undefined;
     const validateQuery = spec.query ? compile(queryAjv, spec.query) : undefined;
     const validateParams = spec.params ? compile(bodyAjv, spec.params) : undefined;
+    const audited = classifyRoute(spec);
     const run: RouteRun = async (req, res, next) => {
       // For the audit trail, which runs when the response finishes (after express has moved on).
-      res.locals.route = { operationId: spec.operationId, method: spec.method, path: spec.path, params: { ...req.params } };
+      res.locals.route = { operationId: spec.operationId, method: spec.method, path: spec.path, params: { ...req.params } as Record<string, string>, audited } satisfies RouteLocals;
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');

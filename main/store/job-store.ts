@@ -64,11 +64,12 @@ export function createJobStore(db: Db, kinds: JobKinds = {}): JobStore {
  * first. Model downloads are the device's, not an account's: left out.
  */
 export function createSqliteDeadLetters(db: Db, except: readonly string[]) {
+  const filter = kindFilter({ except });
   const list = db.prepare(
     `SELECT id, kind, resource_id, attempts, last_error, updated_at FROM jobs
-     WHERE account_id = ? AND status = 'failed' AND kind NOT IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC, id DESC LIMIT ?`,
+     WHERE account_id = ? AND status = 'failed'${filter.sql} ORDER BY updated_at DESC, id DESC LIMIT ?`,
   );
   return async (accountId: string, limit: number) =>
-    (list.all(accountId, JSON.stringify(except), limit) as Array<{ id: string; kind: string; resource_id: string; attempts: number; last_error: string | null; updated_at: number }>)
+    (list.all(accountId, ...filter.values, limit) as Array<{ id: string; kind: string; resource_id: string; attempts: number; last_error: string | null; updated_at: number }>)
       .map((r) => ({ id: r.id, kind: r.kind, resourceId: r.resource_id, attempts: r.attempts, message: r.last_error ?? 'job failed', failedAt: r.updated_at }));
 }

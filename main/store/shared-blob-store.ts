@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyRing } from './crypto/key-ring.js';
-import { BLOB_KEY, createLayoutBlobStore, type EncryptedBlobStore } from './blob-store.js';
+import { BLOB_KEY, createFileBlobStore, createLayoutBlobStore, type EncryptedBlobStore } from './blob-store.js';
 
 const FAN = /^[a-f0-9]{2}$/;
 
@@ -61,4 +61,9 @@ export function createSharedBlobStore(sharedDir: string, ring: KeyRing): Encrypt
       return keys;
     },
   }, ring);
+}
+
+/** The blob store a configuration names: the clinic's shared folder when set, else the data folder's own. */
+export function openBlobStore(folders: { dataDir: string; sharedDir?: string }, ring: KeyRing): EncryptedBlobStore {
+  return folders.sharedDir ? createSharedBlobStore(folders.sharedDir, ring) : createFileBlobStore(join(folders.dataDir, 'blobs'), ring);
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -35,7 +35,7 @@ describe('durable note jobs across a SIGKILL', () => {
     const env = { CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_RATE_LIMIT: '100000', CLINDOC_JOB_EXPIRE_SECONDS: '3' };
     const first = await startHeadless({ ...env, CLINDOC_LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, CLINDOC_LLM_MODEL: 'held', CLINDOC_LLM_TIMEOUT_MS: '600000' });
     child = first.child;
-    const creds = JSON.parse(readFileSync(join(dataDir, 'local-credentials.json'), 'utf8')) as { accountId: string; apiKey: string };
+    const creds = first.credentials();
     const headers = { 'X-API-KEY': creds.apiKey, 'X-ACCOUNT-ID': creds.accountId, 'content-type': 'application/json' };
     const base = `http://127.0.0.1:${port}`;
     const post = async (transcript: string): Promise<string> =>

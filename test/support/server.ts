@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../../main/config.js';
 import { createClindoc, type Clindoc, type ComposeOptions } from '../../main/composition.js';
 import { waitFor } from './wait.js';
+import { filesContaining } from './files.js';
 import { databaseEnv, dropDatabaseOf, queryRows, tablesContaining } from './database.js';
 
 export interface TestServer {
@@ -83,12 +84,8 @@ export async function startServer(env: Record<string, string> = {}, options: Com
     },
     async storedContaining(marker) {
       if (clindoc.db.open) clindoc.db.pragma('wal_checkpoint(TRUNCATE)');
-      const needles = [Buffer.from(marker, 'utf8'), Buffer.from(marker, 'utf16le')];
       const folders = [clindoc.config.dataDir, ...(clindoc.config.sharedDir ? [clindoc.config.sharedDir] : [])];
-      const files = folders.flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
-        .filter((f) => f.isFile())
-        .map((f) => join(f.parentPath, f.name))
-        .filter((path) => needles.some((n) => readFileSync(path).includes(n)));
+      const files = folders.flatMap((dir) => filesContaining(dir, marker));
       const url = clindoc.config.databaseUrl;
       return url ? [...files, ...(await tablesContaining(url, marker))] : files;
     },

@@ -3,13 +3,17 @@ import type { AuditService } from '../../services/audit/audit-service.js';
 import type { AuditEvent } from '../../services/audit/ports.js';
 import type { Principal } from '../../services/accounts/account-service.js';
 
-/** What the route registry leaves in `res.locals.route` for this middleware. */
-interface RouteLocals {
+/** What the route registry leaves in `res.locals.route` for the audit trail, the log and the metrics. */
+export interface RouteLocals {
   operationId: string;
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   params: Record<string, string>;
+  /** The route's `classifyRoute`, worked out once when it was registered. */
+  audited: RouteAudit | undefined;
 }
+
+export type RouteAudit = { resourceType: AuditEvent['resourceType']; action: AuditEvent['action'] };
 
 /** Path prefixes of stored patient-data resources, most specific first. */
 const RESOURCES: Array<[RegExp, AuditEvent['resourceType']]> = [
@@ -24,7 +28,7 @@ const RESOURCES: Array<[RegExp, AuditEvent['resourceType']]> = [
 ];
 
 /** Classifies a registered route: which resource it touches and how; undefined when not audited. */
-export function classifyRoute(route: Pick<RouteLocals, 'method' | 'path'>): { resourceType: AuditEvent['resourceType']; action: AuditEvent['action'] } | undefined {
+export function classifyRoute(route: Pick<RouteLocals, 'method' | 'path'>): RouteAudit | undefined {
   const found = RESOURCES.find(([pattern]) => pattern.test(route.path));
   if (!found || found[1] === 'audio') return undefined; // the token route stores nothing
   const hasId = route.path.includes('/:');
@@ -35,14 +39,6 @@ export function classifyRoute(route: Pick<RouteLocals, 'method' | 'path'>): { re
     : /\/addenda$/.test(route.path) ? 'amend'
     : 'write';
   return { resourceType: found[1], action };
-}
-
-/** Each registered route's classification, worked out on its first answer (a fixed set of routes). */
-const classifications = new Map<string, ReturnType<typeof classifyRoute>>();
-function classified(route: Pick<RouteLocals, 'method' | 'path'>): ReturnType<typeof classifyRoute> {
-  const key = `${route.method} ${route.path}`;
-  if (!classifications.has(key)) classifications.set(key, classifyRoute(route));
-  return classifications.get(key);
 }
 
 const outcomeOf = (status: number): AuditEvent['outcome'] =>
@@ -65,7 +61,7 @@ function createdId(result: unknown): string | null {
 export function auditResponse(audit: AuditService, req: Request, res: Response): void {
   const route = res.locals.route as RouteLocals | undefined;
   if (!route) return;
-  const kind = classified(route);
+  const kind = route.audited;
   if (!kind) return;
   const principal = res.locals.principal as Principal | undefined;
   const paramId = Object.values(route.params)[0];

@@ -37,17 +37,6 @@ export interface OpsMetrics {
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Route templates as OpenAPI writes them (`/v1/notes/{noteId}`); a fixed set, so each is converted once. */
-const routeLabels = new Map<string, string>();
-function routeLabel(route: string): string {
-  let label = routeLabels.get(route);
-  if (label === undefined) {
-    label = route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    routeLabels.set(route, label);
-  }
-  return label;
-}
-
 export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'clindoc_' });
@@ -98,7 +87,8 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
       const key = `${m} ${status} ${route}`;
       let series = requestSeries.get(key);
       if (!series) {
-        const labels = { method: m, route: routeLabel(route), status: String(status) };
+        // Labelled as OpenAPI writes the template (`/v1/notes/{noteId}`).
+        const labels = { method: m, route: route.replace(/:([A-Za-z0-9_]+)/g, '{$1}'), status: String(status) };
         series = { count: count.labels(labels), latency: latency.labels(labels) };
         requestSeries.set(key, series);
       }

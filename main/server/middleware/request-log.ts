@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { OPS_PATHS } from '../routes/ops.js';
 
 /**
  * Every response carries an `X-Request-Id` and is logged as one structured line: id, method,
@@ -8,7 +9,6 @@ import type { Logger } from 'pino';
  * streaming token) or any header value but the request id. The front door (front-door.ts) calls
  * these two functions.
  */
-const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /** What the front door keeps on the response for its `finish` listener. */
@@ -33,7 +33,7 @@ export function pathOf(url: string | undefined): string {
 /** Logs a finished response; `route` is its template, undefined when no route answered. */
 export function logRequest(logger: Logger, req: Request, res: Response, route: string | undefined, durationMs: number): void {
   // Probes and scrapes come every few seconds: logged only when they fail, unless at debug.
-  const level = res.statusCode < 400 && PROBES.has(route ?? req.path) ? 'debug' : 'info';
+  const level = res.statusCode < 400 && OPS_PATHS.has(route ?? req.path) ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
