@@ -6,19 +6,24 @@ import type { StoreBackend } from './backend.js';
 /** Made-up patient text: it must never be found in a stored column. */
 export const MARKER = 'ZEBRAFISHQUOKKA';
 
-/** Opens a backend for the enclosing describe and closes it after; `get()` reads it inside tests. */
-export function useBackend(open: () => Promise<StoreBackend>): () => StoreBackend {
-  let backend: StoreBackend | undefined;
+/** Opens something for the enclosing describe and closes it after; the getter reads it inside tests. */
+export function forSuite<T>(open: () => Promise<T>, close: (opened: T) => Promise<void>, what: string): () => T {
+  let opened: T | undefined;
   beforeAll(async () => {
-    backend = await open();
+    opened = await open();
   });
   afterAll(async () => {
-    await backend?.close();
+    if (opened !== undefined) await close(opened);
   });
   return () => {
-    if (!backend) throw new Error('backend not open');
-    return backend;
+    if (opened === undefined) throw new Error(`${what} not open`);
+    return opened;
   };
+}
+
+/** Opens a backend for the enclosing describe and closes it after; `get()` reads it inside tests. */
+export function useBackend(open: () => Promise<StoreBackend>): () => StoreBackend {
+  return forSuite(open, (backend) => backend.close(), 'backend');
 }
 
 let counter = 0;

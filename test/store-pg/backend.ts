@@ -3,7 +3,7 @@ import { createPgJobStore } from '../../main/store/pg/job-store.js';
 import { createPgWebhookStore } from '../../main/store/pg/webhook-store.js';
 import { createPool, sqlOf } from '../../main/store/pg/sql.js';
 import { openProtection, type StoreBackend } from '../store-contract/backend.js';
-import { afterAll, beforeAll } from 'vitest';
+import { forSuite } from '../store-contract/fixtures.js';
 import { openCluster, type TestCluster } from '../support/pg-cluster.js';
 
 /** The PostgreSQL backend: a fresh database on the test cluster, opened as Clindoc opens it. */
@@ -42,15 +42,6 @@ export async function openPgBackend(cluster: TestCluster): Promise<StoreBackend>
  * fresh PostgreSQL backend on it: the argument a suite written for every backend takes.
  */
 export function pgBackendsForSuite(): () => Promise<StoreBackend> {
-  let cluster: TestCluster | undefined;
-  beforeAll(async () => {
-    cluster = await openCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  return () => {
-    if (!cluster) throw new Error('cluster not started');
-    return openPgBackend(cluster);
-  };
+  const cluster = forSuite(openCluster, (c) => c.stop(), 'cluster');
+  return () => openPgBackend(cluster());
 }
