@@ -200,7 +200,8 @@ describe('SIGTERM drains the server', () => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+    // 'close', not 'exit': the output piped before the exit may still be on its way when 'exit' fires.
+    const exited = once(child, 'close') as Promise<[number | null, string | null]>;
     try {
       await until(() => out.includes('local API listening'), 'clindoc serve to listen', 60_000);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
