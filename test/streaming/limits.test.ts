@@ -96,6 +96,30 @@ describe('streaming limits', () => {
     expect(await c.closed).toBe(1001);
     expect(c.messages[c.messages.length - 1]!.status).toBe('disconnected');
   });
+
+  it('sends 1001 to a socket whose session was still being set up when the server shut down', async () => {
+    // The account's engine choice is held back until after the shutdown, as a slow database would.
+    let engineAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (engineAsked = resolve));
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => (answer = resolve));
+    const other = await startStreaming({}, {
+      liveEngine: async () => {
+        engineAsked();
+        await gate;
+        return 'pocketsphinx';
+      },
+    });
+    const c = connect(other.url('encoding=linear16'), other.keyHeaders());
+    await asked;
+    const closing = other.handle.close();
+    expect(await c.closed).toBe(1001);
+    answer();
+    await closing;
+    await other.close();
+    expect(c.messages.map((m) => m.status)).not.toContain('connected');
+    expect(other.handle.activeSessions()).toBe(0);
+  });
 });
 
 describe('back-pressure', () => {

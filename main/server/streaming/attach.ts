@@ -228,7 +228,6 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     async close() {
       closed = true;
       deps.server.off('upgrade', onUpgrade);
-      const sockets = [...live].map((l) => l.ws);
       // Each session sends the final for what it heard (a recogniser call may still be running);
       // a session that cannot finish in time is cut below like any other.
       let giveUp: NodeJS.Timeout | undefined;
@@ -237,12 +236,16 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         new Promise<void>((resolve) => (giveUp = setTimeout(resolve, 3000))),
       ]);
       clearTimeout(giveUp);
+      // Every socket, also one whose credentials or engine were still being looked up when the
+      // shutdown began (its session is not live yet and would otherwise be cut without a word).
+      const sockets = [...wss.clients];
       // Give clients a moment to answer the close frame, then cut what is left. A session whose final
       // did not come in time (a recogniser call on a loaded machine) still gets the close frame, so
       // the client learns the server went away rather than seeing the connection drop.
       await Promise.all(sockets.map((ws) => new Promise<void>((resolve) => {
         if (ws.readyState === WebSocket.CLOSED) return resolve();
         if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server shutting down');
+        ws.resume(); // a socket still being set up is paused; read the client's answer to the close
         const t = setTimeout(() => {
           ws.terminate();
           resolve();
