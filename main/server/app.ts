@@ -180,6 +180,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   const json = express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
   const registry = createRouteRegistry({
     idempotency: services.idempotency,
+    onIdempotencyWait: () => metrics.observeIdempotencyWait(),
     readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body)))),
     requirePrincipal: (req) => {
       const res = req.res!;

@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { DomainError, invalidRequest } from '../services/errors.js';
 import type { Principal } from '../services/accounts/account-service.js';
-import type { IdempotencyStore } from '../services/storage.js';
+import { IDEMPOTENCY_PENDING, type IdempotencyRecord, type IdempotencyStore } from '../services/storage.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
 import { classifyRoute, type RouteLocals } from './middleware/audit.js';
 
@@ -111,6 +111,8 @@ export function wrap(envelope: Envelope, data: unknown, now: Date = new Date()):
 
 export interface RegistryDeps {
   idempotency: IdempotencyStore;
+  /** Called once for each POST that waits on its Idempotency-Key held by another instance (metrics). */
+  onIdempotencyWait?: () => void;
   /**
    * Reads and parses a JSON request body (within the size limit), for routes that take one: only
    * after the credentials check of routes that need one, so no stranger gets the server to parse a body.
@@ -162,12 +164,13 @@ export function createRouteRegistry(deps: RegistryDeps) {
           if (!validateBody!(body)) throw validationError(validateBody!.errors, '');
         }
         const idemKey = spec.method === 'post' ? req.get('Idempotency-Key') : undefined;
+        let claimedAt: number | undefined;
         let requestHash = '';
         if (idemKey !== undefined) {
           if (!idemKey || idemKey.length > 255) throw invalidRequest('Idempotency-Key: must be 1 to 255 characters');
           requestHash = createHash('sha256').update(`${spec.method} ${req.path}\n${JSON.stringify(body ?? null)}`).digest('hex');
-          // A retry sent while the first request with its key is still running waits for that one and
-          // then replays its answer, rather than doing the work a second time.
+          // A retry sent while the first request with its key is still running on this instance waits
+          // for it here; one that reaches another instance waits on the key's claim in the database.
           const slot = `${principal.accountId}\n${idemKey}`;
           for (let running = inFlight.get(slot); running; running = inFlight.get(slot)) await running;
           let release!: () => void;
@@ -176,21 +179,29 @@ export function createRouteRegistry(deps: RegistryDeps) {
             inFlight.delete(slot);
             release();
           });
-          const previous = await deps.idempotency.get(principal.accountId, idemKey);
-          if (previous && Date.now() - previous.createdAt < IDEMPOTENCY_TTL_MS) {
-            if (previous.requestHash !== requestHash) {
-              throw invalidRequest('Idempotency-Key: already used with a different request body');
-            }
-            res.set('Idempotent-Replayed', 'true').status(previous.statusCode).type('application/json').send(previous.body);
+          const first = await takeIdempotencyKey(deps, principal.accountId, idemKey, requestHash);
+          if (first.claimedAt === undefined) {
+            res.set('Idempotent-Replayed', 'true').status(first.answer.statusCode).type('application/json').send(first.answer.body);
             return;
           }
+          claimedAt = first.claimedAt;
         }
-        const data = await handler({ req, res, body, query, params: req.params, principal });
+        let data: unknown;
+        try {
+          data = await handler({ req, res, body, query, params: req.params, principal });
+        } catch (err) {
+          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt);
+          throw err;
+        }
         res.locals.result = data;
-        if (res.headersSent) return;
+        if (res.headersSent) {
+          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt);
+          return;
+        }
         const payload = JSON.stringify(wrap(spec.envelope, data));
-        if (idemKey !== undefined) {
-          await deps.idempotency.put(principal.accountId, idemKey, { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() });
+        if (claimedAt !== undefined) {
+          const answer = { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() };
+          await deps.idempotency.put(principal.accountId, idemKey!, answer);
         }
         // Set directly: express's status() and type() checks and mime lookup cost a constant answer per request.
         res.statusCode = spec.success.status;
@@ -221,6 +232,41 @@ export function createRouteRegistry(deps: RegistryDeps) {
   };
 
   return { add, routes, dispatch };
+}
+
+/** A claim older than this is taken over: its instance died before answering. */
+const IDEMPOTENCY_CLAIM_STALE_MS = 10 * 60 * 1000;
+/** How long a retry waits for the first request with its key, running on another instance. */
+const IDEMPOTENCY_WAIT_MS = 30 * 1000;
+const IDEMPOTENCY_POLL_MS = 50;
+
+/**
+ * Claims an Idempotency-Key for this request, or finds the first request's answer to replay. A key
+ * held by a request still running elsewhere is waited for; a key used with another body is a 400;
+ * one still held after the wait is a 409 the client may retry.
+ */
+async function takeIdempotencyKey(
+  deps: Pick<RegistryDeps, 'idempotency' | 'onIdempotencyWait'>, accountId: string, key: string, requestHash: string,
+): Promise<{ claimedAt: number; answer?: undefined } | { claimedAt?: undefined; answer: IdempotencyRecord }> {
+  const store = deps.idempotency;
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+  let waited = false;
+  for (;;) {
+    const now = Date.now();
+    const staleBefore = { pending: now - IDEMPOTENCY_CLAIM_STALE_MS, answered: now - IDEMPOTENCY_TTL_MS };
+    if (await store.claim(accountId, key, { requestHash, createdAt: now }, staleBefore)) return { claimedAt: now };
+    const standing = await store.get(accountId, key);
+    // Gone between the two reads (the first request failed and gave its claim back): claim again.
+    if (!standing) continue;
+    if (standing.requestHash !== requestHash) throw invalidRequest('Idempotency-Key: already used with a different request body');
+    if (standing.statusCode !== IDEMPOTENCY_PENDING) return { answer: standing };
+    if (Date.now() > deadline) {
+      throw new DomainError('conflict', 'Idempotency-Key: the first request with this key is still being processed; retry later');
+    }
+    if (!waited) deps.onIdempotencyWait?.();
+    waited = true;
+    await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_POLL_MS));
+  }
 }
 
 function malformedPath(path: string): boolean {

@@ -192,14 +192,27 @@ export interface JobStore {
 
 export interface IdempotencyRecord {
   requestHash: string;
+  /** The first answer's status; `IDEMPOTENCY_PENDING` (0) while the first request is still running. */
   statusCode: number;
   body: string;
   createdAt: number;
 }
 
+/** `statusCode` of a key whose first request holds it and has not answered yet. */
+export const IDEMPOTENCY_PENDING = 0;
+
 export interface IdempotencyStore {
   get(accountId: string, key: string): Promise<IdempotencyRecord | undefined>;
   put(accountId: string, key: string, record: IdempotencyRecord): Promise<void>;
+  /**
+   * Takes a key for a request about to run, in one conditional write, so that API instances sharing
+   * the database run a request once: true when nothing stands under the key, or what stands is a
+   * claim older than `staleBefore.pending` (its process died) or an answer older than
+   * `staleBefore.answered` (past keeping); false when another request holds it or has answered.
+   */
+  claim(accountId: string, key: string, claim: { requestHash: string; createdAt: number }, staleBefore: { pending: number; answered: number }): Promise<boolean>;
+  /** Gives back a claim that produced no answer to keep (the request failed), so a retry runs afresh. */
+  release(accountId: string, key: string, createdAt: number): Promise<void>;
   purgeOlderThan(time: number): Promise<void>;
 }
 

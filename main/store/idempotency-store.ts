@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import type { IdempotencyRecord, IdempotencyStore } from '../services/storage.js';
+import { IDEMPOTENCY_PENDING, type IdempotencyRecord, type IdempotencyStore } from '../services/storage.js';
 import { accountRowContext, type FieldCipher } from './crypto/field-cipher.js';
 
 /**
@@ -16,6 +16,14 @@ export function createIdempotencyStore(db: Db, cipher: FieldCipher): Idempotency
      ON CONFLICT(account_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
      body = excluded.body, created_at = excluded.created_at`,
   );
+  // A claim is a row with status 0 and a sealed empty body; it replaces only a stale claim or answer.
+  const claim = db.prepare(
+    `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at) VALUES (?,?,?,${IDEMPOTENCY_PENDING},?,?)
+     ON CONFLICT(account_id, key) DO UPDATE SET request_hash = excluded.request_hash, status_code = excluded.status_code,
+     body = excluded.body, created_at = excluded.created_at
+     WHERE idempotency_keys.created_at < CASE WHEN idempotency_keys.status_code = ${IDEMPOTENCY_PENDING} THEN ? ELSE ? END`,
+  );
+  const release = db.prepare(`DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status_code = ${IDEMPOTENCY_PENDING} AND created_at = ?`);
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   return {
     get: async (accountId, key) => {
@@ -23,6 +31,9 @@ export function createIdempotencyStore(db: Db, cipher: FieldCipher): Idempotency
       return row ? { ...row, body: cipher.open(row.body, context(accountId, key)) } : undefined;
     },
     put: async (accountId, key, r) => void put.run(accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt),
+    claim: async (accountId, key, c, stale) =>
+      claim.run(accountId, key, c.requestHash, cipher.seal('', context(accountId, key)), c.createdAt, stale.pending, stale.answered).changes === 1,
+    release: async (accountId, key, createdAt) => void release.run(accountId, key, createdAt),
     purgeOlderThan: async (time) => void purge.run(time),
   };
 }

@@ -229,5 +229,39 @@ export function recordsContract(open: () => Promise<StoreBackend>): void {
       expect(await b.stores.idempotency.get(a, 'idem-old')).toBeUndefined();
       expect(await b.stores.idempotency.get(a, 'idem-1')).toBeDefined();
     });
+
+    it('lets one of several racing claims take a key, and gives it back or over only as told', async () => {
+      const b = backend();
+      const [a, other] = [await newAccount(b), await newAccount(b)];
+      const idem = b.stores.idempotency;
+      const stale = { pending: 0, answered: 0 };
+      const claims = await Promise.all([1, 2, 3, 4].map((n) => idem.claim(a, 'idem-race', { requestHash: `h${n}`, createdAt: 1_000 + n }, stale)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const winner = claims.indexOf(true) + 1;
+      expect(await idem.get(a, 'idem-race')).toEqual({ requestHash: `h${winner}`, statusCode: 0, body: '', createdAt: 1_000 + winner });
+      // Another account's key of the same name is its own.
+      expect(await idem.claim(other, 'idem-race', { requestHash: 'h9', createdAt: 1_100 }, stale)).toBe(true);
+
+      // Given back only by the claim that holds it.
+      await idem.release(a, 'idem-race', 999);
+      expect((await idem.get(a, 'idem-race'))?.statusCode).toBe(0);
+      await idem.release(a, 'idem-race', 1_000 + winner);
+      expect(await idem.get(a, 'idem-race')).toBeUndefined();
+      expect(await idem.get(other, 'idem-race')).toBeDefined();
+
+      // A claim whose process died is taken over once it is older than the pending bound.
+      expect(await idem.claim(a, 'idem-race', { requestHash: 'h5', createdAt: 2_000 }, stale)).toBe(true);
+      expect(await idem.claim(a, 'idem-race', { requestHash: 'h6', createdAt: 2_500 }, { pending: 2_000, answered: 0 })).toBe(false);
+      expect(await idem.claim(a, 'idem-race', { requestHash: 'h6', createdAt: 2_600 }, { pending: 2_001, answered: 0 })).toBe(true);
+      expect((await idem.get(a, 'idem-race'))?.requestHash).toBe('h6');
+
+      // An answer stands against claims until it is older than the answered bound, whatever the pending one.
+      await idem.put(a, 'idem-race', { requestHash: 'h6', statusCode: 202, body: MARKER, createdAt: 3_000 });
+      expect(await idem.claim(a, 'idem-race', { requestHash: 'h7', createdAt: 3_500 }, { pending: 9_999, answered: 3_000 })).toBe(false);
+      expect(await idem.get(a, 'idem-race')).toEqual({ requestHash: 'h6', statusCode: 202, body: MARKER, createdAt: 3_000 });
+      expect(await idem.claim(a, 'idem-race', { requestHash: 'h7', createdAt: 3_600 }, { pending: 0, answered: 3_001 })).toBe(true);
+      // A claim holds no answer, and its row is sealed like any other.
+      expect(String(await b.raw('idempotency_keys', 'body', { account_id: a, key: 'idem-race' }))).toMatch(/^enc:v1:/);
+    });
   });
 }

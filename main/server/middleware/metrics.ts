@@ -33,6 +33,8 @@ export interface OpsMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one finished recognition: wall time over audio time, by engine. */
   observeRealTime(engine: string, audioSeconds: number, wallSeconds: number): void;
+  /** Counts one POST that found its Idempotency-Key held by a request running on another instance. */
+  observeIdempotencyWait(): void;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -50,6 +52,9 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
   const realTime = new Histogram({
     name: 'clindoc_transcription_real_time_factor', help: 'Recognition wall time divided by audio duration, per finished transcription, by engine (below 1 is faster than real time).',
     labelNames: ['engine'] as const, buckets: [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 4], registers: [registry],
+  });
+  const idempotencyWaits = new Counter({
+    name: 'clindoc_idempotency_waits_total', help: 'POSTs that waited for the first request with their Idempotency-Key, running on another instance.', registers: [registry],
   });
   if (options.queue) {
     const queue = options.queue;
@@ -98,5 +103,6 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
     observeRealTime(engine, audioSeconds, wallSeconds) {
       if (audioSeconds > 0 && Number.isFinite(wallSeconds)) realTime.observe({ engine }, wallSeconds / audioSeconds);
     },
+    observeIdempotencyWait: () => idempotencyWaits.inc(),
   };
 }

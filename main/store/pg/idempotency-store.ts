@@ -1,4 +1,4 @@
-import type { IdempotencyStore } from '../../services/storage.js';
+import { IDEMPOTENCY_PENDING, type IdempotencyStore } from '../../services/storage.js';
 import { accountRowContext, type FieldCipher } from '../crypto/field-cipher.js';
 import type { Sql } from './sql.js';
 
@@ -25,6 +25,24 @@ export function createPgIdempotencyStore(sql: Sql, cipher: FieldCipher): Idempot
          ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
          body = EXCLUDED.body, created_at = EXCLUDED.created_at`,
         [accountId, key, r.requestHash, r.statusCode, cipher.seal(r.body, context(accountId, key)), r.createdAt],
+      );
+    },
+    async claim(accountId, key, c, stale) {
+      // A claim is a row with status 0 and a sealed empty body; it replaces only a stale claim or answer.
+      const taken = await sql.query(
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at) VALUES ($1, $2, $3, ${IDEMPOTENCY_PENDING}, $4, $5)
+         ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
+         body = EXCLUDED.body, created_at = EXCLUDED.created_at
+         WHERE idempotency_keys.created_at < CASE WHEN idempotency_keys.status_code = ${IDEMPOTENCY_PENDING} THEN $6::bigint ELSE $7::bigint END
+         RETURNING created_at`,
+        [accountId, key, c.requestHash, cipher.seal('', context(accountId, key)), c.createdAt, stale.pending, stale.answered],
+      );
+      return taken.rows.length === 1;
+    },
+    async release(accountId, key, createdAt) {
+      await sql.query(
+        `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status_code = ${IDEMPOTENCY_PENDING} AND created_at = $3`,
+        [accountId, key, createdAt],
       );
     },
     async purgeOlderThan(time) {
