@@ -69,6 +69,12 @@ import type { DeadLetterSource } from './server/routes/jobs.js';
 
 export const VERSION = '0.1.0';
 
+/**
+ * On PostgreSQL, how often a running instance takes back webhook deliveries that a gone instance
+ * left sending (its lease ended): a killed worker's deliveries go out within this, not at the next restart.
+ */
+const WEBHOOK_RECOVERY_MS = 30_000;
+
 export interface Clindoc {
   config: ClindocConfig;
   logger: Logger;
@@ -253,12 +259,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // drain stops the queue (a note posted as SIGTERM came) can still queue its job, as on SQLite.
   const pgQueue = shared
     ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({
-      pool: shared.pool, handlers, logger, concurrency, expireInSeconds: config.jobExpireSeconds,
+      pool: shared.pool, handlers, logger, concurrency, maxAttempts: config.jobMaxAttempts, expireInSeconds: config.jobExpireSeconds,
       // pg-boss takes expired jobs back at each maintenance pass: as often as the expiry, so a dead worker's job returns on time.
       maintenanceIntervalSeconds: Math.min(30, config.jobExpireSeconds),
     })
     : undefined;
-  jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, handlers });
+  jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, maxAttempts: config.jobMaxAttempts, handlers });
   const sqliteJobs = sqliteOpsStorage(db);
   const deadLetters: DeadLetterSource = pgQueue
     ? async (accountId, limit) => (await pgQueue.deadLetters(accountId, limit)).map(({ accountId: _a, ...d }) => d)
@@ -266,6 +272,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   dispatcher = createWebhookDispatcher({
     store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+    // On a shared database another instance may die mid-send while this one runs on.
+    ...(config.databaseUrl ? { recoverEveryMs: WEBHOOK_RECOVERY_MS } : {}),
     resourceState: async (event, accountId, resourceId) => {
       if (event.startsWith('note_generation')) {
         const note = await stores.notes.get(accountId, resourceId);

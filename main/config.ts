@@ -32,6 +32,11 @@ export interface ClindocConfig {
   corsOrigins: string[];
   /** CLINDOC_JOB_CONCURRENCY, default 1 background job at a time; 0 runs no jobs (API only). */
   jobConcurrency: number;
+  /**
+   * CLINDOC_JOB_MAX_ATTEMPTS, default 5: attempts a note or transcription job gets while its engine is
+   * unreachable (retried with doubling delays from 1 s) before it fails and becomes a dead letter.
+   */
+  jobMaxAttempts: number;
   /** CLINDOC_STREAM_TOKEN_TTL_SECONDS, default 600 (10 minutes). */
   streamTokenTtlSeconds: number;
   /** CLINDOC_LLM_BASE_URL: OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); default none. */
@@ -348,6 +353,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     allowedHosts: list(env, 'CLINDOC_ALLOWED_HOSTS'),
     corsOrigins: list(env, 'CLINDOC_CORS_ORIGINS'),
     jobConcurrency: int(env, 'CLINDOC_JOB_CONCURRENCY', 1, 0, 64),
+    jobMaxAttempts: int(env, 'CLINDOC_JOB_MAX_ATTEMPTS', 5, 1, 20),
     streamTokenTtlSeconds: int(env, 'CLINDOC_STREAM_TOKEN_TTL_SECONDS', 600, 10, 86_400),
     ...(llmBaseUrl ? { llmBaseUrl } : {}),
     ...(llmModel ? { llmModel } : {}),

@@ -15,6 +15,13 @@ export interface DispatcherOptions {
   retryDelaysMs?: number[];
   timeoutMs?: number;
   pollMs?: number;
+  /**
+   * How often, while running, deliveries left sending by an instance that is gone are put back to
+   * pending. Only for a store whose recovery spares the claims of instances still alive (PostgreSQL,
+   * where a worker killed mid-send must not strand its deliveries until some instance restarts);
+   * absent, recovery runs once at start, as a single process on SQLite needs.
+   */
+  recoverEveryMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -38,6 +45,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   const doFetch = options.fetch ?? fetch;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
+  let recoveredAt = Date.now();
   const inFlight = new Set<Promise<void>>();
   // Delivery states a full disk would not let us write: kept here and written at the next tick, so
   // a delivery is never stranded half-sent until a restart.
@@ -107,6 +115,11 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         unsaved.delete(id);
       }
       if (!started) return;
+      if (options.recoverEveryMs !== undefined && Date.now() - recoveredAt >= options.recoverEveryMs) {
+        recoveredAt = Date.now();
+        const taken = await store.recoverInterrupted();
+        if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
+      }
       for (const d of await store.claimDue(Date.now(), 10)) {
         const p = attempt(d)
           .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
@@ -137,6 +150,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         await passes.exclusive(async () => {
           try {
             await store.recoverInterrupted();
+            recoveredAt = Date.now();
           } catch (err) {
             if (!isOutOfSpace(err)) throw err;
           }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../support/server.js';
+import { createServer } from 'node:net';
+import { finishedNote, startServer, type TestServer } from '../support/server.js';
 
-// On PostgreSQL the dead letters are pg-boss's own (test/jobs-pg/pg-queue.test.ts covers them);
+// On PostgreSQL the dead letters are pg-boss's own (test/jobs-pg/pg-queue.test.ts, and the suite below);
 // here the SQLite runner's failed jobs, which the route reads from the jobs table.
 describe.skipIf(process.env.CLINDOC_TEST_DATABASE === 'postgres')('GET /v1/jobs/dead-letters on the SQLite runner', () => {
   let s: TestServer;
@@ -39,4 +40,41 @@ describe.skipIf(process.env.CLINDOC_TEST_DATABASE === 'postgres')('GET /v1/jobs/
     expect(bad.status).toBe(400);
     expect((await fetch(`${s.base}/v1/jobs/dead-letters`)).status).toBe(401);
   });
+});
+
+// On either backend (the SQLite runner, or pg-boss with CLINDOC_TEST_DATABASE=postgres): a note job
+// whose language model cannot be reached is retried, fails, and is listed through the API.
+describe('GET /v1/jobs/dead-letters after a job fails every attempt', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    // A port that refuses connections: take a free one and close it again.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    s = await startServer({
+      CLINDOC_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, CLINDOC_LLM_MODEL: 'unreachable', CLINDOC_LLM_MAX_RETRIES: '0',
+      CLINDOC_JOB_MAX_ATTEMPTS: '2',
+    });
+  });
+  afterAll(() => s.close());
+
+  it('lists the failed note job with its attempts and a message free of patient data', async () => {
+    const marker = 'Quixotic fernleaf rash on the left shin';
+    const res = await fetch(`${s.base}/v1/notes`, {
+      method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: `[patient] ${marker}. [doctor] We will treat it.` }),
+    });
+    expect(res.status).toBe(202);
+    const noteId = (await res.json()).data.noteId as string;
+    const note = await finishedNote(s, noteId);
+    expect(note.status).toBe('STATUS_FAILED');
+
+    const { data } = await (await fetch(`${s.base}/v1/jobs/dead-letters`, { headers: s.headers() })).json();
+    expect(data.items).toHaveLength(1);
+    const [letter] = data.items;
+    expect(letter).toMatchObject({ kind: 'note_generation', resourceId: noteId, attempts: 2 });
+    expect(typeof letter.message).toBe('string');
+    expect(JSON.stringify(letter)).not.toContain('fernleaf');
+    expect(Date.parse(letter.failedAt)).toBeGreaterThan(Date.now() - 120_000);
+  }, 60_000);
 });
