@@ -34,6 +34,7 @@ import { readCptTable } from './engines/coding/cpt-table.js';
 import { createLlmCodeProposer } from './engines/coding/llm-proposer.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
+import { operatorManagedCodeEditions, operatorManagedModels } from './services/models/operator-managed.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createVisitService } from './services/visits/visit-service.js';
@@ -348,7 +349,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding, codeEditions, models: modelManager.service,
+      deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding,
+      // A clinic's instances each keep their own models and code sets, installed by the operator.
+      codeEditions: config.databaseUrl ? operatorManagedCodeEditions(codeEditions) : codeEditions,
+      models: config.databaseUrl ? operatorManagedModels(modelManager.service) : modelManager.service,
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),

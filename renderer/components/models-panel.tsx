@@ -103,7 +103,7 @@ export function ModelsPanel({ extra, onChange, onModels }: {
     <section aria-labelledby="models-title">
       <h3 id="models-title">Models</h3>
       <p className="hint">
-        {clinic ? `Speech and note models run on the clinic server at ${clinic.baseUrl}; what is installed here is installed there, for everyone using it.`
+        {clinic ? `Speech and note models run on the clinic server at ${clinic.baseUrl}, for everyone using it. A server on a shared database has its models installed by its administrator on each of its machines, and refuses installs from here.`
           : 'Speech and note models run on this computer once installed; nothing is sent anywhere.'} Downloads continue in the background.
       </p>
       {error && <ErrorMessage onDismiss={() => setError(undefined)}>{error}</ErrorMessage>}

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { startServer, type TestServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 
 /** An order-file line in the CMS layout. */
 const orderLine = (n: number, code: string, billable: boolean, title: string): string =>
@@ -37,7 +38,8 @@ describe('ICD-10-CM editions (Settings import)', () => {
     expect(data.items).toEqual([expect.objectContaining({ edition: 'FY2021', source: 'bundled', active: true, billable: 72_621 })]);
   });
 
-  it('refuses a malformed order file with a 400 naming the line, and keeps the edition in use', async () => {
+  // A clinic server's code sets are imported on every instance by its operator (next test).
+  it.skipIf(onPostgres)('refuses a malformed order file with a 400 naming the line, and keeps the edition in use', async () => {
     const form = new FormData();
     form.set('order', new Blob([`${orderLine(1, 'A00', false, 'Cholera')}\nthis is not an order file\n`]), 'icd10cm-order-2026.txt');
     const res = await upload(form);
@@ -57,7 +59,7 @@ describe('ICD-10-CM editions (Settings import)', () => {
     expect((await list()).data.items.map((i) => i.edition)).toEqual(['FY2021']);
   });
 
-  it('imports a newer release (gzip order file and tabular XML) and coding names the new edition at once', async () => {
+  it.skipIf(onPostgres)('imports a newer release (gzip order file and tabular XML) and coding names the new edition at once', async () => {
     const form = new FormData();
     form.set('order', new Blob([gzipSync(ORDER_2025)]), 'icd10cm-order-2025.txt.gz');
     form.set('tabular', new Blob([TABULAR_2025]), 'icd10cm-tabular-2025.xml');
@@ -75,5 +77,14 @@ describe('ICD-10-CM editions (Settings import)', () => {
     const analysis = (await coded.json()) as { data: { edition: string; codes: { code: string; edition?: string }[] } };
     expect(analysis.data.edition).toBe('FY2025');
     expect(analysis.data.codes.find((c) => c.code === 'I10')?.edition).toBe('FY2025');
+  });
+
+  it.runIf(onPostgres)('on a clinic server refuses an import through the API and points to the command, keeping the edition in use', async () => {
+    const form = new FormData();
+    form.set('order', new Blob([ORDER_2025]), 'icd10cm-order-2025.txt');
+    const res = await upload(form);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { message: string }).message).toMatch(/clindoc codes import/);
+    expect((await list()).data.items.map((i) => i.edition)).toEqual(['FY2021']);
   });
 });

@@ -75,7 +75,7 @@ export function registerCodingEditionRoutes(registry: RouteRegistry, deps: { edi
         `A file that does not follow the CMS layout is a 400 naming the line; each file at most ${MAX_RELEASE_FILE_BYTES} bytes (413), ` +
         `${256 * 1024 * 1024} bytes uncompressed. ${WHO}`,
       rawBody: { contentTypes: ['multipart/form-data'], description: 'Files `order` and optional `tabular`, field `edition`.' },
-      envelope: 'standard', success: { status: 201, description: 'Imported', schema: CodeEditionImported }, errors: [400, 413, 415],
+      envelope: 'standard', success: { status: 201, description: 'Imported', schema: CodeEditionImported }, errors: [400, 409, 413, 415],
     },
     async ({ req }) => {
       if (Number(req.get('content-length') ?? 0) > MAX_UPLOAD_BYTES) {

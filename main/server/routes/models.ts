@@ -62,7 +62,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     {
       method: 'delete', path: '/v1/models/:modelId/pull', operationId: 'cancelModelPull', tags, summary: 'Cancel a model download', params: Model,
       description: 'Stops a queued or running download. What it fetched stays, so pulling again resumes.',
-      envelope: 'standard', success: { status: 200, description: 'The download, cancelled', schema: ModelPullView }, errors: [404],
+      envelope: 'standard', success: { status: 200, description: 'The download, cancelled', schema: ModelPullView }, errors: [404, 409],
     },
     ({ params }) => deps.models.cancelPull(params.modelId),
   );
