@@ -1,9 +1,9 @@
 /**
  * Clinic mode throughput (issue 18): what one more API or worker process buys. For SQLite (one
- * `all` process, the desktop and single-server install) and PostgreSQL (`--role api` and
+ * `all` process, the desktop and single-server install, then two on one data folder) and PostgreSQL (`--role api` and
  * `--role worker` processes on one database and one shared folder) it prints:
  *   - GET /v1/notes/{id} requests/s (autocannon, 16 keep-alive connections; with two APIs, 8 on each),
- *     with 1 API process and with 2 (PostgreSQL only: SQLite has one process);
+ *     with 1 API process and with 2 (on SQLite two `all` processes on one data folder, one machine);
  *   - note jobs per minute with 1 worker and with 2: a batch submitted at once (alternating APIs
  *     where there are two), timed from the first submission until the last note is done;
  *   - transcription audio-seconds per second with 1 worker and with 2: a batch of recordings of
@@ -149,7 +149,7 @@ async function audioSecondsPerSecond(setup: Setup, wavs: Buffer[]): Promise<{ ra
 
 // ---- reporting ----------------------------------------------------------------------------------
 
-const COLUMNS = ['SQLite, 1 all', 'PostgreSQL, 1+1', 'PostgreSQL, 2+2'] as const;
+const COLUMNS = ['SQLite, 1 all', 'SQLite, 2 all', 'PostgreSQL, 1+1', 'PostgreSQL, 2+2'] as const;
 type Column = (typeof COLUMNS)[number];
 const ROWS = ['GET /v1/notes/{id} req/s', 'note jobs per minute', 'audio seconds per second'] as const;
 type Row = (typeof ROWS)[number];
@@ -190,7 +190,10 @@ async function sqlite(wavs: Buffer[]): Promise<void> {
     const account = await createAccount('Bench clinic', env);
     const all = await startInstance({ name: 'all', role: 'all', env, logFile: join(dataDir, 'server.log') });
     await runCases('SQLite, 1 all', { apis: [all], account }, wavs);
-    await all.stop();
+    // A second process on the same data folder (one machine): it answers requests and runs jobs too.
+    const second = await startInstance({ name: 'all-2', role: 'all', env, logFile: join(dataDir, 'server-2.log') });
+    await runCases('SQLite, 2 all', { apis: [all, second], account }, wavs);
+    await Promise.all([all.stop(), second.stop()]);
   } catch (err) {
     console.log(`  SQLite: could not start: ${(err as Error).message.split('\n')[0]}`);
   } finally {
@@ -241,7 +244,7 @@ async function main(): Promise<void> {
     await postgres(wavs);
   }
 
-  console.log('\nsummary (PostgreSQL columns: API processes + worker processes; SQLite: one process that does both, so it has no second column)');
+  console.log('\nsummary (PostgreSQL columns: API processes + worker processes; SQLite columns: processes that each answer and work, on one data folder)');
   console.log(`  ${''.padEnd(26)}${COLUMNS.map((c) => c.padStart(18)).join('')}`);
   for (const row of ROWS) {
     console.log(`  ${row.padEnd(26)}${COLUMNS.map((c) => (table.get(`${row}|${c}`) ?? '-').padStart(18)).join('')}`);
