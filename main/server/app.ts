@@ -243,7 +243,13 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     }));
 
   app.use(api);
-  app.get('/openapi.json', (_req, res) => void res.json(openapi()));
+  app.get('/openapi.json', (req, res) => {
+    // Under the clinic's name (an allowed host: the guard has checked it) clients reach the service
+    // as that name, through its TLS or a TLS proxy, not at the address it listens on.
+    const host = req.headers.host;
+    const named = options.secure && host && options.allowedHosts.some((h) => host === h || host.startsWith(`${h}:`));
+    res.json(named ? { ...openapi(), servers: [{ url: `https://${host}` }] } : openapi());
+  });
   app.use(docsRouter());
   if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
     app.use(express.static(options.rendererDir, { index: 'index.html' }));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -125,6 +126,59 @@ describe.skipIf(!hasOpenssl)('HTTPS and WSS under the clinic\'s name', () => {
         const ws = new WebSocket(`wss://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, {
           ca,
           headers: { host: 'clinic.example', origin, 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
+        });
+        ws.on('open', () => {
+          ws.close(1000);
+          resolve('open');
+        });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('error', () => resolve(-1));
+      });
+    expect(await open('https://clinic.example')).toBe('open');
+    expect(await open('https://evil.example')).toBe(403);
+  }, 30_000);
+});
+
+/** A plain HTTP request to 127.0.0.1, as nginx forwards one after ending TLS. */
+function proxiedGet(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+// The deployment of docs/deploy.md: nginx ends TLS and forwards to Clindoc on loopback in plain HTTP.
+describe('behind a TLS proxy under the clinic\'s name', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ CLINDOC_BEHIND_TLS_PROXY: 'true', CLINDOC_ALLOWED_HOSTS: 'clinic.example' });
+  });
+  afterAll(() => s?.close());
+
+  it('accepts the clinic\'s name without a port and its https origin as forwarded by the proxy, and nothing else', async () => {
+    const keys = { 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId };
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '10.1.2.3' };
+    const status = async (headers: Record<string, string>): Promise<number> => (await proxiedGet(s.port, '/v1/notes', { ...keys, ...forwarded, ...headers })).status;
+    expect(await status({ host: 'clinic.example' })).toBe(200);
+    expect(await status({ host: 'clinic.example', origin: 'https://clinic.example' })).toBe(200);
+    expect(await status({ host: 'evil.example' })).toBe(403);
+    expect(await status({ host: 'clinic.example', origin: 'http://clinic.example' })).toBe(403);
+    expect(await status({ host: 'clinic.example', origin: 'https://evil.example' })).toBe(403);
+    // The OpenAPI document names the service as its clients reach it, through the proxy.
+    const doc = JSON.parse((await proxiedGet(s.port, '/openapi.json', { host: 'clinic.example', ...forwarded })).body) as { servers: { url: string }[] };
+    expect(doc.servers[0]!.url).toMatch(/^https:\/\/clinic\.example/);
+  });
+
+  it('opens the dictation socket for the clinic\'s https origin and refuses a foreign one', async () => {
+    const open = (origin: string): Promise<number | 'open'> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, {
+          headers: { host: 'clinic.example', origin, 'x-forwarded-proto': 'https', 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
         });
         ws.on('open', () => {
           ws.close(1000);
