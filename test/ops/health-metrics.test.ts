@@ -136,6 +136,22 @@ describe('health, readiness and metrics', () => {
   });
 });
 
+describe('readiness of the default engines', () => {
+  it('answers /readyz 503 naming the engines when the configured recogniser is not there', async () => {
+    // The OpenAI-compatible recogniser chosen as the default, with no server configured for it.
+    const s = await startServer({ CLINDOC_ASR_ENGINE: 'openai-compatible' });
+    try {
+      const ready = await fetch(`${s.base}/readyz`);
+      expect(ready.status).toBe(503);
+      const body = (await ready.json()) as { checks: { name: string; ok: boolean; reason?: string }[] };
+      expect(body.checks.find((c) => c.name === 'engines')).toEqual({ name: 'engines', ok: false, reason: 'failed' });
+      expect(body.checks.find((c) => c.name === 'database')).toEqual({ name: 'database', ok: true });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('metrics with a token, and behind a TLS proxy', () => {
   it('needs the bearer token from every client when CLINDOC_METRICS_TOKEN is set', async () => {
     const token = 'metrics-token-0123456789abcdef';
