@@ -250,11 +250,12 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
       [KIND]: {
         async run() {
           runs += 1;
-          await new Promise((r) => setTimeout(r, 3500));
+          await new Promise((r) => setTimeout(r, 5000));
         },
         giveUp() {},
       },
-    }, { expireInSeconds: 1, heartbeatSeconds: 0.25 });
+    // Twice the expiry without heartbeats would run it again; a stall of the loaded test machine under 1.75 s does not.
+    }, { expireInSeconds: 2, heartbeatSeconds: 0.25 });
     await q.start();
     await q.enqueue(KIND, 'acct-1', 'note-long');
     await q.idle();
@@ -265,9 +266,12 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
   it('stop lets a running job finish within the grace period', async () => {
     newSchema();
     const done: string[] = [];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const q = queue({
       [KIND]: {
         async run(id) {
+          started();
           await new Promise((r) => setTimeout(r, 300));
           done.push(id);
         },
@@ -276,7 +280,9 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     });
     await q.start();
     await q.enqueue(KIND, 'acct-1', 'note-1');
-    await waitFor(async () => ((await q.stats())[KIND]!.active === 1 ? true : undefined));
+    // Stop while the handler runs (not by catching its 300 ms in a poll of the stats).
+    await running;
+    expect(done).toEqual([]);
     await q.stop(5000);
     expect(done).toEqual(['note-1']);
     expect((await jobRows()).map((r) => r.state)).toEqual(['completed']);
