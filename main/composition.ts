@@ -53,6 +53,7 @@ import { createClusteringDiarizer } from './engines/diarization/index.js';
 
 import { attachStreaming, type StreamingHandle } from './server/streaming/attach.js';
 import { createAuthThrottle } from './services/auth-throttle/auth-throttle.js';
+import { createSharedThrottle } from './services/auth-throttle/shared-throttle.js';
 import { composeModelManager, createDownloadRunner, loadEngineQuality, MODEL_PULL_JOB } from './compose-models.js';
 import { createEngineStatusService } from './services/engines/engine-status.js';
 
@@ -331,6 +332,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
+  // On a clinic's database every API instance counts wrong keys for all of them.
+  const sharedThrottle = shared
+    ? createSharedThrottle((await import('./store/pg/auth-failures.js')).createPgAuthFailures(shared.pool, options.throttleClock), config.authThrottle, options.throttleClock)
+    : undefined;
   // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
   const ops = composeOps(config, {
     ping: shared ? () => shared.ping() : sqliteJobs.ping,
@@ -349,7 +354,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
-      deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, backups, coding,
+      deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, ...(sharedThrottle ? { sharedThrottle } : {}), backups, coding,
       // A clinic's instances each keep their own models and code sets, installed by the operator.
       codeEditions: config.databaseUrl ? operatorManagedCodeEditions(codeEditions) : codeEditions,
       models: config.databaseUrl ? operatorManagedModels(modelManager.service) : modelManager.service,
@@ -416,7 +421,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
         server, logger, accounts, port: () => boundPort, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
         allowedHosts: config.allowedHosts, secure, clientAddress, recognizer, liveEngine: (accountId) => engines.resolve(accountId), vad: silero, fallbackEndpointer: createEnergyEndpointer,
 
-        authThrottle: { throttle: authThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
+        authThrottle: { throttle: authThrottle, ...(sharedThrottle ? { shared: sharedThrottle } : {}), onLockout: (event) => recordLockout({ accounts, audit }, event) },
         createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
         limits: {
           maxSessionsPerAccount: config.streamMaxSessionsPerAccount, idleTimeoutSeconds: config.streamIdleTimeoutSeconds,

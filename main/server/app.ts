@@ -17,6 +17,7 @@ import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
+import type { SharedThrottle } from '../services/auth-throttle/shared-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerModelRoutes } from './routes/models.js';
@@ -89,6 +90,8 @@ export interface ApiServices {
   codeEditions?: CodeEditionsService;
   /** Failed-authentication throttle, shared with the streaming socket (default: the documented limits). */
   authThrottle?: AuthThrottle;
+  /** The lockouts every instance of a clinic counts in its database (absent: this process alone counts). */
+  sharedThrottle?: SharedThrottle;
   /** The model manager (`/v1/models`); absent in apps built without one (tests of other routes). */
   models?: ModelService;
   /** Which engine answers each task, with measured quality and warnings (`/v1/engines`). */
@@ -191,6 +194,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
   const authenticate = authenticateRequests({
     throttle: services.authThrottle ?? createAuthThrottle(),
+    ...(services.sharedThrottle ? { shared: services.sharedThrottle } : {}),
     authenticate: (apiKey, accountId) => services.accounts.authenticate(apiKey, accountId),
     onLockout: (event) => recordLockout(services, event),
   });

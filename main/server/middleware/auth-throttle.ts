@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../../services/accounts/account-service.js';
 import type { AuthThrottle, LockoutScope } from '../../services/auth-throttle/auth-throttle.js';
+import type { SharedThrottle } from '../../services/auth-throttle/shared-throttle.js';
 import type { AuditInput } from '../../services/audit/audit-service.js';
 import { DomainError } from '../../services/errors.js';
 
@@ -16,6 +17,8 @@ export interface LockoutEvent {
 
 export interface ThrottledAuthDeps {
   throttle: AuthThrottle;
+  /** The lockouts counted in a clinic's shared database, beside this instance's own throttle; absent on one process. */
+  shared?: SharedThrottle;
   onLockout(event: LockoutEvent): void;
 }
 
@@ -59,20 +62,27 @@ export async function throttledAuthenticate(
   try {
     const state = deps.throttle.check(address, accountId);
     if (!state.allowed) return { error: lockedOut(state.retryAfterSeconds), delayMs: 0 };
+    const everywhere = deps.shared ? await deps.shared.check(address, accountId) : state;
+    if (!everywhere.allowed) return { error: lockedOut(everywhere.retryAfterSeconds), delayMs: 0 };
+    let principal: Principal;
     try {
-      const principal = await verify();
-      deps.throttle.success(address, accountId);
-      return { principal, delayMs: 0 };
+      principal = await verify();
     } catch (err) {
       // Only a refused credential is a guess; a failure of the store (a full disk, say) is not counted.
       if (!(err instanceof DomainError)) throw err;
       if (err.kind !== 'unauthorized') return { error: err, delayMs: 0 };
       const outcome = deps.throttle.failure(address, accountId);
-      if (outcome.lockout) {
-        deps.onLockout({ address, claimedAccountId: accountId, scope: outcome.lockout.scope, seconds: outcome.lockout.seconds, requestId: request.requestId });
+      // Counted for every instance too; one lockout is recorded, this instance's if it began one.
+      const sharedLockout = deps.shared ? await deps.shared.failure(address, accountId) : undefined;
+      const lockout = outcome.lockout ?? sharedLockout;
+      if (lockout) {
+        deps.onLockout({ address, claimedAccountId: accountId, scope: lockout.scope, seconds: lockout.seconds, requestId: request.requestId });
       }
       return { error: err, delayMs: outcome.delayMs };
     }
+    deps.throttle.success(address, accountId);
+    await deps.shared?.success(address, accountId);
+    return { principal, delayMs: 0 };
   } finally {
     deps.throttle.leave(address, accountId);
   }

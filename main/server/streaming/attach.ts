@@ -19,6 +19,7 @@ import { isPolicyError, readCredentials, readSessionParams, refuseByOrigin, type
 import { createStreamSession, type ChunkDecoder, type SessionTuning, type StreamSession } from './session.js';
 import { throttledAuthenticate, type LockoutEvent } from '../middleware/auth-throttle.js';
 import type { AuthThrottle } from '../../services/auth-throttle/auth-throttle.js';
+import type { SharedThrottle } from '../../services/auth-throttle/shared-throttle.js';
 
 export type { StreamingLimits } from './limits.js';
 
@@ -50,7 +51,7 @@ export interface StreamingDeps {
   /** Partial cadence and utterance bounds (see SessionTuning). */
   tuning?: Partial<SessionTuning>;
   /** The REST API's failed-authentication throttle, so keys and tokens guessed here count too. */
-  authThrottle?: { throttle: AuthThrottle; onLockout(event: LockoutEvent): void };
+  authThrottle?: { throttle: AuthThrottle; shared?: SharedThrottle; onLockout(event: LockoutEvent): void };
 }
 export interface StreamingHandle { close(): Promise<void>; activeSessions(): number }
 

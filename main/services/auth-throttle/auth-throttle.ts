@@ -71,13 +71,34 @@ export interface AuthThrottle {
   leave(address: string, accountId: string): void;
 }
 
-interface Counter {
+/** One failure counter: a pair's, an address's or an account's (shared-throttle.ts keeps them in a database). */
+export interface Counter {
   failures: number;
   windowStart: number;
   lastFailure: number;
   lockedUntil: number;
   /** Lockouts in a row, which double the next one; forgotten after a quiet window. */
   lockouts: number;
+}
+
+/** Brings a counter to time `t` (in place): a new window once the last one ended, earlier lockouts forgiven after a quiet one. */
+export function ageCounter(c: Counter, t: number, windowMs: number): Counter {
+  if (t - c.windowStart >= windowMs) {
+    c.failures = 0;
+    c.windowStart = t;
+  }
+  if (c.lockouts > 0 && c.lockedUntil <= t && t - c.lastFailure >= windowMs) c.lockouts = 0;
+  return c;
+}
+
+/** Locks a counter from `t` (in place) for the next lockout's length, doubling with each in a row; returns that length in seconds. */
+export function lockCounter(c: Counter, t: number, l: Pick<AuthThrottleLimits, 'lockoutSeconds' | 'maxLockoutSeconds'>): number {
+  const seconds = Math.min(l.maxLockoutSeconds, l.lockoutSeconds * 2 ** c.lockouts);
+  c.lockouts += 1;
+  c.lockedUntil = t + seconds * 1000;
+  c.failures = 0;
+  c.windowStart = t;
+  return seconds;
 }
 
 /** More distinct keys than this and the oldest idle counters are forgotten (memory stays bounded). */
@@ -115,22 +136,9 @@ export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now
       c = { failures: 0, windowStart: t, lastFailure: 0, lockedUntil: 0, lockouts: 0 };
       map.set(key, c);
     }
-    if (t - c.windowStart >= windowMs) {
-      c.failures = 0;
-      c.windowStart = t;
-    }
-    // A quiet window since the last failure forgives earlier lockouts.
-    if (c.lockouts > 0 && c.lockedUntil <= t && t - c.lastFailure >= windowMs) c.lockouts = 0;
-    return c;
+    return ageCounter(c, t, windowMs);
   };
-  const lock = (c: Counter, t: number): number => {
-    const seconds = Math.min(l.maxLockoutSeconds, l.lockoutSeconds * 2 ** c.lockouts);
-    c.lockouts += 1;
-    c.lockedUntil = t + seconds * 1000;
-    c.failures = 0;
-    c.windowStart = t;
-    return seconds;
-  };
+  const lock = (c: Counter, t: number): number => lockCounter(c, t, l);
   const remaining = (c: Counter | undefined, t: number): number => (c && c.lockedUntil > t ? Math.max(1, Math.ceil((c.lockedUntil - t) / 1000)) : 0);
 
   // Checks in flight, by pair and by address, and the checks waiting for a place, by address.

@@ -205,6 +205,21 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rate_windows_ends ON rate_windows(ends_at);
   `,
+  // 4: failed-key counters and lockouts shared by the API instances (auth-failures.ts), keyed by
+  // address or address and claimed account. UNLOGGED like the windows: a crash forgets them, which
+  // only ends lockouts early. No SQLite counterpart: one process counts in memory.
+  `
+  CREATE UNLOGGED TABLE auth_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    window_start BIGINT NOT NULL,
+    last_failure BIGINT NOT NULL,
+    locked_until BIGINT NOT NULL,
+    lockouts INTEGER NOT NULL
+  );
+  CREATE INDEX auth_failures_locked ON auth_failures(locked_until);
+  CREATE INDEX auth_failures_last ON auth_failures(last_failure);
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.
