@@ -68,7 +68,9 @@ describe.skipIf(Boolean(reason))('typing into a real X window (Xvfb)', () => {
     await createXdotoolTyper({ xdotool: 'xdotool', env: x!.env, paster }).type(UNICODE_NOTE);
     expect(await win.waitFor(UNICODE_NOTE)).toBe(UNICODE_NOTE);
     expect(await clipboardText(x!.env)).toBe("the physician's own copy");
-  });
+    // Thirteen clipboard round trips (read, hold, paste, serve, restore each): about 1.5 s on a quiet
+    // machine, over 30 s once seen on a loaded one; the bound is for a hang, not for speed.
+  }, 120_000);
 
   it('chooses xdotool on this display and types shell metacharacters literally, running nothing', async () => {
     const choice = await chooseTextTyper({ platform: 'linux', env: x!.env });
