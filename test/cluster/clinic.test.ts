@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechWav } from '../support/audio.js';
+import { queryRows } from '../support/database.js';
 import { clinicUnavailable, openClinic, type Clinic } from './clinic-env.js';
 import { authHeaders, createAccount, sleep, startInstance, stopAll, until, type Instance } from './instances.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
@@ -214,8 +215,16 @@ describe.skipIf(clinicUnavailable !== null)('clinic mode: two API and two worker
 
   it('delivers each webhook event exactly once, signed', async () => {
     await until(() => [...expectedEvents].every((key) => receiver.counts().has(key)), 'every webhook event', 60_000);
-    // Time for a duplicate to arrive: a delivery taken back from the killed worker, or one sent by both workers.
-    await sleep((JOB_EXPIRE_SECONDS + 3) * 1000);
+    // A duplicate could still come from a job or a delivery not finished yet (the killed worker's job
+    // runs again once its lease expires): wait until the queue and the deliveries are all settled.
+    await until(async () => {
+      const [open] = await queryRows<{ jobs: number; deliveries: number }>(
+        clinic.databaseUrl,
+        `SELECT (SELECT count(*)::int FROM pgboss.job WHERE state IN ('created', 'retry', 'active')) AS jobs,
+                (SELECT count(*)::int FROM webhook_deliveries WHERE status IN ('pending', 'delivering')) AS deliveries`,
+      );
+      return open!.jobs === 0 && open!.deliveries === 0;
+    }, 'the job queue and the webhook deliveries to settle', (JOB_EXPIRE_SECONDS + 30) * 1000);
     const counts = receiver.counts();
     expect([...counts.keys()].sort()).toEqual([...expectedEvents].sort());
     expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
