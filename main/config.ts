@@ -187,7 +187,8 @@ export interface ClindocConfig {
   /**
    * CLINDOC_ROLE (or `clindoc serve --role`), default `all`: `api` answers the HTTP API and queues
    * work but never runs it; `worker` runs note and transcription jobs and delivers webhooks,
-   * answering only /healthz, /readyz and /metrics; `all` does both (the desktop).
+   * answering only /healthz, /readyz and /metrics; `all` does both (the desktop). `api` and
+   * `worker` need CLINDOC_DATABASE_URL: they share work through the PostgreSQL queue.
    */
   role: ServerRole;
   /** CLINDOC_JOB_EXPIRE_SECONDS, default 60: a job whose worker stops sending heartbeats for this long runs again elsewhere (PostgreSQL queue). */
@@ -428,6 +429,9 @@ function readClinic(env: Env, encryptionKey: string | undefined): Pick<ClindocCo
   if (sharedDir && !existsSync(sharedDir)) throw new ConfigError('CLINDOC_SHARED_DIR', 'does not exist: mount the shared folder before starting Clindoc');
   const role = (env.CLINDOC_ROLE?.trim() || 'all') as ServerRole;
   if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('CLINDOC_ROLE', `must be api, worker or all, not "${role}"`);
+  // Split roles share work through the PostgreSQL queue. On SQLite an API-only process would queue
+  // notes nobody writes, and each process starting would take back the jobs another one is running.
+  if (role !== 'all' && !databaseUrl) throw new ConfigError('CLINDOC_ROLE', `${role} needs CLINDOC_DATABASE_URL (a shared PostgreSQL database); on SQLite one process does both (all)`);
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(sharedDir ? { sharedDir } : {}),
