@@ -85,6 +85,20 @@ describe.skipIf(pgUnavailable)('failed-key lockouts in PostgreSQL, shared by ins
     expect(await a.check('10.0.1.1', 'acct_new')).toMatchObject({ allowed: false, scope: 'address' });
   });
 
+  it('does not count, nor lock again, a wrong key an unaware instance sees during a lockout, and obeys it from then on', async () => {
+    const [a, unaware] = [instance(), instance(60_000)];
+    const guesser = ['10.0.3.1', 'acct_z'] as const;
+    expect(await unaware.check(...guesser)).toEqual({ allowed: true }); // its one read, before the lockout
+    for (let i = 0; i < 4; i++) await a.failure(...guesser);
+    expect(await a.failure(...guesser)).toMatchObject({ scope: 'address-account', seconds: 10 });
+    // The unaware instance lets the next guess reach the key check; the guess is not a second lockout.
+    expect(await unaware.check(...guesser)).toEqual({ allowed: true });
+    expect(await unaware.failure(...guesser)).toBeUndefined();
+    expect(await unaware.check(...guesser)).toMatchObject({ allowed: false, retryAfterSeconds: 10 });
+    const { rows } = await pools[0]!.query<{ lockouts: number; locked_until: string }>('SELECT lockouts, locked_until FROM auth_failures WHERE key = $1', ['p:10.0.3.1\nacct_z']);
+    expect(rows.map((r) => [r.lockouts, Number(r.locked_until)])).toEqual([[1, clock + 10_000]]);
+  });
+
   it('forgets what an instance counted once the right key comes, and reads others\' lockouts on its refresh', async () => {
     const a = instance();
     const slow = instance(500);

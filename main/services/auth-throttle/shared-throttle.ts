@@ -98,15 +98,19 @@ export function createSharedThrottle(
       let outcome: FailureOutcome['lockout'];
       await store.update([pair, byAddress], ([p, a]) => {
         const [nextPair, nextAddress] = [advance(p, t), advance(a, t)];
-        for (const c of [nextPair, nextAddress]) {
-          c.failures += 1;
-          c.lastFailure = t;
-        }
         outcome = undefined;
-        if (nextPair.failures >= l.maxFailures) outcome = { scope: 'address-account', seconds: lock(nextPair, t), accountUnderAttack: false };
-        if (nextAddress.failures >= 5 * l.maxFailures) {
-          const seconds = lock(nextAddress, t);
-          if (!outcome || seconds > outcome.seconds) outcome = { scope: 'address', seconds, accountUnderAttack: false };
+        // Locked already by another instance (this one had not read it yet): obeyed below, not counted
+        // again, so a lockout is not doubled by guesses that its own instance would have refused.
+        if (nextPair.lockedUntil <= t && nextAddress.lockedUntil <= t) {
+          for (const c of [nextPair, nextAddress]) {
+            c.failures += 1;
+            c.lastFailure = t;
+          }
+          if (nextPair.failures >= l.maxFailures) outcome = { scope: 'address-account', seconds: lock(nextPair, t), accountUnderAttack: false };
+          if (nextAddress.failures >= 5 * l.maxFailures) {
+            const seconds = lock(nextAddress, t);
+            if (!outcome || seconds > outcome.seconds) outcome = { scope: 'address', seconds, accountUnderAttack: false };
+          }
         }
         // What this instance locked, it obeys at once.
         if (nextPair.lockedUntil > t) locked.set(pair, nextPair.lockedUntil);
