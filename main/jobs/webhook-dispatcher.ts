@@ -22,6 +22,12 @@ export interface DispatcherOptions {
    * absent, recovery runs once at start, as a single process on SQLite needs.
    */
   recoverEveryMs?: number;
+  /**
+   * How long a delivery must have been claimed before a periodic recovery takes it (default the
+   * attempt's timeout plus 30 s): a sender whose lease merely blinked (a database failover) is still
+   * inside its attempt then, and must not be doubled.
+   */
+  recoverClaimedForMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -42,6 +48,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollMs = options.pollMs ?? 1000;
+  const claimedForMs = options.recoverClaimedForMs ?? timeoutMs + 30_000;
   const doFetch = options.fetch ?? fetch;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
@@ -117,7 +124,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       if (!started) return;
       if (options.recoverEveryMs !== undefined && Date.now() - recoveredAt >= options.recoverEveryMs) {
         recoveredAt = Date.now();
-        const taken = await store.recoverInterrupted();
+        const taken = await store.recoverInterrupted({ claimedBefore: recoveredAt - claimedForMs });
         if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
       }
       for (const d of await store.claimDue(Date.now(), 10)) {

@@ -111,7 +111,7 @@ export function wrap(envelope: Envelope, data: unknown, now: Date = new Date()):
 
 export interface RegistryDeps {
   idempotency: IdempotencyStore;
-  /** Called once for each POST that waits on its Idempotency-Key held by another instance (metrics). */
+  /** Called when a POST waits on its Idempotency-Key, held by a request still running here or on another instance (metrics). */
   onIdempotencyWait?: () => void;
   /**
    * Reads and parses a JSON request body (within the size limit), for routes that take one: only
@@ -149,6 +149,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
     const run: RouteRun = async (req, res, next) => {
       // For the audit trail, which runs when the response finishes (after express has moved on).
       res.locals.route = { operationId: spec.operationId, method: spec.method, path: spec.path, params: { ...req.params } as Record<string, string>, audited } satisfies RouteLocals;
+      /** Frees this request's Idempotency-Key slot on this instance, once its answer is settled. */
+      let leaveSlot: (() => void) | undefined;
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
@@ -172,13 +174,16 @@ export function createRouteRegistry(deps: RegistryDeps) {
           // A retry sent while the first request with its key is still running on this instance waits
           // for it here; one that reaches another instance waits on the key's claim in the database.
           const slot = `${principal.accountId}\n${idemKey}`;
+          if (inFlight.has(slot)) deps.onIdempotencyWait?.();
           for (let running = inFlight.get(slot); running; running = inFlight.get(slot)) await running;
-          let release!: () => void;
-          inFlight.set(slot, new Promise<void>((resolve) => (release = resolve)));
-          res.once('close', () => {
+          // A client that went away while its retry waited is answered by nobody: do no work for it.
+          if (req.socket.destroyed) return;
+          let opened!: () => void;
+          inFlight.set(slot, new Promise<void>((resolve) => (opened = resolve)));
+          leaveSlot = () => {
             inFlight.delete(slot);
-            release();
-          });
+            opened();
+          };
           const first = await takeIdempotencyKey(deps, principal.accountId, idemKey, requestHash);
           if (first.claimedAt === undefined) {
             res.set('Idempotent-Replayed', 'true').status(first.answer.statusCode).type('application/json').send(first.answer.body);
@@ -186,22 +191,28 @@ export function createRouteRegistry(deps: RegistryDeps) {
           }
           claimedAt = first.claimedAt;
         }
+        // Gives the claim back when no answer is kept; a store failure here leaves the claim to go
+        // stale rather than replacing the request's own outcome.
+        const giveBack = async (): Promise<void> => {
+          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt).catch(() => undefined);
+        };
         let data: unknown;
         try {
           data = await handler({ req, res, body, query, params: req.params, principal });
         } catch (err) {
-          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt);
+          await giveBack();
           throw err;
         }
         res.locals.result = data;
         if (res.headersSent) {
-          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt);
+          await giveBack();
           return;
         }
         const payload = JSON.stringify(wrap(spec.envelope, data));
         if (claimedAt !== undefined) {
           const answer = { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() };
-          await deps.idempotency.put(principal.accountId, idemKey!, answer);
+          // The work is done: its answer goes out even when it cannot be kept for a retry.
+          await deps.idempotency.put(principal.accountId, idemKey!, answer).catch(giveBack);
         }
         // Set directly: express's status() and type() checks and mime lookup cost a constant answer per request.
         res.statusCode = spec.success.status;
@@ -211,6 +222,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
         res.end(req.method === 'HEAD' ? undefined : payload);
       } catch (err) {
         next(err);
+      } finally {
+        leaveSlot?.();
       }
     };
     table.on(spec.method.toUpperCase() as HTTPMethod, spec.path, () => undefined, run);

@@ -262,6 +262,10 @@ export interface WebhookStore {
   recordAttempt(attempt: WebhookAttempt): Promise<void>;
   listDeliveries(accountId: string, resourceId?: string): Promise<DeliveryRecord[]>;
   listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
-  /** Deliveries left `delivering` by a process that died go back to pending. */
-  recoverInterrupted(): Promise<number>;
+  /**
+   * Deliveries left `delivering` by a process that died go back to pending; with `claimedBefore`,
+   * only those claimed before that time (ms), so a sender whose lease only blinked, still within its
+   * attempt's timeout, is not doubled.
+   */
+  recoverInterrupted(options?: { claimedBefore?: number }): Promise<number>;
 }

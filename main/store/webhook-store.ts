@@ -32,7 +32,7 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
     attempts: db.prepare(
       'SELECT delivery_id AS deliveryId, attempt, at, status_code AS statusCode, error, duration_ms AS durationMs FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
     ),
-    recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering'`),
+    recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering' AND updated_at < ?`),
   };
   return {
     insert: async (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), sealHookSecret(cipher, w.id, w.secret), w.createdAt),
@@ -50,6 +50,6 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
     listDeliveries: async (accountId, resourceId) =>
       ((resourceId === undefined ? s.deliveries.all(accountId) : s.deliveriesFor.all(accountId, resourceId)) as DeliveryRow[]).map(toDelivery),
     listAttempts: async (deliveryId) => s.attempts.all(deliveryId) as WebhookAttempt[],
-    recoverInterrupted: async () => s.recover.run().changes,
+    recoverInterrupted: async (options = {}) => s.recover.run(options.claimedBefore ?? Number.MAX_SAFE_INTEGER).changes,
   };
 }

@@ -30,7 +30,7 @@ describe('Idempotency-Key shared by API instances on one database', () => {
   });
 
   /** Sends an upload's headers and the first part of its body to `port`; `finish` sends the rest. */
-  async function halfSentUpload(port: number, key: string, body: Uint8Array): Promise<{ finish(): void; answer: Promise<string> }> {
+  async function halfSentUpload(port: number, key: string, body: Uint8Array): Promise<{ finish(): void; abandon(): void; answer: Promise<string> }> {
     const socket: Socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
     let received = '';
@@ -42,7 +42,7 @@ describe('Idempotency-Key shared by API instances on one database', () => {
         `Content-Type: audio/wav\r\nIdempotency-Key: ${key}\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
     socket.write(body.subarray(0, 1000));
-    return { finish: () => socket.write(body.subarray(1000)), answer };
+    return { finish: () => socket.write(body.subarray(1000)), abandon: () => socket.destroy(), answer };
   }
 
   const waitsOn = async (s: TestServer): Promise<number> => {
@@ -79,9 +79,31 @@ describe('Idempotency-Key shared by API instances on one database', () => {
     expect(ids).toEqual([firstId]);
   });
 
+  it('a retry whose client gives up while waiting on this instance leaves the key free for the next one', async () => {
+    const key = 'retry-abandoned';
+    const body = wavBytes(1, 16000, 300);
+    const upload = await halfSentUpload(first.port, key, body);
+    await waitFor(async () => ((await first.query('SELECT status_code FROM idempotency_keys WHERE key = ?', [key])).length === 1 ? true : undefined));
+    // A retry on the same instance waits behind the first; its client gives up while it waits.
+    const waitedBefore = await waitsOn(first);
+    const retry = await halfSentUpload(first.port, key, body);
+    retry.finish();
+    await waitFor(async () => ((await waitsOn(first)) === waitedBefore + 1 ? true : undefined));
+    retry.abandon();
+    upload.finish();
+    expect(await upload.answer).toMatch(/^HTTP\/1\.1 202 /);
+    // A later retry on the same instance is answered (replayed), not left waiting on the abandoned one.
+    const later = await fetch(`${first.base}/v2/audio/transcriptions`, {
+      method: 'POST', headers: first.headers({ 'content-type': 'audio/wav', 'Idempotency-Key': key }), body, signal: AbortSignal.timeout(15_000),
+    });
+    expect(later.status).toBe(202);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('a first request that fails gives its key back, so the same request on the other instance runs again', async () => {
     const key = 'failed-then-retried';
     const body = JSON.stringify({ noteId: 'note_that_does_not_exist' });
+    const waitedBefore = await waitsOn(second);
     const send = (s: TestServer): Promise<Response> =>
       fetch(`${s.base}/v1/coding/analyze`, { method: 'POST', headers: first.headers({ 'Idempotency-Key': key }), body });
     // Valid, so the key is claimed; the note is missing, so the handler fails and keeps no answer.
@@ -90,6 +112,6 @@ describe('Idempotency-Key shared by API instances on one database', () => {
     const retried = await send(second);
     expect(retried.status).toBe(404);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
-    expect(await waitsOn(second)).toBe(1); // only the upload above waited
+    expect(await waitsOn(second)).toBe(waitedBefore); // the retry did not wait: nothing held the key
   });
 });

@@ -69,7 +69,7 @@ describe.skipIf(pgUnavailable !== null)('webhook deliveries of an instance that 
       },
     };
     dispatcher = createWebhookDispatcher({
-      store: counted, logger: pino({ level: 'silent' }), pollMs: 20, recoverEveryMs: 50,
+      store: counted, logger: pino({ level: 'silent' }), pollMs: 20, recoverEveryMs: 50, recoverClaimedForMs: 0,
       resourceState: async () => ({ status: 'STATUS_DONE' }),
     });
     await dispatcher.start();
@@ -85,5 +85,17 @@ describe.skipIf(pgUnavailable !== null)('webhook deliveries of an instance that 
     await dispatcher.stop();
     expect(received.map((r) => r.id).sort()).toEqual(['fresh', 'mid-send']);
     expect(received.find((r) => r.id === 'mid-send')!.at).toBeGreaterThanOrEqual(diedAt);
+  });
+
+  it('leaves a gone instance\'s delivery claimed only moments ago: its lease may merely have blinked mid-attempt', async () => {
+    const url = await cluster.createDatabase();
+    const [sender, survivor] = [await open(url), await open(url)];
+    await sender.webhooks.insertDelivery(delivery('blinked', 'http://127.0.0.1:9/hook'));
+    expect((await sender.webhooks.claimDue(Date.now(), 10)).map((d) => d.id)).toEqual(['blinked']);
+    await sender.close(); // the lease is gone, as in a failover
+    // Claimed under a minute ago: a recovery that asks for deliveries claimed a minute back takes none.
+    expect(await survivor.webhooks.recoverInterrupted({ claimedBefore: Date.now() - 60_000 })).toBe(0);
+    expect(await survivor.webhooks.recoverInterrupted({ claimedBefore: Date.now() + 1 })).toBe(1);
+    expect((await survivor.webhooks.listDeliveries('acct')).map((d) => d.status)).toEqual(['pending']);
   });
 });

@@ -33,7 +33,7 @@ export interface OpsMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one finished recognition: wall time over audio time, by engine. */
   observeRealTime(engine: string, audioSeconds: number, wallSeconds: number): void;
-  /** Counts one POST that found its Idempotency-Key held by a request running on another instance. */
+  /** Counts a POST that found its Idempotency-Key held by a request still running (here or on another instance). */
   observeIdempotencyWait(): void;
 }
 
@@ -54,7 +54,7 @@ export function createOpsMetrics(options: OpsMetricsOptions = {}): OpsMetrics {
     labelNames: ['engine'] as const, buckets: [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 4], registers: [registry],
   });
   const idempotencyWaits = new Counter({
-    name: 'clindoc_idempotency_waits_total', help: 'POSTs that waited for the first request with their Idempotency-Key, running on another instance.', registers: [registry],
+    name: 'clindoc_idempotency_waits_total', help: 'POSTs that waited for the first request with their Idempotency-Key, still running on this instance or another.', registers: [registry],
   });
   if (options.queue) {
     const queue = options.queue;

@@ -77,8 +77,12 @@ export function createPgWebhookStore(sql: Sql, cipher: FieldCipher, instanceId?:
       const { rows } = await sql.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
       return rows.map((r) => ({ deliveryId: r.delivery_id, attempt: r.attempt, at: r.at, statusCode: r.status_code, error: r.error, durationMs: r.duration_ms }));
     },
-    async recoverInterrupted() {
-      return (await sql.query(`UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL WHERE status = 'delivering' AND ${claimantGone('claimed_by')}`)).rowCount;
+    async recoverInterrupted(options = {}) {
+      return (await sql.query(
+        `UPDATE webhook_deliveries SET status = 'pending', claimed_by = NULL
+         WHERE status = 'delivering' AND updated_at < $1 AND ${claimantGone('claimed_by')}`,
+        [options.claimedBefore ?? Number.MAX_SAFE_INTEGER],
+      )).rowCount;
     },
   };
 }
