@@ -164,6 +164,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Storage: the device's SQLite, the data keys, audio, and (clinic mode) PostgreSQL (compose-stores.ts).
   const { db, protection, blobs, shared, stores } = await composeStores(config, logger, options.keychainKey);
   const { ring } = protection;
+  // This process owns the SQLite file: Idempotency-Key claims still pending are its last run's.
+  if (!shared) await stores.idempotency.abandonClaims?.();
   const audit = createAuditService({
     store: stores.audit, retention: stores.retention, defaultRetentionDays: config.retentionDays,
     onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit event could not be written'),

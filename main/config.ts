@@ -34,7 +34,7 @@ export interface ClindocConfig {
   jobConcurrency: number;
   /**
    * CLINDOC_JOB_MAX_ATTEMPTS, default 5: attempts a note or transcription job gets while its engine is
-   * unreachable (retried with doubling delays from 1 s) before it fails and becomes a dead letter.
+   * unreachable (retried after growing delays: 1, 2, 4, 8 s …) before it fails and becomes a dead letter.
    */
   jobMaxAttempts: number;
   /** CLINDOC_STREAM_TOKEN_TTL_SECONDS, default 600 (10 minutes). */

@@ -250,8 +250,8 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   app.get('/openapi.json', (req, res) => {
     // Under the clinic's name (an allowed host: the guard has checked it) clients reach the service
     // as that name, through its TLS or a TLS proxy, not at the address it listens on.
-    const host = req.headers.host;
-    const named = options.secure && host && options.allowedHosts.some((h) => host === h || host.startsWith(`${h}:`));
+    const host = req.headers.host?.toLowerCase();
+    const named = options.secure && host && options.allowedHosts.some((h) => host === h.toLowerCase() || host.startsWith(`${h.toLowerCase()}:`));
     res.json(named ? { ...openapi(), servers: [{ url: `https://${host}` }] } : openapi());
   });
   app.use(docsRouter());

@@ -70,7 +70,7 @@ function parameters(spec: RouteSpec): unknown[] {
   if (spec.method === 'post') {
     out.push({
       name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
-      description: 'The same key and body within 24 h returns the first response (header Idempotent-Replayed: true); the same key with another body is a 400. A retry sent while the first request with its key is still running, on this instance or another one on the same database, waits for it (up to 30 s) and then replays its answer, or answers 409 if it is still running; a first request that failed keeps nothing under its key, so its retry runs afresh.',
+      description: 'The same key and body within 24 h returns the first response (header Idempotent-Replayed: true); the same key with another body is a 400. A retry sent while the first request with its key is still running waits for it and then replays its answer: on this instance for as long as the first runs, on another instance of the same database up to 30 s, then 409 if it is still running; a first request that failed keeps nothing under its key, so its retry runs afresh.',
     });
   }
   return out;

@@ -213,6 +213,12 @@ export interface IdempotencyStore {
   claim(accountId: string, key: string, claim: { requestHash: string; createdAt: number }, staleBefore: { pending: number; answered: number }): Promise<boolean>;
   /** Gives back a claim that produced no answer to keep (the request failed), so a retry runs afresh. */
   release(accountId: string, key: string, createdAt: number): Promise<void>;
+  /**
+   * Gives back every claim still pending, for a store that one process owns (SQLite), at its start:
+   * a claim left by the run before it (quit or killed mid-request) would otherwise hold its key for
+   * ten minutes. A store shared by instances has none: there a dead instance's claim goes stale.
+   */
+  abandonClaims?(): Promise<number>;
   purgeOlderThan(time: number): Promise<void>;
 }
 

@@ -24,6 +24,7 @@ export function createIdempotencyStore(db: Db, cipher: FieldCipher): Idempotency
      WHERE idempotency_keys.created_at < CASE WHEN idempotency_keys.status_code = ${IDEMPOTENCY_PENDING} THEN ? ELSE ? END`,
   );
   const release = db.prepare(`DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status_code = ${IDEMPOTENCY_PENDING} AND created_at = ?`);
+  const abandon = db.prepare(`DELETE FROM idempotency_keys WHERE status_code = ${IDEMPOTENCY_PENDING}`);
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   return {
     get: async (accountId, key) => {
@@ -34,6 +35,7 @@ export function createIdempotencyStore(db: Db, cipher: FieldCipher): Idempotency
     claim: async (accountId, key, c, stale) =>
       claim.run(accountId, key, c.requestHash, cipher.seal('', context(accountId, key)), c.createdAt, stale.pending, stale.answered).changes === 1,
     release: async (accountId, key, createdAt) => void release.run(accountId, key, createdAt),
+    abandonClaims: async () => abandon.run().changes,
     purgeOlderThan: async (time) => void purge.run(time),
   };
 }

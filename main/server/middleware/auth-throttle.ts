@@ -62,7 +62,8 @@ export async function throttledAuthenticate(
   try {
     const state = deps.throttle.check(address, accountId);
     if (!state.allowed) return { error: lockedOut(state.retryAfterSeconds), delayMs: 0 };
-    const everywhere = deps.shared ? await deps.shared.check(address, accountId) : state;
+    // The shared lockouts add to this instance's; if the database cannot say, the local throttle still stands.
+    const everywhere = deps.shared ? await deps.shared.check(address, accountId).catch(() => state) : state;
     if (!everywhere.allowed) return { error: lockedOut(everywhere.retryAfterSeconds), delayMs: 0 };
     let principal: Principal;
     try {
@@ -73,7 +74,7 @@ export async function throttledAuthenticate(
       if (err.kind !== 'unauthorized') return { error: err, delayMs: 0 };
       const outcome = deps.throttle.failure(address, accountId);
       // Counted for every instance too; one lockout is recorded, this instance's if it began one.
-      const sharedLockout = deps.shared ? await deps.shared.failure(address, accountId) : undefined;
+      const sharedLockout = deps.shared ? await deps.shared.failure(address, accountId).catch(() => undefined) : undefined;
       const lockout = outcome.lockout ?? sharedLockout;
       if (lockout) {
         deps.onLockout({ address, claimedAccountId: accountId, scope: lockout.scope, seconds: lockout.seconds, requestId: request.requestId });
@@ -81,7 +82,7 @@ export async function throttledAuthenticate(
       return { error: err, delayMs: outcome.delayMs };
     }
     deps.throttle.success(address, accountId);
-    await deps.shared?.success(address, accountId);
+    await deps.shared?.success(address, accountId).catch(() => undefined);
     return { principal, delayMs: 0 };
   } finally {
     deps.throttle.leave(address, accountId);

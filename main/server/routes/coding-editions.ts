@@ -78,6 +78,12 @@ export function registerCodingEditionRoutes(registry: RouteRegistry, deps: { edi
       envelope: 'standard', success: { status: 201, description: 'Imported', schema: CodeEditionImported }, errors: [400, 409, 413, 415],
     },
     async ({ req }) => {
+      try {
+        deps.editions.refuseImport?.();
+      } catch (err) {
+        req.resume(); // discard, never buffer
+        throw err;
+      }
       if (Number(req.get('content-length') ?? 0) > MAX_UPLOAD_BYTES) {
         req.resume(); // discard, never buffer
         throw payloadTooLarge(`the release files exceed ${MAX_RELEASE_FILE_BYTES} bytes each`);

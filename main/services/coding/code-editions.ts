@@ -30,6 +30,8 @@ export interface CodeSetStore {
 
 export interface CodeEditionsService {
   list(): { active?: string; items: CodeEditionInfo[] };
+  /** Throws when this installation takes no imports (a clinic server), before any upload is read. */
+  refuseImport?(): void;
   importRelease(order: ReleaseFile, tabular?: ReleaseFile, edition?: string): {
     edition: string; lines: number; billable: number; active: boolean; sha256: { order: string; tabular?: string };
   };

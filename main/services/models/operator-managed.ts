@@ -21,10 +21,8 @@ export function operatorManagedModels(service: ModelService): ModelService {
 
 /** The code editions as a clinic server's API offers them: listed, never imported. */
 export function operatorManagedCodeEditions(service: CodeEditionsService): CodeEditionsService {
-  return {
-    ...service,
-    importRelease: () => {
-      throw new DomainError('conflict', CODES_MESSAGE);
-    },
+  const refuse = (): never => {
+    throw new DomainError('conflict', CODES_MESSAGE);
   };
+  return { ...service, refuseImport: refuse, importRelease: refuse };
 }

@@ -9,8 +9,8 @@ const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Failed-key counters in the shared database (table `auth_failures`, migrations.ts), for the
- * shared throttle. An update locks its rows in key order, inserting missing ones first in the same
- * order, so instances counting the same keys take turns and never deadlock. Old counters are swept
+ * shared throttle. An update locks its rows in key order (inserting a missing one in its turn), so
+ * instances counting the same keys take turns and never deadlock. Old counters are swept
  * by whichever instance counts a failure, at most once an hour each, by `clock` (the throttle's).
  */
 export function createPgAuthFailures(pool: pg.Pool, clock: () => number = Date.now): SharedFailureStore {
@@ -20,11 +20,17 @@ export function createPgAuthFailures(pool: pg.Pool, clock: () => number = Date.n
     async update(keys, change) {
       const sorted = [...new Set(keys)].sort();
       await inTransaction(pool, async (tx) => {
+        // Each row is inserted or, when it exists, locked and read by the same statement, in key order:
+        // a row deleted meanwhile (a right key, the sweep) is simply made again, and no count is lost.
+        const byKey = new Map<string, Row>();
         for (const key of sorted) {
-          await tx.query('INSERT INTO auth_failures (key, failures, window_start, last_failure, locked_until, lockouts) VALUES ($1, 0, 0, 0, 0, 0) ON CONFLICT (key) DO NOTHING', [key]);
+          const { rows } = await tx.query<Row>(
+            `INSERT INTO auth_failures AS f (key, failures, window_start, last_failure, locked_until, lockouts) VALUES ($1, 0, 0, 0, 0, 0)
+             ON CONFLICT (key) DO UPDATE SET key = f.key RETURNING *`,
+            [key],
+          );
+          byKey.set(key, rows[0]!);
         }
-        const { rows } = await tx.query<Row>('SELECT * FROM auth_failures WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE', [sorted]);
-        const byKey = new Map(rows.map((r) => [r.key, r]));
         // A row inserted just now holds zeros: the same as no counter for `change`.
         const current = keys.map((key): FailureCounter | undefined => {
           const r = byKey.get(key);
