@@ -126,6 +126,18 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several ins
     expect((await c.jobs.claim(Date.now()))?.id).toBe('job_a');
   });
 
+  it('takes over at once an Idempotency-Key claim whose instance is gone, and never a live one\'s', async () => {
+    const url = await cluster.createDatabase();
+    const [a, b] = [await open(url), await open(url)];
+    await a.accounts.createAccount({ id: 'acct_i', name: 'Clinic', createdAt: 1 });
+    const stale = { pending: 0, answered: 0 }; // nothing is stale by age
+    expect(await a.idempotency.claim('acct_i', 'k1', { requestHash: 'h', createdAt: 10 }, stale)).toBe(true);
+    expect(await b.idempotency.claim('acct_i', 'k1', { requestHash: 'h', createdAt: 11 }, stale)).toBe(false);
+    await a.close(); // a's process is gone mid-request
+    expect(await b.idempotency.claim('acct_i', 'k1', { requestHash: 'h', createdAt: 12 }, stale)).toBe(true);
+    expect((await b.idempotency.get('acct_i', 'k1'))?.createdAt).toBe(12);
+  });
+
   it('holds its lease again after the server drops the lease connection', async () => {
     const url = await cluster.createDatabase();
     const stores = await open(url);

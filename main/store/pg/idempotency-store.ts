@@ -1,6 +1,7 @@
 import { IDEMPOTENCY_PENDING, type IdempotencyStore } from '../../services/storage.js';
 import { accountRowContext, type FieldCipher } from '../crypto/field-cipher.js';
 import type { Sql } from './sql.js';
+import { claimantGone } from './instance-lease.js';
 
 interface Row { request_hash: string; status_code: number; body: string; created_at: number }
 
@@ -8,7 +9,7 @@ interface Row { request_hash: string; status_code: number; body: string; created
  * PostgreSQL store of first responses to POSTs that carried an Idempotency-Key; the body is
  * sealed under the same context as in SQLite, so a value reads the same on either database.
  */
-export function createPgIdempotencyStore(sql: Sql, cipher: FieldCipher): IdempotencyStore {
+export function createPgIdempotencyStore(sql: Sql, cipher: FieldCipher, instanceId?: number): IdempotencyStore {
   const context = (accountId: string, key: string): string => accountRowContext('idempotency_keys.body', accountId, key);
   return {
     async get(accountId, key) {
@@ -28,14 +29,18 @@ export function createPgIdempotencyStore(sql: Sql, cipher: FieldCipher): Idempot
       );
     },
     async claim(accountId, key, c, stale) {
-      // A claim is a row with status 0 and a sealed empty body; it replaces only a stale claim or answer.
+      // A claim is a row with status 0 and a sealed empty body, naming its instance; it replaces only
+      // a stale answer, or a claim that is stale or whose instance is gone.
       const taken = await sql.query(
-        `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at) VALUES ($1, $2, $3, ${IDEMPOTENCY_PENDING}, $4, $5)
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, status_code, body, created_at, claimed_by)
+         VALUES ($1, $2, $3, ${IDEMPOTENCY_PENDING}, $4, $5, $8)
          ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
-         body = EXCLUDED.body, created_at = EXCLUDED.created_at
-         WHERE idempotency_keys.created_at < CASE WHEN idempotency_keys.status_code = ${IDEMPOTENCY_PENDING} THEN $6::bigint ELSE $7::bigint END
+         body = EXCLUDED.body, created_at = EXCLUDED.created_at, claimed_by = EXCLUDED.claimed_by
+         WHERE CASE WHEN idempotency_keys.status_code = ${IDEMPOTENCY_PENDING}
+           THEN idempotency_keys.created_at < $6::bigint OR ${claimantGone('idempotency_keys.claimed_by')}
+           ELSE idempotency_keys.created_at < $7::bigint END
          RETURNING created_at`,
-        [accountId, key, c.requestHash, cipher.seal('', context(accountId, key)), c.createdAt, stale.pending, stale.answered],
+        [accountId, key, c.requestHash, cipher.seal('', context(accountId, key)), c.createdAt, stale.pending, stale.answered, instanceId ?? null],
       );
       return taken.rows.length === 1;
     },

@@ -70,7 +70,7 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     macros: createPgDocumentStore(sql, 'macros', cipher),
     transcriptions: createPgTranscriptionStore(sql, cipher),
     jobs: createPgJobStore(sql, {}, lease.id),
-    idempotency: createPgIdempotencyStore(sql, cipher),
+    idempotency: createPgIdempotencyStore(sql, cipher, lease.id),
     webhooks: createPgWebhookStore(sql, cipher, lease.id),
     audit: createPgAuditStore(sql),
     retention: createPgRetentionStore(sql),

@@ -220,6 +220,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX auth_failures_locked ON auth_failures(locked_until);
   CREATE INDEX auth_failures_last ON auth_failures(last_failure);
   `,
+  // 5: the instance holding an Idempotency-Key claim (its lease, instance-lease.ts), so a claim whose
+  // instance is gone is taken over at once instead of after the claims' stale time.
+  `
+  ALTER TABLE idempotency_keys ADD COLUMN claimed_by BIGINT;
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.
