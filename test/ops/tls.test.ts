@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -34,18 +34,37 @@ function makeCertificate(): void {
 
 interface Answer { status: number; body: string }
 
-/** An HTTPS request to 127.0.0.1 with the Host and headers given, trusting `ca` (or nothing). */
-function httpsGet(port: number, path: string, headers: Record<string, string>, ca?: Buffer): Promise<Answer> {
+/** A GET to 127.0.0.1 with the Host and headers given: over HTTPS trusting `ca` (or nothing), or plain HTTP as nginx forwards one. */
+function get(port: number, path: string, headers: Record<string, string>, transport: { tls: true; ca?: Buffer } | { tls: false }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, servername: 'clinic.example', headers, ...(ca ? { ca } : {}) }, (res) => {
+    const answer = (res: IncomingMessage): void => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    };
+    const req = transport.tls
+      ? request({ host: '127.0.0.1', port, path, servername: 'clinic.example', headers, ...(transport.ca ? { ca: transport.ca } : {}) }, answer)
+      : httpRequest({ host: '127.0.0.1', port, path, headers }, answer);
     req.on('error', reject);
     req.end();
   });
 }
+
+/** Opens the dictation socket at `base` and closes it again: 'open', the refusal's HTTP status, or -1 when it could not connect. */
+function openSocket(base: string, options: { ca?: Buffer; headers: Record<string, string> }): Promise<number | 'open'> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${base}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, options);
+    ws.on('open', () => {
+      ws.close(1000);
+      resolve('open');
+    });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => resolve(-1));
+  });
+}
+
+const httpsGet = (port: number, path: string, headers: Record<string, string>, ca?: Buffer): Promise<Answer> => get(port, path, headers, { tls: true, ...(ca ? { ca } : {}) });
+const proxiedGet = (port: number, path: string, headers: Record<string, string>): Promise<Answer> => get(port, path, headers, { tls: false });
 
 describe('refusing to listen on the network without TLS', () => {
   const base = { CLINDOC_DATA_DIR: dir };
@@ -122,35 +141,11 @@ describe.skipIf(!hasOpenssl)('HTTPS and WSS under the clinic\'s name', () => {
 
   it('opens the dictation socket over WSS under the clinic\'s name, and refuses a foreign origin', async () => {
     const open = (origin: string): Promise<number | 'open'> =>
-      new Promise((resolve) => {
-        const ws = new WebSocket(`wss://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, {
-          ca,
-          headers: { host: 'clinic.example', origin, 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
-        });
-        ws.on('open', () => {
-          ws.close(1000);
-          resolve('open');
-        });
-        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-        ws.on('error', () => resolve(-1));
-      });
+      openSocket(`wss://127.0.0.1:${s.port}`, { ca, headers: { host: 'clinic.example', origin, 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId } });
     expect(await open('https://clinic.example')).toBe('open');
     expect(await open('https://evil.example')).toBe(403);
   }, 30_000);
 });
-
-/** A plain HTTP request to 127.0.0.1, as nginx forwards one after ending TLS. */
-function proxiedGet(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 // The deployment of docs/deploy.md: nginx ends TLS and forwards to Clindoc on loopback in plain HTTP.
 describe('behind a TLS proxy under the clinic\'s name', () => {
@@ -176,16 +171,8 @@ describe('behind a TLS proxy under the clinic\'s name', () => {
 
   it('opens the dictation socket for the clinic\'s https origin and refuses a foreign one', async () => {
     const open = (origin: string): Promise<number | 'open'> =>
-      new Promise((resolve) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${s.port}/v1/audio/transcriptions/stream?encoding=linear16&sample_rate=16000`, {
-          headers: { host: 'clinic.example', origin, 'x-forwarded-proto': 'https', 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
-        });
-        ws.on('open', () => {
-          ws.close(1000);
-          resolve('open');
-        });
-        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-        ws.on('error', () => resolve(-1));
+      openSocket(`ws://127.0.0.1:${s.port}`, {
+        headers: { host: 'clinic.example', origin, 'x-forwarded-proto': 'https', 'x-api-key': s.creds.apiKey, 'x-account-id': s.creds.accountId },
       });
     expect(await open('https://clinic.example')).toBe('open');
     expect(await open('https://evil.example')).toBe(403);
