@@ -277,7 +277,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
     // On a shared database another instance may die mid-send while this one runs on.
-    ...(config.databaseUrl ? { recoverEveryMs: WEBHOOK_RECOVERY_MS } : {}),
+    ...(shared ? { recoverEveryMs: WEBHOOK_RECOVERY_MS } : {}),
     resourceState: async (event, accountId, resourceId) => {
       if (event.startsWith('note_generation')) {
         const note = await stores.notes.get(accountId, resourceId);
@@ -358,8 +358,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
       deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, ...(sharedThrottle ? { sharedThrottle } : {}), backups, coding,
       // A clinic's instances each keep their own models and code sets, installed by the operator.
-      codeEditions: config.databaseUrl ? operatorManagedCodeEditions(codeEditions) : codeEditions,
-      models: config.databaseUrl ? operatorManagedModels(modelManager.service) : modelManager.service,
+      codeEditions: shared ? operatorManagedCodeEditions(codeEditions) : codeEditions,
+      models: shared ? operatorManagedModels(modelManager.service) : modelManager.service,
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),

@@ -5,7 +5,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
 import { DomainError, invalidRequest } from '../services/errors.js';
 import type { Principal } from '../services/accounts/account-service.js';
-import { IDEMPOTENCY_PENDING, type IdempotencyRecord, type IdempotencyStore } from '../services/storage.js';
+import type { IdempotencyStore } from '../services/storage.js';
+import { createIdempotencyGate, type IdempotencyEntry } from './idempotency-gate.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
 import { classifyRoute, type RouteLocals } from './middleware/audit.js';
 
@@ -122,7 +123,6 @@ export interface RegistryDeps {
   requirePrincipal: (req: Request) => Principal;
 }
 
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** What `res.type('application/json')` sets. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -137,8 +137,7 @@ export function createRouteRegistry(deps: RegistryDeps) {
   const routes: RegisteredRoute[] = [];
   // Paths are matched as written (case-sensitive); a trailing slash is ignored, as express did.
   const table = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 500 });
-  /** Requests with an Idempotency-Key still being answered, by account and key. */
-  const inFlight = new Map<string, Promise<void>>();
+  const idempotency = createIdempotencyGate({ store: deps.idempotency, ...(deps.onIdempotencyWait ? { onWait: deps.onIdempotencyWait } : {}) });
 
   const add = (spec: RouteSpec, handler: RouteHandler): void => {
     routes.push({ spec });
@@ -149,8 +148,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
     const run: RouteRun = async (req, res, next) => {
       // For the audit trail, which runs when the response finishes (after express has moved on).
       res.locals.route = { operationId: spec.operationId, method: spec.method, path: spec.path, params: { ...req.params } as Record<string, string>, audited } satisfies RouteLocals;
-      /** Frees this request's Idempotency-Key slot on this instance, once its answer is settled. */
-      let leaveSlot: (() => void) | undefined;
+      /** What the Idempotency-Key gate decided; its slot on this instance is left once the answer is settled. */
+      let entry: IdempotencyEntry | undefined;
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
@@ -166,54 +165,31 @@ export function createRouteRegistry(deps: RegistryDeps) {
           if (!validateBody!(body)) throw validationError(validateBody!.errors, '');
         }
         const idemKey = spec.method === 'post' ? req.get('Idempotency-Key') : undefined;
-        let claimedAt: number | undefined;
-        let requestHash = '';
         if (idemKey !== undefined) {
           if (!idemKey || idemKey.length > 255) throw invalidRequest('Idempotency-Key: must be 1 to 255 characters');
-          requestHash = createHash('sha256').update(`${spec.method} ${req.path}\n${JSON.stringify(body ?? null)}`).digest('hex');
-          // A retry sent while the first request with its key is still running on this instance waits
-          // for it here; one that reaches another instance waits on the key's claim in the database.
-          const slot = `${principal.accountId}\n${idemKey}`;
-          if (inFlight.has(slot)) deps.onIdempotencyWait?.();
-          for (let running = inFlight.get(slot); running; running = inFlight.get(slot)) await running;
-          // A client that went away while its retry waited is answered by nobody: do no work for it.
-          if (req.socket.destroyed) return;
-          let opened!: () => void;
-          inFlight.set(slot, new Promise<void>((resolve) => (opened = resolve)));
-          leaveSlot = () => {
-            inFlight.delete(slot);
-            opened();
-          };
-          const first = await takeIdempotencyKey(deps, principal.accountId, idemKey, requestHash);
-          if (first.claimedAt === undefined) {
-            res.set('Idempotent-Replayed', 'true').status(first.answer.statusCode).type('application/json').send(first.answer.body);
+          const requestHash = createHash('sha256').update(`${spec.method} ${req.path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+          entry = await idempotency.enter(principal.accountId, idemKey, requestHash, () => req.socket.destroyed);
+          if (entry.kind === 'gone') return;
+          if (entry.kind === 'replay') {
+            res.set('Idempotent-Replayed', 'true').status(entry.answer.statusCode).type('application/json').send(entry.answer.body);
             return;
           }
-          claimedAt = first.claimedAt;
         }
-        // Gives the claim back when no answer is kept; a store failure here leaves the claim to go
-        // stale rather than replacing the request's own outcome.
-        const giveBack = async (): Promise<void> => {
-          if (claimedAt !== undefined) await deps.idempotency.release(principal.accountId, idemKey!, claimedAt).catch(() => undefined);
-        };
+        const claim = entry?.kind === 'claimed' ? entry : undefined;
         let data: unknown;
         try {
           data = await handler({ req, res, body, query, params: req.params, principal });
         } catch (err) {
-          await giveBack();
+          await claim?.giveBack();
           throw err;
         }
         res.locals.result = data;
         if (res.headersSent) {
-          await giveBack();
+          await claim?.giveBack();
           return;
         }
         const payload = JSON.stringify(wrap(spec.envelope, data));
-        if (claimedAt !== undefined) {
-          const answer = { requestHash, statusCode: spec.success.status, body: payload, createdAt: Date.now() };
-          // The work is done: its answer goes out even when it cannot be kept for a retry.
-          await deps.idempotency.put(principal.accountId, idemKey!, answer).catch(giveBack);
-        }
+        await claim?.keep(spec.success.status, payload);
         // Set directly: express's status() and type() checks and mime lookup cost a constant answer per request.
         res.statusCode = spec.success.status;
         res.setHeader('Content-Type', JSON_TYPE);
@@ -223,7 +199,7 @@ export function createRouteRegistry(deps: RegistryDeps) {
       } catch (err) {
         next(err);
       } finally {
-        leaveSlot?.();
+        entry?.leave();
       }
     };
     table.on(spec.method.toUpperCase() as HTTPMethod, spec.path, () => undefined, run);
@@ -245,41 +221,6 @@ export function createRouteRegistry(deps: RegistryDeps) {
   };
 
   return { add, routes, dispatch };
-}
-
-/** A claim older than this is taken over: its instance died before answering. */
-const IDEMPOTENCY_CLAIM_STALE_MS = 10 * 60 * 1000;
-/** How long a retry waits for the first request with its key, running on another instance. */
-const IDEMPOTENCY_WAIT_MS = 30 * 1000;
-const IDEMPOTENCY_POLL_MS = 50;
-
-/**
- * Claims an Idempotency-Key for this request, or finds the first request's answer to replay. A key
- * held by a request still running elsewhere is waited for; a key used with another body is a 400;
- * one still held after the wait is a 409 the client may retry.
- */
-async function takeIdempotencyKey(
-  deps: Pick<RegistryDeps, 'idempotency' | 'onIdempotencyWait'>, accountId: string, key: string, requestHash: string,
-): Promise<{ claimedAt: number; answer?: undefined } | { claimedAt?: undefined; answer: IdempotencyRecord }> {
-  const store = deps.idempotency;
-  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
-  let waited = false;
-  for (;;) {
-    const now = Date.now();
-    const staleBefore = { pending: now - IDEMPOTENCY_CLAIM_STALE_MS, answered: now - IDEMPOTENCY_TTL_MS };
-    if (await store.claim(accountId, key, { requestHash, createdAt: now }, staleBefore)) return { claimedAt: now };
-    const standing = await store.get(accountId, key);
-    // Gone between the two reads (the first request failed and gave its claim back): claim again.
-    if (!standing) continue;
-    if (standing.requestHash !== requestHash) throw invalidRequest('Idempotency-Key: already used with a different request body');
-    if (standing.statusCode !== IDEMPOTENCY_PENDING) return { answer: standing };
-    if (Date.now() > deadline) {
-      throw new DomainError('conflict', 'Idempotency-Key: the first request with this key is still being processed; retry later');
-    }
-    if (!waited) deps.onIdempotencyWait?.();
-    waited = true;
-    await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_POLL_MS));
-  }
 }
 
 function malformedPath(path: string): boolean {
