@@ -35,6 +35,13 @@ const RULES: { name: string; check(edge: ImportEdge): string | undefined }[] = [
     },
   },
   {
+    name: 'the encounter room imports only itself, the clinical-language core, shared and pure libraries',
+    check: (e) => {
+      if (!e.from.startsWith('main/services/encounter/') || !e.target) return undefined;
+      return /^(main\/services\/(encounter|clinical-language)|shared)\//.test(e.target) ? undefined : `reaches ${e.target}`;
+    },
+  },
+  {
     name: 'the server talks to services, never to the store or the engines',
     check: (e) => (e.from.startsWith('main/server/') && e.target && /^main\/(store|engines|jobs)\//.test(e.target) ? `reaches ${e.target}` : undefined),
   },
@@ -129,8 +136,9 @@ describe('rooms and their allowed imports', () => {
       ...edgesOf('main/engines/x/y.ts', "import { createNoteService } from '../../services/notes/note-service.js';"),
       ...edgesOf('main/engines/llm/z.ts', "import type { NotePlan } from '../text/llm/note-plan.js';"),
       ...edgesOf('renderer/x.tsx', "const m = await import('../main/config.js');"),
+      ...edgesOf('main/services/encounter/x.ts', "import { writeNoteSync } from '../notes/note-service.js';"),
     ];
-    expect(violations(bad)).toHaveLength(6);
+    expect(violations(bad)).toHaveLength(7);
   });
 
   it('holds for every file', () => {
