@@ -6,6 +6,7 @@ import { displayName, type Mention } from './term-matcher.js';
 import { isNegated } from '../../services/clinical-language/context.js';
 import { splitList } from './text-analysis.js';
 import { convertHeight, convertTemperature, convertWeight } from './vitals.js';
+import { firstMatch, fitsPattern, mayMention } from './word-pattern.js';
 
 /** Lower-case words of a field's name (camelCase and snake_case split), title and description. */
 export function fieldWords(field: FieldNode): { key: string; all: string } {
@@ -239,11 +240,10 @@ function readBoolean(field: FieldNode, facts: ClinicalFacts, w: { key: string; a
   const med = facts.medications.find((m) => m.name.toLowerCase() === subject);
   if (med) return true;
   const stem = subject.replace(/(?:ic|es|s)$/, '');
-  if (stem.length < 3) return undefined;
-  const re = new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s-]+')}\\w*`, 'i');
-  const m = re.exec(facts.text);
+  if (stem.length < 3 || !fitsPattern(stem) || !mayMention(stem, facts.text)) return undefined;
+  const m = firstMatch(`\\b${stem.split(' ').map(escapeRe).join('[\\s-]+')}\\w*`, facts.text);
   if (!m) return undefined;
-  return !isNegated(facts.text, m.index, m.index + m[0].length);
+  return !isNegated(facts.text, m.start, m.end);
 }
 
 /** Other fields: a "Label: value" line or section named like the field, else a sentence about it. */
@@ -256,12 +256,11 @@ function readGeneric(field: FieldNode, facts: ClinicalFacts, w: { key: string; a
     if (section) return scalarFromText(field, firstSentence(section.body), facts);
   }
   if (field.enum) return enumFromText(field.enum, facts.text, w);
-  if ((field.kind === 'number' || field.kind === 'integer') && w.key.length >= 3) {
+  if ((field.kind === 'number' || field.kind === 'integer') && w.key.length >= 3 && fitsPattern(w.key) && mayMention(w.key, facts.text)) {
     // "phq9 score" must find "PHQ-9 score 8": letters and digits may be split by a hyphen or space.
     const words = w.key.split(' ').map((x) => escapeRe(x).replace(/([a-z])(\d)/g, '$1[-\\s]?$2'));
-    const re = new RegExp(`\\b${words.join('[\\s\\w-]{0,12}?')}\\b[^\\d\\n.]{0,20}(-?\\d+(?:\\.\\d+)?)`, 'i');
-    const m = re.exec(facts.text);
-    if (m) return Number(m[1]);
+    const m = firstMatch(`\\b${words.join('[\\s\\w-]{0,12}?')}\\b[^\\d\\n.]{0,20}(-?\\d+(?:\\.\\d+)?)`, facts.text);
+    if (m) return Number(m.group1);
   }
   return undefined;
 }
