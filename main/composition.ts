@@ -34,6 +34,7 @@ import { readCptTable } from './engines/coding/cpt-table.js';
 import { createLlmCodeProposer } from './engines/coding/llm-proposer.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
+import { createWebhookDestinations, type Resolve } from './jobs/webhook-destination.js';
 import { operatorManagedCodeEditions, operatorManagedModels } from './services/models/operator-managed.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
@@ -114,6 +115,8 @@ export interface ComposeOptions {
   logDestination?: DestinationStream;
   /** Webhook retry delays (tests use short ones). */
   webhookRetryDelaysMs?: number[];
+  /** Resolver of webhook host names (tests name hosts that resolve to chosen addresses); default the system's. */
+  webhookResolve?: Resolve;
   /** Create the local account on first start (default true). */
   createLocalAccount?: boolean;
   /**
@@ -218,7 +221,9 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   let jobs: JobRunner | undefined;
   const enqueue = (kind: string, accountId: string, resourceId: string): Promise<void> => jobs!.enqueue(kind, accountId, resourceId);
   let dispatcher: WebhookDispatcher | undefined;
-  const webhooks = createWebhookService({ store: stores.webhooks, wake: () => dispatcher?.wake() });
+  // One destination policy (CLINDOC_WEBHOOK_ALLOW) for registration and for every delivery attempt.
+  const destinations = createWebhookDestinations({ allow: config.webhookAllow, ...(options.webhookResolve ? { resolve: options.webhookResolve } : {}) });
+  const webhooks = createWebhookService({ store: stores.webhooks, destinations, wake: () => dispatcher?.wake() });
   const accounts = createAccountService({ store: stores.accounts });
   let downloads: JobRunner | undefined;
   const modelManager = composeModelManager(config, db, logger, {
@@ -274,7 +279,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     ? async (accountId, limit) => (await pgQueue.deadLetters(accountId, limit)).map(({ accountId: _a, ...d }) => d)
     : createSqliteDeadLetters(db, [MODEL_PULL_JOB]);
   dispatcher = createWebhookDispatcher({
-    store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs,
+    store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs, destinations,
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
     // On a shared database another instance may die mid-send while this one runs on.
     ...(shared ? { recoverEveryMs: WEBHOOK_RECOVERY_MS } : {}),

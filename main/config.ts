@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { locateAppFiles, type AppFiles } from './app-files.js';
+import { parseWebhookAllow } from './services/webhooks/destination-policy.js';
 
 /**
  * Clindoc's configuration: one schema, read from environment variables. Every field documents
@@ -76,6 +77,23 @@ export interface ClindocConfig {
   asrApiKey?: string;
   /** CLINDOC_WEBHOOK_TIMEOUT_MS, default 10000 per delivery attempt. */
   webhookTimeoutMs: number;
+  /**
+   * CLINDOC_WEBHOOK_ALLOW, comma-separated exceptions to the webhook destination policy: `loopback`
+   * (127.0.0.0/8 and ::1, for an integration on this computer) and CIDR ranges or addresses (a
+   * clinic's 10.20.0.0/16); default none: webhooks go to public unicast addresses only.
+   */
+  webhookAllow: string[];
+  /**
+   * CLINDOC_OPERATOR_ACCOUNTS, comma-separated account ids that hold the operator role (backups,
+   * model installs, code-set imports) besides the local account and accounts made with
+   * `clindoc accounts create --operator`; default none.
+   */
+  operatorAccounts: string[];
+  /**
+   * CLINDOC_MODEL_IMPORT_DIRS, comma-separated folders `POST /v1/models/import` may read from;
+   * default the user's home folder and the removable-media folders (/media, /run/media, /mnt, /Volumes).
+   */
+  modelImportDirs: string[];
   /** CLINDOC_RENDERER_DIR: built interface to serve at `/`; default the bundled one (main/app-files.ts). */
   rendererDir: string;
   /**
@@ -374,6 +392,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     ...(env.CLINDOC_ASR_MODEL ? { asrModel: env.CLINDOC_ASR_MODEL } : {}),
     ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookAllow: webhookAllow(env),
+    operatorAccounts: list(env, 'CLINDOC_OPERATOR_ACCOUNTS'),
+    modelImportDirs: env.CLINDOC_MODEL_IMPORT_DIRS?.trim()
+      ? list(env, 'CLINDOC_MODEL_IMPORT_DIRS').map((dir) => resolve(dir))
+      : [homedir(), '/media', '/run/media', '/mnt', '/Volumes'],
     rendererDir: resolve(env.CLINDOC_RENDERER_DIR?.trim() || files.rendererDir),
     resources: { asrDir: files.asrDir, promptsDir: files.promptsDir, codesDir: files.codesDir, modelsDir: files.modelsDir },
 
@@ -414,6 +437,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     openedCacheMb: int(env, 'CLINDOC_OPENED_CACHE_MB', 16, 0, 4096),
     ...readClinic(env, encryptionKey),
   };
+}
+
+/** CLINDOC_WEBHOOK_ALLOW's entries, each `loopback` or a CIDR range. */
+function webhookAllow(env: Env): string[] {
+  const entries = list(env, 'CLINDOC_WEBHOOK_ALLOW');
+  try {
+    parseWebhookAllow(entries);
+  } catch (err) {
+    throw new ConfigError('CLINDOC_WEBHOOK_ALLOW', (err as Error).message);
+  }
+  return entries;
 }
 
 /** The clinic-server settings: a shared database, a shared folder and the process's role. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DeliveryRecord, WebhookStore } from '../services/storage.js';
 import { isOutOfSpace } from '../services/errors.js';
 import { createOnePass } from './one-pass.js';
+import { postToDestination, type CheckedDestination } from './webhook-destination.js';
 
 /** Standard Webhooks' retry schedule, reaching past 24 hours: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -28,7 +29,13 @@ export interface DispatcherOptions {
    * inside its attempt then, and must not be doubled.
    */
   recoverClaimedForMs?: number;
-  fetch?: typeof fetch;
+  /**
+   * The destination policy (webhook-destination.ts): each attempt resolves the URL's host once,
+   * refuses a destination the policy does not allow, and connects to the address it checked.
+   */
+  destinations: { resolveForDelivery(url: string): Promise<CheckedDestination> };
+  /** Sends one attempt to a checked destination; default an HTTP(S) POST pinned to its address. */
+  send?: typeof postToDestination;
 }
 
 /** Signs a body the Standard Webhooks way: v1,base64(HMAC-SHA256(key, "id.timestamp.body")). */
@@ -49,7 +56,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollMs = options.pollMs ?? 1000;
   const claimedForMs = options.recoverClaimedForMs ?? timeoutMs + 30_000;
-  const doFetch = options.fetch ?? fetch;
+  const send = options.send ?? postToDestination;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
   let recoveredAt = Date.now();
@@ -83,23 +90,22 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const res = await doFetch(d.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Clindoc-Webhooks/1',
-          'webhook-id': d.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(d.secret, d.id, timestamp, body),
-        },
-        body,
+      // Resolved and checked at every attempt: a name registered while it pointed elsewhere is refused
+      // once it points at a refused address, and the attempt connects to exactly the address checked.
+      const destination = await options.destinations.resolveForDelivery(d.url).catch((err: unknown) => {
+        error = /does not resolve/.test((err as Error).message) ? 'host not found' : 'destination refused';
+        throw err;
       });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
+      statusCode = await send(destination, {
+        'content-type': 'application/json',
+        'user-agent': 'Clindoc-Webhooks/1',
+        'webhook-id': d.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(d.secret, d.id, timestamp, body),
+      }, body, timeoutMs);
     } catch (err) {
-      error = (err as Error).name === 'TimeoutError' ? 'timeout' : 'connection failed';
+      const name = (err as Error).name;
+      error ??= name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection failed';
     }
     await store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {

@@ -55,7 +55,8 @@ export async function openClinic(extra: Record<string, string> = {}): Promise<Cl
       mkdirSync(dataDir, { recursive: true });
       return {
         CLINDOC_DATABASE_URL: databaseUrl, CLINDOC_SHARED_DIR: sharedDir, CLINDOC_ENCRYPTION_KEY: encryptionKey,
-        CLINDOC_DATA_DIR: dataDir, ...extra,
+        // The test's webhook receiver listens on loopback.
+        CLINDOC_DATA_DIR: dataDir, CLINDOC_WEBHOOK_ALLOW: 'loopback', ...extra,
       };
     },
     async close() {

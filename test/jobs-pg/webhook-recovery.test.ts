@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { openPostgresStores, type PostgresStores } from '../../main/store/pg/index.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../main/jobs/webhook-dispatcher.js';
+import { createWebhookDestinations } from '../../main/jobs/webhook-destination.js';
 import type { DeliveryRecord, WebhookStore } from '../../main/services/storage.js';
 import { openProtection } from '../store-contract/backend.js';
 import { openCluster, pgUnavailable, type TestCluster } from '../support/pg-cluster.js';
@@ -69,6 +70,8 @@ describe.skipIf(pgUnavailable !== null)('webhook deliveries of an instance that 
       },
     };
     dispatcher = createWebhookDispatcher({
+      // The receiver listens on loopback, as a desktop integration would (CLINDOC_WEBHOOK_ALLOW=loopback).
+      destinations: createWebhookDestinations({ allow: ['loopback'] }),
       store: counted, logger: pino({ level: 'silent' }), pollMs: 20, recoverEveryMs: 50, recoverClaimedForMs: 0,
       resourceState: async () => ({ status: 'STATUS_DONE' }),
     });

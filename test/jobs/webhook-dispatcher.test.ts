@@ -10,6 +10,7 @@ import { openKeyRing } from '../../main/store/crypto/key-ring.js';
 import { createFieldCipher } from '../../main/store/crypto/field-cipher.js';
 import { createWebhookStore } from '../../main/store/webhook-store.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../main/jobs/webhook-dispatcher.js';
+import { createWebhookDestinations } from '../../main/jobs/webhook-destination.js';
 import type { DeliveryRecord, WebhookStore } from '../../main/services/storage.js';
 import { waitFor } from '../support/server.js';
 
@@ -68,6 +69,8 @@ describe('webhook dispatcher on a store that answers late', () => {
     await store.insertDelivery(delivery('fresh', url));
 
     dispatcher = createWebhookDispatcher({
+      // The receiver listens on loopback, as a desktop integration would (CLINDOC_WEBHOOK_ALLOW=loopback).
+      destinations: createWebhookDestinations({ allow: ['loopback'] }),
       store: slowRecovery(store, 60), logger: pino({ level: 'silent' }), pollMs: 10,
       resourceState: async () => ({ status: 'STATUS_DONE' }),
     });

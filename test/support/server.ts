@@ -54,7 +54,12 @@ export async function startServer(env: Record<string, string> = {}, options: Com
   });
   let clindoc: Clindoc;
   try {
-    const config = loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_LOG_LEVEL: 'info', ...database, ...env }, dataDir);
+    // The tests' webhook receivers listen on loopback and their model files sit in the temp folder, as a
+    // desktop integration's would with CLINDOC_WEBHOOK_ALLOW=loopback; a test of those policies sets its own.
+    const config = loadConfig({
+      CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_LOG_LEVEL: 'info', CLINDOC_WEBHOOK_ALLOW: 'loopback', CLINDOC_MODEL_IMPORT_DIRS: tmpdir(),
+      ...database, ...env,
+    }, dataDir);
     // A clinic server makes no account of its own; the tests' servers have one on either backend.
     clindoc = await createClindoc(config, { logDestination: sink, createLocalAccount: true, ...options });
   } catch (err) {

@@ -22,9 +22,7 @@ export interface WebhookService {
   create(accountId: string, input: { url: string; events?: string[] }): Promise<WebhookView>;
   list(accountId: string): Promise<WebhookView[]>;
   delete(accountId: string, id: string): Promise<void>;
-  /** 400 unless the URL is one Clindoc will deliver to (https, or http on loopback). */
-  validateUrl(url: string): void;
-  /** 400 unless `url` is valid and registered as one of the account's webhooks. */
+  /** 400 unless `url` is registered as one of the account's webhooks (its destination was checked then). */
   requireRegistered(accountId: string, url: string): Promise<void>;
   /**
    * Queues deliveries of an event to the account's webhooks that subscribe to it, and to the
@@ -35,36 +33,34 @@ export interface WebhookService {
   deliveries(accountId: string, resourceId?: string): Promise<DeliveryRecord[]>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+/**
+ * The destination policy (destination-policy.ts, with its resolver in main/jobs): resolves the
+ * URL's host once and rejects with 400 naming why when Clindoc will not deliver there.
+ */
+export interface WebhookDestinations {
+  check(url: string): Promise<void>;
+}
 
 const view = (w: WebhookRecord, withSecret = false): WebhookView => ({
   id: w.id, url: w.url, events: w.events, created_at: new Date(w.createdAt).toISOString(), ...(withSecret ? { secret: w.secret } : {}),
 });
 
-export function createWebhookService(deps: { store: WebhookStore; now?: () => number; wake?: () => void }): WebhookService {
+export function createWebhookService(deps: {
+  store: WebhookStore;
+  destinations: WebhookDestinations;
+  now?: () => number;
+  wake?: () => void;
+}): WebhookService {
   const now = deps.now ?? Date.now;
-  const validateUrl = (url: string): void => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw invalidRequest('webhookUrl: not a valid URL');
-    }
-    if (parsed.username || parsed.password) throw invalidRequest('webhookUrl: credentials in the URL are not allowed');
-    if (parsed.protocol === 'https:') return;
-    if (parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname)) return;
-    throw invalidRequest('webhookUrl: must be https, or http on a loopback address');
-  };
   return {
-    validateUrl,
     async requireRegistered(accountId, url) {
-      validateUrl(url);
       if (!(await deps.store.list(accountId)).some((h) => h.url === url)) {
         throw invalidRequest('webhookUrl: register it first with POST /v1/webhooks (its secret signs the deliveries)');
       }
     },
     async create(accountId, input) {
-      validateUrl(input.url);
+      // Checked again at every delivery (a name may resolve elsewhere later), and delivered to the address checked then.
+      await deps.destinations.check(input.url);
       const record: WebhookRecord = {
         id: `wh_${randomUUID().replace(/-/g, '')}`,
         accountId,
