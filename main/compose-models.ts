@@ -13,6 +13,7 @@ import { createJobStore } from './store/job-store.js';
 import { createModelStore } from './store/model-store.js';
 import { createModelFiles } from './engines/models/model-files.js';
 import { createHttpDownloader, type StatFs } from './engines/models/http-download.js';
+import { createModelInspector } from './engines/models/model-inspector.js';
 import { parseCatalog, parseQuality, type ModelCatalog } from './services/models/catalog.js';
 import type { EngineQualityFile } from '../shared/api/models.js';
 import { createModelService, MODEL_PULL_JOB, type ModelService } from './services/models/model-service.js';
@@ -62,7 +63,7 @@ export function composeModelManager(config: ClindocConfig, db: Db, logger: Pick<
   const catalog = loadModelCatalog(config, (message) => logger.warn(message));
   const service = createModelService({
     catalog, store: createModelStore(db), files: createModelFiles({ root: modelsFolder(config.dataDir), ...(options.statfs ? { statfs: options.statfs } : {}) }),
-    downloader: createHttpDownloader(options.statfs ? { statfs: options.statfs } : {}),
+    downloader: createHttpDownloader(options.statfs ? { statfs: options.statfs } : {}), inspector: createModelInspector(),
     enqueue: options.enqueue ?? (async () => undefined),
     ...(config.models.mirror ? { mirror: config.models.mirror } : {}),
     ...(options.inUse ? { inUse: options.inUse } : {}),

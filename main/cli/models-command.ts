@@ -19,12 +19,20 @@ const mb = (bytes: number | null | undefined): string => (bytes === null || byte
 
 function describe(m: ModelView): string {
   const state = m.installed ? `installed ${mb(m.bytes)}` : m.pull && m.pull.status !== 'done' ? `download ${m.pull.status}` : `not installed (~${mb(m.approxBytes)})`;
-  const trust = m.catalog ? (m.catalog.verified ? 'publisher hashes' : 'hashes pinned at first download') : 'imported, hashes pinned';
+  const trust = m.catalog ? "publisher's SHA-256" : 'imported, hashes recorded at import';
   return `${m.id.padEnd(24)} ${m.task.padEnd(6)} ${m.engine.padEnd(12)} ${state.padEnd(26)} ${trust}${m.catalog ? `  [${m.catalog.recommendedFor}; ${m.catalog.licence.name}]` : ''}`;
 }
 
 function hashes(m: ModelView): string[] {
-  return (m.files ?? []).map((f) => `  sha256 ${f.sha256}  ${f.path} (${f.hashSource === 'publisher' ? "publisher's" : 'pinned on this device'})`);
+  return (m.files ?? []).map((f) => `  sha256 ${f.sha256}  ${f.path} (${f.hashSource === 'publisher' ? "publisher's" : 'recorded at import'})`);
+}
+
+/** What an import found in the model's own header, in one line. */
+function inspection(m: ModelView): string[] {
+  const i = m.inspected;
+  if (!i) return [];
+  const params = i.parameters === null ? 'parameters not stated' : `${i.parameters >= 1e9 ? `${(i.parameters / 1e9).toFixed(1)}B` : i.parameters >= 1e6 ? `${(i.parameters / 1e6).toFixed(1)}M` : i.parameters} parameters`;
+  return [`  ${i.format.toUpperCase()}: architecture ${i.architecture}, ${params}, quantisation ${i.quantisation ?? 'not stated'}`];
 }
 
 /** Runs one `models` subcommand; resolves with the exit code. */
@@ -56,8 +64,9 @@ export async function runModelsCommand(service: ModelService, action: string | u
           bar?.update(toMb(p.receivedBytes), { file: p.file ?? '' });
         });
       } catch (err) {
-        // Interrupted (the connection failed repeatedly): the partial files stay for the next pull.
-        await service.failPull(pull.id, `interrupted: ${(err as Error).message}; run the command again to resume`);
+        // Interrupted (no connection, or it failed repeatedly): the partial files stay for the next pull.
+        const message = (err as Error).message;
+        await service.failPull(pull.id, message.startsWith('no connection') ? message : `interrupted: ${message}; run the command again to resume`);
       } finally {
         process.off('SIGINT', cancel);
         bar?.stop();
@@ -75,7 +84,7 @@ export async function runModelsCommand(service: ModelService, action: string | u
     case 'import': {
       if (!arg) throw new Error('usage: clindoc models import PATH [--id ID]');
       const model = await service.importFrom(arg, options.id);
-      print(model, [`${model.id} installed from ${arg} (${model.engine}, ${mb(model.bytes)})`, ...hashes(model)].join('\n'));
+      print(model, [`${model.id} installed from ${arg} (${model.engine}, ${mb(model.bytes)})`, ...inspection(model), ...hashes(model)].join('\n'));
       return 0;
     }
     case 'verify': {
@@ -86,8 +95,8 @@ export async function runModelsCommand(service: ModelService, action: string | u
     }
     case 'rm': {
       if (!arg) throw new Error('usage: clindoc models rm ID');
-      await service.remove(arg);
-      print({ removed: arg }, `removed ${arg}`);
+      const removed = await service.remove(arg);
+      print({ removed: arg, what: removed }, removed === 'model' ? `removed ${arg}` : `${arg} was not installed; removed its unfinished download`);
       return 0;
     }
     default:

@@ -46,11 +46,11 @@ function ModelRow({ model, client, refresh, onError, extra }: {
         <p className="hint">
           {about.description} For {about.recommendedFor}. {model.approxBytes ? `About ${mb(model.approxBytes)}. ` : ''}
           Speed: {about.speed.text} ({about.speed.source}). Licence: <a href={about.licence.url} target="_blank" rel="noreferrer">{about.licence.name}</a>.{' '}
-          {about.verified ? 'Checked against the publisher\'s SHA-256.' : 'The publisher states no hash: the first download\'s is shown and pinned.'}
+          Checked against the publisher's SHA-256; a file with another is refused.
         </p>
       )}
       {model.installed && model.files && (
-        <p className="hint">{mb(model.bytes)} on disk; {model.files.some((f) => f.hashSource === 'pinned') ? 'hashes pinned on this device' : 'publisher hashes match'}.</p>
+        <p className="hint">{mb(model.bytes)} on disk; {model.files.some((f) => f.hashSource === 'pinned') ? 'hashes recorded at import' : 'publisher hashes match'}.</p>
       )}
       <PullLine model={model} />
       <div className="actions">

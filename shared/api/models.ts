@@ -28,10 +28,12 @@ export type SourcedFigure = Static<typeof SourcedFigure>;
 export const ModelCatalogFile = Type.Object({
   path: Type.String({ pattern: '^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$', description: 'Where the file goes inside the model folder.' }),
   url: Type.String({ pattern: '^https://[^\\s]+$', description: 'Download address (a mirror replaces its scheme and host: CLINDOC_MODEL_MIRROR).' }),
-  bytes: Type.Optional(Type.Integer({ minimum: 1, description: 'Exact size when the publisher states it.' })),
-  approxBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Size from the publisher's rounded file listing; checked against free disk space before a download." })),
-  sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: "The publisher's stated SHA-256. Absent: the first download's hash is shown and pinned." })),
-  sha256Source: Type.Optional(Type.String({ description: 'Page where the publisher states the hash.' })),
+  bytes: Type.Optional(Type.Integer({ minimum: 1, description: 'Exact size when the publisher states it; a file of another size is refused.' })),
+  approxBytes: Type.Integer({ minimum: 1, description: "Size from the publisher's rounded file listing; checked against free disk space before a download." }),
+  listedSize: Type.String({ minLength: 1, description: 'The size as the publisher lists it, e.g. "2.02 GB".' }),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: "The publisher's stated SHA-256; a file with another is refused. An entry whose publisher states none is left out of the catalog." }),
+  sha256Source: Type.String({ minLength: 1, description: 'Page where the publisher states the hash and size.' }),
+  listedOn: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'The day the hash was read from that page.' }),
 });
 export type ModelCatalogFile = Static<typeof ModelCatalogFile>;
 
@@ -47,7 +49,7 @@ export const ModelCatalogEntry = Type.Object({
   recommendedFor: Type.String({ description: 'The machine it suits, e.g. "8 GB of memory".' }),
   memory: SourcedFigure,
   speed: SourcedFigure,
-  verified: Type.Boolean({ description: 'True when every file has the publisher\'s SHA-256; false: hashes are pinned at the first download.' }),
+  languagesSource: Type.Optional(Type.String({ description: 'Where the supported languages are stated (the model card).' })),
   folderConfig: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Written as clindoc.json in the model folder (e.g. {"dtype":"q8"}).' })),
   files: Type.Array(ModelCatalogFile, { minItems: 1 }),
 });
@@ -58,6 +60,9 @@ export const ModelCatalog = Type.Object({
   updated: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
   notes: Type.Optional(Type.Array(Type.String())),
   entries: Type.Array(ModelCatalogEntry),
+  leftOut: Type.Optional(Type.Array(Type.Object({
+    id: Type.String(), title: Type.String(), reason: Type.String({ minLength: 1 }),
+  }), { description: 'Models considered but not listed, with why (no publisher SHA-256 for every file).' })),
 });
 export type ModelCatalog = Static<typeof ModelCatalog>;
 
@@ -85,6 +90,15 @@ export const ModelFileView = Type.Object({
 });
 export type ModelFileView = Static<typeof ModelFileView>;
 
+/** What an import found inside the model's own header before accepting it (GGUF metadata, ONNX graph). */
+export const ModelInspection = Type.Object({
+  format: StringEnum(['gguf', 'onnx'] as const),
+  architecture: Type.String({ description: 'e.g. "llama" (GGUF general.architecture) or "whisper" (config.json model_type).' }),
+  parameters: Type.Union([Type.Integer(), Type.Null()], { description: 'Parameter count summed over the tensors; null when the format does not say.' }),
+  quantisation: Type.Union([Type.String(), Type.Null()], { description: 'e.g. "Q4_K_M" (GGUF file type) or "8-bit" (quantised ONNX); null when not stated.' }),
+}, { description: 'Shown when a model is imported.' });
+export type ModelInspection = Static<typeof ModelInspection>;
+
 export const ModelView = Type.Object({
   id: Type.String({ description: 'Catalog id; also the engine name to choose in `/v1/settings/engines` once installed.' }),
   title: Type.String(),
@@ -98,6 +112,7 @@ export const ModelView = Type.Object({
   installedAt: Type.Optional(Type.String({ format: 'date-time' })),
   verifiedAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   files: Type.Optional(Type.Array(ModelFileView)),
+  inspected: Type.Optional(ModelInspection),
   pull: Type.Optional(ModelPullView),
 });
 export type ModelView = Static<typeof ModelView>;

@@ -10,26 +10,39 @@ const copy = (): ModelCatalog => structuredClone(raw);
 describe('the bundled model catalog', () => {
   const catalog = parseCatalog(raw);
 
-  it('offers a Whisper ONNX export for the onnx-whisper engine and GGUF models for 8 GB and 16 GB machines', () => {
-    const whisper = catalog.entries.filter((e) => e.engine === 'onnx-whisper');
-    expect(whisper.length).toBeGreaterThanOrEqual(1);
-    for (const w of whisper) expect(w.folderConfig?.dtype).toBe('q8'); // the _quantized file names need it
+  it('offers GGUF models for 8 GB and 16 GB machines', () => {
     const gguf = catalog.entries.filter((e) => e.engine === 'llama-cpp');
     expect(gguf.map((e) => e.recommendedFor)).toEqual(expect.arrayContaining(['8 GB of memory', '16 GB of memory']));
   });
 
-  it('names a source for every speed and memory figure, and pins every download to a commit', () => {
+  it("pins every file of every entry to the publisher's SHA-256 and listed size, saying where and when they were read", () => {
     for (const e of catalog.entries) {
-      expect(e.speed.source.length).toBeGreaterThan(10);
-      expect(e.memory.source.length).toBeGreaterThan(10);
-      for (const f of e.files) expect(f.url).toMatch(/\/resolve\/[0-9a-f]{40}\//);
+      for (const f of e.files) {
+        expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(f.approxBytes).toBeGreaterThan(0);
+        expect(f.listedSize).toMatch(/^\d+(\.\d+)? (GB|MB|kB|bytes)$/);
+        expect(f.listedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        // The hash is stated on the publisher's page for the very commit the file is downloaded from.
+        const commit = /\/resolve\/([0-9a-f]{40})\//.exec(f.url)![1]!;
+        expect(f.sha256Source).toContain(`/blob/${commit}/`);
+        expect(new URL(f.sha256Source.split(' ')[0]!).host).toBe(new URL(f.url).host);
+      }
     }
   });
 
-  it('marks an entry verified only when every file carries the publisher hash and where it is stated', () => {
+  it('names what was left out for want of a publisher hash, and lists none of it', () => {
+    expect(raw.leftOut!.map((l) => l.id)).toEqual(['whisper-base', 'whisper-small-en']);
+    for (const l of raw.leftOut!) {
+      expect(l.reason).toMatch(/SHA-256/);
+      expect(catalog.entries.some((e) => e.id === l.id)).toBe(false);
+    }
+  });
+
+  it('says "not measured" for speed rather than quoting a figure without a source', () => {
     for (const e of catalog.entries) {
-      expect(e.verified).toBe(e.files.every((f) => typeof f.sha256 === 'string'));
-      for (const f of e.files) if (f.sha256) expect(f.sha256Source).toMatch(/^https:\/\//);
+      expect(e.speed.text).toBe('not measured');
+      expect(e.speed.source).toContain(`clindoc models bench ${e.id}`);
+      expect(e.memory.source.length).toBeGreaterThan(10);
     }
   });
 
@@ -38,22 +51,27 @@ describe('the bundled model catalog', () => {
     twice.entries.push(structuredClone(twice.entries[0]!));
     expect(() => parseCatalog(twice)).toThrow(/listed twice/);
 
-    const claims = copy();
-    const w = claims.entries.find((e) => e.engine === 'onnx-whisper')!;
-    w.verified = true;
-    expect(() => parseCatalog(claims)).toThrow(new RegExp(`${w.id}: marked verified`));
+    const unhashed = copy();
+    delete (unhashed.entries[0]!.files[0] as { sha256?: string }).sha256;
+    expect(() => parseCatalog(unhashed)).toThrow(/sha256/);
 
-    const noTokenizer = copy();
-    const nt = noTokenizer.entries.find((e) => e.engine === 'onnx-whisper')!;
-    nt.files = nt.files.filter((f) => f.path !== 'tokenizer.json');
-    expect(() => parseCatalog(noTokenizer)).toThrow(/needs tokenizer.json/);
+    const unsourced = copy();
+    unsourced.entries[0]!.files[0]!.sha256Source = 'the engine notes';
+    expect(() => parseCatalog(unsourced)).toThrow(new RegExp(`${unsourced.entries[0]!.id}: a sha256Source must be the publisher's https page`));
+
+    const whisper = copy();
+    whisper.entries.push({
+      ...structuredClone(whisper.entries[0]!), id: 'w', engine: 'onnx-whisper', task: 'speech',
+      files: [{ ...whisper.entries[0]!.files[0]!, path: 'onnx/encoder_model.onnx' }],
+    });
+    expect(() => parseCatalog(whisper)).toThrow(/needs config.json/);
 
     const escape = copy();
     escape.entries[0]!.files[0]!.path = '../outside.json';
     expect(() => parseCatalog(escape)).toThrow(/leaves the model folder/);
 
     const badHash = copy();
-    badHash.entries.find((e) => e.verified)!.files[0]!.sha256 = 'not-a-hash';
+    badHash.entries[0]!.files[0]!.sha256 = 'not-a-hash';
     expect(() => parseCatalog(badHash)).toThrow(/sha256/);
 
     const insecure = copy();
@@ -69,7 +87,7 @@ describe('the bundled model catalog', () => {
   });
 
   it('counts the bytes a download needs from stated or listed sizes', () => {
-    expect(expectedBytes({ files: [{ path: 'a', url: 'https://x/a', approxBytes: 10 }, { path: 'b', url: 'https://x/b', bytes: 5 }, { path: 'c', url: 'https://x/c' }] })).toBe(15);
-    expect(expectedBytes({ files: [{ path: 'c', url: 'https://x/c' }] })).toBeUndefined();
+    const file = raw.entries[0]!.files[0]!;
+    expect(expectedBytes({ files: [{ ...file, approxBytes: 10 }, { ...file, approxBytes: 6, bytes: 5 }] })).toBe(15);
   });
 });

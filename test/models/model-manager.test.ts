@@ -6,6 +6,7 @@ import { openDatabase, type Db } from '../../main/store/database.js';
 import { createModelStore } from '../../main/store/model-store.js';
 import { createModelFiles } from '../../main/engines/models/model-files.js';
 import { createHttpDownloader, type StatFs } from '../../main/engines/models/http-download.js';
+import { createModelInspector } from '../../main/engines/models/model-inspector.js';
 import { createModelService, MODEL_PULL_JOB, type ModelService } from '../../main/services/models/model-service.js';
 import { DomainError } from '../../main/services/errors.js';
 import type { ModelPullView } from '../../shared/api/models.js';
@@ -40,7 +41,7 @@ function harness(statfs?: StatFs): Harness {
   const queued: string[] = [];
   const service = createModelService({
     catalog: fixture.catalog, store: createModelStore(db), files: createModelFiles({ root, ...(statfs ? { statfs } : {}) }),
-    downloader: createHttpDownloader(statfs ? { statfs } : {}), mirror: server.url, reserveBytes: 0, progressEveryMs: 0,
+    downloader: createHttpDownloader(statfs ? { statfs } : {}), inspector: createModelInspector(), mirror: server.url, reserveBytes: 0, progressEveryMs: 0,
     enqueue: async (kind, _account, id) => void (kind === MODEL_PULL_JOB && queued.push(id)),
   });
   return { db, root, service, queued, progress: [] };
@@ -60,7 +61,7 @@ async function pullNow(id: string): Promise<ModelPullView> {
 }
 
 describe('downloading a model', () => {
-  it('reports progress, installs the file whole, and pins the hash of an unverified entry', async () => {
+  it("reports progress and installs the file whole, checked against the publisher's hash", async () => {
     const done = await pullNow('tiny-gguf');
     expect(done.status).toBe('done');
     const received = h.progress.map((p) => p.receivedBytes);
@@ -70,7 +71,7 @@ describe('downloading a model', () => {
     const gguf = readFileSync(join(h.root, 'tiny-gguf', 'model.gguf'));
     const view = await h.service.get('tiny-gguf');
     expect(view.installed).toBe(true);
-    expect(view.files).toEqual([{ path: 'model.gguf', bytes: gguf.length, sha256: sha256(gguf), hashSource: 'pinned' }]);
+    expect(view.files).toEqual([{ path: 'model.gguf', bytes: gguf.length, sha256: sha256(gguf), hashSource: 'publisher' }]);
     expect(server.requests.every((r) => r.path.startsWith('/tiny-gguf/'))).toBe(true); // through the mirror, nothing else
   });
 
@@ -114,16 +115,15 @@ describe('downloading a model', () => {
     expect(existsSync(join(h.root, '.staging', 'tiny-gguf-bad-hash', 'model.gguf.part'))).toBe(false);
   });
 
-  it('refuses a later download whose bytes differ from the hash pinned at the first one', async () => {
+  it("refuses a download whose bytes changed at the source, naming both hashes", async () => {
     const path = `/tiny-gguf/resolve/${'c0ffee'.padEnd(40, '0')}/model.gguf`;
     const original = fixture.files[path]!;
-    expect((await pullNow('tiny-gguf')).status).toBe('done');
-    await h.service.remove('tiny-gguf');
-    server.put(path, Buffer.concat([original.subarray(0, original.length - 1), Buffer.from([original.at(-1)! ^ 1])]));
+    const changed = Buffer.concat([original.subarray(0, original.length - 1), Buffer.from([original.at(-1)! ^ 1])]);
+    server.put(path, changed);
     try {
       const again = await pullNow('tiny-gguf');
       expect(again.status).toBe('failed');
-      expect(again.error).toMatch(/pinned at the first download/);
+      expect(again.error).toBe(`model.gguf: SHA-256 ${sha256(changed)} is not the publisher's (${sha256(original)}); the file was removed`);
     } finally {
       server.put(path, original);
     }

@@ -51,7 +51,7 @@ describe('/v1/models', () => {
     expect(done.receivedBytes).toBe(done.totalBytes);
     const model = (await call<ModelView>('GET', '/v1/models/tiny-whisper')).data;
     expect(model).toMatchObject({ installed: true, engine: 'onnx-whisper', task: 'speech' });
-    expect(model.files!.map((f) => f.hashSource)).toContain('pinned');
+    expect(model.files!.every((f) => f.hashSource === 'publisher')).toBe(true);
     expect((await call('POST', '/v1/models/tiny-whisper/pull')).status).toBe(409);
   });
 

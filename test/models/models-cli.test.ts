@@ -25,11 +25,11 @@ afterAll(async () => {
 });
 
 describe('clindoc models', () => {
-  it('pulls with a progress bar and prints the pinned hash, then lists, verifies and removes', { timeout: 60_000 }, async () => {
+  it('pulls with a progress bar and prints the publisher hash, then lists, verifies and removes', { timeout: 60_000 }, async () => {
     const pulled = await runCli(['models', 'pull', 'tiny-gguf'], env);
     expect(pulled.code).toBe(0);
     expect(pulled.stderr).toMatch(/tiny-gguf \[[█░]+\] 100% \| 0\.1\/0\.1 MB/);
-    expect(pulled.stdout).toContain(`sha256 ${sha256(gguf)}  model.gguf (pinned on this device)`);
+    expect(pulled.stdout).toContain(`sha256 ${sha256(gguf)}  model.gguf (publisher's)`);
     expect(readFileSync(join(work, 'data', 'models', 'tiny-gguf', 'model.gguf')).equals(gguf)).toBe(true);
 
     const list = await runCli(['models', 'list'], env);

@@ -41,6 +41,21 @@ const where = (url: string): string => {
   return `${u.host}${u.pathname}`;
 };
 
+/** System error codes that mean the host cannot be reached at all, with the words a user needs. */
+const OFFLINE_CODES: Record<string, string> = {
+  ENOTFOUND: 'cannot look up', EAI_AGAIN: 'cannot look up', ECONNREFUSED: 'connection refused by', ENETUNREACH: 'no network route to',
+  EHOSTUNREACH: 'no network route to', ECONNRESET: 'connection reset by', ETIMEDOUT: 'no answer from', UND_ERR_CONNECT_TIMEOUT: 'no answer from',
+};
+
+/** A fetch failure ("fetch failed") turned into what happened, from its cause's system code. */
+function unreachable(err: unknown, url: string): DownloadError {
+  const cause = (err as { cause?: { code?: string } }).cause;
+  const words = cause?.code ? OFFLINE_CODES[cause.code] : undefined;
+  const host = new URL(url).host;
+  if (words) return new DownloadError(`no connection: ${words} ${host} (${cause!.code})`, true, 'offline');
+  return new DownloadError(`connection to ${where(url)} failed (${(err as Error).message})`, true);
+}
+
 export function createHttpDownloader(options: HttpDownloaderOptions = {}): ModelDownloader {
   const doFetch = options.fetch ?? fetch;
   const maxStalls = options.maxStalls ?? 3;
@@ -121,7 +136,7 @@ export function createHttpDownloader(options: HttpDownloaderOptions = {}): Model
           if (err instanceof DownloadError && !err.retryable) throw err;
           if ((await sizeOf(req.partFile)) > before) stalls = 0; // it made progress: resume at once
           else if (++stalls >= maxStalls) {
-            throw err instanceof DownloadError ? err : new DownloadError(`connection to ${where(req.url)} failed (${(err as Error).message})`, true);
+            throw err instanceof DownloadError ? err : unreachable(err, req.url);
           }
           continue;
         }

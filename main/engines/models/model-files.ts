@@ -121,6 +121,7 @@ export function createModelFiles(options: { root: string; statfs?: StatFs }): Mo
       const file = inside(modelDir(id), path);
       return (await exists(file)) ? digestOf(file) : undefined;
     },
+    stagedLocation: (id) => stageDir(id),
     location: (id, file) => (file ? inside(modelDir(id), file) : modelDir(id)),
     async listImport(source): Promise<ImportListing> {
       const full = resolve(source);

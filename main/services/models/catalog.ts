@@ -31,11 +31,9 @@ export function entryProblems(entry: ModelCatalogEntry): string[] {
   const paths = entry.files.map((f) => f.path);
   if (new Set(paths).size !== paths.length) problems.push('a file path is listed twice');
   if (paths.some((p) => p.split('/').some((part) => part === '..' || part === '.'))) problems.push('a file path leaves the model folder');
-  const hashed = entry.files.every((f) => f.sha256 !== undefined);
-  if (entry.verified !== hashed) {
-    problems.push(entry.verified ? 'marked verified but a file has no publisher sha256' : 'every file has a publisher sha256 but it is marked unverified');
-  }
-  if (entry.files.some((f) => (f.sha256 === undefined) !== (f.sha256Source === undefined))) problems.push('a sha256 must come with its sha256Source, and only with one');
+  // The schema requires a publisher SHA-256 on every file; an entry whose publisher states none is left out.
+  if (entry.files.some((f) => !f.sha256Source.startsWith('https://'))) problems.push("a sha256Source must be the publisher's https page");
+  if (entry.files.some((f) => f.bytes !== undefined && Math.abs(f.bytes - f.approxBytes) > f.approxBytes * 0.01)) problems.push('bytes and approxBytes disagree by more than 1%');
   if (entry.engine === 'llama-cpp' && (entry.files.length !== 1 || !paths[0]!.endsWith('.gguf'))) problems.push('a llama-cpp model is exactly one .gguf file');
   if (entry.engine === 'llama-cpp' && entry.task !== 'text') problems.push('llama-cpp runs text models');
   if (entry.engine.startsWith('onnx-') && entry.task !== 'speech') problems.push(`${entry.engine} runs speech models`);
@@ -76,13 +74,11 @@ export function mirrorUrl(url: string, mirror?: string): string {
   return `${mirror.replace(/\/+$/, '')}${parsed.pathname}${parsed.search}`;
 }
 
-/** Bytes to download for an entry: exact sizes where stated, else the publisher's listing; undefined when a file has neither. */
+/** Bytes to download for an entry: exact sizes where stated, else the publisher's rounded listing. */
 export function expectedBytes(entry: Pick<ModelCatalogEntry, 'files'>): number | undefined {
   let total = 0;
   for (const f of entry.files) {
-    const size = f.bytes ?? f.approxBytes;
-    if (size === undefined) continue; // small files (configs) are left out; the large ones decide the check
-    total += size;
+    total += f.bytes ?? f.approxBytes;
   }
   return total > 0 ? total : undefined;
 }

@@ -1,19 +1,25 @@
 /**
  * The model manager: which recommended models exist (the catalog), which are installed on this
  * device, downloads as durable jobs with progress, cancel and resume, imports from a file or
- * folder, verification and removal. A file is accepted only when its hash is the publisher's, or
- * for an unverified entry the one pinned at its first download; a download that does not fit on
- * the disk is refused before it starts.
+ * folder, verification and removal. A catalog file is accepted only when its hash is the
+ * publisher's (every catalog file carries one); an imported model the catalog does not list must
+ * parse as a model of its engine, and its hashes are recorded then. A download that does not fit
+ * on the disk is refused before it starts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ModelCatalog, ModelCatalogEntry, ModelPullView, ModelVerifyResult, ModelView } from '../../../shared/api/models.js';
+import type { ModelCatalog, ModelCatalogEntry, ModelInspection, ModelPullView, ModelVerifyResult, ModelView } from '../../../shared/api/models.js';
 import { DomainError, invalidRequest, notFound } from '../errors.js';
 import { expectedBytes, mirrorUrl } from './catalog.js';
 import { planImport, type ImportPlan } from './import-plan.js';
-import { DownloadError, type FileDigest, type InstalledModelRecord, type ModelDownloader, type ModelFiles, type ModelPullRecord, type ModelStore } from './ports.js';
+import { DownloadError, UnusableModelError, type FileDigest, type InstalledModelRecord, type ModelDownloader, type ModelFiles, type ModelInspector, type ModelPullRecord, type ModelStore } from './ports.js';
 import { installedView, pullView } from './views.js';
 
 export const MODEL_PULL_JOB = 'model_pull';
+
+/** The two ways to install a model on a computer that cannot reach the publisher. */
+export const offlineHint = (id: string): string =>
+  `Without a connection to the publisher: copy the model's file or folder here from another computer and run ` +
+  `\`clindoc models import PATH --id ${id}\`, or set CLINDOC_MODEL_MIRROR to a mirror on the clinic's network.`;
 
 /** The folder configuration Clindoc writes; not part of the publisher's files, so never pinned. */
 const FOLDER_CONFIG = 'clindoc.json';
@@ -26,6 +32,8 @@ export interface ModelServiceDeps {
   store: ModelStore;
   files: ModelFiles;
   downloader: ModelDownloader;
+  /** Reads an imported model's header (GGUF, ONNX) before it is accepted; without one, imports are checked by hash and name only. */
+  inspector?: ModelInspector;
   /** Queues a durable job (the job runner calls `runPull`); resolves once it is stored. */
   enqueue: (kind: string, accountId: string, resourceId: string) => Promise<void>;
   /** CLINDOC_MODEL_MIRROR: replaces the scheme and host of every catalog address. */
@@ -54,9 +62,15 @@ export interface ModelService {
   latestPull(id: string): Promise<ModelPullView>;
   /** Stops a queued or running download; what it fetched stays for the next pull to resume. */
   cancelPull(id: string): Promise<ModelPullView>;
-  /** Deletes an installed model (409 while an engine uses it) and anything staged for it. */
-  remove(id: string): Promise<void>;
-  /** Copies a local file or folder in, checked like a download (catalog hashes, or pinned). */
+  /**
+   * Deletes an installed model (409 while an engine uses it) and anything staged for it; for a
+   * model never installed, its unfinished download. 404 when there is neither.
+   */
+  remove(id: string): Promise<'model' | 'download'>;
+  /**
+   * Copies a local file or folder in: a catalog entry's files must have the publisher's hashes;
+   * any model must parse as one its engine runs (the view's `inspected` says what was found).
+   */
   importFrom(source: string, requestedId?: string): Promise<ModelView>;
   /** Hashes an installed model's files again and compares them with what was recorded. */
   verify(id: string): Promise<ModelVerifyResult>;
@@ -151,6 +165,16 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     await refreshInstalled();
   };
 
+  /** Parses the staged model as its engine would; an unusable one is refused with what is wrong. */
+  const inspect = async (id: string, engine: ImportPlan['engine'], files: string[]): Promise<ModelInspection> => {
+    try {
+      return await deps.inspector!.inspect(engine, deps.files.stagedLocation(id), files);
+    } catch (err) {
+      if (err instanceof UnusableModelError) throw invalidRequest(`path: refused, ${err.message}`);
+      throw err;
+    }
+  };
+
   const stageFolderConfig = async (id: string, config: Record<string, unknown> | undefined, digests: Map<string, FileDigest>): Promise<void> => {
     if (config && !digests.has(FOLDER_CONFIG)) digests.set(FOLDER_CONFIG, await deps.files.stageText(id, FOLDER_CONFIG, `${JSON.stringify(config, null, 2)}\n`));
   };
@@ -223,7 +247,11 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     get: viewOf,
     async pull(accountId, id) {
       const entry = entries.get(id);
-      if (!entry) throw (await deps.store.getInstalled(id)) ? invalidRequest(`${id} was imported, not downloaded: it has no download address`) : notFound('model');
+      if (!entry) {
+        throw (await deps.store.getInstalled(id))
+          ? invalidRequest(`${id} was imported, not downloaded: it has no download address`)
+          : new DomainError('not_found', `no model "${id.slice(0, 40)}" in the catalog (clindoc models list shows what can be pulled)`);
+      }
       if (await deps.store.getInstalled(id)) throw new DomainError('conflict', `${id} is already installed (remove it first to download it again)`);
       const latest = await deps.store.latestPull(id);
       if (latest && (latest.status === 'queued' || latest.status === 'running')) return pullView(latest);
@@ -264,8 +292,9 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
         if (controller.signal.aborted) return finishAs(pullId, 'cancelled', null);
         if (err instanceof DownloadError && err.retryable) {
           // Retried by the job runner; the next attempt resumes from the partial file.
-          await deps.store.updatePull(pullId, { status: 'queued', error: `interrupted, will resume: ${err.message}`, updatedAt: now() });
-          throw new DomainError('engine_unavailable', err.message);
+          const message = err.kind === 'offline' ? `${err.message}. ${offlineHint(entry.id)}` : err.message;
+          await deps.store.updatePull(pullId, { status: 'queued', error: `interrupted, will resume: ${message}`, updatedAt: now() });
+          throw new DomainError('engine_unavailable', message);
         }
         const message = err instanceof DomainError || err instanceof DownloadError ? err.message : 'the download failed';
         await finishAs(pullId, 'failed', message);
@@ -295,13 +324,24 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
     },
     async remove(id) {
       const [record, pull] = await Promise.all([deps.store.getInstalled(id), deps.store.latestPull(id)]);
-      if (!record && !pull) throw notFound('installed model');
+      const open = pull && (pull.status === 'queued' || pull.status === 'running');
+      // Not installed: only an unfinished download (its partial files) is something to remove.
+      const unfinished = !record && pull && (open || (pull.status !== 'done' && pull.receivedBytes > 0));
+      if (!record && !unfinished) {
+        throw entries.has(id)
+          ? new DomainError('not_found', `${id} is not installed: nothing to remove`)
+          : new DomainError('not_found', `no model "${id.slice(0, 40)}" is installed or in the catalog (clindoc models list shows both)`);
+      }
       if (deps.inUse?.(id)) throw new DomainError('conflict', `${id} is in use (a live session); remove it when the session ends`);
-      if (pull && (pull.status === 'queued' || pull.status === 'running')) await this.cancelPull(id);
+      if (open) await this.cancelPull(id);
       await deps.unload?.(id);
       await deps.store.deleteInstalled(id);
       await refreshInstalled();
       await deps.files.remove(id);
+      if (record) return 'model';
+      // Its partial files are gone: the pull no longer holds anything to resume or remove.
+      await deps.store.updatePull(pull!.id, { receivedBytes: 0, updatedAt: now() });
+      return 'download';
     },
     async importFrom(source, requestedId) {
       const listing = await deps.files.listImport(source);
@@ -310,6 +350,7 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
       await requireSpace(plan.files.reduce((n, f) => n + f.bytes, 0), plan.id);
       await deps.files.discardStaged(plan.id);
       const digests = new Map<string, FileDigest>();
+      let inspected: ModelInspection | undefined;
       try {
         for (const f of plan.files) {
           const digest = await deps.files.stageCopy(plan.id, f.path, source, f.from);
@@ -326,16 +367,18 @@ export function createModelService(deps: ModelServiceDeps): ModelService {
         }
         for (const f of plan.files) await accept(plan.entry, plan.id, f.path, digests.get(f.path)!, plan.entry?.files.find((e) => e.path === f.path)?.bytes);
         await stageFolderConfig(plan.id, plan.folderConfig, digests);
+        if (deps.inspector) inspected = await inspect(plan.id, plan.engine, [...digests.keys()]);
         await install(plan, digests);
       } catch (err) {
         await deps.files.discardStaged(plan.id);
         throw err;
       }
-      return viewOf(plan.id);
+      const view = await viewOf(plan.id);
+      return inspected ? { ...view, inspected } : view;
     },
     async verify(id) {
       const record = await deps.store.getInstalled(id);
-      if (!record) throw notFound('installed model');
+      if (!record) throw new DomainError('not_found', `${id.slice(0, 40)} is not installed: nothing to verify`);
       const files: ModelVerifyResult['files'] = [];
       for (const f of record.files) {
         const digest = await deps.files.installedDigest(id, f.path);

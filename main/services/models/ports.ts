@@ -4,7 +4,7 @@
  * HTTP; the file adapter owns the models folder. Model files hold no patient data, but paths and
  * URLs still stay out of error messages shown to other accounts beyond what they need.
  */
-import type { ModelEngine, ModelTask } from '../../../shared/api/models.js';
+import type { ModelEngine, ModelInspection, ModelTask } from '../../../shared/api/models.js';
 
 /** One file of an installed model, as it was hashed when it was installed. */
 export interface InstalledFile {
@@ -73,7 +73,8 @@ export interface FileDigest {
 
 /** Why a download stopped; `retryable` failures are tried again later and resume where they stopped. */
 export class DownloadError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly kind: 'http' | 'network' | 'disk_full' | 'size' = retryable ? 'network' : 'http') {
+  /** `offline`: the host could not be reached at all (no network, no name resolution, refused). */
+  constructor(message: string, readonly retryable: boolean, readonly kind: 'http' | 'network' | 'offline' | 'disk_full' | 'size' = retryable ? 'network' : 'http') {
     super(message);
     this.name = 'DownloadError';
   }
@@ -129,8 +130,27 @@ export interface ModelFiles {
   remove(modelId: string): Promise<void>;
   /** Digest of an installed file, or undefined when it is missing. */
   installedDigest(modelId: string, path: string): Promise<FileDigest | undefined>;
+  /** The staging folder of a model being downloaded or imported (where its checked files wait). */
+  stagedLocation(modelId: string): string;
   /** Where an installed model lies: its folder, or for a one-file model the file itself. */
   location(modelId: string, file?: string): string;
   /** Lists a local file or folder offered for import (regular files only). */
   listImport(source: string): Promise<ImportListing>;
+}
+
+/** Why an offered file is not a model its engine can run (its header does not parse). */
+export class UnusableModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnusableModelError';
+  }
+}
+
+/**
+ * Reads a model's own header before it is accepted (GGUF metadata, an ONNX graph loaded by
+ * onnxruntime), so a file that merely ends in `.gguf` is refused at import, not when an account
+ * chooses it. Throws UnusableModelError naming what is wrong.
+ */
+export interface ModelInspector {
+  inspect(engine: ModelEngine, folder: string, files: string[]): Promise<ModelInspection>;
 }
