@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRouteRegistry } from './route-registry.js';
-import { frontDoor } from './middleware/front-door.js';
+import { frontDoor, requestAddress } from './middleware/front-door.js';
 import { pathOf } from './middleware/request-log.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { RateWindows } from '../services/rate-windows.js';
@@ -190,6 +190,11 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
       if (res.locals.principal) return res.locals.principal as Principal;
       throw (res.locals.authError as DomainError | undefined) ?? new DomainError('unauthorized', 'X-API-KEY and X-ACCOUNT-ID headers are required');
     },
+    requireOperator: async (principal) => {
+      if (!(await services.accounts.isOperator(principal.accountId))) {
+        throw new DomainError('forbidden', 'this installation-wide operation needs the operator role (the local account, or an account named by the administrator)');
+      }
+    },
   });
   // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
   const authenticate = authenticateRequests({
@@ -200,7 +205,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   });
   const limit = rateLimit({
     ...options.rateLimit,
-    keyOf: (req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${req.ip ?? 'unknown'}`,
+    keyOf: (_req, res) => (res.locals.principal as Principal | undefined)?.accountId ?? `ip:${requestAddress(res)}`,
   });
   /** `/v1` and `/v2` requests: credentials, then the rate limit, then the route (or on to a 404). */
   const api = (req: Request, res: Response, next: NextFunction): void => {

@@ -33,7 +33,7 @@ export const BACKUP_FORMAT = 'clindoc-backup';
  * `key` (no master key to try), `target` (the data folder already holds a database).
  */
 export class BackupError extends Error {
-  constructor(readonly reason: 'damaged' | 'foreign' | 'format' | 'key' | 'target', message: string) {
+  constructor(readonly reason: 'damaged' | 'foreign' | 'format' | 'key' | 'target' | 'space', message: string) {
     super(message);
     this.name = 'BackupError';
   }

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as tar from 'tar';
 import { decryptBlobFile, readBlobHeader } from './crypto/blob-cipher.js';
 import { openKeyRing, KeyRingError } from './crypto/key-ring.js';
 import { generatedKeyPath, keyRingPath, parseKey } from './crypto/master-key.js';
 import { MIGRATIONS } from './migrations.js';
+import { isOutOfSpace } from '../services/errors.js';
 import { BackupError, MANIFEST_NAME, digestFile, manifestSealed, parseManifest, type BackupManifest } from './backup-manifest.js';
 
 export { BackupError } from './backup-manifest.js';
@@ -59,15 +60,77 @@ export function restoreMasterKey(options: { dataDir: string; environmentKey?: st
   );
 }
 
+/** Room kept free on the disk beyond what a restore writes (SQLite's journal, the log, other programs). */
+const SPARE_BYTES = 16 * 1024 * 1024;
+const MB = (bytes: number): number => Math.ceil(bytes / (1024 * 1024));
+
+/** Bytes free to this process on the file system holding `dir`. */
+function freeBytes(dir: string): number {
+  const fs = statfsSync(dir);
+  return fs.bavail * fs.bsize;
+}
+
+const diskFull = (need: number, free: number, where: string): BackupError =>
+  new BackupError('space', `the disk is full: restoring this backup needs about ${MB(need)} MB beside ${where}, and ${MB(free)} MB are free; ` +
+    'free some space and try again (the data folder was not changed)');
+
+/**
+ * What a restore will write, read from the archive's entry headers without writing anything: each
+ * entry once, and the database and other files a second time when they are decrypted (audio is
+ * moved, not copied). Counting stops once it passes `limit`, so a small compressed archive that
+ * would expand past the free space (a "zip bomb") is refused before a byte lands on the disk. An
+ * archive that cannot be read is left to `extract`, which says how it is damaged.
+ */
+async function bytesToWrite(file: string, limit: number): Promise<number> {
+  let total = 0;
+  const source = createReadStream(file);
+  await new Promise<void>((resolve) => {
+    const parser = new tar.Parser({
+      onReadEntry: (entry) => {
+        total += entry.size * (/^(database\.enc|files\/)/.test(entry.path) ? 2 : 1);
+        entry.resume();
+        if (total > limit) source.destroy();
+      },
+    });
+    parser.on('end', () => resolve());
+    parser.on('error', () => resolve());
+    source.on('error', () => resolve());
+    source.on('close', () => total > limit && resolve());
+    source.pipe(parser);
+  });
+  return total;
+}
+
 async function extract(file: string, into: string): Promise<void> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupError('format', `${file} is not a file`);
+  const free = freeBytes(into);
+  const need = await bytesToWrite(file, free);
+  if (need + SPARE_BYTES > free) throw diskFull(need + SPARE_BYTES, free, into);
+  // Checked again before each entry: something else may be filling the same disk meanwhile.
+  let short: BackupError | undefined;
+  const roomFor = (entry: { size: number }): boolean => {
+    if (short) return false;
+    const left = freeBytes(into);
+    if (entry.size + SPARE_BYTES <= left) return true;
+    short = diskFull(entry.size + SPARE_BYTES, left, into);
+    return false;
+  };
   try {
-    await tar.x({ file, cwd: into, strict: true, filter: (_path, entry) => (entry as { type?: string }).type === 'File' || (entry as { type?: string }).type === 'Directory' });
+    await tar.x({
+      file, cwd: into, strict: true,
+      filter: (_path, entry) => {
+        const type = (entry as { type?: string }).type;
+        return (type === 'File' || type === 'Directory') && roomFor(entry as { size: number });
+      },
+    });
   } catch (err) {
+    if (short) throw short;
+    if (isOutOfSpace(err)) throw diskFull(0, freeBytes(into), into);
     const message = (err as Error).message ?? '';
     if (/Unrecognized archive format/i.test(message)) throw new BackupError('format', 'this file is not a Clindoc backup (not a tar archive)');
     throw new BackupError('damaged', `this backup is damaged and cannot be read (${/truncated/i.test(message) ? 'the file is cut short' : 'the archive is corrupt'})`);
   }
+  if (short) throw short;
 }
 
 /** Checks that the archive holds exactly the manifest's files with their sizes and checksums. */
@@ -161,7 +224,8 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
       mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
       try {
         await decryptBlobFile(ring, `backup:${entry}`, join(pkg, entry), to);
-      } catch {
+      } catch (err) {
+        if (isOutOfSpace(err)) throw err;
         throw new BackupError('damaged', `this backup is damaged: ${entry} fails authentication`);
       }
     };
@@ -193,6 +257,10 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
     renameSync(data, dataDir);
     chmodSync(dataDir, 0o700);
     return { dataDir, createdAt: manifest.createdAt, counts: manifest.counts, ...(previous ? { previous } : {}) };
+  } catch (err) {
+    // The disk filled after the checks (another program writing): still "disk full", never "damaged".
+    if (!(err instanceof BackupError) && isOutOfSpace(err)) throw diskFull(0, freeBytes(staging), dirname(dataDir));
+    throw err;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -152,7 +152,7 @@ export async function writeBackup(source: BackupSource, file: string): Promise<{
 
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const archive = tar.c({ cwd: pkg, portable: true }, [MANIFEST_NAME, ...paths]);
-    await pipeline(archive as unknown as NodeJS.ReadableStream, createWriteStream(partial, { mode: 0o600 }));
+    await writeArchive(archive, partial);
     const fd = openSync(partial, 'r');
     try {
       fsyncSync(fd);
@@ -167,6 +167,31 @@ export async function writeBackup(source: BackupSource, file: string): Promise<{
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Streams the archive into `path`. When the write fails (a full disk), the rest of the archive is
+ * read and dropped before the error is passed on: tar holds each file it packs open until it has
+ * read it to the end, and a pack left half-read would keep the staging files' descriptors, and so
+ * their space, for the life of the process.
+ */
+async function writeArchive(archive: tar.Pack, path: string): Promise<void> {
+  const out = createWriteStream(path, { mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    let failed: unknown;
+    out.on('error', (err) => {
+      failed ??= err;
+      archive.unpipe(out);
+      archive.resume();
+    });
+    archive.on('error', (err) => {
+      failed ??= err;
+      out.destroy();
+    });
+    archive.on('end', () => failed !== undefined && reject(failed));
+    out.on('close', () => (failed === undefined ? resolve() : archive.emittedEnd && reject(failed)));
+    archive.pipe(out);
+  });
 }
 
 /** Every file under `root`, as archive paths with forward slashes. */

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { insufficientStorage, isOutOfSpace } from '../../main/services/errors.js';
 import { wavBytes } from '../support/audio.js';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { onPostgres } from '../support/database.js';
+import { fill, mountTinyDisk } from '../support/tiny-disk.js';
 
 type Note = { status: string };
 const noteStatus = async (s: TestServer, id: string): Promise<string> => ((await (await fetch(`${s.base}/v1/notes/${id}`, { headers: s.headers() })).json()).data as Note).status;
@@ -75,53 +74,6 @@ describe.skipIf(onPostgres)('a full database (SQLite max_page_count: real SQLITE
     expect((await postNote(s, visit(10))).status).toBe(202);
   }, 60_000);
 });
-
-/** A tiny tmpfs for the data folder: as root, or through passwordless sudo (CI runners); otherwise undefined. */
-function mountTinyDisk(megabytes: number): { dir: string; unmount(): void } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'clindoc-tinydisk-'));
-  const uid = process.getuid?.() ?? 0;
-  const gid = process.getgid?.() ?? 0;
-  const options = `size=${megabytes}m,mode=0700,uid=${uid},gid=${gid}`;
-  for (const runner of uid === 0 ? [[]] : [['sudo', '-n']]) {
-    try {
-      const [cmd, ...pre] = [...runner, 'mount'];
-      execFileSync(cmd!, [...pre, '-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'ignore' });
-      return {
-        dir,
-        unmount() {
-          const [ucmd, ...upre] = [...runner, 'umount'];
-          execFileSync(ucmd!, [...upre, dir], { stdio: 'ignore' });
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    } catch {
-      // not allowed here
-    }
-  }
-  rmSync(dir, { recursive: true, force: true });
-  return undefined;
-}
-
-/** Fills the file system holding `dir` to the last byte; returns the filler's path. */
-function fill(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    // A last, smaller write takes what a whole chunk could not.
-    try {
-      for (;;) writeSync(fd, Buffer.alloc(512, 1));
-    } catch {
-      // full
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
 
 const disk = onPostgres ? undefined : mountTinyDisk(32);
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -87,8 +87,14 @@ export const codeSetFileName = (edition: string): string => `icd10cm-${edition.r
 export function writeCodeSetFile(dir: string, set: CodeSetFile): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, codeSetFileName(set.edition));
-  writeFileSync(`${path}.tmp`, gzipSync(JSON.stringify(set), { level: 9 }));
-  renameSync(`${path}.tmp`, path);
+  try {
+    writeFileSync(`${path}.tmp`, gzipSync(JSON.stringify(set), { level: 9 }));
+    renameSync(`${path}.tmp`, path);
+  } catch (err) {
+    // A full disk leaves a cut-short file: remove it, so the space comes back with the 507.
+    rmSync(`${path}.tmp`, { force: true });
+    throw err;
+  }
   return path;
 }
 

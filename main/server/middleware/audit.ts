@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { AuditService } from '../../services/audit/audit-service.js';
 import type { AuditEvent } from '../../services/audit/ports.js';
 import type { Principal } from '../../services/accounts/account-service.js';
@@ -58,7 +58,7 @@ function createdId(result: unknown): string | null {
  * (resource id), when, from where (remote address) and the outcome. Content never enters the
  * trail: only ids and statuses.
  */
-export function auditResponse(audit: AuditService, req: Request, res: Response): void {
+export function auditResponse(audit: AuditService, res: Response): void {
   const route = res.locals.route as RouteLocals | undefined;
   if (!route) return;
   const kind = route.audited;
@@ -73,7 +73,8 @@ export function auditResponse(audit: AuditService, req: Request, res: Response):
     resourceType: kind.resourceType,
     resourceId: paramId !== undefined ? paramId.slice(0, 200) : kind.action === 'write' && res.statusCode < 300 ? createdId(res.locals.result) : null,
     operation: route.operationId,
-    ip: req.ip ?? null,
+    // Read by the front door when the request started: by now a failed upload may have destroyed the socket.
+    ip: (res.locals.clientAddress as string | undefined) ?? null,
     outcome: outcomeOf(res.statusCode),
     status: res.statusCode,
     requestId: (res.locals.requestId as string | undefined) ?? null,

@@ -102,7 +102,7 @@ export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(ap
     try {
       result = await throttledAuthenticate(
         deps,
-        { address: req.ip ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
+        { address: (res.locals.clientAddress as string | undefined) ?? req.ip ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
         () => deps.authenticate(apiKey, accountId),
       );
     } catch (err) {

@@ -37,19 +37,27 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
     if (drain.draining()) this.setHeader('Connection', 'close');
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   }
+  // A listener that throws takes the process down (an uncaught exception from an event), so each
+  // step is kept apart: one that fails is logged by name and the others still run (issue 29: the
+  // audit step's read of a destroyed socket's address once ended the process after a 507).
   function finished(this: Response): void {
-    const timing = this.locals.timing as RequestTiming;
-    const seconds = Number(process.hrtime.bigint() - timing.started) / 1e9;
+    let route: string | undefined;
+    let seconds = 0;
     const req = this.req;
-    const route = routeTemplate(req, this);
-    metrics.observeRequest(req.method, route ?? 'unmatched', this.statusCode, seconds);
-    logRequest(logger, req, this, route, seconds * 1000);
-    auditResponse(audit, req, this);
+    guarded(logger, 'metrics', () => {
+      seconds = Number(process.hrtime.bigint() - (this.locals.timing as RequestTiming).started) / 1e9;
+      route = routeTemplate(req, this);
+      metrics.observeRequest(req.method, route ?? 'unmatched', this.statusCode, seconds);
+    });
+    guarded(logger, 'request log', () => logRequest(logger, req, this, route, seconds * 1000));
+    guarded(logger, 'audit', () => auditResponse(audit, this));
   }
   return (req: Request, res: Response, next: NextFunction): void => {
     const id = newRequestId(req);
     res.locals.requestId = id;
     res.locals.timing = { id, started: process.hrtime.bigint() } satisfies RequestTiming;
+    // Read now, while the socket is surely there: by `finish` a failed upload may have destroyed it.
+    res.locals.clientAddress = addressOf(req);
     res.setHeader('X-Request-Id', id);
     res.writeHead = drainAwareWriteHead as Response['writeHead'];
     res.on('finish', finished);
@@ -62,6 +70,33 @@ export function frontDoor(options: FrontDoorOptions): RequestHandler {
     const refused = refusal?.(req.headers.host, req.headers.origin);
     next(refused ? new DomainError('forbidden', refused) : undefined);
   };
+}
+
+/** The client's address (`req.ip`, under the app's `trust proxy` rule), or 'unknown' when the socket is gone. */
+function addressOf(req: Request): string {
+  try {
+    return req.ip ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The address the front door read when the request started (see `addressOf`). */
+export function requestAddress(res: Response): string {
+  return (res.locals.clientAddress as string | undefined) ?? 'unknown';
+}
+
+/** Runs one step of the `finish` listener; a failure is logged by step and error name, never thrown. */
+function guarded(logger: Logger, step: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    try {
+      logger.error({ step, errName: (err as Error)?.name }, 'a finished response could not be recorded');
+    } catch {
+      // the logger itself failed (its disk is full): nothing more can be done here
+    }
+  }
 }
 
 /**

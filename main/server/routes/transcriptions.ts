@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
+import { PassThrough } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
 import {
@@ -52,11 +53,18 @@ async function readMultipart(req: Request, deps: TranscriptionRouteDeps): Promis
       }
       stored = deps.transcriptions.storeAudio(file, type);
       stored.catch((err: unknown) => {
+        // The failed write destroyed the file stream, so the parser would wait for it forever (a
+        // multipart upload on a full disk once never answered): answer now; the route drains the rest.
         failed = err;
-        file.resume();
+        req.unpipe(bb);
+        reject(err);
       });
     });
     bb.on('error', () => reject(invalidRequest('body: malformed multipart/form-data')));
+    // As for a raw body (detachedBody): a client gone part way must end the file's write too.
+    req.once('close', () => {
+      if (!req.complete) bb.destroy(clientWentAway());
+    });
     bb.on('close', () => {
       if (failed) {
         reject(failed);
@@ -71,6 +79,25 @@ async function readMultipart(req: Request, deps: TranscriptionRouteDeps): Promis
     req.pipe(bb);
   });
 }
+
+/**
+ * The request body through a stream of its own: a failed write (a full disk, an oversized body)
+ * destroys that stream, not the request and its socket, so the client still receives the error
+ * and the route drains the rest of the body.
+ */
+function detachedBody(req: Request): PassThrough {
+  const body = new PassThrough();
+  req.pipe(body);
+  // `pipe` does not pass on a client that went away: without this the write would wait for ever,
+  // holding its temporary file open.
+  req.once('close', () => {
+    if (!req.complete) body.destroy(clientWentAway());
+  });
+  return body;
+}
+
+/** A body-parser style error: the error handler answers it as "request was aborted" (to no one). */
+const clientWentAway = (): Error => Object.assign(new Error('request aborted'), { type: 'request.aborted' });
 
 /** Browsers and curl send octet-stream for unknown files: fall back on the extension. */
 function guessType(filename: string | undefined): string {
@@ -116,7 +143,7 @@ export function registerTranscriptionRoutes(registry: RouteRegistry, deps: Trans
           fields = { ...fields, ...parsed.fields };
         } else {
           const type = normaliseAudioType(req.get('content-type'));
-          stored = await deps.transcriptions.storeAudio(req, type);
+          stored = await deps.transcriptions.storeAudio(detachedBody(req), type);
         }
       } catch (err) {
         req.resume();
