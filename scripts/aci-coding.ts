@@ -4,6 +4,7 @@
  * and their scoring: full-code and category P/R/F1, the primary diagnosis at rank 1 and in the
  * top three, codes suggested for "must not" findings, evidence exactness and latency.
  * valid and test1 are the tuning splits; test2 is held out and is never looked at case by case.
+ * Codes the labelling rules leave out (Z79 long-term drug use, external causes) are not scored.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readCsv } from './csv.js';
@@ -70,6 +71,8 @@ export interface AciScore {
   /** Suggested codes that fall under a "must not" entry (negated, uncertain, ruled out, family, past only). */
   mustNot: number;
   mustNotHits: string[];
+  /** Suggested codes outside the labels' scope (Z79, external causes): not scored. */
+  unscored: number;
   /** Share of evidence spans whose text is exactly the analysed text at their offsets. */
   spansExact: number;
   /** Of the correct codes, the share whose evidence overlaps the labelled evidence quote (notes only). */
@@ -86,6 +89,12 @@ const prf = (tp: number, fp: number, fn: number): Prf => {
 
 /** A "must not" code without the dot is a heading; one shorter than billable covers the codes under it. */
 export const underMustNot = (code: string, mustNot: string): boolean => code.replace('.', '').startsWith(mustNot.replace('.', ''));
+
+/**
+ * Codes the labelling rules leave out ("Long-term drug-use Z79 codes and external-cause codes are not
+ * labelled"): neither right nor wrong against these labels, so not scored; counted apart.
+ */
+export const outsideLabelScope = (code: string): boolean => /^(Z79|[V-Y])/.test(code);
 
 const quantile = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -111,9 +120,12 @@ export function scoreAci(cases: readonly AciCase[], answers: readonly RankedAnsw
   let exact = 0;
   let tpCodes = 0;
   let agree = 0;
+  let unscored = 0;
   for (const c of cases) {
     const a = byId.get(c.id);
-    const got = [...new Set((a?.codes ?? []).map((x) => x.code))];
+    const all = [...new Set((a?.codes ?? []).map((x) => x.code))];
+    const got = all.filter((x) => !outsideLabelScope(x));
+    unscored += all.length - got.length;
     const gold = new Set(c.codes.map((x) => x.code));
     f = [f[0]! + got.filter((x) => gold.has(x)).length, f[1]! + got.filter((x) => !gold.has(x)).length, f[2]! + [...gold].filter((x) => !got.includes(x)).length];
     const gc = new Set(c.codes.map((x) => x.code.slice(0, 3)));
@@ -143,7 +155,7 @@ export function scoreAci(cases: readonly AciCase[], answers: readonly RankedAnsw
   return {
     cases: cases.length, full: prf(f[0]!, f[1]!, f[2]!), category: prf(c3[0]!, c3[1]!, c3[2]!),
     hit1: cases.length ? hit1 / cases.length : NaN, hit3: cases.length ? hit3 / cases.length : NaN,
-    mustNot: mustNotHits.length, mustNotHits, spansExact: spans ? exact / spans : NaN, evidenceAgrees: tpCodes ? agree / tpCodes : NaN,
+    mustNot: mustNotHits.length, mustNotHits, unscored, spansExact: spans ? exact / spans : NaN, evidenceAgrees: tpCodes ? agree / tpCodes : NaN,
     p50: quantile(ms, 0.5), p95: quantile(ms, 0.95),
   };
 }

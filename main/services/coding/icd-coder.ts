@@ -8,6 +8,7 @@ import { readDocument } from './document.js';
 import { compileLexicon, resolveCode, type CodingLexicon, type CompiledLexicon } from './lexicon.js';
 import { findMentions, sentencesInScope, type Mention, type SetAside } from './mentions.js';
 import { absorbIntoCombinations, applyCombinations, applyExclusions, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
+import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
@@ -57,6 +58,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
   const titleOf = createTitleCache(lexicon.softWords);
   let titles: TitleIndex | undefined;
   const index = (): TitleIndex => (titles ??= buildTitleIndex(table));
+  let injuries: ReturnType<typeof injuryPool> | undefined;
   const historyPool = HISTORY_ROOTS.flatMap((r) => table.billableUnder(r));
   const familyPool = FAMILY_ROOTS.flatMap((r) => table.billableUnder(r));
   const parentKey = (e: CodeEntry): string => table.parent(e.code)?.code ?? e.code;
@@ -136,6 +138,25 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     }
   };
 
+  /** Injuries matched to the table's site, side and 7th character replace the index's rougher injury codes of the same sentence. */
+  const addInjuries = (text: string, doc: ReturnType<typeof readDocument>, out: Map<string, Candidate>): void => {
+    for (const inj of findInjuries(doc, (injuries ??= injuryPool(table)))) {
+      const { sentence } = inj;
+      for (const [code, c] of out) if (/^[ST]/.test(code) && code !== inj.entry.code && c.spans.every((x) => x.start >= sentence.start && x.end <= sentence.end)) out.delete(code);
+      const prev = out.get(inj.entry.code);
+      const at = inj.spans[0]!.start;
+      if (prev) {
+        prev.spans.push(...inj.spans);
+        prev.firstAt = Math.min(prev.firstAt, at);
+        continue;
+      }
+      out.set(inj.entry.code, {
+        entry: inj.entry, role: 'current', spans: inj.spans, firstAt: at, why: [inj.why], evidenceScore: BASE.title * (sentence.section === 'assessment' || sentence.section === 'none' ? 1 : 0.88),
+        symptom: false, headline: isHeadline(text.slice(sentence.start, at), true), related: [], concepts: [], discussionOnly: false,
+      });
+    }
+  };
+
   return {
     edition: table.edition,
     table,
@@ -184,6 +205,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
         }
       }
       for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
+      addInjuries(text, doc, out);
       addBmi(text, sentencesInScope(doc), out);
       dropHistoryOfCurrent(out);
       applyCombinations(table, lexicon, out);

@@ -45,12 +45,17 @@ export interface SetAside {
  * Speech about a condition that is not a finding, which the shared context reader does not
  * list (yet): the risks of a procedure ("the risks of heart attack, stroke and death"), what a
  * disease can do ("Lyme disease can cause ..."), a cause only thought likely ("most likely due to
- * rotator cuff tendinopathy"), a test "to determine if he has Lyme disease". Read in the
- * finding's clause, before it.
+ * rotator cuff tendinopathy"), a test "to determine if he has Lyme disease", an impression the
+ * physician offers as belief ("I believe this is an ankle sprain", "appears to be"). Read in the
+ * finding's clause, before it. (To move to the encounter understanding when it reads certainty.)
  */
-const SPECULATIVE = /\b(?:(?:determine|see|check|know|find out|confirm)\s+(?:if|whether)|risks?\s+(?:of|include|including|such as)|complications?\s+(?:of|such as|including|include)|(?:most\s+)?(?:likely|probably|possibly)\s+(?:due to|secondary to|related to|caused by|from))\b[^;:]*$/i;
+const SPECULATIVE = /\b(?:(?:determine|see|check|know|find out|confirm)\s+(?:if|whether)|risks?\s+(?:of|include|including|such as)|complications?\s+(?:of|such as|including|include)|(?:most\s+)?(?:likely|probably|possibly)\s+(?:due to|secondary to|related to|caused by|from)|(?:i|we)\s+(?:believe|think|suspect|feel)\s+(?:that\s+)?(?:this|it|he|she|they|there|the\s+patient|patient)\s+(?:is|has|have|are|was|may|might|could|had)|(?:appears?|seems?)\s+to\s+(?:be|have)|concern\s+is\s+that|(?:be\s+)?aware\s+of|(?:if|whether)\s+(?:these|this|it|they|the\s+\w+)\s+(?:reveals?|shows?|demonstrates?))\b[^;:]*$/i;
 /** What a disease does in general ("Lyme disease can cause problems"), said right after the finding. */
 const GENERIC_STATEMENT = /^\s*(?:can|could|may|might|will|would)\s+(?:cause|lead to|result in|affect|damage|progress)\b/i;
+/** A disease named as the object of a test or a vaccine ("COVID-19 test", "Lyme titer", "hepatitis C RNA"): not a finding. */
+const TEST_OF = /^[\s-]*(?:virus\s+)?(?:tests?|testing|screen(?:ing)?|panel|titers?|titres?|antibod(?:y|ies)|antigen|pcr|rna|dna|genotype|swab|vaccines?|vaccinations?|shots?|immunizations?|booster)\b/i;
+/** "smoking history", "cancer history": the finding named as history. */
+const HISTORY_AFTER = /^\s*history\b/i;
 /** Counselling and education bullets discuss conditions; they add evidence to a code, they do not start one. */
 const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:/i;
 
@@ -166,6 +171,22 @@ function roleOf(ctx: FindingContext, text: string, sentence: NoteSentence, conce
   return 'current';
 }
 
+/**
+ * What a sentence says of the finding at `[start, end)` (offsets in the submitted text): the
+ * patient's current condition, history, family history, or set aside as negated or uncertain.
+ */
+export function readRole(sentence: NoteSentence, start: number, end: number, concept?: ResolvedConcept, readContext = mayHaveContext(sentence.text)): MentionRole | 'negated' | 'uncertain' {
+  const win = contextWindow(sentence.text, start - sentence.start, end - sentence.start);
+  const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
+  let role = roleOf(ctx, win.text, sentence, concept, win.start);
+  const after = win.text.slice(win.end, win.end + 60);
+  if (role === 'current' && (SPECULATIVE.test(clauseBefore(win.text, win.start)) || GENERIC_STATEMENT.test(after) || TEST_OF.test(after))) role = 'uncertain';
+  if (role === 'current' && HISTORY_AFTER.test(after)) role = 'history';
+  // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
+  if (role === 'history' && concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
+  return role;
+}
+
 /** Every mention in the sentences the coder reads, and the findings set aside. */
 export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles: TitleIndex): { mentions: Mention[]; setAside: SetAside[] } {
   const mentions: Mention[] = [];
@@ -214,12 +235,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
     for (const h of kept) {
       // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
       if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
-      const win = contextWindow(sentence.text, h.start - sentence.start, h.end - sentence.start);
-      const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
-      let role = roleOf(ctx, win.text, sentence, h.concept, win.start);
-      if (role === 'current' && (SPECULATIVE.test(clauseBefore(win.text, win.start)) || GENERIC_STATEMENT.test(win.text.slice(win.end, win.end + 60)))) role = 'uncertain';
-      // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
-      if (role === 'history' && h.concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
+      const role = readRole(sentence, h.start, h.end, h.concept, readContext);
       if (role === 'negated' || role === 'uncertain') {
         setAside.push({ start: h.start, end: h.end, why: role, ...(h.concept ? { conceptId: h.concept.id } : {}), ...(h.titleEntry ? { code: h.titleEntry.code } : {}) });
         continue;
