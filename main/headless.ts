@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { createClindoc } from './composition.js';
+import { createClindoc, localCredentialsPath } from './composition.js';
 
 /**
  * Starts the local API without Electron (`npm run serve`, `clindoc serve`): for integrations,
@@ -48,17 +48,27 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   const port = await clindoc.listen();
+  // Secrets go to a person at a terminal, never to a log: under a service manager, or with output
+  // sent to a file or a pipe, stdout is no TTY, and only where to find them is said (issue 29: the
+  // first start wrote the key, and every start a sign-in link, to stderr, which is the journal).
+  const terminal = process.stdout.isTTY === true;
   if (clindoc.localCredentials) {
     // The key is stored hashed in the database; the owner-only file keeps it for the app and for
     // `clindoc credentials`, which shows it again.
-    process.stderr.write(
-      `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY: ${clindoc.localCredentials.apiKey}\n` +
-        `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
-    );
+    if (terminal) {
+      process.stdout.write(
+        `\nClindoc created the local account on first start.\n  X-ACCOUNT-ID: ${clindoc.localCredentials.accountId}\n  X-API-KEY: ${clindoc.localCredentials.apiKey}\n` +
+          `(paste both lines into the connect form; \`clindoc credentials\` shows them again)\n\n`,
+      );
+    } else {
+      process.stderr.write(`\nClindoc created the local account on first start; its id and key are in ${localCredentialsPath(config.dataDir)} (owner-only). ` +
+        'Run `clindoc credentials` in a terminal to see them.\n\n');
+    }
   }
   process.stderr.write(config.role === 'worker'
     ? `Clindoc worker on ${config.host}:${port}: background jobs and webhooks; /healthz, /readyz and /metrics only\n`
     : `Clindoc local API on ${config.tls ? 'https' : 'http'}://${config.host}:${port}  (docs: /docs)\n`);
+  if (!terminal) return;
   let link: string | undefined;
   try {
     link = clindoc.signInLink();
@@ -66,7 +76,7 @@ async function main(): Promise<void> {
     link = undefined; // no local account (accounts made with the CLI only): integrations use their own keys
   }
   // A one-click sign-in, as Jupyter prints one: the token works once, for ten minutes, and never is the key.
-  if (link) process.stderr.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
+  if (link) process.stdout.write(`\nOpen Clindoc (sign-in link, works once within 10 minutes):\n  ${link}\n\n`);
 }
 
 main().catch((err: unknown) => {

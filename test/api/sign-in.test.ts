@@ -4,12 +4,12 @@
  * credentials` shows the id and key again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
-import { freePort, runCli, startHeadless } from '../support/child.js';
+import { ROOT, freePort, runCli, startHeadless } from '../support/child.js';
 import { onPostgres } from '../support/database.js';
 import { createSignInLinks } from '../../main/services/accounts/sign-in-links.js';
 
@@ -49,7 +49,15 @@ describe('one-click sign-in', () => {
   });
 
   it('answers 401 to a made-up token', async () => {
-    expect((await exchange('cds_madeup')).status).toBe(401);
+    expect((await exchange('cds_madeup', { origin: s.base })).status).toBe(401);
+  });
+
+  it('refuses a request without an Origin header (a script, not the page), and burns nothing for it', async () => {
+    const token = tokenOf(s.clindoc.signInLink());
+    const bare = await exchange(token);
+    expect(bare.status).toBe(403);
+    expect(await bare.json()).toEqual({ error: 403, message: 'sign-in links work only in the Clindoc page itself' });
+    expect((await exchange(token, { origin: s.base })).status).toBe(200);
   });
 });
 
@@ -74,18 +82,27 @@ describe('sign-in links', () => {
 describe('first run from the command line', () => {
   let child: ChildProcess | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-first-run-'));
+  const logged = mkdtempSync(join(tmpdir(), 'clindoc-first-run-logged-'));
   afterAll(() => {
-    child?.kill('SIGTERM');
+    if (child?.pid) process.kill(-child.pid, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(logged, { recursive: true, force: true });
   });
 
   // The desktop's first run: a clinic server (PostgreSQL) makes no local account to print or link;
   // its accounts come from `clindoc accounts create`.
-  it.skipIf(onPostgres)('npm run serve prints the pasteable lines and a working sign-in link; clindoc credentials shows them again', async () => {
+  it.skipIf(onPostgres)('npm run serve in a terminal prints the pasteable lines and a working sign-in link; clindoc credentials shows them again', async () => {
     const port = await freePort();
-    const started = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir });
-    child = started.child;
-    const out = await waitFor(async () => (/#token=/.test(started.output()) ? started.output() : undefined), 20_000);
+    // util-linux `script` runs the server on a pseudo-terminal, as a person starting it would.
+    const command = `${process.execPath} --import tsx ${join(ROOT, 'main', 'headless.ts')}`;
+    child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CLINDOC_LOG_LEVEL: 'info', CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir },
+    });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const out = await waitFor(async () => (/#token=/.test(output) ? output : undefined), 60_000);
     const link = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(out)?.[0];
     expect(link).toBeDefined();
     expect(new URL(link!).port).toBe(String(port));
@@ -100,6 +117,22 @@ describe('first run from the command line', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toBe(`X-ACCOUNT-ID: ${stored.accountId}\nX-API-KEY: ${stored.apiKey}\n`);
     expect(JSON.parse((await runCli(['credentials', '--json'], { CLINDOC_DATA_DIR: dataDir })).stdout)).toEqual(stored);
+  }, 90_000);
+
+  it.skipIf(onPostgres)('under a service manager or with output to a log (no terminal) writes neither the key nor a sign-in link, only where the key is', async () => {
+    const port = await freePort();
+    const started = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: logged });
+    try {
+      await waitFor(() => (started.output().includes('Clindoc local API on') ? true : undefined));
+      const { apiKey } = started.credentials();
+      expect(started.output()).not.toContain(apiKey);
+      expect(started.output()).not.toMatch(/#token=|cds_/);
+      expect(started.output()).toContain(`its id and key are in ${join(logged, 'local-credentials.json')} (owner-only)`);
+      expect(statSync(join(logged, 'local-credentials.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      started.child.kill('SIGTERM');
+      await new Promise((resolve) => started.child.once('exit', resolve));
+    }
   }, 90_000);
 
   it('clindoc credentials says where they would be when there are none', async () => {
