@@ -12,8 +12,12 @@ import { createRetentionStore } from './store/audit-store.js';
 
 const USAGE = `Usage: clindoc <command>
 
-  accounts create --name NAME [--json]   create an account and its first API key
-  accounts list [--json]                 list accounts
+  accounts create --name NAME [--operator] [--json]
+                                         create an account and its first API key; --operator gives it the
+                                         operator role (backups, model installs, ICD-10-CM imports through the API)
+  accounts operator --account ID [--revoke] [--json]
+                                         grant (or with --revoke withdraw) the operator role
+  accounts list [--json]                 list accounts (and which hold the operator role)
   keys create --account ID [--json]      create another API key for an account
   keys list --account ID [--json]        list an account's keys (ids, never secrets)
   keys revoke KEY_ID                     revoke a key; it stops working at once
@@ -58,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
       edition: { type: 'string' }, id: { type: 'string' }, role: { type: 'string' },
+      operator: { type: 'boolean', default: false }, revoke: { type: 'boolean', default: false },
 
       replace: { type: 'boolean', default: false }, 'key-file': { type: 'string' }, 'data-dir': { type: 'string' },
     },
@@ -215,14 +220,21 @@ async function main(argv: string[]): Promise<void> {
     }
     if (group === 'accounts' && action === 'create') {
       if (!values.name) fail('accounts create needs --name NAME');
-      const created = await accounts.createAccount(values.name);
+      const created = await accounts.createAccount(values.name, { operator: values.operator });
       print(
-        { accountId: created.account.id, apiKey: created.apiKey, keyId: created.keyId },
-        `account ${created.account.id} (${created.account.name})\nAPI key (shown once): ${created.apiKey}\nkey id: ${created.keyId}`,
+        { accountId: created.account.id, apiKey: created.apiKey, keyId: created.keyId, operator: values.operator },
+        `account ${created.account.id} (${created.account.name})${values.operator ? ', operator' : ''}\nAPI key (shown once): ${created.apiKey}\nkey id: ${created.keyId}`,
       );
+    } else if (group === 'accounts' && action === 'operator') {
+      if (!values.account) fail('accounts operator needs --account ID');
+      await accounts.setOperator(values.account, !values.revoke);
+      print({ accountId: values.account, operator: !values.revoke }, `${values.account} ${values.revoke ? 'no longer holds' : 'holds'} the operator role`);
     } else if (group === 'accounts' && action === 'list') {
       const list = await accounts.listAccounts();
-      print(list.map((a) => ({ accountId: a.id, name: a.name, createdAt: new Date(a.createdAt).toISOString() })), list.map((a) => `${a.id}\t${a.name}`).join('\n'));
+      print(
+        list.map((a) => ({ accountId: a.id, name: a.name, createdAt: new Date(a.createdAt).toISOString(), operator: a.operator === true || config.operatorAccounts.includes(a.id) })),
+        list.map((a) => `${a.id}\t${a.name}${a.operator === true || config.operatorAccounts.includes(a.id) ? '\toperator' : ''}`).join('\n'),
+      );
     } else if (group === 'keys' && action === 'create') {
       if (!values.account) fail('keys create needs --account ID');
       const key = await accounts.createKey(values.account);

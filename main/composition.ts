@@ -36,6 +36,7 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createWebhookDestinations, type Resolve } from './jobs/webhook-destination.js';
 import { operatorManagedCodeEditions, operatorManagedModels } from './services/models/operator-managed.js';
+import { confineModelImports } from './model-import-folders.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createVisitService } from './services/visits/visit-service.js';
@@ -224,7 +225,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // One destination policy (CLINDOC_WEBHOOK_ALLOW) for registration and for every delivery attempt.
   const destinations = createWebhookDestinations({ allow: config.webhookAllow, ...(options.webhookResolve ? { resolve: options.webhookResolve } : {}) });
   const webhooks = createWebhookService({ store: stores.webhooks, destinations, wake: () => dispatcher?.wake() });
-  const accounts = createAccountService({ store: stores.accounts });
+  const accounts = createAccountService({ store: stores.accounts, operators: config.operatorAccounts });
   let downloads: JobRunner | undefined;
   const modelManager = composeModelManager(config, db, logger, {
     enqueue: (kind, accountId, id) => downloads!.enqueue(kind, accountId, id),
@@ -364,7 +365,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, ...(sharedThrottle ? { sharedThrottle } : {}), backups, coding,
       // A clinic's instances each keep their own models and code sets, installed by the operator.
       codeEditions: shared ? operatorManagedCodeEditions(codeEditions) : codeEditions,
-      models: shared ? operatorManagedModels(modelManager.service) : modelManager.service,
+      models: shared ? operatorManagedModels(modelManager.service) : confineModelImports(modelManager.service, config.modelImportDirs),
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),
@@ -406,6 +407,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       const path = localCredentialsPath(config.dataDir);
       writeFileSync(path, JSON.stringify(localCredentials, null, 2), { mode: 0o600 });
       chmodSync(path, 0o600);
+    } else if (!shared) {
+      // A desktop's local account made before the operator role existed holds it too (issue 29).
+      const local = readLocalCredentials(config.dataDir);
+      if (local) await accounts.setOperator(local.accountId, true).catch(() => undefined);
     }
   }
 

@@ -18,6 +18,12 @@ const ERROR_TEXT: Record<number, string> = {
 
 };
 
+/** Decision (issue 29) on installation-wide actions, repeated on each operation it covers. */
+const OPERATOR_ONLY =
+  'Operator only: this acts on the whole installation (every account\'s data, or the device\'s models and code sets), so only an account with the ' +
+  'operator role may run it; any other account gets 403 before anything is read or looked up, so the answer reveals nothing about the installation. ' +
+  'The desktop\'s local account (created at first start) is the operator; a clinic names its operators (`clindoc accounts create --operator`, CLINDOC_OPERATOR_ACCOUNTS).';
+
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed per window for this account', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
@@ -146,7 +152,7 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
     const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...(spec.method === 'get' ? [] : [507]), ...spec.errors]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
-        description: ERROR_TEXT[status] ?? 'Error',
+        description: status === 403 && spec.operator ? `${ERROR_TEXT[403]}, or an account without the operator role` : ERROR_TEXT[status] ?? 'Error',
         headers: RATE_HEADERS,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
@@ -154,7 +160,8 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
     const operation: Record<string, unknown> = {
       operationId: spec.operationId,
       summary: spec.summary,
-      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.description || spec.operator ? { description: [spec.operator ? OPERATOR_ONLY : '', spec.description ?? ''].filter(Boolean).join(' ') } : {}),
+      ...(spec.operator ? { 'x-clindoc-operator-only': true } : {}),
       tags: spec.tags,
       parameters: parameters(spec),
       responses,
@@ -192,7 +199,9 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
         'that address is locked out of that account (429 with Retry-After, 60 s doubling per lockout in a row, at most 1 h) and its keys are not checked until the lockout ends; ' +
         'five times as many from one address for any accounts lock the address; an account under attack from many addresses locks out each address at its first wrong key, ' +
         'while clients that have not failed (the owner) keep working. Lockouts are recorded in the targeted account\'s audit trail; the keys tried never are. ' +
-        'Order of checks: Host/Origin (403), credentials (401/429), rate limit (429), then the request itself; a JSON body is read only after the credentials check, so an ' +
+        'Installation-wide actions (backups, model downloads, imports, cancels and removals, ICD-10-CM imports) belong to the operator role: the desktop\'s local account, ' +
+        'and on a clinic server the accounts its administrator names; any other account gets 403 (x-clindoc-operator-only on those operations). ' +
+        'Order of checks: Host/Origin (403), credentials (401/429), rate limit (429), the operator role where needed (403), then the request itself; a JSON body is read only after the credentials check, so an ' +
         'unauthenticated request with a malformed or oversized body gets 401, not 400 or 413. Paths are case-sensitive; a trailing slash is ignored; HEAD is answered by the GET route without a body.',
     },
     servers: [{ url: extra.serverUrl }],

@@ -43,6 +43,11 @@ export interface RouteSpec {
   success: { status: number; description: string; schema?: TSchema | Record<string, unknown>; etag?: boolean };
   /** Error statuses this operation may answer besides 401/429 (documented in OpenAPI). */
   errors: number[];
+  /**
+   * An installation-wide action (backups, model installs, code-set imports): only an account with
+   * the operator role may run it; any other gets 403 before its body is read or anything is looked up.
+   */
+  operator?: true;
 }
 
 export interface RouteContext<B = any, Q = any, P = any> {
@@ -121,6 +126,8 @@ export interface RegistryDeps {
   readJson: (req: Request, res: Response) => Promise<unknown>;
   /** Resolves the authenticated principal set by the auth middleware, or throws 401. */
   requirePrincipal: (req: Request) => Principal;
+  /** Rejects (403) unless the principal's account holds the operator role; needed by routes marked `operator`. */
+  requireOperator?: (principal: Principal) => Promise<void>;
 }
 
 /** What `res.type('application/json')` sets. */
@@ -152,6 +159,15 @@ export function createRouteRegistry(deps: RegistryDeps) {
       let entry: IdempotencyEntry | undefined;
       try {
         const principal = spec.auth === false ? ({ accountId: '', keyId: '' } as Principal) : deps.requirePrincipal(req);
+        if (spec.operator) {
+          try {
+            if (!deps.requireOperator) throw new DomainError('forbidden', 'this operation needs the operator role');
+            await deps.requireOperator(principal);
+          } catch (err) {
+            if (spec.rawBody) req.resume(); // an upload refused is discarded, never buffered
+            throw err;
+          }
+        }
         if (validateParams && !validateParams(req.params)) throw validationError(validateParams.errors, '');
         // No query string, no parse: most requests carry none.
         const query = req.url.includes('?') ? { ...(req.query as Record<string, unknown>) } : {};

@@ -9,6 +9,8 @@ export interface AccountRecord {
   id: string;
   name: string;
   createdAt: number;
+  /** Holds the operator role (installation-wide actions); absent means false. */
+  operator?: boolean;
 }
 
 export interface ApiKeyRecord {
@@ -24,6 +26,8 @@ export interface AccountStore {
   listAccounts(): Promise<AccountRecord[]>;
   getAccount(id: string): Promise<AccountRecord | undefined>;
   countAccounts(): Promise<number>;
+  /** Grants or withdraws the operator role; false when there is no such account. */
+  setOperator(id: string, operator: boolean): Promise<boolean>;
   insertKey(key: ApiKeyRecord & { hash: string }): Promise<void>;
   /** The key whose hash matches, revoked or not. */
   findKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined>;

@@ -1,6 +1,10 @@
 import type { Db } from './database.js';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from '../services/storage.js';
 
+interface AccountRow { id: string; name: string; createdAt: number; operator: number }
+
+const toAccount = (r: AccountRow): AccountRecord => ({ id: r.id, name: r.name, createdAt: r.createdAt, operator: r.operator === 1 });
+
 interface KeyRow { id: string; account_id: string; hash: string; created_at: number; revoked_at: number | null; last_used_at: number | null }
 
 const toKey = (row: KeyRow): ApiKeyRecord & { hash: string } => ({
@@ -18,9 +22,10 @@ const toKey = (row: KeyRow): ApiKeyRecord & { hash: string } => ({
  */
 export function createAccountStore(db: Db): AccountStore {
   const stmts = {
-    insertAccount: db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)'),
-    listAccounts: db.prepare('SELECT id, name, created_at AS createdAt FROM accounts ORDER BY created_at, id'),
-    getAccount: db.prepare('SELECT id, name, created_at AS createdAt FROM accounts WHERE id = ?'),
+    insertAccount: db.prepare('INSERT INTO accounts (id, name, created_at, operator) VALUES (?, ?, ?, ?)'),
+    listAccounts: db.prepare('SELECT id, name, created_at AS createdAt, operator FROM accounts ORDER BY created_at, id'),
+    getAccount: db.prepare('SELECT id, name, created_at AS createdAt, operator FROM accounts WHERE id = ?'),
+    setOperator: db.prepare('UPDATE accounts SET operator = ? WHERE id = ?'),
     countAccounts: db.prepare('SELECT COUNT(*) AS n FROM accounts'),
     insertKey: db.prepare('INSERT INTO api_keys (id, account_id, hash, created_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?)'),
     findKey: db.prepare('SELECT * FROM api_keys WHERE hash = ?'),
@@ -32,9 +37,13 @@ export function createAccountStore(db: Db): AccountStore {
     purgeTokens: db.prepare('DELETE FROM stream_tokens WHERE expires_at < ?'),
   };
   return {
-    createAccount: async (a: AccountRecord) => void stmts.insertAccount.run(a.id, a.name, a.createdAt),
-    listAccounts: async () => stmts.listAccounts.all() as AccountRecord[],
-    getAccount: async (id) => stmts.getAccount.get(id) as AccountRecord | undefined,
+    createAccount: async (a: AccountRecord) => void stmts.insertAccount.run(a.id, a.name, a.createdAt, a.operator ? 1 : 0),
+    listAccounts: async () => (stmts.listAccounts.all() as AccountRow[]).map(toAccount),
+    getAccount: async (id) => {
+      const row = stmts.getAccount.get(id) as AccountRow | undefined;
+      return row ? toAccount(row) : undefined;
+    },
+    setOperator: async (id, operator) => stmts.setOperator.run(operator ? 1 : 0, id).changes > 0,
     countAccounts: async () => (stmts.countAccounts.get() as { n: number }).n,
     insertKey: async (k) => void stmts.insertKey.run(k.id, k.accountId, k.hash, k.createdAt, k.revokedAt, k.lastUsedAt),
     findKeyByHash: async (hash) => {

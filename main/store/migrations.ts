@@ -219,5 +219,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX visits_account_created ON visits(account_id, created_at DESC, id DESC);
   `,
+  // 8 (issue 29): the operator role (installation-wide actions: backups, models, code sets); the
+  // webhook outbox, written in the transaction that finishes a note or transcription and drained
+  // into deliveries by the dispatcher, so a process that dies between the two loses no event.
+  `
+  ALTER TABLE accounts ADD COLUMN operator INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE webhook_outbox (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    event TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    request_url TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at, id);
+  `,
 ];
 

@@ -12,7 +12,14 @@ export function recordsContract(open: () => Promise<StoreBackend>): void {
       const { accounts } = backend().stores;
       const before = await accounts.countAccounts();
       const a = await newAccount(backend(), 1_000);
-      expect(await accounts.getAccount(a)).toEqual({ id: a, name: expect.any(String), createdAt: 1_000 });
+      expect(await accounts.getAccount(a)).toEqual({ id: a, name: expect.any(String), createdAt: 1_000, operator: false });
+      // The operator role (issue 29): granted and withdrawn on the account, refused for an unknown one.
+      expect(await accounts.setOperator(a, true)).toBe(true);
+      expect((await accounts.getAccount(a))?.operator).toBe(true);
+      expect((await accounts.listAccounts()).find((x) => x.id === a)?.operator).toBe(true);
+      expect(await accounts.setOperator(a, false)).toBe(true);
+      expect((await accounts.getAccount(a))?.operator).toBe(false);
+      expect(await accounts.setOperator('acct_missing', true)).toBe(false);
       expect(await accounts.getAccount('acct_missing')).toBeUndefined();
       expect(await accounts.countAccounts()).toBe(before + 1);
       expect((await accounts.listAccounts()).map((x) => x.id)).toContain(a);

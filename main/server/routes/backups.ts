@@ -38,7 +38,7 @@ export function registerBackupRoutes(registry: RouteRegistry, deps: { backups: B
         'encrypted, with a manifest of SHA-256 checksums, as one tar file in the folder named by CLINDOC_BACKUP_DIR; older backups beyond CLINDOC_BACKUP_KEEP are deleted. ' +
         'The file never leaves that folder through the API, so no account can read another account\'s data through a backup. ' +
         '409 when no backup folder is configured or a backup is already being written; 507 when the disk is full (nothing is left behind). ' + RESTORE_NOTE,
-      envelope: 'standard', success: { status: 201, description: 'The backup written', schema: CreatedBackup }, errors: [409],
+      envelope: 'standard', success: { status: 201, description: 'The backup written', schema: CreatedBackup }, errors: [409], operator: true,
     },
     () => deps.backups.create(),
   );
@@ -46,7 +46,7 @@ export function registerBackupRoutes(registry: RouteRegistry, deps: { backups: B
     {
       method: 'get', path: '/v1/backups', operationId: 'listBackups', tags, summary: 'Backups in the backup folder and the automatic backup settings',
       description: RESTORE_NOTE,
-      envelope: 'standard', success: { status: 200, description: 'Backups, newest first', schema: BackupList }, errors: [],
+      envelope: 'standard', success: { status: 200, description: 'Backups, newest first', schema: BackupList }, errors: [], operator: true,
     },
     () => deps.backups.list(),
   );

@@ -47,10 +47,9 @@ function readRelease(req: Request): Promise<{ order?: ReleaseFile; tabular?: Rel
 }
 
 const WHO =
-  'Decision: any authenticated account of this installation may list and import. The code set is installation-wide (one table serves ' +
-  'every account, as `clindoc codes import` loads it), it is public-domain CMS data, it holds no patient data, and it changes no ' +
-  "account's notes or visits: it only decides which edition future suggestions come from, and every suggestion names its edition. " +
-  'Clindoc runs for one practice on one machine, whose accounts are its own clinicians, and has no administrator role to reserve it to.';
+  'Decision (issue 29): any authenticated account may list; only the operator role may import. The code set is installation-wide (one table ' +
+  'serves every account, as `clindoc codes import` loads it) and decides which edition every account\'s suggestions come from, so changing it ' +
+  'belongs to the person who runs the installation (the desktop\'s local account, or an operator a clinic names), not to any account.';
 
 /** ICD-10-CM editions: list, and import a CMS release from Settings (the CLI's import module). */
 export function registerCodingEditionRoutes(registry: RouteRegistry, deps: { editions: CodeEditionsService }): void {
@@ -75,7 +74,7 @@ export function registerCodingEditionRoutes(registry: RouteRegistry, deps: { edi
         `A file that does not follow the CMS layout is a 400 naming the line; each file at most ${MAX_RELEASE_FILE_BYTES} bytes (413), ` +
         `${256 * 1024 * 1024} bytes uncompressed. ${WHO}`,
       rawBody: { contentTypes: ['multipart/form-data'], description: 'Files `order` and optional `tabular`, field `edition`.' },
-      envelope: 'standard', success: { status: 201, description: 'Imported', schema: CodeEditionImported }, errors: [400, 409, 413, 415],
+      envelope: 'standard', success: { status: 201, description: 'Imported', schema: CodeEditionImported }, errors: [400, 409, 413, 415], operator: true,
     },
     async ({ req }) => {
       try {

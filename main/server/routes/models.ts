@@ -8,7 +8,8 @@ const Model = IdParam('modelId');
 /**
  * The model manager (`/v1/models`): the catalog with what is installed on this device, downloads
  * as durable jobs with progress and cancel, imports from a local file or folder, verify, remove.
- * Models belong to the device, so every account sees and manages the same ones.
+ * Models belong to the device: every account sees the same ones, and only the operator role
+ * installs, cancels and removes them (issue 29: any account could pull or remove the device's models).
  */
 export function registerModelRoutes(registry: RouteRegistry, deps: { models: ModelService }): void {
   const tags = ['Models'];
@@ -24,7 +25,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     {
       method: 'post', path: '/v1/models/import', operationId: 'importModel', tags, summary: 'Install a model from a file or folder on this computer',
       description: 'For clinics without internet: copies a .gguf file or a model folder (a USB stick, a share) into the models folder. A catalog entry\'s files must have its publisher hashes (or those pinned at an earlier install); another model\'s hashes are pinned now. Written beside the installed models and moved into place only when complete.',
-      body: ModelImportBody, envelope: 'standard', success: { status: 201, description: 'The installed model', schema: ModelView }, errors: [400, 409, 415, 507],
+      body: ModelImportBody, envelope: 'standard', success: { status: 201, description: 'The installed model', schema: ModelView }, errors: [400, 409, 415, 507], operator: true,
     },
     ({ body }) => deps.models.importFrom((body as ModelImportBody).path, (body as ModelImportBody).id),
   );
@@ -39,7 +40,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     {
       method: 'delete', path: '/v1/models/:modelId', operationId: 'removeModel', tags, summary: 'Remove an installed model', params: Model,
       description: 'Deletes the model\'s files (and a download in progress). 409 while a live session uses it. The hashes pinned at its first download are kept, so installing it again must give the same files.',
-      envelope: 'delete', success: { status: 200, description: 'Removed' }, errors: [404, 409],
+      envelope: 'delete', success: { status: 200, description: 'Removed' }, errors: [404, 409], operator: true,
     },
     async ({ params }) => void (await deps.models.remove(params.modelId)),
   );
@@ -47,7 +48,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     {
       method: 'post', path: '/v1/models/:modelId/pull', operationId: 'pullModel', tags, summary: 'Download a catalog model', params: Model,
       description: 'Queues the download as a durable job and answers at once; follow it with `GET /v1/models/{modelId}/pull`. Refused with 507 when the disk cannot hold it. Resumes what an interrupted or cancelled download left. A download already under way is returned as it is.',
-      envelope: 'standard', success: { status: 202, description: 'The download', schema: ModelPullView }, errors: [400, 404, 409, 507],
+      envelope: 'standard', success: { status: 202, description: 'The download', schema: ModelPullView }, errors: [400, 404, 409, 507], operator: true,
     },
     ({ principal, params }) => deps.models.pull(principal.accountId, params.modelId),
   );
@@ -62,7 +63,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     {
       method: 'delete', path: '/v1/models/:modelId/pull', operationId: 'cancelModelPull', tags, summary: 'Cancel a model download', params: Model,
       description: 'Stops a queued or running download. What it fetched stays, so pulling again resumes.',
-      envelope: 'standard', success: { status: 200, description: 'The download, cancelled', schema: ModelPullView }, errors: [404, 409],
+      envelope: 'standard', success: { status: 200, description: 'The download, cancelled', schema: ModelPullView }, errors: [404, 409], operator: true,
     },
     ({ params }) => deps.models.cancelPull(params.modelId),
   );

@@ -15,7 +15,8 @@ export interface CreatedKey {
 }
 
 export interface AccountService {
-  createAccount(name: string): Promise<{ account: AccountRecord } & CreatedKey>;
+  /** With `operator`, the account holds the operator role (`clindoc accounts create --operator`). */
+  createAccount(name: string, options?: { operator?: boolean }): Promise<{ account: AccountRecord } & CreatedKey>;
   listAccounts(): Promise<AccountRecord[]>;
   createKey(accountId: string): Promise<CreatedKey>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
@@ -26,7 +27,15 @@ export interface AccountService {
   issueStreamToken(principal: Principal, ttlSeconds: number): Promise<{ token: string; expiresAt: string }>;
   authenticateStreamToken(token: string, accountId: string | undefined): Promise<Principal>;
   /**
-   * On a store with no accounts, creates the local account and its key; otherwise undefined.
+   * Whether an account holds the operator role: installation-wide actions (backups, model installs,
+   * code-set imports) are its alone. The local account, accounts created or marked as operators,
+   * and those named in CLINDOC_OPERATOR_ACCOUNTS do.
+   */
+  isOperator(accountId: string): Promise<boolean>;
+  /** Grants or withdraws the operator role; 404 for an unknown account. */
+  setOperator(accountId: string, operator: boolean): Promise<void>;
+  /**
+   * On a store with no accounts, creates the local account (an operator) and its key; otherwise undefined.
    * Calls made while one is in progress wait for it, so this process creates at most one.
    */
   ensureLocalAccount(): Promise<({ account: AccountRecord } & CreatedKey) | undefined>;
@@ -58,7 +67,12 @@ export const KEY_CACHE_MS = 5_000;
 /** Verified keys kept at once (a bound, not an expected size: entries come only from right keys). */
 const KEY_CACHE_MAX = 10_000;
 
-export function createAccountService(deps: { store: AccountStore; now?: () => number }): AccountService {
+export function createAccountService(deps: {
+  store: AccountStore;
+  /** Account ids holding the operator role by configuration (CLINDOC_OPERATOR_ACCOUNTS). */
+  operators?: readonly string[];
+  now?: () => number;
+}): AccountService {
   const { store } = deps;
   const now = deps.now ?? Date.now;
   /** When each key's last-used time was last written by this process. */
@@ -85,10 +99,11 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
     return { keyId, apiKey };
   };
 
-  const createAccount = async (name: string): Promise<{ account: AccountRecord } & CreatedKey> => {
+  const configuredOperators = new Set(deps.operators ?? []);
+  const createAccount = async (name: string, options: { operator?: boolean } = {}): Promise<{ account: AccountRecord } & CreatedKey> => {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 200) throw invalidRequest('name: must be 1 to 200 characters');
-    const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now() };
+    const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now(), operator: options.operator ?? false };
     await store.createAccount(account);
     return { account, ...(await createKey(account.id)) };
   };
@@ -102,6 +117,13 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
   return {
     createAccount,
     listAccounts: () => store.listAccounts(),
+    async isOperator(accountId) {
+      // Read at each installation-wide action (rare), so a role granted or withdrawn applies at once.
+      return configuredOperators.has(accountId) || (await store.getAccount(accountId))?.operator === true;
+    },
+    async setOperator(accountId, operator) {
+      if (!(await store.setOperator(accountId, operator))) throw notFound('account');
+    },
     createKey,
     listKeys: (accountId) => store.listKeys(accountId),
     async revokeKey(keyId) {
@@ -161,7 +183,8 @@ export function createAccountService(deps: { store: AccountStore; now?: () => nu
     },
     ensureLocalAccount() {
       // Count-then-create spans two awaits: one check at a time keeps a second call from creating a second account.
-      const run = ensuring.then(async () => ((await store.countAccounts()) > 0 ? undefined : createAccount('Local')));
+      // The desktop's own account is its operator: the person at this computer installs and backs up.
+      const run = ensuring.then(async () => ((await store.countAccounts()) > 0 ? undefined : createAccount('Local', { operator: true })));
       ensuring = run.catch(() => undefined);
       return run;
     },

@@ -2,9 +2,9 @@ import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../services/s
 import type { Sql } from './sql.js';
 
 interface KeyRow { id: string; account_id: string; hash: string; created_at: number; revoked_at: number | null; last_used_at: number | null }
-interface AccountRow { id: string; name: string; created_at: number }
+interface AccountRow { id: string; name: string; created_at: number; operator: boolean }
 
-const toAccount = (r: AccountRow): AccountRecord => ({ id: r.id, name: r.name, createdAt: r.created_at });
+const toAccount = (r: AccountRow): AccountRecord => ({ id: r.id, name: r.name, createdAt: r.created_at, operator: r.operator });
 const toKey = (r: Omit<KeyRow, 'hash'>): ApiKeyRecord => ({
   id: r.id, accountId: r.account_id, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at,
 });
@@ -13,14 +13,17 @@ const toKey = (r: Omit<KeyRow, 'hash'>): ApiKeyRecord => ({
 export function createPgAccountStore(sql: Sql): AccountStore {
   return {
     async createAccount(a) {
-      await sql.query('INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)', [a.id, a.name, a.createdAt]);
+      await sql.query('INSERT INTO accounts (id, name, created_at, operator) VALUES ($1, $2, $3, $4)', [a.id, a.name, a.createdAt, a.operator ?? false]);
     },
     async listAccounts() {
-      return (await sql.query<AccountRow>('SELECT id, name, created_at FROM accounts ORDER BY created_at, id')).rows.map(toAccount);
+      return (await sql.query<AccountRow>('SELECT id, name, created_at, operator FROM accounts ORDER BY created_at, id')).rows.map(toAccount);
     },
     async getAccount(id) {
-      const row = (await sql.query<AccountRow>('SELECT id, name, created_at FROM accounts WHERE id = $1', [id])).rows[0];
+      const row = (await sql.query<AccountRow>('SELECT id, name, created_at, operator FROM accounts WHERE id = $1', [id])).rows[0];
       return row ? toAccount(row) : undefined;
+    },
+    async setOperator(id, operator) {
+      return (await sql.query('UPDATE accounts SET operator = $1 WHERE id = $2', [operator, id])).rowCount > 0;
     },
     async countAccounts() {
       return (await sql.query<{ n: number }>('SELECT COUNT(*) AS n FROM accounts')).rows[0]!.n;

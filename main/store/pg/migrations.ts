@@ -225,6 +225,20 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE idempotency_keys ADD COLUMN claimed_by BIGINT;
   `,
+  // 6 (issue 29, SQLite's 8): the operator role; the webhook outbox, written by the statement that
+  // finishes a note or transcription and drained into deliveries by the dispatchers.
+  `
+  ALTER TABLE accounts ADD COLUMN operator BOOLEAN NOT NULL DEFAULT false;
+  CREATE TABLE webhook_outbox (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    event TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    request_url TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at, id);
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.
