@@ -1,0 +1,99 @@
+/**
+ * The physical exam from the clinician's spoken findings: each clause of an exam sentence
+ * becomes a finding by body system and region with its side ("on exam of your right knee, I do
+ * see some ecchymosis medially, there's no effusion" -> Musculoskeletal / knee / right:
+ * "ecchymosis medially"; "no effusion"). Manoeuvres announced ("I'm going to press here", "does
+ * this hurt?") are narration, not findings; a clause that cannot be read as a finding is
+ * unplaced, never copied in as speech.
+ */
+import { contextOf } from '../clinical-language/context.js';
+import { laterality } from './attributes.js';
+import { passesRegister } from './register.js';
+import { evidenceOf, type Said } from './said.js';
+import { isNarration, stripTalk } from './talk.js';
+import type { ExamFinding, ExamSystem, Unplaced } from './types.js';
+
+const REGIONS: [RegExp, ExamSystem][] = [
+  [/\b(heart|cardiac|cardiovascular|murmurs?|rhythm|gallops?|rubs?|carotids?)\b/i, 'Cardiovascular'],
+  [/\b(lungs?|breath sounds|chest wall|wheez\w*|rales|crackles|rhonchi|auscultation bilaterally|respiratory)\b/i, 'Respiratory'],
+  [/\b(abdomen|abdominal|belly|bowel sounds|liver|spleen|rebound|guarding)\b/i, 'Gastrointestinal'],
+  [/\b(neck|thyroid|jvd|jugular|lymph nodes?|lymphadenopathy|cervical)\b/i, 'Neck'],
+  [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented)\b/i, 'Neurological'],
+  [/\b(skin|rash|lesions?|wounds?|incisions?|erythema|laceration|abrasion|ecchymosis|bruis\w*)\b/i, 'Skin'],
+  [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|nasal)\b/i, 'HEENT'],
+  [/\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|finger|toe|back|spine|lumbar|thoracic|leg|arm|calf|thigh|joint|range of motion|extremit\w*|edema|effusion|muscle)\b/i, 'Musculoskeletal'],
+];
+const REGION_WORD = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|toe|back|lower back|spine|leg|arm|calf|thigh|neck|abdomen|lungs|heart|chest|head|ear|eye|throat|skin)s?\b/i;
+const FINDING_WORD =
+  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|\d+\/\d+|\d\+)\b/i;
+const LEAD = /^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
+const SEE = /^(?:i|we) (?:do |did |can |could )?(?:see|hear|appreciate|notice|feel|note|find|detect|observe|auscultate|palpate)s?\s+(?:that\s+)?(?:there(?:'s| is| are)\s+)?(?:some\s+|a\s+|an\s+|mild\s+(?=\w))?/i;
+const NOT_SEE = /^(?:i|we) (?:do not|don't|did not|didn't|can't|cannot|could not|couldn't) (?:see|hear|appreciate|feel|notice|note|find|detect|observe|palpate)\s+(?:any\s+)?/i;
+const THERE = /^there(?:'s| is| are| was| were)\s+(?:some\s+|a\s+|an\s+)?/i;
+const THERE_NO = /^there(?:'s| is| are| was| were)\s+no\s+/i;
+const YOU_HAVE = /^(?:you|he|she) (?:have|has|had|'ve got|got|do have|does have)\s+(?:some\s+|a\s+|an\s+)?/i;
+const YOU_NOT = /^(?:you|he|she) (?:do not|don't|does not|doesn't) have\s+(?:any\s+)?/i;
+const IT_LOOKS = /^(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?\s+/i;
+
+function systemOf(text: string): ExamSystem | undefined {
+  return REGIONS.find(([re]) => re.test(text))?.[1];
+}
+
+/** One clause of spoken exam as a finding phrase, or undefined when it states none. */
+export function findingPhrase(clause: string): { text: string; negated: boolean } | undefined {
+  let t = stripTalk(clause).replace(/[.!]+$/, '').trim();
+  let negated = false;
+  if (NOT_SEE.test(t)) { t = t.replace(NOT_SEE, ''); negated = true; }
+  else if (YOU_NOT.test(t)) { t = t.replace(YOU_NOT, ''); negated = true; }
+  else if (THERE_NO.test(t)) { t = t.replace(THERE_NO, ''); negated = true; }
+  else t = t.replace(SEE, '').replace(THERE, '').replace(YOU_HAVE, '').replace(IT_LOOKS, '');
+  t = t.replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
+  t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
+  if (negated) t = `no ${t.replace(/^no\s+/i, '')}`;
+  else if (/^no\b/i.test(t)) negated = true;
+  if (!t || /\b(?:i|i'm|me|my|we|us|you|you're|let's)\b/i.test(t) || /\?/.test(clause)) return undefined;
+  const words = t.split(/\s+/);
+  if (words.length > 16 || !FINDING_WORD.test(t)) return undefined;
+  return { text: t.charAt(0).toLowerCase() + t.slice(1), negated };
+}
+
+function clausesOf(text: string): string[] {
+  return text.split(/;\s+|,\s*(?:so|which)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
+}
+
+/** Exam findings from the clinician's sentences of the exam (and exam statements said elsewhere). */
+export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplaced[]; used: Set<number> } {
+  const exam: ExamFinding[] = [];
+  const unplaced: Unplaced[] = [];
+  const used = new Set<number>();
+  let region: { word: string; side?: ExamFinding['laterality'] } | undefined;
+  for (const s of said) {
+    if (s.speaker !== 'clinician' || s.talk || s.question) continue;
+    const examish = s.phase === 'exam' || /\bon (?:physical )?exam(?:ination)?\b|\bexam(?:ination)? (?:shows|reveals|of)\b/i.test(s.text);
+    if (!examish || isNarration(s.text)) continue;
+    // Results read out in the exam ("your x-ray showed...") are results.
+    if (/\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i.test(s.text)) continue;
+    const lead = LEAD.exec(stripTalk(s.text));
+    if (lead?.[2]) region = { word: lead[2].trim().split(' ').pop()!, ...(lead[1] ? { side: lead[1].toLowerCase() as 'left' } : {}) };
+    let placed = 0;
+    for (const raw of clausesOf(stripTalk(s.text).replace(LEAD, ''))) {
+      const f = findingPhrase(raw);
+      if (!f) continue;
+      const system = systemOf(f.text) ?? (region ? systemOf(region.word) : undefined) ?? systemOf(s.text);
+      if (!system) continue;
+      const regionWord = REGION_WORD.exec(f.text)?.[1]?.toLowerCase() ?? (region && systemOf(region.word) === system ? region.word : undefined);
+      const side = laterality(f.text) ?? (region && regionWord === region.word ? region.side : undefined) ?? laterality(s.text);
+      const at = s.text.toLowerCase().indexOf(f.text.replace(/^no /, '').split(' ')[0]!);
+      const negated = f.negated || (at >= 0 && contextOf(s.text, at, at + 1).negated && /^no\b/i.test(f.text));
+      const finding: ExamFinding = {
+        system, ...(regionWord ? { region: regionWord } : {}), ...(side ? { laterality: side } : {}), finding: f.text, presence: negated ? 'denied' : 'reported', evidence: evidenceOf(s),
+      };
+      if (passesRegister(s.text) && clausesOf(s.text).length === 1) finding.dictated = s.text;
+      exam.push(finding);
+      placed++;
+    }
+    if (placed > 0) used.add(s.i);
+    else if (s.phase === 'exam' && s.text.split(/\s+/).length >= 5) unplaced.push({ text: s.text, section: 'exam', reason: 'no exam finding read', evidence: evidenceOf(s) });
+  }
+  return { exam, unplaced, used };
+}

@@ -1,0 +1,126 @@
+/**
+ * The medications the patient is on, and allergies. A drug named with a dose before the
+ * assessment and plan ("I take metformin 500 mg twice a day", "we have you on lisinopril 20 mg")
+ * is a current medication; one the patient stopped is kept as stopped; adherence is read from
+ * the patient's words about it ("sometimes I forget"). Changes the clinician orders are plan
+ * items (plan.ts), not the current list.
+ */
+import { createPhraseMatcher, type PhraseMatcher } from '../clinical-language/phrase-match.js';
+import { DRUG_PHRASES } from '../clinical-language/medications.js';
+import { readDoses } from '../clinical-language/doses.js';
+import { readFrequencies } from '../clinical-language/units.js';
+import { answerPolarity, contextOf } from '../clinical-language/context.js';
+import { evidenceOf, type Said } from './said.js';
+import type { Adherence, Allergy, Medication } from './types.js';
+
+const lexicon = createPhraseMatcher(DRUG_PHRASES);
+
+/** The lexicon plus the caller's medication list (names it spells its own way). */
+export function drugMatcher(listed: readonly string[]): PhraseMatcher<string> {
+  if (listed.length === 0) return lexicon;
+  return createPhraseMatcher([...DRUG_PHRASES, ...listed.map((n) => ({ value: n.toLowerCase(), phrases: [n] }))]);
+}
+
+const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|switch|change|add|begin|initiate|prescribe|titrate|wean|taper)\w*\b/i;
+const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|discontinued|ran out)\b/i;
+const MISSING = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
+const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
+const ROUTES: [RegExp, string][] = [[/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
+const MASS = new Set(['mass', 'dose', 'volume']);
+
+export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A drug's dose said within eight words after its name. */
+export function doseAfter(text: string, end: number): { text: string; end: number } | undefined {
+  const d = readDoses(text).find((x) => !x.uncertain && MASS.has(x.unit.kind) && x.start >= end && text.slice(end, x.start).split(/\s+/).filter(Boolean).length <= 8);
+  if (!d) return undefined;
+  const low = /(\d+(?:\.\d+)?)-$/.exec(text.slice(Math.max(0, d.start - 12), d.start));
+  return { text: low ? `${low[1]}-${d.text}` : d.text, end: d.end };
+}
+
+export function frequencyAfter(text: string, end: number): string | undefined {
+  return readFrequencies(text).find((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 6)?.plain;
+}
+
+export function routeOf(text: string): string | undefined {
+  return ROUTES.find(([re]) => re.test(text))?.[1];
+}
+
+/** Current and past medications, from before the assessment and plan. */
+export function readMedications(said: Said[], listed: readonly string[]): { medications: Medication[]; used: Set<number> } {
+  const matcher = drugMatcher(listed);
+  const byDrug = new Map<string, Medication>();
+  const used = new Set<number>();
+  for (const s of said) {
+    if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
+    const hits = matcher.find(s.text);
+    if (hits.length === 0) continue;
+    for (const hit of hits) {
+      const ctx = contextOf(s.text, hit.start, hit.end);
+      if (ctx.family || ctx.hypothetical || (s.question && s.speaker === 'clinician' && s.reply === undefined)) continue;
+      const name = capitalise(s.text.slice(hit.start, hit.end));
+      const dose = CHANGE.test(s.text) ? undefined : doseAfter(s.text, hit.end);
+      const frequency = dose ? frequencyAfter(s.text, dose.end) : undefined;
+      const reply = s.reply !== undefined ? said[s.reply] : undefined;
+      // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
+      const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
+      const stopped = STOPPED.test(talk) || (s.question && reply !== undefined && answerPolarity(reply.text) === 'negative');
+      const adherence: Adherence | undefined = MISSING.test(talk) ? 'missing doses' : stopped ? 'not taking' : TAKING.test(talk) ? 'taking as prescribed' : undefined;
+      const prev = byDrug.get(hit.value);
+      const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
+      used.add(s.i);
+      if (prev) {
+        prev.evidence.push(...ev);
+        if (!prev.dose && dose) prev.dose = dose.text;
+        if (!prev.frequency && frequency) prev.frequency = frequency;
+        if (adherence) prev.adherence = adherence;
+        if (stopped) prev.status = 'stopped';
+        continue;
+      }
+      const route = routeOf(s.text);
+      byDrug.set(hit.value, {
+        name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}),
+        ...(adherence ? { adherence } : {}), status: stopped ? 'stopped' : 'current', evidence: ev,
+      });
+    }
+  }
+  return { medications: [...byDrug.values()], used };
+}
+
+const NONE = /\b(?:no (?:known )?(?:drug |medication )?allergies|not allergic|nkda|no allergies)\b/i;
+const ALLERGIC = /\ballergic to ([a-z][a-z -]{2,40}?)(?=[,.;]|$| (?:and|but|it|which|that|so|i|they)\b)|\ballerg(?:y|ies) to ([a-z][a-z -]{2,40}?)(?=[,.;]|$| (?:and|but|it|which|that|so|i|they)\b)/i;
+const REACTION = /\b(rash|hives|swelling|anaphylaxis|itching|throat (?:closes|closing|swelling)|shortness of breath|nausea|vomiting|upset stomach)\b/i;
+
+/** Allergies said, or their absence ("no known drug allergies", "any allergies?" "no"). */
+export function readAllergies(said: Said[]): { allergies: Allergy[]; used: Set<number> } {
+  const out: Allergy[] = [];
+  const used = new Set<number>();
+  for (const s of said) {
+    if (s.talk || !/\ballerg|\bnkda\b/i.test(s.text)) continue;
+    const reply = s.reply !== undefined ? said[s.reply] : undefined;
+    if (s.question && s.speaker === 'clinician') {
+      if (!reply || !/\b(?:medications?|drugs?|medicine|anything)\b/i.test(s.text)) continue;
+      if (answerPolarity(reply.text) === 'negative' && !ALLERGIC.test(reply.text)) {
+        out.push({ substance: 'none known', evidence: evidenceOf(s, reply) });
+        used.add(s.i).add(reply.i);
+      }
+      continue;
+    }
+    if (NONE.test(s.text)) {
+      out.push({ substance: 'none known', evidence: evidenceOf(s) });
+      used.add(s.i);
+      continue;
+    }
+    const m = ALLERGIC.exec(s.text);
+    if (!m) continue;
+    const at = m.index + m[0].indexOf(m[1] ?? m[2]!);
+    if (contextOf(s.text, at, at + (m[1] ?? m[2]!).length).negated) continue;
+    const substance = (m[1] ?? m[2]!).replace(/\b(?:the|my|some|a|an)\b\s*/gi, '').trim();
+    const reaction = REACTION.exec(s.text.slice(m.index + m[0].length))?.[1];
+    out.push({ substance, ...(reaction ? { reaction } : {}), evidence: evidenceOf(s) });
+    used.add(s.i);
+  }
+  // Said twice: one each.
+  const seen = new Set<string>();
+  return { allergies: out.filter((a) => !seen.has(a.substance) && seen.add(a.substance)), used };
+}

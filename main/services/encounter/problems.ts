@@ -1,0 +1,85 @@
+/**
+ * Problems of the assessment as the clinician walks through them ("for your first problem, your
+ * congestive heart failure, ...", "I think you have an acute lumbar strain"), each with its
+ * certainty (ConText: "possible", "rule out", "it's not a fracture") and status ("chronic",
+ * "new", "resolved"). A correction said later ("actually, not a sprain, it's a fracture")
+ * supersedes what was said first: the first becomes ruled out.
+ */
+import { contextOf } from '../clinical-language/context.js';
+import { CONDITIONS, findingPhrases, symptomsIn } from '../clinical-language/lexicon.js';
+import { createPhraseMatcher } from '../clinical-language/phrase-match.js';
+import { laterality } from './attributes.js';
+import { stripTalk } from './talk.js';
+import type { Certainty, ProblemStatus } from './types.js';
+
+const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
+
+const CUE =
+  /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*)?)?(?:the\s+|your\s+|his\s+|her\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds)\b)/i;
+const DIAGNOSIS =
+  /\b(?:you have|you've got|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|suffering from|dealing with|concerned (?:about|for)|suspect|not)\s+(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina))\b/iu;
+const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
+const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
+const DIAGNOSTIC_WORD = /(?:itis|osis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
+const PROBABLE = /\b(?:i think|i believe|likely|probably|possibl[ey]|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable)\b/i;
+const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
+const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
+const RESOLVED = /\b(?:resolved|gone away|went away|no longer|cleared up|better now|healed)\b/i;
+
+/** The problem's name as a clinical term: the lexicon's when the words are a synonym ("high blood pressure" -> hypertension). */
+export function problemTerm(name: string): string {
+  let n = name.trim();
+  for (let i = 0; i < 3; i++) n = n.replace(/^(?:(?:for|of|regarding|with|about|is|in terms of|as far as)\s+)?(?:your|his|her|the|a|an|this|that|my|some)\s+/i, '').replace(/^(?:for|of|regarding|with|about|is)\s+/i, '');
+  n = n.replace(/\s+(?:and\s+)?your\b.*$/i, '');
+  n = n.replace(/\s+(?:then|now|though|today|here|there|goes|wise|again|too|as well|also|standpoint|perspective|issue|issues|problem|problems)$/i, '').trim();
+  const whole = conditions.find(n).find((h) => h.start === 0 && h.end === n.length);
+  if (whole) n = whole.value.term;
+  return n.toLowerCase();
+}
+
+export function isProblemName(name: string): boolean {
+  return conditions.find(name).length > 0 || symptomsIn(name).length > 0 || DIAGNOSTIC_WORD.test(name);
+}
+
+export interface ProblemMention {
+  name: string;
+  certainty: Certainty;
+  status: ProblemStatus;
+  laterality?: 'left' | 'right' | 'bilateral';
+  /** What the sentence says beyond naming the problem. */
+  rest: string;
+  /** True when the sentence opens the problem as a topic ("for your diabetes, ..."). */
+  opens: boolean;
+}
+
+function judged(sentence: string, name: string, at: number): Pick<ProblemMention, 'certainty' | 'status'> {
+  const ctx = contextOf(sentence, Math.max(0, at), Math.max(0, at) + name.length);
+  const lead = sentence.slice(Math.max(0, at - 60), Math.max(0, at));
+  const certainty: Certainty = ctx.negated || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : ctx.uncertain || PROBABLE.test(lead) ? 'probable' : 'confirmed';
+  const status: ProblemStatus = RESOLVED.test(sentence) ? 'resolved' : NEW.test(sentence) ? 'new' : CHRONIC.test(sentence) ? 'chronic' : 'unknown';
+  return { certainty, status };
+}
+
+/** The problem a clinician's sentence opens or states, if any. */
+export function problemIn(sentence: string): ProblemMention | undefined {
+  const t = stripTalk(sentence);
+  const cue = CUE.exec(t);
+  if (cue) {
+    const raw = cue[1]!.trim();
+    if (!NOT_A_PROBLEM.test(raw) && !VERBISH.test(raw) && raw.split(/\s+/).length <= 6 && !/\b(?:problem|issue|concern)\b/i.test(raw) && isProblemName(raw)) {
+      const name = problemTerm(raw);
+      const side = laterality(raw) ?? laterality(t, cue.index, cue.index + cue[0].length);
+      return { name, ...judged(t, raw, t.toLowerCase().indexOf(raw.toLowerCase())), ...(side ? { laterality: side } : {}), rest: t.slice(cue.index + cue[0].length).replace(/^[\s,;]+/, ''), opens: true };
+    }
+  }
+  const dx = DIAGNOSIS.exec(t);
+  if (dx && !VERBISH.test(dx[1]!) && !NOT_A_PROBLEM.test(dx[1]!)) {
+    const raw = dx[1]!;
+    const at = dx.index + dx[0].length - raw.length;
+    const side = laterality(t, at, at + raw.length);
+    const judgedAs = judged(t, raw, at);
+    if (/^not\b/i.test(dx[0])) judgedAs.certainty = 'ruled-out';
+    return { name: problemTerm(raw.replace(/^(?:left|right)\s+/i, '')), ...judgedAs, ...(side ? { laterality: side } : {}), rest: t, opens: false };
+  }
+  return undefined;
+}

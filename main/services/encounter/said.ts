@@ -1,0 +1,95 @@
+/**
+ * The transcript as a list of things said: each sentence with its speaker, whether it asks,
+ * the question it answers, its phase of the visit (history, exam, assessment and plan), numbers
+ * written as digits, and its offsets in the transcript as given. Talk about the visit (small
+ * talk, dictation commands, narration) is marked, not deleted, so what was dropped can be shown.
+ */
+import { writeNumbers } from '../clinical-language/normalise.js';
+import { parseTurns, toSentences, type Role, type Turn } from './transcript.js';
+import { isDictationCommand, isNarration, isSmallTalk, stripTalk } from './talk.js';
+import type { Evidence, Speaker, Utterance } from './types.js';
+
+export type Phase = 'history' | 'exam' | 'plan';
+
+export interface Said {
+  /** Index in the list. */
+  i: number;
+  /** The sentence as cleaned, numbers in digits, openers and tag questions removed. */
+  text: string;
+  speaker: Speaker;
+  turn: number;
+  question: boolean;
+  phase: Phase;
+  start: number;
+  end: number;
+  /** Why the sentence is talk about the visit, when it is. */
+  talk?: 'small talk' | 'dictation command' | 'narration';
+  /** The clinician's question this sentence answers (index), when it opens the patient's reply. */
+  answers?: number;
+  /** The reply to this question (index of the reply's first sentence). */
+  reply?: number;
+  /** A spoken number could not be read with certainty: no value from this sentence is written. */
+  unclearNumber?: boolean;
+}
+
+const speakerOf = (role: Role, dictation: boolean): Speaker =>
+  role === 'doctor' ? 'clinician' : role === 'patient' ? 'patient' : role === 'other' ? 'other' : dictation ? 'clinician' : 'unknown';
+
+const EXAM_START =
+  /\b(?:physical exam(?:ination)?|(?:do|perform) (?:a |an |your )?(?:quick |brief )?exam|examine you|on (?:physical )?exam(?:ination)?|exam(?:ination)? (?:of|shows|reveals|today)|take a (?:quick )?(?:look|listen)|listen to your (?:heart|lungs|chest)|(?:vital signs|vitals) (?:today|look|are|were|show)|your (?:lungs|heart|abdomen) (?:sound|are|is)|on (?:your )?(?:heart|lung|abdominal) exam)\b/i;
+const PLAN_START =
+  /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
+
+/** Read the transcript into sentences, each with its speaker, phase and offsets. */
+export function readSaid(transcript: string): { said: Said[]; utterances: Utterance[]; turns: Turn[]; dictation: boolean } {
+  const turns = parseTurns(transcript);
+  const dictation = turns.every((t) => t.speaker === '');
+  const sentences = toSentences(turns, transcript);
+  const said: Said[] = sentences.map((s, i) => {
+    const written = writeNumbers(s.text);
+    const speaker = speakerOf(s.role, dictation);
+    const text = stripTalk(written.text) || written.text;
+    const out: Said = { i, text, speaker, turn: s.turn, question: s.question, phase: 'history', start: s.start, end: s.end };
+    if (written.uncertain.length > 0) out.unclearNumber = true;
+    if (isDictationCommand(s.text)) out.talk = 'dictation command';
+    else if (isSmallTalk(s.text) || isSmallTalk(text)) out.talk = 'small talk';
+    else if (speaker !== 'patient' && isNarration(s.text)) out.talk = 'narration';
+    return out;
+  });
+  markPhases(said);
+  linkAnswers(said);
+  const utterances = turns.map((t) => ({ speaker: speakerOf(t.role, dictation), label: t.speaker, start: t.start, end: t.end }));
+  return { said, utterances, turns, dictation };
+}
+
+function markPhases(said: Said[]): void {
+  const n = said.length;
+  const clinician = (s: Said): boolean => s.speaker === 'clinician';
+  let exam = said.findIndex((s) => clinician(s) && s.i / Math.max(1, n) > 0.15 && EXAM_START.test(s.text));
+  let plan = said.findIndex((s) => clinician(s) && s.i / Math.max(1, n) > 0.3 && (exam < 0 || s.i > exam) && PLAN_START.test(s.text));
+  if (plan < 0) plan = n;
+  if (exam < 0 || exam > plan) exam = plan;
+  for (const s of said) s.phase = s.i >= plan ? 'plan' : s.i >= exam ? 'exam' : 'history';
+}
+
+/** A patient's reply opens right after a clinician's question in the turn before. */
+function linkAnswers(said: Said[]): void {
+  for (const s of said) {
+    if (s.speaker === 'clinician' || s.i === 0) continue;
+    const prev = said[s.i - 1]!;
+    if (prev.turn === s.turn || prev.speaker !== 'clinician') continue;
+    // The question is the last question of the clinician's turn.
+    for (let k = s.i - 1; k >= 0 && said[k]!.turn === prev.turn; k--) {
+      if (said[k]!.question) {
+        s.answers = k;
+        said[k]!.reply = s.i;
+        break;
+      }
+    }
+  }
+}
+
+/** Evidence of one or more sentences. */
+export function evidenceOf(...sentences: (Said | undefined)[]): Evidence[] {
+  return sentences.filter((s): s is Said => s !== undefined).map((s) => ({ start: s.start, end: s.end, speaker: s.speaker }));
+}

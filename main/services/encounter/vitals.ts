@@ -1,0 +1,53 @@
+/**
+ * Vital signs with where they were measured: today's in the clinic, apart from values the
+ * patient brings from home or that another setting measured ("in the emergency room your
+ * blood pressure was 180/100"). Only today's belong under today's vital signs.
+ */
+import type { VitalKey } from '../clinical-language/phrases/types.js';
+import { evidenceOf, type Said } from './said.js';
+import type { Vital, VitalSource } from './types.js';
+
+const VITALS: [VitalKey, RegExp][] = [
+  ['bloodPressure', /\b(?:blood pressures?|bp)\b\D{0,30}?(\d{2,3}\/\d{2,3})/i],
+  ['heartRate', /\b(?:heart rate|pulse)\b(?! ox)\D{0,20}?(\d{2,3})\b(?!\s*%)/i],
+  ['temperature', /\b(?:temp(?:erature)?|fever of)\b\D{0,20}?(\d{2,3}(?:\.\d)?)\b/i],
+  ['oxygenSaturation', /\b(?:oxygen saturation|o2 sat\w*|pulse ox\w*|saturation|sat|oxygen(?:ation)?|sats)\b\D{0,25}?(\d{2,3})(?:%| percent)/i],
+  ['respiratoryRate', /\brespiratory rate\b\D{0,20}?(\d{1,2})\b/i],
+  ['weight', /\bweigh(?:t|s|ed)\b\D{0,20}?(\d{2,3}(?:\.\d)?\s*(?:pounds|lbs?|kg|kilograms))/i],
+];
+const HOME = /\b(?:at home|home (?:readings?|monitor|cuff)|your (?:cuff|machine|monitor)|i(?:'ve| have)? (?:been )?(?:checking|taking|measuring)|when i check)\b/i;
+const ELSEWHERE_EMERGENCY = /\b(?:er|emergency (?:room|department)|ed|urgent care|ambulance|paramedics|ems|hospital)\b/i;
+const ELSEWHERE = /\b(?:pharmacy|outside|other (?:doctor|clinic|office)|last (?:time|visit|week|month)|previous(?:ly)?|before|back in|they (?:said|told|measured)|was running|has been running|been running)\b/i;
+const TODAY = /\b(?:today|here|in the office|this morning|right now|vitals|vital signs|on exam)\b/i;
+
+function sourceOf(s: Said, previous: Said | undefined): VitalSource {
+  const text = s.text;
+  if (TODAY.test(text) && !ELSEWHERE_EMERGENCY.test(text) && !HOME.test(text)) return 'today';
+  if (ELSEWHERE_EMERGENCY.test(text)) return 'emergency';
+  if (HOME.test(text) || (s.speaker === 'patient' && /\b(?:my|i)\b/i.test(text))) return 'home';
+  if (ELSEWHERE.test(text)) return 'elsewhere';
+  // A value said in the exam by the clinician is today's; in the history it was measured before, somewhere.
+  if (s.phase === 'exam' && s.speaker === 'clinician') return 'today';
+  if (previous && ELSEWHERE_EMERGENCY.test(previous.text)) return 'emergency';
+  return s.speaker === 'clinician' && s.phase !== 'history' ? 'today' : 'elsewhere';
+}
+
+/** Every vital sign said with a value. */
+export function readVitals(said: Said[]): { vitals: Vital[]; used: Set<number> } {
+  const out: Vital[] = [];
+  const used = new Set<number>();
+  for (const s of said) {
+    if (s.talk || s.unclearNumber || (s.question && s.speaker === 'clinician')) continue;
+    for (const [kind, re] of VITALS) {
+      const m = re.exec(s.text);
+      if (!m) continue;
+      let value = m[1]!;
+      if (kind === 'oxygenSaturation') value = `${value}%`;
+      const source = sourceOf(s, said[s.i - 1]);
+      if (out.some((v) => v.kind === kind && v.value === value && v.source === source)) continue;
+      out.push({ kind, value, source, evidence: evidenceOf(s) });
+      used.add(s.i);
+    }
+  }
+  return { vitals: out, used };
+}
