@@ -22,6 +22,8 @@ export interface Candidate {
   symptom: boolean;
   /** Named at the head of its sentence ("Left knee pain.", "1. Atypical chest pain"), as a problem is, not in passing. */
   headline: boolean;
+  /** Position of the first mention that is a problem's heading (the problem list's order ranks the codes). */
+  headAt?: number;
   /** Codes linked through the table's notes. */
   related: string[];
   /** Concepts of the synonym index behind it. */

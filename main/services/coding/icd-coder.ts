@@ -10,6 +10,7 @@ import { findMentions, sentencesInScope, type Mention, type SetAside } from './m
 import { absorbIntoCombinations, applyCombinations, applyExclusions, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
+import { linesQualifiers, problemBlocks, statesHighGlucose } from './problem-blocks.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
@@ -152,7 +153,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       }
       out.set(inj.entry.code, {
         entry: inj.entry, role: 'current', spans: inj.spans, firstAt: at, why: [inj.why], evidenceScore: BASE.title * (sentence.section === 'assessment' || sentence.section === 'none' ? 1 : 0.88),
-        symptom: false, headline: isHeadline(text.slice(sentence.start, at), true), related: [], concepts: [], discussionOnly: false,
+        symptom: false, headline: isHeadline(text.slice(sentence.start, at), true), ...(isHeadline(text.slice(sentence.start, at), true) ? { headAt: at } : {}), related: [], concepts: [], discussionOnly: false,
       });
     }
   };
@@ -165,6 +166,9 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const doc = readDocument(text);
       const { mentions, setAside } = findMentions(doc, lexicon, index());
       mergeGroups(mentions);
+      const scope = sentencesInScope(doc);
+      if (doc.hasAssessment) qualifyFromLines(text, scope, mentions);
+      const highGlucose = statesHighGlucose(scope);
       const out = new Map<string, Candidate>();
       // Words of the note's other current conditions, once per group (a long note has thousands of mentions).
       const globalByGroup = new Map<string, Map<string, number>>();
@@ -174,6 +178,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
         if (!words) {
           words = new Map();
           for (const o of mentions) if (o.role === 'current' && (o.concept?.group ?? o.concept?.id) !== key) for (const w of o.words) words.set(w, 1);
+          if (highGlucose) words.set('hyperglycemia', 1);
           globalByGroup.set(key, words);
         }
         return words;
@@ -193,12 +198,13 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
             prev.firstAt = Math.min(prev.firstAt, m.start);
             prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
             prev.headline ||= headline;
+            if (headline) prev.headAt = Math.min(prev.headAt ?? Infinity, m.start);
             prev.discussionOnly &&= m.discussion;
             if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
           } else {
             out.set(r.entry.code, {
               entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
-              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, related: [], concepts: m.concept ? [m.concept.id] : [],
+              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, ...(headline ? { headAt: m.start } : {}), related: [], concepts: m.concept ? [m.concept.id] : [],
               discussionOnly: m.discussion,
             });
           }
@@ -206,7 +212,10 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       }
       for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
       addInjuries(text, doc, out);
-      addBmi(text, sentencesInScope(doc), out);
+      addBmi(text, scope, out);
+      if (highGlucose) {
+        for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
+      }
       dropHistoryOfCurrent(out);
       applyCombinations(table, lexicon, out);
       applyExclusions(lexicon, out);
@@ -225,6 +234,31 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       };
     },
   };
+}
+
+const SITE_OR_SIDE = /^(knee|ankle|hip|shoulder|elbow|wrist|hand|foot|lumbar|low|back|cervical|neck|thoracic|right|left|bilateral)$/;
+
+/**
+ * A problem heading that leaves out the site or the side ("Back pain.", "Osteoarthritis.") takes
+ * them from the lines under it when those name exactly one ("lumbar spine x-ray", "the knee").
+ */
+function qualifyFromLines(text: string, scope: ReturnType<typeof sentencesInScope>, mentions: Mention[]): void {
+  for (const [heading, lines] of problemBlocks(text, scope)) {
+    if (!lines.length) continue;
+    const extra = linesQualifiers(lines);
+    if (!extra.length) continue;
+    for (const m of mentions) {
+      if (m.sentence !== heading) continue;
+      const has = (re: RegExp): boolean => [...m.context.positive.keys()].some((w) => re.test(w));
+      const sides = has(/^(right|left|bilateral)$/);
+      const sites = has(SITE_OR_SIDE) && [...m.context.positive.keys()].some((w) => SITE_OR_SIDE.test(w) && !/^(right|left|bilateral)$/.test(w));
+      for (const w of extra) {
+        const isSide = /^(right|left|unilateral)$/.test(w);
+        if ((isSide && sides) || (!isSide && sites) || m.context.absent.has(w) || m.context.positive.has(w)) continue;
+        m.context.positive.set(w, 0.6);
+      }
+    }
+  }
 }
 
 /** True when at most two words (after a list number, bullet or label) stand before the mention in its sentence. */
@@ -254,9 +288,11 @@ function bmiRange(title: string, v: number): boolean {
 
 const TIER: Record<Candidate['role'], number> = { current: 0, status: 1, history: 2, family: 3 };
 
-/** Main reason first: the assessment's order, status then history then family codes after; "code first" respected. */
+/** Main reason first: the problem list's order, then the assessment's; status, history and family codes after; "code first" respected. */
 function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle): Candidate[] {
-  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || a.firstAt - b.firstAt || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
+  // A problem named as a heading ranks by the problem list's order, before conditions named only in passing.
+  const at = (c: Candidate): number => c.headAt ?? 1e9 + c.firstAt;
+  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || at(a) - at(b) || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
   for (const [first, then] of firstOf) {
     const i = sorted.findIndex((c) => c.entry.code === first);
     const j = sorted.findIndex((c) => c.entry.code === then);

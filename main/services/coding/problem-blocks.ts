@@ -1,0 +1,73 @@
+/**
+ * A problem-oriented assessment names each problem in a heading ("1. Left knee pain.", "Diabetes
+ * type 2.") and qualifies it in the lines under it ("Medical Reasoning: His hemoglobin A1c was
+ * elevated at 8", "lumbar spine x-ray"). A coder reads the heading as the problem and the lines for
+ * specificity: the site or side the heading leaves out, and the control of a diabetes the plan
+ * describes. This module finds the headings, their lines, and those qualifiers.
+ */
+import type { NoteSentence } from './document.js';
+import { readRole } from './mentions.js';
+import { wordsOf } from './words.js';
+
+/** Sites a heading may leave to its lines ("Back pain." over "lumbar spine x-ray unremarkable"). */
+const SITE_WORDS: Record<string, string[]> = {
+  knee: ['knee'], ankle: ['ankle'], hip: ['hip'], shoulder: ['shoulder'], elbow: ['elbow'], wrist: ['wrist'], hand: ['hand'],
+  foot: ['foot'], lumbar: ['lumbar', 'low', 'back'], lumbosacral: ['lumbar', 'low', 'back'], cervical: ['cervical', 'neck'],
+  thoracic: ['thoracic'],
+};
+const MAX_HEADING_WORDS = 9;
+
+/** True when a sentence opens a line and is short enough to be a problem's heading. */
+export function isProblemHeading(text: string, s: NoteSentence): boolean {
+  if (s.section !== 'assessment' && s.section !== 'plan') return false;
+  const lineStart = s.start === 0 || /\n\s*$/.test(text.slice(Math.max(0, s.start - 4), s.start)) || /^\s*(?:[-*•]|\(?\d{1,2}[.)])/.test(s.text);
+  if (!lineStart) return false;
+  const words = s.text.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 0 && words.length <= MAX_HEADING_WORDS && !/:\s*\S/.test(s.text);
+}
+
+/** Each heading of the scope with the lines under it (up to the next heading or section). */
+export function problemBlocks(text: string, scope: readonly NoteSentence[]): Map<NoteSentence, NoteSentence[]> {
+  const blocks = new Map<NoteSentence, NoteSentence[]>();
+  let current: NoteSentence | undefined;
+  for (const s of scope) {
+    if (isProblemHeading(text, s)) {
+      current = s;
+      blocks.set(s, []);
+    } else if (current && s.sectionIndex === current.sectionIndex) blocks.get(current)!.push(s);
+    else current = undefined;
+  }
+  return blocks;
+}
+
+/** Site and side words the lines give, when they name exactly one site and one side. */
+export function linesQualifiers(lines: readonly NoteSentence[]): string[] {
+  const sites = new Set<string>();
+  const sides = new Set<string>();
+  for (const s of lines) {
+    for (const w of wordsOf(s.text)) {
+      if (SITE_WORDS[w.norm]) sites.add(w.norm);
+      if (w.norm === 'right' || w.norm === 'left') sides.add(w.norm);
+    }
+  }
+  const out: string[] = [];
+  if (sites.size === 1) out.push(...SITE_WORDS[[...sites][0]!]!);
+  if (sides.size === 1) out.push(...sides, 'unilateral');
+  return out;
+}
+
+/** Glucose or A1c stated above goal: diabetes "with hyperglycemia" (the guideline's reading of poorly controlled). */
+const HIGH_GLUCOSE = /\b(?:a1c|glucose|blood sugars?|sugars?)\b[^.;:]{0,50}?\b(?:elevated|high|above (?:goal|target)|uncontrolled|not (?:well )?controlled)\b|\b(?:elevated|high)\s+(?:hemoglobin\s+)?(?:a1c|glucose|blood sugars?|sugars?)\b/i;
+
+/** True when the scope states, as a current finding, that the glucose or A1c is high. */
+export function statesHighGlucose(scope: readonly NoteSentence[]): { start: number; end: number } | undefined {
+  for (const s of scope) {
+    const m = HIGH_GLUCOSE.exec(s.text);
+    if (!m) continue;
+    const start = s.start + m.index;
+    const end = start + m[0].length;
+    if (/\b(?:not|no|never)\s+(?:\w+\s+){0,2}$/i.test(s.text.slice(0, m.index)) || /\bnot\s+(?:been\s+)?(?:elevated|high)/i.test(m[0])) continue;
+    if (readRole(s, start, end) === 'current') return { start, end };
+  }
+  return undefined;
+}
