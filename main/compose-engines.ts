@@ -14,6 +14,8 @@ import type { Logger } from 'pino';
 import type { ClindocConfig } from './config.js';
 import { invalidRequest } from './services/errors.js';
 import { createEnginePool, type Lease } from './services/engines/engine-pool.js';
+import { createEngineHealth, type EngineHealth, type EngineHealthView } from './services/engines/engine-health.js';
+import { withNoteFallback, withSpeechFallback, type EngineFailurePolicy } from './services/engines/fallback.js';
 import { createUtteranceStream } from './services/live/utterance-stream.js';
 import type { InstalledModelRecord } from './services/models/ports.js';
 import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
@@ -60,6 +62,10 @@ export interface EngineRegistry {
   warm(task: EngineTask, name: string): Promise<void>;
   inUse(name: string): boolean;
   unload(name: string): Promise<boolean>;
+  /** How the engine's recent calls went (last success, last failure and why, latency). */
+  health(task: EngineTask, name: string): EngineHealthView;
+  /** The record every call is written to (background checks add theirs). */
+  readonly healthRecord: EngineHealth;
   close(): Promise<void>;
 }
 
@@ -96,7 +102,14 @@ export function composeEngines(config: ClindocConfig, deps: {
   installedModels: () => Array<InstalledModelRecord & { location: string }>;
   batchVad: () => RobustVad;
   pocketsphinxFiles: { medical: boolean; resourcesDir: string };
+  /** The embedded writer notes fall back to when a chosen model or server fails (default: in this thread). */
+  fallbackNoteWriter?: () => NoteWriter;
+  /** What to do when a chosen engine fails: the embedded engine's work, marked (default), or fail. */
+  failurePolicy?: () => EngineFailurePolicy | Promise<EngineFailurePolicy>;
+  health?: EngineHealth;
 }): EngineRegistry {
+  const health = deps.health ?? createEngineHealth({ coolDownMs: config.engineRetryAfterSeconds * 1000 });
+  const policy = deps.failurePolicy ?? ((): EngineFailurePolicy => config.engineFailure);
   const threads = config.asrThreads ? { threads: config.asrThreads } : {};
   const clinicalLoaded = clinicalModelStatus(deps.pocketsphinxFiles).loaded;
   const installed = (task: EngineTask, name: string) => deps.installedModels().find((m) => m.id === name && m.task === task);
@@ -113,7 +126,12 @@ export function composeEngines(config: ClindocConfig, deps: {
     }
     if (name === 'openai-compatible' && config.asrBaseUrl) {
       const model = config.asrModel ?? 'whisper-1';
-      return { engine: name, kind: 'server', model, make: () => createOpenAiCompatibleRecognizer({ baseUrl: config.asrBaseUrl!, model, ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) }) };
+      return {
+        engine: name, kind: 'server', model,
+        make: () => createOpenAiCompatibleRecognizer({
+          baseUrl: config.asrBaseUrl!, model, timeoutMs: config.asrTimeoutMs, maxRetries: config.asrMaxRetries, ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}),
+        }),
+      };
     }
     if ((name === 'onnx-ctc' || name === 'onnx-whisper') && config.asrModelDir) {
       const onnx = { modelDir: config.asrModelDir, ...threads };
@@ -190,8 +208,12 @@ export function composeEngines(config: ClindocConfig, deps: {
         }
       },
     };
-    recognizers.set(name, handle);
-    return handle;
+    // A model or server that fails hands the recording to the embedded recogniser, marked (fallback.ts).
+    const guarded = spec.kind === 'embedded' ? handle : withSpeechFallback(handle, recognizer('pocketsphinx'), {
+      name: key, chosen: { engine: spec.engine, ...(spec.model ? { model: spec.model } : {}) }, health, policy,
+    });
+    recognizers.set(name, guarded);
+    return guarded;
   };
 
   const modelHandle = (name: string, engine: string): LanguageModel => ({
@@ -216,9 +238,13 @@ export function composeEngines(config: ClindocConfig, deps: {
     const id = `${name}|${'model' in spec ? spec.model : ''}`;
     let writer = writers.get(id);
     if (!writer) {
+      const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
       writer = spec.engine === 'embedded'
         ? withProvenance(createEmbeddedNoteWriter(), { engine: 'embedded' })
-        : withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) });
+        : withNoteFallback(
+          withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), chosen),
+          deps.fallbackNoteWriter?.() ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, { name: `text:${name}`, chosen, health, policy },
+        );
       writers.set(id, writer);
     }
     return writer;
@@ -255,6 +281,8 @@ export function composeEngines(config: ClindocConfig, deps: {
       if ('make' in spec) await pool.warm(`${task}:${name}`);
     },
     inUse: (name) => pool.inUse(`speech:${name}`) || pool.inUse(`text:${name}`),
+    health: (task, name) => health.view(`${task}:${name}`),
+    healthRecord: health,
     unload: async (name) => (await pool.unload(`speech:${name}`)) && (await pool.unload(`text:${name}`)),
     close: () => pool.close(),
   };

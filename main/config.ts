@@ -75,6 +75,18 @@ export interface ClindocConfig {
   asrBaseUrl?: string;
   asrModel?: string;
   asrApiKey?: string;
+  /** CLINDOC_ASR_TIMEOUT_MS, default 120000: longest one request to the transcription server may take (a whole recording). */
+  asrTimeoutMs: number;
+  /** CLINDOC_ASR_MAX_RETRIES, default 2: further attempts after a 429, a 5xx or a failed connection to the transcription server. */
+  asrMaxRetries: number;
+  /**
+   * CLINDOC_ENGINE_FAILURE, default `embedded`: when a chosen model or server fails, the note or
+   * transcript is made by the embedded engine and marked so (generatedBy.fallbackFrom, and the
+   * note's review list); `fail` fails it instead (retried later when the engine was unreachable).
+   */
+  engineFailure: 'embedded' | 'fail';
+  /** CLINDOC_ENGINE_RETRY_AFTER_SECONDS, default 60: after a chosen engine failed, work goes straight to the fallback this long before it is tried again. */
+  engineRetryAfterSeconds: number;
   /** CLINDOC_WEBHOOK_TIMEOUT_MS, default 10000 per delivery attempt. */
   webhookTimeoutMs: number;
   /**
@@ -269,6 +281,13 @@ const fraction = (env: Env, name: string, fallback: number): number => {
   return value;
 };
 
+/** CLINDOC_ENGINE_FAILURE: `embedded` (fall back, marked) or `fail`. */
+function engineFailure(env: Env): 'embedded' | 'fail' {
+  const value = env.CLINDOC_ENGINE_FAILURE?.trim() || 'embedded';
+  if (value !== 'embedded' && value !== 'fail') throw new ConfigError('CLINDOC_ENGINE_FAILURE', `must be embedded or fail, not "${value.slice(0, 20)}"`);
+  return value;
+}
+
 const flag = (env: Env, name: string, fallback: boolean): boolean => {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -391,6 +410,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     ...(asrBaseUrl ? { asrBaseUrl } : {}),
     ...(env.CLINDOC_ASR_MODEL ? { asrModel: env.CLINDOC_ASR_MODEL } : {}),
     ...(env.CLINDOC_ASR_API_KEY ? { asrApiKey: env.CLINDOC_ASR_API_KEY } : {}),
+    asrTimeoutMs: int(env, 'CLINDOC_ASR_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    asrMaxRetries: int(env, 'CLINDOC_ASR_MAX_RETRIES', 2, 0, 10),
+    engineFailure: engineFailure(env),
+    engineRetryAfterSeconds: int(env, 'CLINDOC_ENGINE_RETRY_AFTER_SECONDS', 60, 0, 86_400),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllow: webhookAllow(env),
     operatorAccounts: list(env, 'CLINDOC_OPERATOR_ACCOUNTS'),

@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'engine_unavailable'
+  | 'engine_bad_answer'
   | 'insufficient_storage'
   | 'internal';
 
@@ -30,6 +31,8 @@ const STATUS: Record<ErrorKind, number> = {
   precondition_required: 428,
   rate_limited: 429,
   engine_unavailable: 503,
+  /** The engine answered, but never with something usable (a model answering garbage): not retried later. */
+  engine_bad_answer: 502,
   insufficient_storage: 507,
   internal: 500,
 };

@@ -70,7 +70,7 @@ export interface NoteRecord {
   /** Additions made after signing, oldest first. */
   addenda: NoteAddendum[];
   /** The engine and model that wrote the note (absent before it is written, and for notes older than the record). */
-  generatedBy?: { engine: string; model?: string } | null;
+  generatedBy?: { engine: string; model?: string; fallbackFrom?: { engine: string; model?: string; reason: string } } | null;
 }
 
 

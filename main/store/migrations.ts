@@ -234,5 +234,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at, id);
   `,
+  // 9 (issue 26): the chosen engine a note fell back from (engine names and why, no patient data);
+  // per account, what to do when a chosen engine fails and the servers chosen per task (keys sealed).
+  `
+  ALTER TABLE notes ADD COLUMN engine_fallback TEXT;
+  ALTER TABLE account_settings ADD COLUMN engine_failure TEXT;
+  ALTER TABLE account_settings ADD COLUMN engine_servers TEXT;
+  `,
 ];
 

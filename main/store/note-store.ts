@@ -35,8 +35,8 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         for (const [field, value] of Object.entries(changes)) {
           if (field === 'generatedBy') {
             const by = value as NoteRecord['generatedBy'];
-            sets.push('engine = ?', 'engine_model = ?');
-            values.push(by?.engine ?? null, by?.model ?? null);
+            sets.push('engine = ?', 'engine_model = ?', 'engine_fallback = ?');
+            values.push(by?.engine ?? null, by?.model ?? null, by?.fallbackFrom ? JSON.stringify(by.fallbackFrom) : null);
             continue;
           }
           const column = NOTE_COLUMNS[field];

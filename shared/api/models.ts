@@ -165,6 +165,16 @@ export type EngineQualityFile = Static<typeof EngineQualityFile>;
 
 export const ENGINE_STATUS_TASKS = ['dictation', 'transcription', 'notes', 'extraction', 'coding'] as const;
 
+/** How an engine's recent calls went (every call is recorded; servers are also checked in the background). */
+export const EngineHealth = Type.Object({
+  status: StringEnum(['up', 'down', 'unknown'] as const, { description: '`down`: its latest call or check failed; `unknown`: not used or checked yet.' }),
+  lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastFailureAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastFailure: Type.Union([Type.String(), Type.Null()], { description: 'Why the latest failure happened (no patient data).' }),
+  latencyMs: Type.Union([Type.Integer(), Type.Null()], { description: 'How long the latest call or check took.' }),
+});
+export type EngineHealth = Static<typeof EngineHealth>;
+
 export const EngineTaskStatus = Type.Object({
   task: StringEnum(ENGINE_STATUS_TASKS, { description: 'dictation (live), transcription (uploads), notes, extraction (text to JSON), coding.' }),
   engine: Type.String({ description: 'The engine answering this task for this account now.' }),
@@ -175,6 +185,7 @@ export const EngineTaskStatus = Type.Object({
   partials: Type.Optional(Type.Boolean({ description: 'Dictation: whether words appear while speaking (false: each utterance appears when it ends).' })),
   quality: Type.Array(EngineMeasurement, { description: 'Figures measured by the repository\'s evaluation scripts for this engine; empty when none were measured here.' }),
   warnings: Type.Array(Type.String(), { description: 'What a physician should know before trusting the output.' }),
+  health: Type.Optional(EngineHealth),
 });
 export type EngineTaskStatus = Static<typeof EngineTaskStatus>;
 

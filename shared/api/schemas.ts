@@ -86,12 +86,15 @@ export type NoteStatus = (typeof NOTE_STATUSES)[number];
 export const EngineUsed = Type.Object({
   engine: Type.String({ description: '`embedded`, `llama-cpp`, `openai-compatible`, `pocketsphinx`, `onnx-whisper`, `onnx-ctc`.' }),
   model: Type.Optional(Type.String({ description: 'The installed model\'s id (see /v1/models), the model file or folder, or the server\'s model name.' })),
+  fallbackFrom: Type.Optional(Type.Object({
+    engine: Type.String(), model: Type.Optional(Type.String()), reason: Type.String({ description: 'Why the chosen engine failed (no patient data).' }),
+  }, { description: 'Present when the chosen engine failed and this one wrote it instead (the account did not ask to fail instead).' })),
 }, { description: 'The engine and model that made it.' });
 export type EngineUsed = Static<typeof EngineUsed>;
 
 /** One fact of a written note its sources do not support (`payload.json.review`). */
 export const FidelityReviewItem = Type.Object({
-  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date'] as const),
+  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date', 'engine'] as const, { description: '`engine`: the chosen engine failed and the embedded writer wrote the note instead (generatedBy.fallbackFrom); the whole note is to be read with that in mind.' }),
   text: Type.String({ description: 'The fact as the writer wrote it.' }),
   reason: Type.String({ description: 'What is wrong, as the marker says it.' }),
   action: StringEnum(['removed', 'marked'] as const, { description: 'removed: taken out of the note, the marker stands in its place; marked: kept, the marker follows it.' }),

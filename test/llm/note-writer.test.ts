@@ -180,13 +180,16 @@ describe('LLM note writer', () => {
     expect(systemOf(server.requests[1]!)).toContain('could not be used: the answer does not match the note schema');
   });
 
-  it('fails with a clear 503 and no patient data when answers stay unusable', async () => {
+  it('asks at most twice more when answers stay unusable, then fails with a clear 502 and no patient data', async () => {
     server = await startChatServer((_req, res) => answer(res, 'The patient Ana has a cough.', 'length'));
     const writer = createLlmNoteWriter(createOpenAiCompatibleModel({ baseUrl: server.baseUrl, model: 'm' }));
     const err = await writer.write(input()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
-    expect((err as DomainError).status).toBe(503);
-    expect((err as DomainError).message).toMatch(/no usable note: the answer holds no JSON object/);
+    expect(server.requests).toHaveLength(3);
+    // Not engine_unavailable: the job runner does not ask the same model again later.
+    expect((err as DomainError).kind).toBe('engine_bad_answer');
+    expect((err as DomainError).status).toBe(502);
+    expect((err as DomainError).message).toMatch(/no usable note in 3 answers: the answer holds no JSON object/);
     expect((err as DomainError).message).not.toMatch(/Ana|cough/);
   });
 });

@@ -90,14 +90,14 @@ describe('LLM style writer', () => {
     );
   });
 
-  it('answers 503 when no heading of the answer appears in the sample', async () => {
+  it('answers 502 after three answers when no heading of the answer appears in the sample', async () => {
     server = await startChatServer((_req, res) =>
       answer(res, JSON.stringify({ general: '', sections: [{ heading: 'Totally New', format: 'prose', guidance: '' }] })),
     );
     const writer = createLlmStyleWriter(createOpenAiCompatibleModel({ baseUrl: server.baseUrl, model: 'm' }));
     const err = await writer.createTemplate(SAMPLE, []).catch((e: unknown) => e);
-    expect((err as DomainError).status).toBe(503);
-    expect((err as DomainError).message).toMatch(/no usable note style/);
-    expect(server.requests).toHaveLength(2);
+    expect((err as DomainError).status).toBe(502);
+    expect((err as DomainError).message).toMatch(/no usable note style in 3 answers/);
+    expect(server.requests).toHaveLength(3);
   });
 });

@@ -90,7 +90,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): L
       return { result: stream ? await readStream(response) : await readJson(response) };
     } catch (err) {
       if (request.signal?.aborted) throw request.signal.reason ?? err;
-      if (timeout.aborted) throw engineUnavailable(`language model server did not answer within ${Math.round(timeoutMs / 1000)} s`);
+      if (timeout.aborted) throw engineUnavailable(`language model server did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} (CLINDOC_LLM_TIMEOUT_MS)`);
       if (err instanceof DomainError) throw err;
       throw new NetworkFailure(err);
     }

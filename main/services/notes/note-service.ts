@@ -7,7 +7,7 @@ import type { NoteLanguage } from '../../../shared/languages.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
-import { checkFidelity, fidelitySourcesOf } from './fidelity.js';
+import { checkFidelity, fidelitySourcesOf, type FidelityFlag } from './fidelity.js';
 
 /** The note creation body after schema validation (contract + API-DECISIONS). */
 export interface CreateNoteRequest {
@@ -191,6 +191,14 @@ export function createNoteService(deps: {
         if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
         // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
         const checked = checkFidelity(result, fidelitySourcesOf(input, new Date(now()).toISOString().slice(0, 10)));
+        // A note the embedded writer wrote because the chosen engine failed says so first in its review list.
+        const fellBack = result.generatedBy?.fallbackFrom;
+        if (fellBack) {
+          checked.review.unshift({
+            kind: 'engine' as FidelityFlag['kind'], text: `written by the embedded writer instead of ${fellBack.model ?? fellBack.engine}`,
+            reason: `the chosen engine failed (${fellBack.reason})`, action: 'marked', position: { start: 0, end: 0, line: 1 },
+          });
+        }
         // What must reach the physician even without includeJson: flagged facts and passages left untranslated.
         const untranslated = (checked.json as { untranslated?: unknown[] } | undefined)?.untranslated;
         const notices = { ...(checked.review.length > 0 ? { review: checked.review } : {}), ...(untranslated?.length ? { untranslated } : {}) };

@@ -45,6 +45,8 @@ export interface EngineUsed {
   engine: string;
   /** An installed model's id, a model file or folder name, or a server's model name. */
   model?: string;
+  /** The chosen engine that failed, when this one wrote it instead. */
+  fallbackFrom?: { engine: string; model?: string; reason: string };
 }
 
 /** A text engine that writes clinical notes (embedded deterministic writer or a language model). */

@@ -79,7 +79,7 @@ export function createTranscriptionPipeline(deps: {
       speakers,
       words,
       utterances,
-      generatedBy: { engine: recognizer.name, ...(recognizer.model ? { model: recognizer.model } : {}) },
+      generatedBy: recognized.generatedBy ?? { engine: recognizer.name, ...(recognizer.model ? { model: recognizer.model } : {}) },
     };
   };
 }

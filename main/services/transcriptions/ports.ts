@@ -19,6 +19,8 @@ export interface RecognitionResult {
   words: RecognizedWord[];
   /** Mean word confidence, 0 to 1 (0 when there are no words). */
   confidence: number;
+  /** Set when another engine than the one asked recognised it (the chosen one failed: fallback.ts). */
+  generatedBy?: { engine: string; model?: string; fallbackFrom?: { engine: string; model?: string; reason: string } };
 }
 
 export interface RecognitionOptions {

@@ -39,7 +39,7 @@ export interface TranscriptResult {
   words: TranscribedWord[];
   utterances: TranscribedUtterance[];
   /** The recogniser and model that made it (recorded with the transcript). */
-  generatedBy?: { engine: string; model?: string };
+  generatedBy?: { engine: string; model?: string; fallbackFrom?: { engine: string; model?: string; reason: string } };
 }
 
 /** Turns a stored audio file into a transcript (decode, segment, recognise, diarize, format). */
@@ -60,7 +60,7 @@ export interface TranscriptionV2View {
   completed_at: string | null;
   error: string | null;
   /** Extension: the recogniser and model that made the transcript. */
-  generatedBy?: { engine: string; model?: string };
+  generatedBy?: { engine: string; model?: string; fallbackFrom?: { engine: string; model?: string; reason: string } };
 }
 
 export interface TranscriptionV1View {

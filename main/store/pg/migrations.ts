@@ -239,6 +239,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX webhook_outbox_created ON webhook_outbox(created_at, id);
   `,
+  // 7 (issue 26): as SQLite 9: the engine a note fell back from; per account, the failure policy and the servers chosen per task.
+  `
+  ALTER TABLE notes ADD COLUMN engine_fallback TEXT;
+  ALTER TABLE account_settings ADD COLUMN engine_failure TEXT;
+  ALTER TABLE account_settings ADD COLUMN engine_servers TEXT;
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.

@@ -42,6 +42,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
           const by = value as NoteRecord['generatedBy'];
           set('engine', by?.engine ?? null);
           set('engine_model', by?.model ?? null);
+          set('engine_fallback', by?.fallbackFrom ? JSON.stringify(by.fallbackFrom) : null);
           continue;
         }
         const column = NOTE_COLUMNS[field];

@@ -7,6 +7,8 @@ export interface NoteRow {
   json: string | null; error: string | null; created_at: number; started_at: number | null; completed_at: number | null;
   version: number; signed_at: number | null; signed_by: string | null; addenda: string | null;
   engine: string | null; engine_model: string | null;
+  /** JSON of generatedBy.fallbackFrom (engine names and why; no patient data). */
+  engine_fallback?: string | null;
 }
 
 /** Patient data columns, sealed with AES-256-GCM; the row id is part of each value's context, the same on both databases. */
@@ -47,6 +49,6 @@ export function noteFromRow(cipher: FieldCipher, r: NoteRow): NoteRecord {
     signedBy: r.signed_by,
     addenda: r.addenda === null ? [] : (JSON.parse(cipher.open(r.addenda, rowContext(NOTE_SEALED.addenda, r.id))) as NoteRecord['addenda']),
     // Engine names are configuration, not patient data: kept in clear.
-    ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}) } } : {}),
+    ...(r.engine ? { generatedBy: { engine: r.engine, ...(r.engine_model ? { model: r.engine_model } : {}), ...(r.engine_fallback ? { fallbackFrom: JSON.parse(r.engine_fallback) as { engine: string; reason: string } } : {}) } } : {}),
   };
 }

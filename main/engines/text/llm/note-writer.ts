@@ -20,7 +20,7 @@ export interface LlmNoteWriterOptions {
   promptsDir?: string;
   /** Token budget for the answer. Default 3000. */
   maxTokens?: number;
-  /** Attempts when an answer is unusable (bad JSON, wrong shape). Default 2. */
+  /** Answers asked for when one is unusable (bad JSON, wrong shape): the first and at most two retries. Default 3. */
   attempts?: number;
 }
 
@@ -94,7 +94,7 @@ function postProcess(answer: NoteAnswer, plan: NotePlan, input: NoteGenerationIn
  * Throws a 503 DomainError when the model is down or its answers stay unusable.
  */
 export function createLlmNoteWriter(model: LanguageModel, options: LlmNoteWriterOptions = {}): NoteWriter {
-  const attempts = Math.max(1, options.attempts ?? 2);
+  const attempts = Math.max(1, options.attempts ?? 3);
   return {
     name: `llm-${model.name}`,
     async write(input: NoteGenerationInput): Promise<GeneratedNote> {
@@ -119,7 +119,8 @@ export function createLlmNoteWriter(model: LanguageModel, options: LlmNoteWriter
           problem = result.finishReason === 'length' ? `${err.message}; it was cut off at the token limit, so be more concise` : err.message;
         }
       }
-      throw new DomainError('engine_unavailable', `language model gave no usable note: ${problem}`);
+      // Not `engine_unavailable`: a model that answers garbage is not asked again later by the job runner.
+      throw new DomainError('engine_bad_answer', `language model gave no usable note in ${attempts} answers: ${problem}`);
     },
   };
 }

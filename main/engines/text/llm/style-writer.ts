@@ -16,7 +16,7 @@ import { writeTemplateText, type HeadingStyle, type SectionFormat, type Template
 export interface LlmStyleWriterOptions {
   /** Folder holding `style.md`; default `resources/prompts` found from this module. */
   promptsDir?: string;
-  /** Attempts when an answer is unusable. Default 2. */
+  /** Answers asked for when one is unusable: the first and at most two retries. Default 3. */
   attempts?: number;
 }
 
@@ -98,7 +98,7 @@ function measure(sample: string, headings: string[]): Map<number, Measured> {
  */
 export function createLlmStyleWriter(model: LanguageModel, options: LlmStyleWriterOptions = {}): StyleWriter {
   const validate = new Ajv({ strict: false }).compile(OUTLINE_SCHEMA);
-  const attempts = Math.max(1, options.attempts ?? 2);
+  const attempts = Math.max(1, options.attempts ?? 3);
   return {
     name: `llm-${model.name}`,
     async createTemplate(sampleNote: string, instructions: string[]): Promise<string> {
@@ -141,7 +141,8 @@ export function createLlmStyleWriter(model: LanguageModel, options: LlmStyleWrit
           problem = err.message;
         }
       }
-      throw new DomainError('engine_unavailable', `language model gave no usable note style: ${problem}`);
+      // Not `engine_unavailable`: a model that answers garbage is not asked again later by the job runner.
+      throw new DomainError('engine_bad_answer', `language model gave no usable note style in ${attempts} answers: ${problem}`);
     },
   };
 }
