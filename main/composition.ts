@@ -224,7 +224,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   let dispatcher: WebhookDispatcher | undefined;
   // One destination policy (CLINDOC_WEBHOOK_ALLOW) for registration and for every delivery attempt.
   const destinations = createWebhookDestinations({ allow: config.webhookAllow, ...(options.webhookResolve ? { resolve: options.webhookResolve } : {}) });
-  const webhooks = createWebhookService({ store: stores.webhooks, destinations, wake: () => dispatcher?.wake() });
+  const webhooks = createWebhookService({ store: stores.webhooks, destinations });
+  // A note's or transcription's final write carries its webhook event into the outbox (one
+  // transaction); the dispatcher turns it into deliveries. Told at once, it need not wait for its next pass.
+  const wakeDispatcher = (): void => dispatcher?.wake();
   const accounts = createAccountService({ store: stores.accounts, operators: config.operatorAccounts });
   let downloads: JobRunner | undefined;
   const modelManager = composeModelManager(config, db, logger, {
@@ -238,7 +241,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
   const notes = createNoteService({
     notes: stores.notes, templates: stores.templates, writer, enqueue,
-    events: { noteFinished: (e) => webhooks.emit({ accountId: e.accountId, resourceId: e.id, type: e.status === 'STATUS_DONE' ? 'note_generation.succeeded' : 'note_generation.failed' }) },
+    events: { noteFinished: wakeDispatcher },
   });
   const engines = createEngineSettingsService({
     store: stores.engineSettings, defaultEngine: config.asrEngine,
@@ -250,12 +253,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
 
   const transcriptions = createTranscriptionService({
     engines, store: stores.transcriptions, blobs: blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
-    events: {
-      transcriptionFinished: (e) => webhooks.emit({
-        accountId: e.accountId, resourceId: e.id, type: e.status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed',
-        ...(e.webhookUrl ? { requestUrl: e.webhookUrl } : {}),
-      }),
-    },
+    events: { transcriptionFinished: wakeDispatcher },
   });
   const handlers = {
     [NOTE_JOB]: { run: (id: string) => notes.generate(id), giveUp: (id: string, message: string) => notes.fail(id, message) },
@@ -280,7 +278,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     ? async (accountId, limit) => (await pgQueue.deadLetters(accountId, limit)).map(({ accountId: _a, ...d }) => d)
     : createSqliteDeadLetters(db, [MODEL_PULL_JOB]);
   dispatcher = createWebhookDispatcher({
-    store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs, destinations,
+    store: stores.webhooks, logger, timeoutMs: config.webhookTimeoutMs, destinations, drainOutbox: () => webhooks.drainOutbox(),
     ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
     // On a shared database another instance may die mid-send while this one runs on.
     ...(shared ? { recoverEveryMs: WEBHOOK_RECOVERY_MS } : {}),

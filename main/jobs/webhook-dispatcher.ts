@@ -34,6 +34,12 @@ export interface DispatcherOptions {
    * refuses a destination the policy does not allow, and connects to the address it checked.
    */
   destinations: { resolveForDelivery(url: string): Promise<CheckedDestination> };
+  /**
+   * Turns events in the outbox (written with the note or transcription that caused them) into
+   * deliveries; resolves with the number of events taken. Called at each pass before claiming, so an
+   * event a dead process left in the outbox goes out at the next start or the next pass of any instance.
+   */
+  drainOutbox?: () => Promise<number>;
   /** Sends one attempt to a checked destination; default an HTTP(S) POST pinned to its address. */
   send?: typeof postToDestination;
 }
@@ -133,6 +139,8 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         const taken = await store.recoverInterrupted({ claimedBefore: recoveredAt - claimedForMs });
         if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
       }
+      // A bounded number of batches per pass, so a backlog never holds up the deliveries already due.
+      for (let round = 0; options.drainOutbox && round < 20 && (await options.drainOutbox()) > 0; round++);
       for (const d of await store.claimDue(Date.now(), 10)) {
         const p = attempt(d)
           .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))

@@ -99,7 +99,9 @@ export interface NoteStore {
    * are one conditional statement, so of two racing changes the second sees the first's result
    * and writes nothing. True when a note was written.
    */
-  update(id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, only?: NoteWriteCondition): Promise<boolean>;
+  update(
+    id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, only?: NoteWriteCondition, announce?: Announcement,
+  ): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
@@ -150,7 +152,10 @@ export interface TranscriptionStore {
    * Applies `changes`; with `only.statusIn`, only while the stored status is one of those, checked
    * by the statement that writes. True when a transcription was written.
    */
-  update(id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>, only?: { statusIn?: readonly TranscriptionStatus[] }): Promise<boolean>;
+  update(
+    id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>, only?: { statusIn?: readonly TranscriptionStatus[] },
+    announce?: Announcement,
+  ): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
@@ -260,6 +265,27 @@ export interface WebhookAttempt {
   durationMs: number;
 }
 
+/**
+ * A webhook event to write with the change that causes it (the outbox, issue 29): an update given
+ * one writes the event in the same transaction only when the update itself writes, so a process
+ * that dies after a note's final write still leaves its event, and a write that did not land leaves none.
+ */
+export interface Announcement {
+  event: string;
+  /** A per-request webhook URL (a transcription's `webhookUrl`). */
+  requestUrl?: string;
+}
+
+/** An event in the outbox, waiting to become deliveries. */
+export interface OutboxEvent {
+  id: string;
+  accountId: string;
+  event: string;
+  resourceId: string;
+  requestUrl: string | null;
+  createdAt: number;
+}
+
 export interface WebhookStore {
   insert(webhook: WebhookRecord): Promise<void>;
   list(accountId: string): Promise<WebhookRecord[]>;
@@ -278,4 +304,12 @@ export interface WebhookStore {
    * attempt's timeout, is not doubled.
    */
   recoverInterrupted(options?: { claimedBefore?: number }): Promise<number>;
+  /** The oldest events in the outbox. */
+  takeOutbox(limit: number): Promise<OutboxEvent[]>;
+  /**
+   * Turns an outbox event into its deliveries: removes the event and stores the deliveries in one
+   * transaction, only if the event was still there (of two dispatchers draining together, one
+   * fans out). True when this call did.
+   */
+  fanOut(eventId: string, deliveries: DeliveryRecord[]): Promise<boolean>;
 }

@@ -3,6 +3,7 @@ import type { NoteRecord, NoteStore } from '../services/storage.js';
 import { createPager } from './paging.js';
 import type { FieldCipher } from './crypto/field-cipher.js';
 import { NOTE_COLUMNS, noteFromRow, sealNoteColumn, type NOTE_SEALED, type NoteRow } from './rows/notes.js';
+import { createOutboxWriter } from './outbox.js';
 
 /** SQLite implementation of the notes port; request, markdown and json are stored encrypted. */
 export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
@@ -15,6 +16,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
   const getAny = db.prepare('SELECT * FROM notes WHERE id = ?');
   const page = createPager<NoteRow>(db, 'notes');
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
+  const announced = createOutboxWriter(db, 'notes');
   return {
       insert: async (n) =>
         void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
@@ -29,7 +31,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         return row ? noteFromRow(cipher, row) : undefined;
       },
       list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => noteFromRow(cipher, r)),
-      update: async (id, changes, only) => {
+      update: async (id, changes, only, announce) => {
         const sets: string[] = [];
         const values: unknown[] = [];
         for (const [field, value] of Object.entries(changes)) {
@@ -60,7 +62,8 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
           where.push(`status IN (${only.statusIn.map(() => '?').join(', ')})`);
           key.push(...only.statusIn);
         }
-        return db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`).run(...values, ...key).changes > 0;
+        const statement = db.prepare(`UPDATE notes SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`);
+        return announced(id, () => statement.run(...values, ...key).changes > 0, announce);
       },
       delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };

@@ -5,6 +5,7 @@ import type { FieldCipher } from './crypto/field-cipher.js';
 import {
   TRANSCRIPTION_COLUMNS, TRANSCRIPTION_JSON_FIELDS, sealTranscriptionField, transcriptionFromRow, type TranscriptionRow,
 } from './rows/transcriptions.js';
+import { createOutboxWriter } from './outbox.js';
 
 /** SQLite implementation of the transcriptions port; options and result are stored encrypted. */
 export function createTranscriptionStore(db: Db, cipher: FieldCipher): TranscriptionStore {
@@ -17,6 +18,7 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
   const getAny = db.prepare('SELECT * FROM transcriptions WHERE id = ?');
   const page = createPager<TranscriptionRow>(db, 'transcriptions');
   const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
+  const announced = createOutboxWriter(db, 'transcriptions');
   return {
     insert: async (t) =>
       void insert.run(t.id, t.accountId, t.status, seal('options', t.id, t.options), t.audioBlob, t.audioType,
@@ -30,7 +32,7 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
       return row ? transcriptionFromRow(cipher, row) : undefined;
     },
     list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => transcriptionFromRow(cipher, r)),
-    update: async (id, changes, only) => {
+    update: async (id, changes, only, announce) => {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
@@ -42,7 +44,8 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
       if (!sets.length) return false;
       const statusIn = only?.statusIn;
       const where = statusIn ? `id = ? AND status IN (${statusIn.map(() => '?').join(', ')})` : 'id = ?';
-      return db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`).run(...values, id, ...(statusIn ?? [])).changes > 0;
+      const statement = db.prepare(`UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`);
+      return announced(id, () => statement.run(...values, id, ...(statusIn ?? [])).changes > 0, announce);
     },
     delete: async (accountId, id) => del.run(accountId, id).changes > 0,
   };

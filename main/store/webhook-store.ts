@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../services/storage.js';
+import type { DeliveryRecord, OutboxEvent, WebhookAttempt, WebhookRecord, WebhookStore } from '../services/storage.js';
 import type { FieldCipher } from './crypto/field-cipher.js';
 import {
   deliveryFromRow, hookFromRow, sealDeliverySecret, sealHookSecret, type DeliveryRow, type HookRow,
@@ -33,7 +33,20 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
       'SELECT delivery_id AS deliveryId, attempt, at, status_code AS statusCode, error, duration_ms AS durationMs FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
     ),
     recover: db.prepare(`UPDATE webhook_deliveries SET status = 'pending' WHERE status = 'delivering' AND updated_at < ?`),
+    outbox: db.prepare(
+      `SELECT id, account_id AS accountId, event, resource_id AS resourceId, request_url AS requestUrl, created_at AS createdAt
+       FROM webhook_outbox ORDER BY created_at, id LIMIT ?`,
+    ),
+    takeEvent: db.prepare('DELETE FROM webhook_outbox WHERE id = ?'),
   };
+  const insertDelivery = (d: DeliveryRecord): void =>
+    void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, sealDeliverySecret(cipher, d.id, d.secret), d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now());
+  // The event leaves the outbox and its deliveries arrive together, or neither does.
+  const fanOut = db.transaction((eventId: string, deliveries: DeliveryRecord[]): boolean => {
+    if (s.takeEvent.run(eventId).changes === 0) return false;
+    for (const d of deliveries) insertDelivery(d);
+    return true;
+  });
   return {
     insert: async (w) => void s.insert.run(w.id, w.accountId, w.url, JSON.stringify(w.events), sealHookSecret(cipher, w.id, w.secret), w.createdAt),
     list: async (accountId) => (s.list.all(accountId) as HookRow[]).map(toHook),
@@ -42,8 +55,7 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
       return row ? toHook(row) : undefined;
     },
     delete: async (accountId, id) => s.del.run(accountId, id).changes > 0,
-    insertDelivery: async (d) =>
-      void s.insertDelivery.run(d.id, d.accountId, d.webhookId, d.url, sealDeliverySecret(cipher, d.id, d.secret), d.event, d.resourceId, d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now()),
+    insertDelivery: async (d) => insertDelivery(d),
     claimDue: async (now, limit) => (s.claim.all(Date.now(), now, limit) as DeliveryRow[]).map(toDelivery),
     updateDelivery: async (id, c) => void s.update.run(c.status, c.attempts ?? null, c.nextAttemptAt ?? null, Date.now(), id),
     recordAttempt: async (a: WebhookAttempt) => void s.attempt.run(a.deliveryId, a.attempt, a.at, a.statusCode, a.error, a.durationMs),
@@ -51,5 +63,7 @@ export function createWebhookStore(db: Db, cipher: FieldCipher): WebhookStore {
       ((resourceId === undefined ? s.deliveries.all(accountId) : s.deliveriesFor.all(accountId, resourceId)) as DeliveryRow[]).map(toDelivery),
     listAttempts: async (deliveryId) => s.attempts.all(deliveryId) as WebhookAttempt[],
     recoverInterrupted: async (options = {}) => s.recover.run(options.claimedBefore ?? Number.MAX_SAFE_INTEGER).changes,
+    takeOutbox: async (limit) => s.outbox.all(limit) as OutboxEvent[],
+    fanOut: async (eventId, deliveries) => fanOut(eventId, deliveries),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../main/services/storage.js';
 import type { StoreBackend } from './backend.js';
-import { MARKER, newAccount, useBackend } from './fixtures.js';
+import { MARKER, newAccount, note, transcription, useBackend } from './fixtures.js';
 
 const delivery = (id: string, accountId: string, extra: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
   id, accountId, webhookId: 'wh1', url: 'https://example.test/hook', secret: `whsec_${MARKER}`, event: 'note.completed', resourceId: 'note1',
@@ -125,6 +125,54 @@ export function queuesContract(open: () => Promise<StoreBackend>): void {
       const ids = batches.flat().map((d) => d.id).filter((id) => id.startsWith('race_'));
       expect(ids).toHaveLength(10);
       expect(new Set(ids).size).toBe(10);
+    });
+  });
+
+  describe('the webhook outbox', () => {
+    const backend = useBackend(open);
+    const UNFINISHED = { statusIn: ['STATUS_PENDING', 'STATUS_PROCESSING'] } as const;
+    const eventsOf = async (accountId: string) => (await backend().stores.webhooks.takeOutbox(1000)).filter((e) => e.accountId === accountId);
+
+    it('writes a final write\'s event with it, and none for a write that did not land or announced nothing', async () => {
+      const { notes, transcriptions } = backend().stores;
+      const a = await newAccount(backend());
+      await notes.insert(note('n-outbox', a, 1_000, { status: 'STATUS_PROCESSING', markdown: null, json: null }));
+      expect(await notes.update('n-outbox', { status: 'STATUS_PROCESSING', startedAt: 5 }, UNFINISHED)).toBe(true);
+      expect(await eventsOf(a)).toEqual([]);
+      expect(await notes.update('n-outbox', { status: 'STATUS_DONE', markdown: '# Done', completedAt: 9 }, UNFINISHED, { event: 'note_generation.succeeded' })).toBe(true);
+      // A second run of the job finds the note finished: nothing written, no second event.
+      expect(await notes.update('n-outbox', { status: 'STATUS_FAILED', error: 'late' }, UNFINISHED, { event: 'note_generation.failed' })).toBe(false);
+      const [event, ...more] = await eventsOf(a);
+      expect(more).toEqual([]);
+      expect(event).toMatchObject({ accountId: a, event: 'note_generation.succeeded', resourceId: 'n-outbox', requestUrl: null });
+      expect((await notes.get(a, 'n-outbox'))?.status).toBe('STATUS_DONE');
+
+      await transcriptions.insert(transcription('t-outbox', a, 1_000, { status: 'processing', result: null }));
+      const announce = { event: 'audio_transcription.succeeded', requestUrl: 'https://example.test/per-request' };
+      expect(await transcriptions.update('t-outbox', { status: 'completed', updatedAt: 7 }, { statusIn: ['pending', 'processing'] }, announce)).toBe(true);
+      expect(await transcriptions.update('t-outbox', { status: 'failed', updatedAt: 8 }, { statusIn: ['pending', 'processing'] }, announce)).toBe(false);
+      expect((await eventsOf(a)).filter((e) => e.resourceId === 't-outbox')).toEqual([
+        expect.objectContaining({ event: 'audio_transcription.succeeded', requestUrl: 'https://example.test/per-request' }),
+      ]);
+    });
+
+    it('fans an event out once: its deliveries arrive as it leaves, and a second fan-out finds nothing', async () => {
+      const { notes, webhooks } = backend().stores;
+      const a = await newAccount(backend());
+      for (const id of ['n-fan', 'n-none']) {
+        await notes.insert(note(id, a, 1_000, { status: 'STATUS_PROCESSING' }));
+        await notes.update(id, { status: 'STATUS_DONE' }, UNFINISHED, { event: 'note_generation.succeeded' });
+      }
+      const [fan, none] = (await eventsOf(a)).sort((x, y) => x.resourceId.localeCompare(y.resourceId));
+      const out = [delivery(`d-${a}-1`, a, { resourceId: 'n-fan' }), delivery(`d-${a}-2`, a, { resourceId: 'n-fan', webhookId: 'wh2' })];
+      const [first, second] = await Promise.all([webhooks.fanOut(fan!.id, out), webhooks.fanOut(fan!.id, out.map((d) => ({ ...d, id: `${d.id}-again` })))]);
+      expect([first, second].sort()).toEqual([false, true]);
+      expect((await webhooks.listDeliveries(a, 'n-fan')).map((d) => d.id).sort()).toHaveLength(2);
+      expect((await webhooks.listDeliveries(a, 'n-fan'))[0]!.secret).toBe(`whsec_${MARKER}`);
+      // An event nobody subscribes to simply leaves.
+      expect(await webhooks.fanOut(none!.id, [])).toBe(true);
+      expect(await webhooks.fanOut(none!.id, [])).toBe(false);
+      expect(await eventsOf(a)).toEqual([]);
     });
   });
 }

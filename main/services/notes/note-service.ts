@@ -49,7 +49,11 @@ export const MAX_MEDICATIONS = 50;
 export const NOTE_JOB = 'note_generation';
 
 export interface NoteEvents {
-  /** Called after a note reaches a final state (webhooks), and awaited. Must not throw. */
+  /**
+   * Called after a note reaches a final state, and awaited; must not throw. Its webhook event is not
+   * sent from here: the final write carries it into the outbox (one transaction), so a process that
+   * dies before this call loses no event.
+   */
   noteFinished?(note: { accountId: string; id: string; status: 'STATUS_DONE' | 'STATUS_FAILED' }): void | Promise<void>;
 }
 
@@ -206,7 +210,7 @@ export function createNoteService(deps: {
         const written = await deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,
           completedAt: now(), error: null, generatedBy: result.generatedBy ?? { engine: writer.name },
-        }, UNFINISHED);
+        }, UNFINISHED, { event: 'note_generation.succeeded' });
         if (!written) return; // deleted, or another run of the job wrote it first
         await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_DONE' });
       } catch (err) {
@@ -220,7 +224,7 @@ export function createNoteService(deps: {
       const note = await deps.notes.getForJob(noteId);
       if (!note) return;
       // A late give-up (after a crash, or after another run succeeded) leaves a finished note as it is.
-      if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }, UNFINISHED))) return;
+      if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }, UNFINISHED, { event: 'note_generation.failed' }))) return;
       await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
+import type { Announcement, BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import type { EngineSettingsService } from './engine-settings.js';
 
@@ -140,6 +140,11 @@ export function createTranscriptionService(deps: {
   now?: () => number;
 }): TranscriptionService {
   const now = deps.now ?? Date.now;
+  /** The webhook event a final write carries into the outbox, with the upload's own webhookUrl. */
+  const announcement = (record: TranscriptionRecord, status: 'completed' | 'failed'): Announcement => {
+    const requestUrl = typeof record.options.webhookUrl === 'string' ? record.options.webhookUrl : undefined;
+    return { event: status === 'completed' ? 'audio_transcription.succeeded' : 'audio_transcription.failed', ...(requestUrl ? { requestUrl } : {}) };
+  };
   const finish = async (record: TranscriptionRecord, status: 'completed' | 'failed'): Promise<void> => {
     const webhookUrl = typeof record.options.webhookUrl === 'string' ? record.options.webhookUrl : undefined;
     await deps.events?.transcriptionFinished?.({ accountId: record.accountId, id: record.id, status, ...(webhookUrl ? { webhookUrl } : {}) });
@@ -221,6 +226,7 @@ export function createTranscriptionService(deps: {
         const t = now();
         const written = await deps.store.update(
           id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null }, UNFINISHED,
+          announcement(record, 'completed'),
         );
         if (!written) return; // deleted, or another run of the job wrote it first
         await finish(record, 'completed');
@@ -235,7 +241,7 @@ export function createTranscriptionService(deps: {
       if (!record) return;
       const t = now();
       // A late give-up (after a crash, or after another run completed) leaves a finished transcription as it is.
-      if (!(await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t }, UNFINISHED))) return;
+      if (!(await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t }, UNFINISHED, announcement(record, 'failed')))) return;
       await finish(record, 'failed');
     },
   };

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { WebhookStore, WebhookRecord, DeliveryRecord } from '../storage.js';
+import type { WebhookStore, WebhookRecord, DeliveryRecord, OutboxEvent } from '../storage.js';
 import { invalidRequest, notFound } from '../errors.js';
 
 export const WEBHOOK_EVENTS = [
@@ -25,11 +25,11 @@ export interface WebhookService {
   /** 400 unless `url` is registered as one of the account's webhooks (its destination was checked then). */
   requireRegistered(accountId: string, url: string): Promise<void>;
   /**
-   * Queues deliveries of an event to the account's webhooks that subscribe to it, and to the
-   * per-request URL (which must be one of the account's registered webhooks). Resolves once they
-   * are stored; never waits for a delivery.
+   * Turns events waiting in the outbox (written with the change that caused them) into deliveries
+   * to the account's webhooks that subscribe to each event, and to its per-request URL when that is
+   * one of the account's registered webhooks. Resolves with the number of events taken (at most `limit`).
    */
-  emit(event: { accountId: string; type: WebhookEvent; resourceId: string; requestUrl?: string }): Promise<void>;
+  drainOutbox(limit?: number): Promise<number>;
   deliveries(accountId: string, resourceId?: string): Promise<DeliveryRecord[]>;
 }
 
@@ -45,11 +45,24 @@ const view = (w: WebhookRecord, withSecret = false): WebhookView => ({
   id: w.id, url: w.url, events: w.events, created_at: new Date(w.createdAt).toISOString(), ...(withSecret ? { secret: w.secret } : {}),
 });
 
+/** The deliveries of one event: each of the account's webhooks that subscribes to it, and the per-request URL's. */
+function deliveriesOf(e: OutboxEvent, hooks: WebhookRecord[]): DeliveryRecord[] {
+  const targets = new Map<string, WebhookRecord>();
+  for (const hook of hooks) if (hook.events.includes(e.event)) targets.set(hook.id, hook);
+  if (e.requestUrl) {
+    const match = hooks.find((h) => h.url === e.requestUrl);
+    if (match) targets.set(match.id, match);
+  }
+  return [...targets.values()].map((hook) => ({
+    id: `msg_${randomUUID().replace(/-/g, '')}`, accountId: e.accountId, webhookId: hook.id, url: hook.url, secret: hook.secret, event: e.event,
+    resourceId: e.resourceId, status: 'pending', attempts: 0, nextAttemptAt: e.createdAt, createdAt: e.createdAt,
+  }));
+}
+
 export function createWebhookService(deps: {
   store: WebhookStore;
   destinations: WebhookDestinations;
   now?: () => number;
-  wake?: () => void;
 }): WebhookService {
   const now = deps.now ?? Date.now;
   return {
@@ -76,21 +89,14 @@ export function createWebhookService(deps: {
     async delete(accountId, id) {
       if (!(await deps.store.delete(accountId, id))) throw notFound('webhook');
     },
-    async emit({ accountId, type, resourceId, requestUrl }) {
-      const hooks = await deps.store.list(accountId);
-      const targets = new Map<string, WebhookRecord>();
-      for (const hook of hooks) if (hook.events.includes(type)) targets.set(hook.id, hook);
-      if (requestUrl) {
-        const match = hooks.find((h) => h.url === requestUrl);
-        if (match) targets.set(match.id, match);
+    async drainOutbox(limit = 100) {
+      const events = await deps.store.takeOutbox(limit);
+      const hooksOf = new Map<string, Promise<WebhookRecord[]>>();
+      for (const e of events) {
+        if (!hooksOf.has(e.accountId)) hooksOf.set(e.accountId, deps.store.list(e.accountId));
+        await deps.store.fanOut(e.id, deliveriesOf(e, await hooksOf.get(e.accountId)!));
       }
-      for (const hook of targets.values()) {
-        await deps.store.insertDelivery({
-          id: `msg_${randomUUID().replace(/-/g, '')}`, accountId, webhookId: hook.id, url: hook.url, secret: hook.secret, event: type,
-          resourceId, status: 'pending', attempts: 0, nextAttemptAt: now(), createdAt: now(),
-        });
-      }
-      if (targets.size) deps.wake?.();
+      return events.length;
     },
     deliveries: (accountId, resourceId) => deps.store.listDeliveries(accountId, resourceId),
   };

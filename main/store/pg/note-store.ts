@@ -3,6 +3,7 @@ import type { FieldCipher } from '../crypto/field-cipher.js';
 import { NOTE_COLUMNS, noteFromRow, sealNoteColumn, type NOTE_SEALED, type NoteRow } from '../rows/notes.js';
 import { createPgPager } from './paging.js';
 import type { Sql } from './sql.js';
+import { updateAnnounced } from './outbox.js';
 
 /** PostgreSQL implementation of the notes port; request, markdown, json and addenda are stored encrypted. */
 export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
@@ -30,7 +31,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
       return row ? noteFromRow(cipher, row) : undefined;
     },
     list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => noteFromRow(cipher, r)),
-    async update(id, changes, only) {
+    async update(id, changes, only, announce) {
       const sets: string[] = [];
       const values: unknown[] = [];
       const set = (column: string, value: unknown): void => {
@@ -65,7 +66,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
         values.push(only.statusIn);
         where += ` AND status = ANY($${values.length}::text[])`;
       }
-      return (await sql.query(`UPDATE notes SET ${sets.join(', ')} WHERE ${where}`, values)).rowCount > 0;
+      return updateAnnounced(sql, `UPDATE notes SET ${sets.join(', ')} WHERE ${where}`, values, announce);
     },
     async delete(accountId, id) {
       return (await sql.query('DELETE FROM notes WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;

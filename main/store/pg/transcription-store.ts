@@ -5,6 +5,7 @@ import {
 } from '../rows/transcriptions.js';
 import { createPgPager } from './paging.js';
 import type { Sql } from './sql.js';
+import { updateAnnounced } from './outbox.js';
 
 /** PostgreSQL implementation of the transcriptions port; options and result are stored encrypted. */
 export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): TranscriptionStore {
@@ -31,7 +32,7 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
       return row ? toRecord(row) : undefined;
     },
     list: (accountId, limit, cursor) => page(accountId, limit, cursor, toRecord),
-    async update(id, changes, only) {
+    async update(id, changes, only, announce) {
       const sets: string[] = [];
       const values: unknown[] = [];
       for (const [field, value] of Object.entries(changes)) {
@@ -48,7 +49,7 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
         values.push(only.statusIn);
         where += ` AND status = ANY($${values.length}::text[])`;
       }
-      return (await sql.query(`UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`, values)).rowCount > 0;
+      return updateAnnounced(sql, `UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`, values, announce);
     },
     async delete(accountId, id) {
       return (await sql.query('DELETE FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;

@@ -1,10 +1,16 @@
-import type { DeliveryRecord, WebhookAttempt, WebhookRecord, WebhookStore } from '../../services/storage.js';
+import type { DeliveryRecord, OutboxEvent, WebhookAttempt, WebhookRecord, WebhookStore } from '../../services/storage.js';
 import type { FieldCipher } from '../crypto/field-cipher.js';
 import {
   deliveryFromRow, hookFromRow, sealDeliverySecret, sealHookSecret, type DeliveryRow, type HookRow,
 } from '../rows/webhooks.js';
 import { claimantGone } from './instance-lease.js';
 import type { Sql } from './sql.js';
+
+interface OutboxRow { id: string; account_id: string; event: string; resource_id: string; request_url: string | null; created_at: number }
+
+/** A delivery's columns in order, with the casts PostgreSQL needs for parameters in a SELECT list. */
+const DELIVERY_COLUMNS = 'id, account_id, webhook_id, url, secret, event, resource_id, status, attempts, next_attempt_at, created_at, updated_at';
+const DELIVERY_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'bigint', 'bigint', 'bigint'];
 
 interface AttemptRow { delivery_id: string; attempt: number; at: number; status_code: number | null; error: string | null; duration_ms: number }
 
@@ -76,6 +82,40 @@ export function createPgWebhookStore(sql: Sql, cipher: FieldCipher, instanceId?:
     async listAttempts(deliveryId) {
       const { rows } = await sql.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
       return rows.map((r) => ({ deliveryId: r.delivery_id, attempt: r.attempt, at: r.at, statusCode: r.status_code, error: r.error, durationMs: r.duration_ms }));
+    },
+    async takeOutbox(limit) {
+      const { rows } = await sql.query<OutboxRow>('SELECT * FROM webhook_outbox ORDER BY created_at, id LIMIT $1', [limit]);
+      return rows.map((r): OutboxEvent => ({
+        id: r.id, accountId: r.account_id, event: r.event, resourceId: r.resource_id, requestUrl: r.request_url, createdAt: r.created_at,
+      }));
+    },
+    async fanOut(eventId, deliveries) {
+      // One statement, so atomic: the event is deleted and its deliveries inserted only if this
+      // statement deleted it. A second dispatcher's DELETE waits for the first's row lock, then
+      // finds nothing and inserts nothing.
+      const values: unknown[] = [eventId];
+      const rows = deliveries.map((d) => {
+        const row = [
+          d.id, d.accountId, d.webhookId, d.url, sealDeliverySecret(cipher, d.id, d.secret), d.event, d.resourceId,
+          d.status, d.attempts, d.nextAttemptAt, d.createdAt, Date.now(),
+        ].map((v, i) => {
+          values.push(v);
+          return `$${values.length}::${DELIVERY_TYPES[i]}`;
+        });
+        return `SELECT ${row.join(', ')}`;
+      });
+      const taken = 'WITH taken AS (DELETE FROM webhook_outbox WHERE id = $1 RETURNING id)';
+      if (!rows.length) return (await sql.query(`${taken} SELECT id FROM taken`, values)).rowCount > 0;
+      const { rows: took } = await sql.query<{ id: string }>(
+        `${taken}, inserted AS (
+           INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS})
+           SELECT * FROM (${rows.join(' UNION ALL ')}) AS d WHERE EXISTS (SELECT 1 FROM taken)
+           RETURNING id
+         )
+         SELECT id FROM taken`,
+        values,
+      );
+      return took.length > 0;
     },
     async recoverInterrupted(options = {}) {
       return (await sql.query(

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { Announcement } from '../../services/storage.js';
+import type { Sql } from './sql.js';
+
+/**
+ * Runs a conditional UPDATE and, when there is an announcement, writes its webhook event to the
+ * outbox in the same statement (a data-modifying CTE is one atomic statement): the event exists
+ * exactly when the update wrote. True when a row was written.
+ */
+export async function updateAnnounced(sql: Sql, update: string, values: unknown[], announce: Announcement | undefined): Promise<boolean> {
+  if (!announce) return (await sql.query(update, values)).rowCount > 0;
+  const at = values.length;
+  const statement =
+    `WITH written AS (${update} RETURNING id, account_id)
+     INSERT INTO webhook_outbox (id, account_id, event, resource_id, request_url, created_at)
+     SELECT $${at + 1}, account_id, $${at + 2}, id, $${at + 3}, $${at + 4}::bigint FROM written`;
+  const event = [`evt_${randomUUID().replace(/-/g, '')}`, announce.event, announce.requestUrl ?? null, Date.now()];
+  return (await sql.query(statement, [...values, ...event])).rowCount > 0;
+}

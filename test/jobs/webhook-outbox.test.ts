@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { startServer, waitFor, type TestServer } from '../support/server.js';
+import { ROOT } from '../support/child.js';
+import { onPostgres } from '../support/database.js';
+
+/** Runs the dying worker (outbox-child.ts) on the data folder; resolves with how it ended and what it printed. */
+function runDyingWorker(env: Record<string, string>): Promise<{ signal: NodeJS.Signals | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'jobs', 'outbox-child.ts')], { cwd: ROOT, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (_code, signal) => resolve({ signal, out }));
+  });
+}
+
+describe('webhook outbox: a note\'s final write and its event are one transaction', () => {
+  let receiver: Server;
+  let hookUrl: string;
+  const received: { id: string; body: { type: string; data: { id: string } } }[] = [];
+  let dataDir: string;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ id: String(req.headers['webhook-id']), body: JSON.parse(body) as { type: string; data: { id: string } } });
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    dataDir = mkdtempSync(join(tmpdir(), 'clindoc-outbox-'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('sends the event of a note whose worker was killed right after writing it, once, when a process starts again', async () => {
+    const first = await startServer({ CLINDOC_DATA_DIR: dataDir });
+    const registered = await fetch(`${first.base}/v1/webhooks`, { method: 'POST', headers: first.headers(), body: JSON.stringify({ url: hookUrl, events: ['note_generation.succeeded'] }) });
+    expect(registered.status).toBe(201);
+    const { accountId } = first.creds;
+    const { databaseUrl, encryptionKey } = first.clindoc.config;
+    await first.close();
+
+    const worker = await runDyingWorker({
+      DATA_DIR: dataDir, ACCOUNT_ID: accountId,
+      ...(databaseUrl ? { CLINDOC_DATABASE_URL: databaseUrl } : {}), ...(encryptionKey ? { CLINDOC_ENCRYPTION_KEY: encryptionKey } : {}),
+    });
+    expect(worker.signal, worker.out).toBe('SIGKILL');
+    expect(worker.out).toContain('written');
+    expect(worker.out).not.toContain('survived');
+    const noteId = /note (\S+)/.exec(worker.out)![1]!;
+    if (!onPostgres) {
+      // What the dead worker left: the note final, its event in the outbox, no delivery yet.
+      const db = new Database(join(dataDir, 'clindoc.db'), { readonly: true });
+      try {
+        expect(db.prepare('SELECT status FROM notes WHERE id = ?').get(noteId)).toEqual({ status: 'STATUS_DONE' });
+        expect(db.prepare('SELECT event, resource_id FROM webhook_outbox').all()).toEqual([{ event: 'note_generation.succeeded', resource_id: noteId }]);
+        expect(db.prepare('SELECT COUNT(*) AS n FROM webhook_deliveries').get()).toEqual({ n: 0 });
+      } finally {
+        db.close();
+      }
+    }
+    expect(received).toEqual([]);
+
+    // The next start drains the outbox: the receiver hears of the note once.
+    server = await startServer({ CLINDOC_DATA_DIR: dataDir });
+    const deliveries = await waitFor(async () => {
+      const rows = await server!.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [noteId]);
+      return rows.length > 0 && rows.every((r) => r.status === 'delivered') ? rows : undefined;
+    });
+    expect(deliveries).toHaveLength(1);
+    expect(received.map((r) => [r.body.type, r.body.data.id])).toEqual([['note_generation.succeeded', noteId]]);
+    expect(await server.query('SELECT id FROM webhook_outbox')).toEqual([]);
+  });
+});
