@@ -383,9 +383,9 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       rendererDir: config.rendererDir, secure, ops, serveApi: config.role !== 'worker', ...(config.behindTlsProxy ? { trustProxy: config.trustedProxies } : {}),
     },
   );
-  const server = createListener(listener, config.tls);
-  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
-  server.headersTimeout = 30_000;
+  const server = createListener(listener, config.tls, {
+    requestTimeoutMs: config.requestTimeoutSeconds * 1000, headersTimeoutMs: 30_000, maxConnections: config.maxConnections,
+  });
   // Idle keep-alive connections stay open longer than clients and proxies keep theirs (Node's fetch: 4 s,
   // nginx upstream keepalive: 60 s), so the client always closes first and never sends a request on a
   // socket the server is closing at that moment (an ECONNRESET seen under load with the 5 s default).

@@ -199,6 +199,14 @@ export interface ClindocConfig {
   /** CLINDOC_DRAIN_SECONDS, default 30: on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish. */
   drainSeconds: number;
   /**
+   * CLINDOC_REQUEST_TIMEOUT_SECONDS, default 300: longest time a client may take to send one request,
+   * head and body (a 100 MB upload needs about 2.7 Mbit/s); a slower one gets 408 and its connection
+   * is closed. Live dictation sockets are not cut: the limit ends with the upgrade.
+   */
+  requestTimeoutSeconds: number;
+  /** CLINDOC_MAX_CONNECTIONS, default 1000: open connections (live dictation included) beyond which new ones are closed at once. */
+  maxConnections: number;
+  /**
    * CLINDOC_OPENED_CACHE_MB, default 16 (0: none): memory for recently decrypted values (a note
    * read again is not decrypted again); a value unused for five minutes leaves it.
    */
@@ -457,6 +465,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     },
     ...exposure,
     drainSeconds: int(env, 'CLINDOC_DRAIN_SECONDS', 30, 0, 3600),
+    requestTimeoutSeconds: int(env, 'CLINDOC_REQUEST_TIMEOUT_SECONDS', 300, 1, 3600),
+    maxConnections: int(env, 'CLINDOC_MAX_CONNECTIONS', 1000, 1, 1_000_000),
     openedCacheMb: int(env, 'CLINDOC_OPENED_CACHE_MB', 16, 0, 4096),
     ...readClinic(env, encryptionKey),
   };

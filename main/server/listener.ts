@@ -12,10 +12,34 @@ export interface TlsFiles {
   keyPath: string;
 }
 
-/** An HTTP server for `app`, or an HTTPS one with the given files (read once, at start). */
-export function createListener(app: RequestListener, tls?: TlsFiles): Server {
-  if (!tls) return createHttpServer(app);
-  return createHttpsServer({ cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath), minVersion: 'TLSv1.2' }, app);
+/** How long a client may take, and how many may be connected at once. */
+export interface ListenerLimits {
+  /** Longest time to receive one request, head and body (CLINDOC_REQUEST_TIMEOUT_SECONDS); then 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** Longest time to receive a request's head; at most `requestTimeoutMs`. */
+  headersTimeoutMs: number;
+  /** Connections beyond this are closed as they arrive (CLINDOC_MAX_CONNECTIONS). */
+  maxConnections: number;
+}
+
+/**
+ * An HTTP server for `app`, or an HTTPS one with the given files (read once, at start), with its
+ * limits. A client that sends a byte every few seconds never trips an idle timeout, so the whole
+ * request has a deadline (issue 29: a body dribbled at 1 byte / 5 s was never cut off). Node checks
+ * deadlines every `connectionsCheckingInterval` (30 s by default): a quarter of the deadline here,
+ * so a request is cut within 25% of it. The deadline ends with a WebSocket upgrade.
+ */
+export function createListener(app: RequestListener, tls: TlsFiles | undefined, limits: ListenerLimits): Server {
+  const options = {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(limits.requestTimeoutMs / 4))),
+  };
+  const server = tls
+    ? createHttpsServer({ ...options, cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath), minVersion: 'TLSv1.2' }, app)
+    : createHttpServer(options, app);
+  server.maxConnections = limits.maxConnections;
+  return server;
 }
 
 /**
