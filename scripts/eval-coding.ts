@@ -74,6 +74,9 @@ else {
   console.log(`ICD-10-CM ${table.edition}, embedded coder; table and coder ready in ${startup.toFixed(0)} ms, first analysis (builds the title index) ${first.toFixed(0)} ms`);
   const scores = aciTable('ACI-Bench reference notes (independent labels; test2 held out, never tuned on)', aci, fromNotes, 'note');
   if (verbose) listMisses(aci, fromNotes, scores);
+  const fromDialogues = aci.map((c) => answer(c, c.dialogue, coder.analyzeTranscript));
+  const dialogueScores = aciTable('ACI-Bench dialogues, coded from the conversation (labels of their reference notes)', aci, fromDialogues, 'dialogue');
+  if (verbose && process.argv.includes('--dialogues')) listMisses(aci, fromDialogues, dialogueScores);
 }
 
 const cases = readLabelledSet();

@@ -8,9 +8,13 @@ import { readDocument } from './document.js';
 import { compileLexicon, resolveCode, type CodingLexicon, type CompiledLexicon } from './lexicon.js';
 import { findMentions, sentencesInScope, type Mention, type SetAside } from './mentions.js';
 import { absorbIntoCombinations, applyCombinations, applyExclusions, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
+import { understandEncounter } from '../encounter/understand.js';
+import type { EncounterFacts } from '../encounter/types.js';
+import { assessmentFromFacts, problemAt } from './from-facts.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
-import { linesQualifiers, problemBlocks, statesHighGlucose } from './problem-blocks.js';
+import { qualifyFromLines, statesHighGlucose } from './problem-blocks.js';
+import { confidenceOf, rank } from './ranking.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
@@ -46,6 +50,11 @@ export interface IcdCoder {
   /** The code table the coder reads. */
   readonly table: CodeTable;
   analyze(text: string): IcdCoderResult;
+  /**
+   * Codes a conversation through the encounter understanding: its confirmed, current problems,
+   * with evidence spans into the transcript. `facts` when the caller has read them already.
+   */
+  analyzeTranscript(transcript: string, facts?: EncounterFacts): IcdCoderResult;
   /** Problems with the index against this edition (anchors it lacks). */
   readonly warnings: string[];
 }
@@ -158,108 +167,100 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     }
   };
 
+  /** The codes of a text, ranked, before they are shown. */
+  const codeText = (text: string): { ranked: Candidate[]; setAside: SetAside[] } => {
+    const doc = readDocument(text);
+    const { mentions, setAside } = findMentions(doc, lexicon, index());
+    mergeGroups(mentions);
+    const scope = sentencesInScope(doc);
+    if (doc.hasAssessment) qualifyFromLines(text, scope, mentions);
+    const highGlucose = statesHighGlucose(scope);
+    const out = new Map<string, Candidate>();
+    // Words of the note's other current conditions, once per group (a long note has thousands of mentions).
+    const globalByGroup = new Map<string, Map<string, number>>();
+    const globalWordsOf = (m: Mention): Map<string, number> => {
+      const key = m.concept!.group ?? m.concept!.id;
+      let words = globalByGroup.get(key);
+      if (!words) {
+        words = new Map();
+        for (const o of mentions) if (o.role === 'current' && (o.concept?.group ?? o.concept?.id) !== key) for (const w of o.words) words.set(w, 1);
+        if (highGlucose) words.set('hyperglycemia', 1);
+        globalByGroup.set(key, words);
+      }
+      return words;
+    };
+    const resolved = new Map<string, ReturnType<typeof resolve>>();
+    for (const m of mentions) {
+      const globalWords = m.concept?.combines ? globalWordsOf(m) : new Map<string, number>();
+      const headline = isHeadline(text.slice(Math.max(m.sentence.start, m.start - 80), m.start), m.start - 80 <= m.sentence.start);
+      // Repeated mentions with the same words resolve alike: resolve each once.
+      const key = `${m.concept?.id ?? m.titleEntry?.code}|${m.role}|${m.source}|${m.sentence.section}|${m.words.join(',')}|${[...m.context.positive].sort().join(',')}|${[...m.context.absent].sort().join(',')}`;
+      let results = resolved.get(key);
+      if (!results) resolved.set(key, (results = resolve(m, globalWords)));
+      for (const r of results) {
+        const prev = out.get(r.entry.code);
+        if (prev) {
+          prev.spans.push({ start: m.start, end: m.end });
+          prev.firstAt = Math.min(prev.firstAt, m.start);
+          prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
+          prev.headline ||= headline;
+          if (headline) prev.headAt = Math.min(prev.headAt ?? Infinity, m.start);
+          prev.discussionOnly &&= m.discussion;
+          if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
+        } else {
+          out.set(r.entry.code, {
+            entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
+            symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, ...(headline ? { headAt: m.start } : {}), related: [], concepts: m.concept ? [m.concept.id] : [],
+            discussionOnly: m.discussion,
+          });
+        }
+      }
+    }
+    for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
+    addInjuries(text, doc, out);
+    addBmi(text, scope, out);
+    if (highGlucose) {
+      for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
+    }
+    dropHistoryOfCurrent(out);
+    applyCombinations(table, lexicon, out);
+    applyExclusions(lexicon, out);
+    absorbIntoCombinations(table, titleOf, out);
+    dropExplainedSymptoms(lexicon, out);
+    if (doc.hasAssessment) dropSupportingSymptoms(out);
+    resolveConflicts(table, titleOf, out);
+    const firstOf = linkPairs(table, out);
+    return { ranked: rank([...out.values()], firstOf, titleOf), setAside };
+  };
+
+  const suggestion = (c: Candidate, i: number, total: number, evidence: EvidenceSpan[]): IcdSuggestion => ({
+    system: 'ICD-10-CM', code: c.entry.code, display: c.entry.title, confidence: confidenceOf(c, total, titleOf(c.entry)),
+    evidence, edition: table.edition, role: c.role, rank: i + 1, related: [...new Set(c.related)], why: c.why,
+  });
+
   return {
     edition: table.edition,
     table,
     warnings: lexicon.warnings,
     analyze(text) {
-      const doc = readDocument(text);
-      const { mentions, setAside } = findMentions(doc, lexicon, index());
-      mergeGroups(mentions);
-      const scope = sentencesInScope(doc);
-      if (doc.hasAssessment) qualifyFromLines(text, scope, mentions);
-      const highGlucose = statesHighGlucose(scope);
-      const out = new Map<string, Candidate>();
-      // Words of the note's other current conditions, once per group (a long note has thousands of mentions).
-      const globalByGroup = new Map<string, Map<string, number>>();
-      const globalWordsOf = (m: Mention): Map<string, number> => {
-        const key = m.concept!.group ?? m.concept!.id;
-        let words = globalByGroup.get(key);
-        if (!words) {
-          words = new Map();
-          for (const o of mentions) if (o.role === 'current' && (o.concept?.group ?? o.concept?.id) !== key) for (const w of o.words) words.set(w, 1);
-          if (highGlucose) words.set('hyperglycemia', 1);
-          globalByGroup.set(key, words);
-        }
-        return words;
-      };
-      const resolved = new Map<string, ReturnType<typeof resolve>>();
-      for (const m of mentions) {
-        const globalWords = m.concept?.combines ? globalWordsOf(m) : new Map<string, number>();
-        const headline = isHeadline(text.slice(Math.max(m.sentence.start, m.start - 80), m.start), m.start - 80 <= m.sentence.start);
-        // Repeated mentions with the same words resolve alike: resolve each once.
-        const key = `${m.concept?.id ?? m.titleEntry?.code}|${m.role}|${m.source}|${m.sentence.section}|${m.words.join(',')}|${[...m.context.positive].sort().join(',')}|${[...m.context.absent].sort().join(',')}`;
-        let results = resolved.get(key);
-        if (!results) resolved.set(key, (results = resolve(m, globalWords)));
-        for (const r of results) {
-          const prev = out.get(r.entry.code);
-          if (prev) {
-            prev.spans.push({ start: m.start, end: m.end });
-            prev.firstAt = Math.min(prev.firstAt, m.start);
-            prev.evidenceScore = Math.max(prev.evidenceScore, r.score) + 0.02;
-            prev.headline ||= headline;
-            if (headline) prev.headAt = Math.min(prev.headAt ?? Infinity, m.start);
-            prev.discussionOnly &&= m.discussion;
-            if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
-          } else {
-            out.set(r.entry.code, {
-              entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, evidenceScore: r.score,
-              symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, ...(headline ? { headAt: m.start } : {}), related: [], concepts: m.concept ? [m.concept.id] : [],
-              discussionOnly: m.discussion,
-            });
-          }
-        }
-      }
-      for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
-      addInjuries(text, doc, out);
-      addBmi(text, scope, out);
-      if (highGlucose) {
-        for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
-      }
-      dropHistoryOfCurrent(out);
-      applyCombinations(table, lexicon, out);
-      applyExclusions(lexicon, out);
-      absorbIntoCombinations(table, titleOf, out);
-      dropExplainedSymptoms(lexicon, out);
-      if (doc.hasAssessment) dropSupportingSymptoms(out);
-      resolveConflicts(table, titleOf, out);
-      const firstOf = linkPairs(table, out);
-      const ranked = rank([...out.values()], firstOf, titleOf);
+      const { ranked, setAside } = codeText(text);
+      return { setAside, codes: ranked.map((c, i) => suggestion(c, i, ranked.length, toEvidence(text, c.spans))) };
+    },
+    analyzeTranscript(transcript, facts = understandEncounter({ transcript })) {
+      // The problems the facts confirm, in their order; each code's evidence is what its problem was read from.
+      const written = assessmentFromFacts(facts);
+      const all = codeText(written.text).ranked.map((c) => {
+        const problems = [...new Set(c.spans.map((x) => problemAt(written, x.start)).filter((p) => !!p))];
+        return { c, evidence: toEvidence(transcript, problems.flatMap((p) => p!.evidence)) };
+      }).filter((x) => x.evidence.length);
       return {
-        setAside,
-        codes: ranked.map((c, i) => ({
-          system: 'ICD-10-CM', code: c.entry.code, display: c.entry.title, confidence: confidenceOf(c, ranked.length, titleOf(c.entry)),
-          evidence: toEvidence(text, c.spans), edition: table.edition, role: c.role, rank: i + 1, related: [...new Set(c.related)], why: c.why,
-        })),
+        codes: all.map(({ c, evidence }, i) => suggestion(c, i, all.length, evidence)),
+        setAside: written.setAside.flatMap(({ problem, why }) => problem.evidence.slice(0, 1).map((e) => ({ start: e.start, end: e.end, why: why === 'negated' ? ('negated' as const) : ('uncertain' as const) }))),
       };
     },
   };
 }
 
-const SITE_OR_SIDE = /^(knee|ankle|hip|shoulder|elbow|wrist|hand|foot|lumbar|low|back|cervical|neck|thoracic|right|left|bilateral)$/;
-
-/**
- * A problem heading that leaves out the site or the side ("Back pain.", "Osteoarthritis.") takes
- * them from the lines under it when those name exactly one ("lumbar spine x-ray", "the knee").
- */
-function qualifyFromLines(text: string, scope: ReturnType<typeof sentencesInScope>, mentions: Mention[]): void {
-  for (const [heading, lines] of problemBlocks(text, scope)) {
-    if (!lines.length) continue;
-    const extra = linesQualifiers(lines);
-    if (!extra.length) continue;
-    for (const m of mentions) {
-      if (m.sentence !== heading) continue;
-      const has = (re: RegExp): boolean => [...m.context.positive.keys()].some((w) => re.test(w));
-      const sides = has(/^(right|left|bilateral)$/);
-      const sites = has(SITE_OR_SIDE) && [...m.context.positive.keys()].some((w) => SITE_OR_SIDE.test(w) && !/^(right|left|bilateral)$/.test(w));
-      for (const w of extra) {
-        const isSide = /^(right|left|unilateral)$/.test(w);
-        if ((isSide && sides) || (!isSide && sites) || m.context.absent.has(w) || m.context.positive.has(w)) continue;
-        m.context.positive.set(w, 0.6);
-      }
-    }
-  }
-}
 
 /** True when at most two words (after a list number, bullet or label) stand before the mention in its sentence. */
 function isHeadline(before: string, fromSentenceStart: boolean): boolean {
@@ -286,25 +287,3 @@ function bmiRange(title: string, v: number): boolean {
   return more ? v >= Number(more[1]) : false;
 }
 
-const TIER: Record<Candidate['role'], number> = { current: 0, status: 1, history: 2, family: 3 };
-
-/** Main reason first: the problem list's order, then the assessment's; status, history and family codes after; "code first" respected. */
-function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle): Candidate[] {
-  // A problem named as a heading ranks by the problem list's order, before conditions named only in passing.
-  const at = (c: Candidate): number => c.headAt ?? 1e9 + c.firstAt;
-  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || at(a) - at(b) || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
-  for (const [first, then] of firstOf) {
-    const i = sorted.findIndex((c) => c.entry.code === first);
-    const j = sorted.findIndex((c) => c.entry.code === then);
-    if (i > j && j >= 0 && TIER[sorted[i]!.role] === TIER[sorted[j]!.role]) sorted.splice(j, 0, ...sorted.splice(i, 1));
-  }
-  return sorted;
-}
-
-/** Confidence from the evidence: how the concept was found, whether the words supported the specific code, how busy the note is. */
-function confidenceOf(c: Candidate, total: number, title: ParsedTitle): number {
-  let p = c.evidenceScore;
-  if (c.symptom && total > 1) p *= 0.92;
-  if (title.unspecified && c.role === 'current') p *= 0.97;
-  return Math.round(Math.min(0.99, Math.max(0.05, p)) * 100) / 100;
-}

@@ -6,7 +6,7 @@
  * describes. This module finds the headings, their lines, and those qualifiers.
  */
 import type { NoteSentence } from './document.js';
-import { readRole } from './mentions.js';
+import { readRole, type Mention } from './mentions.js';
 import { wordsOf } from './words.js';
 
 /** Sites a heading may leave to its lines ("Back pain." over "lumbar spine x-ray unremarkable"). */
@@ -70,4 +70,29 @@ export function statesHighGlucose(scope: readonly NoteSentence[]): { start: numb
     if (readRole(s, start, end) === 'current') return { start, end };
   }
   return undefined;
+}
+
+const SITE_OR_SIDE = /^(knee|ankle|hip|shoulder|elbow|wrist|hand|foot|lumbar|low|back|cervical|neck|thoracic|right|left|bilateral)$/;
+
+/**
+ * A problem heading that leaves out the site or the side ("Back pain.", "Osteoarthritis.") takes
+ * them from the lines under it when those name exactly one ("lumbar spine x-ray", "the knee").
+ */
+export function qualifyFromLines(text: string, scope: readonly NoteSentence[], mentions: Mention[]): void {
+  for (const [heading, lines] of problemBlocks(text, scope)) {
+    if (!lines.length) continue;
+    const extra = linesQualifiers(lines);
+    if (!extra.length) continue;
+    for (const m of mentions) {
+      if (m.sentence !== heading) continue;
+      const has = (re: RegExp): boolean => [...m.context.positive.keys()].some((w) => re.test(w));
+      const sides = has(/^(right|left|bilateral)$/);
+      const sites = has(SITE_OR_SIDE) && [...m.context.positive.keys()].some((w) => SITE_OR_SIDE.test(w) && !/^(right|left|bilateral)$/.test(w));
+      for (const w of extra) {
+        const isSide = /^(right|left|unilateral)$/.test(w);
+        if ((isSide && sides) || (!isSide && sites) || m.context.absent.has(w) || m.context.positive.has(w)) continue;
+        m.context.positive.set(w, 0.6);
+      }
+    }
+  }
 }

@@ -1,0 +1,51 @@
+/**
+ * Coding straight from the conversation: the encounter understanding (EncounterFacts) decides
+ * what the patient has (the problems the clinician confirms, current, the patient's own, with
+ * their side); the coder only names them in the table. The problems are written out as a short
+ * assessment ("1. right knee pain." followed by the problem's reasoning), coded as any assessment
+ * is, and every code's evidence is the problem's own spans in the transcript.
+ */
+import type { EncounterFacts, Problem } from '../encounter/types.js';
+
+export interface FactsAssessment {
+  /** The assessment written from the facts: one heading per codable problem, its reasoning under it. */
+  text: string;
+  /** Where each problem's lines sit in `text`, and the problem they come from. */
+  lines: { start: number; end: number; problem: Problem }[];
+  /** Problems left uncoded and why (probable, ruled out, resolved). */
+  setAside: { problem: Problem; why: 'uncertain' | 'negated' | 'past' }[];
+}
+
+/**
+ * The problems a coder codes: confirmed, not resolved; a probable diagnosis is never coded (its
+ * symptom problem is). When the facts name no problem, the reason for the visit stands for it.
+ */
+export function assessmentFromFacts(facts: EncounterFacts): FactsAssessment {
+  let text = 'ASSESSMENT AND PLAN\n';
+  const lines: FactsAssessment['lines'] = [];
+  const setAside: FactsAssessment['setAside'] = [];
+  let n = 0;
+  // With no problem read from the plan, the reason for the visit is the problem the visit addresses.
+  const rfv = facts.reasonForVisit;
+  const problems: Problem[] = facts.problems.length || !rfv?.term || !rfv.evidence.length
+    ? facts.problems
+    : [{ name: rfv.term, status: 'unknown', certainty: 'confirmed', reasoning: [], plan: [], evidence: rfv.evidence }];
+  for (const p of problems) {
+    if (p.certainty === 'probable') setAside.push({ problem: p, why: 'uncertain' });
+    else if (p.certainty === 'ruled-out') setAside.push({ problem: p, why: 'negated' });
+    else if (p.status === 'resolved') setAside.push({ problem: p, why: 'past' });
+    if (p.certainty !== 'confirmed' || p.status === 'resolved' || !p.evidence.length) continue;
+    const start = text.length;
+    const name = p.laterality && !new RegExp(`\\b${p.laterality}\\b`, 'i').test(p.name) ? `${p.laterality} ${p.name}` : p.name;
+    text += `${++n}. ${name}.\n`;
+    for (const r of p.reasoning) text += `- ${r.replace(/\n/g, ' ')}\n`;
+    lines.push({ start, end: text.length, problem: p });
+  }
+  return { text, lines, setAside };
+}
+
+/** The problem whose lines hold a span of the written assessment. */
+export function problemAt(a: FactsAssessment, at: number): Problem | undefined {
+  return a.lines.find((l) => at >= l.start && at < l.end)?.problem;
+}
+

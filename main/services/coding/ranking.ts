@@ -1,0 +1,30 @@
+/**
+ * Order and confidence of the codes of one analysis: the main reason for the visit first, then
+ * the other conditions, status, history and family codes; confidence from how the code was found.
+ */
+import type { Candidate } from './conventions.js';
+import type { CodeEntry } from './ports.js';
+import type { ParsedTitle } from './words.js';
+
+const TIER: Record<Candidate['role'], number> = { current: 0, status: 1, history: 2, family: 3 };
+
+/** Main reason first: the problem list's order, then the assessment's; status, history and family codes after; "code first" respected. */
+export function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle): Candidate[] {
+  // A problem named as a heading ranks by the problem list's order, before conditions named only in passing.
+  const at = (c: Candidate): number => c.headAt ?? 1e9 + c.firstAt;
+  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || at(a) - at(b) || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
+  for (const [first, then] of firstOf) {
+    const i = sorted.findIndex((c) => c.entry.code === first);
+    const j = sorted.findIndex((c) => c.entry.code === then);
+    if (i > j && j >= 0 && TIER[sorted[i]!.role] === TIER[sorted[j]!.role]) sorted.splice(j, 0, ...sorted.splice(i, 1));
+  }
+  return sorted;
+}
+
+/** Confidence from the evidence: how the concept was found, whether the words supported the specific code, how busy the note is. */
+export function confidenceOf(c: Candidate, total: number, title: ParsedTitle): number {
+  let p = c.evidenceScore;
+  if (c.symptom && total > 1) p *= 0.92;
+  if (title.unspecified && c.role === 'current') p *= 0.97;
+  return Math.round(Math.min(0.99, Math.max(0.05, p)) * 100) / 100;
+}
