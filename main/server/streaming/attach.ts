@@ -9,7 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type { AccountService, Principal } from '../../services/accounts/account-service.js';
+import { KEY_CACHE_MS, type AccountService, type Principal } from '../../services/accounts/account-service.js';
 import { DomainError } from '../../services/errors.js';
 import { DEFAULT_ENDPOINTING, sessionEndpointer } from '../../services/live/index.js';
 import type { EndpointerFactory, EndpointingDetector, EndpointingOptions, SpeechRecognizer, SpeechStream } from '../../services/transcriptions/ports.js';
@@ -52,12 +52,20 @@ export interface StreamingDeps {
   tuning?: Partial<SessionTuning>;
   /** The REST API's failed-authentication throttle, so keys and tokens guessed here count too. */
   authThrottle?: { throttle: AuthThrottle; shared?: SharedThrottle; onLockout(event: LockoutEvent): void };
+  /**
+   * How often live sessions' keys are read again (default KEY_CACHE_MS, 5 s): a key revoked by
+   * `clindoc keys revoke` or on another instance ends its sessions within this long, as REST stops
+   * taking it within the same time.
+   */
+  keyCheckMs?: number;
 }
 export interface StreamingHandle { close(): Promise<void>; activeSessions(): number }
 
 interface Live {
   ws: WebSocket;
   accountId: string;
+  /** The key the session was opened with (directly, or through the streaming token it issued). */
+  keyId: string;
   session: StreamSession;
 }
 
@@ -185,7 +193,7 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
     }
     sendRaw(statusMessage('connected'));
     const entry: Live = {
-      ws, accountId,
+      ws, accountId, keyId: principal.keyId,
       session: createStreamSession({
         socket: { send: sendRaw, close: (code, reason) => ws.close(code, reason), pause: () => ws.pause(), resume: () => ws.resume() },
         createDecoder: () => makeDecoder({ ...(params.encoding ? { encoding: params.encoding } : {}), sampleRate: params.sampleRate, channels: params.channels }),
@@ -224,10 +232,43 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
   };
   deps.server.on('upgrade', onUpgrade);
 
+  /**
+   * Ends the sessions whose key was revoked since they opened (issue 29: they went on for as long
+   * as the client kept talking): the contract's refusal, an `error` message then close 1008, and
+   * no final. Nothing is ended when the keys cannot be read (a database restart): a session is cut
+   * only for a revocation actually seen.
+   */
+  let checking = false;
+  const checkKeys = async (): Promise<void> => {
+    if (checking || live.size === 0) return;
+    checking = true;
+    try {
+      for (const accountId of new Set([...live].map((l) => l.accountId))) {
+        const keys = await deps.accounts.listKeys(accountId).catch(() => undefined);
+        if (!keys) continue;
+        const active = new Set(keys.filter((k) => k.revokedAt === null).map((k) => k.id));
+        for (const l of live) {
+          if (l.accountId !== accountId || active.has(l.keyId)) continue;
+          live.delete(l);
+          if (l.ws.readyState === WebSocket.OPEN) {
+            l.ws.send(JSON.stringify(errorMessage('the API key this session was opened with was revoked: session closed')));
+            l.ws.close(1008, 'key revoked');
+          }
+          l.session.socketClosed();
+        }
+      }
+    } finally {
+      checking = false;
+    }
+  };
+  const keyTimer = setInterval(() => void checkKeys().catch(() => undefined), deps.keyCheckMs ?? KEY_CACHE_MS);
+  keyTimer.unref();
+
   return {
     activeSessions: () => live.size,
     async close() {
       closed = true;
+      clearInterval(keyTimer);
       deps.server.off('upgrade', onUpgrade);
       // Each session sends the final for what it heard (a recogniser call may still be running);
       // a session that cannot finish in time is cut below like any other.
