@@ -9,6 +9,7 @@ import type { BarCommand, DictationBarBridge } from '../shared/dictation-bar-bri
  */
 const bridge: DictationBarBridge = {
   connection: () => ipcRenderer.invoke('clindoc:connection'),
+  clinicServer: { load: () => ipcRenderer.invoke('clindoc:clinic-server-load') },
   onCommand(listener) {
     const handler = (_event: IpcRendererEvent, command: BarCommand): void => listener(command);
     ipcRenderer.on('clindoc:bar-command', handler);

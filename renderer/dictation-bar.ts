@@ -1,5 +1,5 @@
 import { createApiClient } from './api/client.js';
-import { readClinicServer } from './api/clinic-server.js';
+import { CLINIC_SERVER_KEY, readClinicServer } from './api/clinic-server.js';
 import { startCapture } from './audio/capture.js';
 import { createStreamClient } from './audio/stream-client.js';
 import { createBarSession } from './dictation-bar-session.js';
@@ -40,7 +40,10 @@ if (!bridge) {
   const session = createBarSession({
     async client() {
       // The bar writes where the main window does: the clinic server when one is chosen in Settings.
-      const clinic = readClinicServer(window.localStorage);
+      // In the desktop app the choice, key included, is kept by the OS keychain (shared/bridge.ts).
+      // (The main window moves an entry an earlier version left in localStorage there at its start.)
+      const sealed = (await b.clinicServer?.load().catch(() => null)) ?? null;
+      const clinic = readClinicServer({ getItem: (key) => (key === CLINIC_SERVER_KEY ? sealed ?? window.localStorage.getItem(key) : null) });
       if (clinic) return createApiClient({ ...clinic, clinic: true });
       const c = await b.connection();
       return c.accountId && c.apiKey ? createApiClient({ baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }) : undefined;

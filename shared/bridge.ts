@@ -12,4 +12,16 @@ export interface DesktopBridge {
   version(): Promise<string>;
   /** Opens the data folder in the file manager; resolves to '' or the shell's error text. */
   openDataFolder(): Promise<string>;
+  /**
+   * The clinic server chosen in Settings, API key included, kept by the OS keychain (Electron
+   * safeStorage) in main rather than in the page's localStorage. Absent in a plain browser.
+   */
+  clinicServer?: ClinicServerVault;
+}
+
+/** The sealed clinic-server record: the renderer's JSON of `{ baseUrl, accountId, apiKey }`, or null. */
+export interface ClinicServerVault {
+  load(): Promise<string | null>;
+  /** Saves the record (null forgets it); main refuses anything else. */
+  save(value: string | null): Promise<void>;
 }

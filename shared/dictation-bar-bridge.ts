@@ -5,6 +5,8 @@
  * the bar page and the main process's decision logic cannot drift.
  */
 
+import type { ClinicServerVault } from './bridge.js';
+
 /** Main process to bar: open or close the microphone, or draw a new view. */
 export type BarCommand = { type: 'start' } | { type: 'stop' } | { type: 'view'; view: BarView };
 
@@ -38,6 +40,8 @@ export interface BarView {
 export interface DictationBarBridge {
   /** The local API's origin and credentials (the same answer the main window gets). */
   connection(): Promise<{ baseUrl: string; accountId: string | null; apiKey: string | null }>;
+  /** The clinic server chosen in Settings, read from the OS keychain (shared/bridge.ts); absent outside the desktop app. */
+  clinicServer?: Pick<ClinicServerVault, 'load'>;
   /** Calls `listener` for each command from the main process; returns a function that stops listening. */
   onCommand(listener: (command: BarCommand) => void): () => void;
   report(event: BarEvent): void;

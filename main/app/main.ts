@@ -7,6 +7,7 @@ import { locateAppFiles } from '../app-files.js';
 import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
 import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
 import { loadKeychainKey } from './keychain-key.js';
+import { createClinicServerVault } from './clinic-server-vault.js';
 import { startDictateAnywhere } from './dictate-anywhere.js';
 
 /**
@@ -55,6 +56,10 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler((_wc, permission, requestingOrigin) => permission === 'media' && requestingOrigin === appOrigin);
 
   ipcMain.handle('clindoc:connection', () => ({ baseUrl: appOrigin, accountId: credentials?.accountId ?? null, apiKey: credentials?.apiKey ?? null }));
+  // The clinic server chosen in Settings, its API key included, sealed by the OS keychain (issue 29).
+  const clinicServer = createClinicServerVault(safeStorage, config.dataDir);
+  ipcMain.handle('clindoc:clinic-server-load', () => clinicServer.load());
+  ipcMain.handle('clindoc:clinic-server-save', (_e, value: unknown) => void clinicServer.save(value));
   ipcMain.handle('clindoc:version', () => app.getVersion());
   ipcMain.handle('clindoc:open-data-folder', () => shell.openPath(config.dataDir));
   ipcMain.handle('clindoc:save-file', async (_e, args: { defaultName: string; content: string | Uint8Array }) => {

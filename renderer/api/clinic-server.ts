@@ -1,8 +1,11 @@
 /**
  * The clinic server the interface may use instead of this computer's local API: its address and
- * the physician's credentials there. Kept in localStorage beside the other settings of this
- * interface, so a reload, the desktop window and the dictation bar all find the same choice.
+ * the physician's credentials there. In the desktop app it is kept by the OS keychain through the
+ * preload bridge (`keychainStorage`), so the API key never rests in the page's storage; in a plain
+ * browser, which has no keychain, in localStorage beside the other settings. Either way a reload,
+ * the desktop window and the dictation bar all find the same choice.
  */
+import type { ClinicServerVault } from '../../shared/bridge.js';
 
 /** Key under which the chosen clinic server is kept (localStorage). */
 export const CLINIC_SERVER_KEY = 'clindoc.clinicServer';
@@ -60,6 +63,33 @@ export function saveClinicServer(storage: Storage_, server: ClinicServer): void 
 export function clearClinicServer(storage: Storage_): void {
   if (storage.removeItem) storage.removeItem(CLINIC_SERVER_KEY);
   else storage.setItem(CLINIC_SERVER_KEY, '');
+}
+
+/**
+ * The page's storage with the clinic-server entry held by the desktop's keychain instead: read
+ * once at start (the interface reads it synchronously), written through to main at each change.
+ * An entry an earlier version left in localStorage moves into the keychain and leaves localStorage.
+ */
+export async function keychainStorage(vault: ClinicServerVault, local: Storage_): Promise<Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>> {
+  let held = await vault.load();
+  const legacy = local.getItem(CLINIC_SERVER_KEY);
+  if (legacy) {
+    if (!held) {
+      await vault.save(legacy);
+      held = legacy;
+    }
+    clearClinicServer(local);
+  }
+  const keep = (value: string | null): void => {
+    held = value;
+    // A refused or failed save leaves this run's choice in memory only; the next start asks again.
+    void vault.save(value).catch(() => undefined);
+  };
+  return {
+    getItem: (key) => (key === CLINIC_SERVER_KEY ? held : local.getItem(key)),
+    setItem: (key, value) => (key === CLINIC_SERVER_KEY ? keep(value || null) : local.setItem(key, value)),
+    removeItem: (key) => (key === CLINIC_SERVER_KEY ? keep(null) : local.removeItem?.(key)),
+  };
 }
 
 /** What is shown of a saved key: enough to tell two keys apart, never enough to use one. */
