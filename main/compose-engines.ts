@@ -12,10 +12,12 @@
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClindocConfig } from './config.js';
-import { invalidRequest } from './services/errors.js';
+import { DomainError, engineUnavailable, invalidRequest } from './services/errors.js';
 import { createEnginePool, type Lease } from './services/engines/engine-pool.js';
 import { createEngineHealth, type EngineHealth, type EngineHealthView } from './services/engines/engine-health.js';
 import { withNoteFallback, withSpeechFallback, type EngineFailurePolicy } from './services/engines/fallback.js';
+import { ACCOUNT_SERVER, type EngineServer } from './services/transcriptions/engine-settings.js';
+import { serverModel, serverRecognizer, startServerChecks, testServer } from './compose-engine-servers.js';
 import { createUtteranceStream } from './services/live/utterance-stream.js';
 import type { InstalledModelRecord } from './services/models/ports.js';
 import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
@@ -54,8 +56,15 @@ export interface EngineRegistry {
   describe(task: EngineTask, name: string): EngineDescription | undefined;
   /** The recogniser answering to `name` (400 when nothing on this device does). */
   recognizer(name: string): SpeechRecognizer;
-  /** The note writer answering to `name`; its notes carry `generatedBy`. */
-  noteWriter(name: string): NoteWriter;
+  /**
+   * The note writer answering to `name`; its notes carry `generatedBy`. `policy` is the account's
+   * wish when the engine fails (default the device's, CLINDOC_ENGINE_FAILURE).
+   */
+  noteWriter(name: string, options?: { policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy }): NoteWriter;
+  /** Where engines find the servers accounts set up (`account-server@…` names): the engine settings. */
+  useAccountServers(lookup: (name: string, task: EngineTask) => EngineServer | undefined): void;
+  /** One real call to a server an account offers, before it is saved; throws what went wrong. */
+  testServer(task: EngineTask, server: EngineServer): Promise<void>;
   /** The configured language model (styles, extraction, coding follow the device configuration), when there is one. */
   readonly deviceLanguageModel: LanguageModel | undefined;
   /** Loads an engine now; throws why it cannot run (a choice is refused then, the previous engine stays). */
@@ -110,11 +119,29 @@ export function composeEngines(config: ClindocConfig, deps: {
 }): EngineRegistry {
   const health = deps.health ?? createEngineHealth({ coolDownMs: config.engineRetryAfterSeconds * 1000 });
   const policy = deps.failurePolicy ?? ((): EngineFailurePolicy => config.engineFailure);
+  let accountServers: (name: string, task: EngineTask) => EngineServer | undefined = () => undefined;
+  // Servers engines were asked for, by health key, for the background checks.
+  const servers = new Map<string, EngineServer>();
+  if (config.llmBaseUrl && config.llmModel) servers.set('text:openai-compatible', { url: config.llmBaseUrl, model: config.llmModel, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}) });
+  if (config.asrBaseUrl) servers.set('speech:openai-compatible', { url: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
+  /** An account's own server, when `name` is one of {@link accountServerName}'s. */
+  const ownServer = (task: EngineTask, name: string): EngineServer | undefined => {
+    if (!name.startsWith(`${ACCOUNT_SERVER}@`)) return undefined;
+    const server = accountServers(name, task);
+    if (server) servers.set(`${task}:${name}`, server);
+    return server;
+  };
+  const stopChecks = startServerChecks({
+    servers: () => [...servers].map(([key, server]) => ({ key, server })), health,
+    everyMs: config.engineCheckSeconds * 1000, timeoutMs: Math.min(config.llmTimeoutMs, 10_000),
+  });
   const threads = config.asrThreads ? { threads: config.asrThreads } : {};
   const clinicalLoaded = clinicalModelStatus(deps.pocketsphinxFiles).loaded;
   const installed = (task: EngineTask, name: string) => deps.installedModels().find((m) => m.id === name && m.task === task);
 
   const speechSpec = (name: string): Spec<SpeechRecognizer> | undefined => {
+    const own = ownServer('speech', name);
+    if (own) return { engine: 'openai-compatible', kind: 'server', model: own.model, make: () => serverRecognizer(config, own) };
     if (name === 'pocketsphinx') {
       return {
         engine: 'pocketsphinx', kind: 'embedded', model: clinicalLoaded ? 'en-us + clinical' : 'en-us',
@@ -149,6 +176,8 @@ export function composeEngines(config: ClindocConfig, deps: {
     modelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}), ...(config.llmContextSize ? { contextSize: config.llmContextSize } : {}),
   });
   const textSpec = (name: string): Spec<LanguageModel> | { engine: 'embedded'; kind: 'embedded' } | undefined => {
+    const own = ownServer('text', name);
+    if (own) return { engine: 'openai-compatible', kind: 'server', model: own.model, make: () => serverModel(config, own) };
     if (name === 'embedded') return { engine: 'embedded', kind: 'embedded' };
     if (name === 'openai-compatible' && config.llmBaseUrl && config.llmModel) {
       return {
@@ -232,7 +261,7 @@ export function composeEngines(config: ClindocConfig, deps: {
     write: async (input) => ({ ...(await writer.write(input)), generatedBy: by }),
   });
   const writers = new Map<string, NoteWriter>();
-  const noteWriter = (name: string): NoteWriter => {
+  const noteWriter = (name: string, options: { policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy } = {}): NoteWriter => {
     const spec = textSpec(name);
     if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
     const id = `${name}|${'model' in spec ? spec.model : ''}`;
@@ -241,13 +270,15 @@ export function composeEngines(config: ClindocConfig, deps: {
       const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
       writer = spec.engine === 'embedded'
         ? withProvenance(createEmbeddedNoteWriter(), { engine: 'embedded' })
-        : withNoteFallback(
-          withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), chosen),
-          deps.fallbackNoteWriter?.() ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, { name: `text:${name}`, chosen, health, policy },
-        );
+        : withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), chosen);
       writers.set(id, writer);
     }
-    return writer;
+    if (spec.engine === 'embedded') return writer;
+    // A model or server that fails hands the note to the embedded writer, marked, unless the account asked to fail (fallback.ts).
+    const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
+    return withNoteFallback(writer, deps.fallbackNoteWriter?.() ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, {
+      name: `text:${name}`, chosen, health, policy: options.policy ?? policy,
+    });
   };
 
   const defaultTextEngine = config.llmBaseUrl && config.llmModel ? 'openai-compatible' : config.llmModelPath ? 'llama-cpp' : 'embedded';
@@ -283,7 +314,16 @@ export function composeEngines(config: ClindocConfig, deps: {
     inUse: (name) => pool.inUse(`speech:${name}`) || pool.inUse(`text:${name}`),
     health: (task, name) => health.view(`${task}:${name}`),
     healthRecord: health,
+    useAccountServers(lookup) {
+      accountServers = lookup;
+    },
+    testServer: (task, server) => testServer(config, task, server).catch((err: unknown) => {
+      throw err instanceof DomainError ? err : engineUnavailable('the test request failed');
+    }),
     unload: async (name) => (await pool.unload(`speech:${name}`)) && (await pool.unload(`text:${name}`)),
-    close: () => pool.close(),
+    close: () => {
+      stopChecks();
+      return pool.close();
+    },
   };
 }

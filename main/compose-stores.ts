@@ -88,7 +88,7 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
     // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
     audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
     retention: createRetentionStore(db),
-    engineSettings: createEngineSettingsStore(db),
+    engineSettings: createEngineSettingsStore(db, cipher),
     visits: createVisitStore(db, cipher),
     storageUsage: createStorageUsageStore(db, blobs),
   };

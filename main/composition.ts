@@ -184,7 +184,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Styles, extraction and coding follow the device's configured language model.
   const languageModel = engineRegistry.deviceLanguageModel;
   let styleWriter: StyleWriter | undefined;
-  const writer = async (accountId: string): Promise<NoteWriter> => engineRegistry.noteWriter(await engines.resolveNotes(accountId));
+  const writer = async (accountId: string): Promise<NoteWriter> => engineRegistry.noteWriter(await engines.resolveNotes(accountId), { policy: () => engines.failurePolicy(accountId) });
   const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : createEmbeddedStyleWriter());
 
   // Bundled files are found from the installation, not the working directory; an absent one is a
@@ -249,7 +249,11 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     clinicalLanguageModel,
     notes: { defaultEngine: engineRegistry.defaultTextEngine, available: () => engineRegistry.textNames() },
     warm: (task, name) => engineRegistry.warm(task, name),
+    defaultFailurePolicy: config.engineFailure,
+    testServer: (task, server) => engineRegistry.testServer(task, server),
   });
+  // Servers accounts set up in Settings are engines too, found by name at each use.
+  engineRegistry.useAccountServers((name, task) => engines.serverByName(name, task));
 
   const transcriptions = createTranscriptionService({
     engines, store: stores.transcriptions, blobs: blobs, pipeline: () => pipeline, enqueue, maxAudioBytes: config.maxAudioBytes,
@@ -366,6 +370,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       models: shared ? operatorManagedModels(modelManager.service) : confineModelImports(modelManager.service, config.modelImportDirs),
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
+        health: (task, name) => engineRegistry.health(task, name),
         ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),
       }),
 

@@ -87,6 +87,8 @@ export interface ClindocConfig {
   engineFailure: 'embedded' | 'fail';
   /** CLINDOC_ENGINE_RETRY_AFTER_SECONDS, default 60: after a chosen engine failed, work goes straight to the fallback this long before it is tried again. */
   engineRetryAfterSeconds: number;
+  /** CLINDOC_ENGINE_CHECK_SECONDS, default 60: how often each known language-model and speech server is checked in the background (`GET /models`); 0 never. */
+  engineCheckSeconds: number;
   /** CLINDOC_WEBHOOK_TIMEOUT_MS, default 10000 per delivery attempt. */
   webhookTimeoutMs: number;
   /**
@@ -422,6 +424,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     asrMaxRetries: int(env, 'CLINDOC_ASR_MAX_RETRIES', 2, 0, 10),
     engineFailure: engineFailure(env),
     engineRetryAfterSeconds: int(env, 'CLINDOC_ENGINE_RETRY_AFTER_SECONDS', 60, 0, 86_400),
+    engineCheckSeconds: int(env, 'CLINDOC_ENGINE_CHECK_SECONDS', 60, 0, 86_400),
     webhookTimeoutMs: int(env, 'CLINDOC_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllow: webhookAllow(env),
     operatorAccounts: list(env, 'CLINDOC_OPERATOR_ACCOUNTS'),

@@ -278,13 +278,27 @@ export const DeletedCounts = Type.Object({
 });
 export type DeletedCounts = Static<typeof DeletedCounts>;
 
+/** An account's own server as settings show it: the key is kept (sealed) but never sent back. */
+export const EngineServerView = Type.Object({
+  url: Type.String(), model: Type.String(), hasKey: Type.Boolean({ description: 'Whether a key is kept for it.' }),
+});
+/** An OpenAI-compatible server offered for a task: tested with a real call before it is saved. */
+export const EngineServerInput = Type.Object({
+  url: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500, description: 'Base address including the version path, e.g. `http://10.0.0.5:8000/v1`.' }),
+  model: Type.String({ minLength: 1, maxLength: 200, description: 'The model name the server knows.' }),
+  apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Bearer key; sealed at rest with the data key, never shown again.' })),
+}, { additionalProperties: false });
+
 export const EngineSettings = Type.Object({
   asrEngine: Type.String({ description: 'Recogniser for live dictation and for uploads that do not name an `engine`.' }),
   source: StringEnum(['account', 'default'], { description: '`default` when the account follows CLINDOC_ASR_ENGINE.' }),
   available: Type.Array(Type.String(), { description: 'Recognisers configured on this device (pocketsphinx, onnx-ctc, onnx-whisper, openai-compatible) and installed speech models by id.' }),
   noteEngine: Type.String({ description: 'What writes the account\'s notes: `embedded`, a configured language model (`llama-cpp`, `openai-compatible`) or an installed language model by id.' }),
   noteSource: StringEnum(['account', 'default'], { description: '`default` when the account follows the device configuration.' }),
-  noteAvailable: Type.Array(Type.String(), { description: 'Note engines configured on this device and installed language models by id.' }),
+  noteAvailable: Type.Array(Type.String(), { description: 'Note engines configured on this device and installed language models by id; `account-server` when the account set up its own server.' }),
+  onEngineFailure: StringEnum(['embedded', 'fail'], { description: 'When a chosen model or server fails: `embedded` writes the note with the embedded writer, marked in generatedBy.fallbackFrom and the review list; `fail` fails it.' }),
+  failureSource: StringEnum(['account', 'default'], { description: '`default` when the account follows CLINDOC_ENGINE_FAILURE.' }),
+  servers: Type.Object({ notes: Type.Optional(EngineServerView), speech: Type.Optional(EngineServerView) }, { description: 'The account\'s own OpenAI-compatible servers by task (chosen as `account-server`); keys are never shown.' }),
 
   clinicalLanguageModel: Type.Object({
     loaded: Type.Boolean({ description: 'True when the embedded recogniser mixes the clinical language model into its general English one.' }),
@@ -296,6 +310,11 @@ export type EngineSettings = Static<typeof EngineSettings>;
 export const EngineSettingsBody = Type.Object({
   asrEngine: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `available`; null returns to the device default; absent leaves it.' })),
   noteEngine: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: 'One of `noteAvailable`; null returns to the device default; absent leaves it.' })),
+  onEngineFailure: Type.Optional(Type.Union([StringEnum(['embedded', 'fail']), Type.Null()], { description: 'What to do when a chosen model or server fails; null follows CLINDOC_ENGINE_FAILURE.' })),
+  servers: Type.Optional(Type.Object({
+    notes: Type.Optional(Type.Union([EngineServerInput, Type.Null()], { description: 'A language-model server for notes: tested, saved and chosen (`account-server`); null removes it.' })),
+    speech: Type.Optional(Type.Union([EngineServerInput, Type.Null()], { description: 'A transcription server for dictation and uploads: tested, saved and chosen; null removes it.' })),
+  }, { additionalProperties: false })),
 });
 
 export type EngineSettingsBody = Static<typeof EngineSettingsBody>;

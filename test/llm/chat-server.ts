@@ -25,6 +25,8 @@ export type Handler = (req: RecordedRequest, res: ServerResponse, index: number)
 export interface ChatServer {
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Background health checks (`GET /v1/models`) it answered. */
+  checks: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function streamAnswer(res: ServerResponse, pieces: string[], finish
 /** Starts the server on an ephemeral loopback port. */
 export async function startChatServer(handler: Handler): Promise<ChatServer> {
   const requests: RecordedRequest[] = [];
+  const checks: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -81,6 +84,12 @@ export async function startChatServer(handler: Handler): Promise<ChatServer> {
         headers: req.headers,
         body: raw ? (JSON.parse(raw) as RecordedRequest['body']) : {},
       };
+      // The background health check (GET /models) goes to the handler too, so a server that fails
+      // completions fails its checks, but is not recorded among the requests tests count.
+      if (recorded.url === '/v1/models' && recorded.method === 'GET') {
+        checks.push(recorded);
+        return void Promise.resolve(handler(recorded, res, -1)).catch(() => fail(res, 500));
+      }
       requests.push(recorded);
       if (recorded.url !== '/v1/chat/completions' || recorded.method !== 'POST') return fail(res, 404);
       Promise.resolve(handler(recorded, res, requests.length - 1)).catch(() => fail(res, 500));
@@ -91,6 +100,7 @@ export async function startChatServer(handler: Handler): Promise<ChatServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    checks,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -38,7 +38,7 @@ async function speechServer(reply: ((res: ServerResponse) => void) | 'hang'): Pr
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
-    baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`, requests,
+    baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`, requests, checks: [],
     close: () => new Promise<void>((resolve) => {
       http.closeAllConnections();
       http.close(() => resolve());
@@ -47,7 +47,8 @@ async function speechServer(reply: ((res: ServerResponse) => void) | 'hang'): Pr
 }
 
 function registryFor(env: Record<string, string>): EngineRegistry {
-  const config = loadConfig({ CLINDOC_DATA_DIR: '/tmp/clindoc-fallback-unused', CLINDOC_LLM_MAX_RETRIES: '0', CLINDOC_ASR_MAX_RETRIES: '0', ...env });
+  // No background checks here: each case drives the engine's health by its own calls.
+  const config = loadConfig({ CLINDOC_DATA_DIR: '/tmp/clindoc-fallback-unused', CLINDOC_LLM_MAX_RETRIES: '0', CLINDOC_ASR_MAX_RETRIES: '0', CLINDOC_ENGINE_CHECK_SECONDS: '0', ...env });
   registry = composeEngines(config, {
     logger: { info: () => undefined }, installedModels: () => [], batchVad: () => createRobustVad({ model: createSileroVad({ threshold: 0.5 }), minCoverage: 0.8 }),
     pocketsphinxFiles: { medical: false, resourcesDir: config.resources.asrDir },

@@ -28,6 +28,7 @@ async function showPanel(clinicalLanguageModel: ClinicalLanguageModelView): Prom
     store: {
       getAsrEngine: async (id) => memory.get(id) ?? null, setAsrEngine: async (id, e) => void memory.set(id, e),
       getNoteEngine: async () => null, setNoteEngine: async () => undefined,
+      getFailurePolicy: async () => null, setFailurePolicy: async () => undefined, getServers: async () => null, setServers: async () => undefined,
     },
     defaultEngine: 'pocketsphinx', available: ['pocketsphinx'], clinicalLanguageModel,
   });

@@ -4,7 +4,7 @@
  * scripts measured for it (with date and machine), and what a physician should know before
  * trusting its output. Figures are data (`resources/models/quality.json`), never computed here.
  */
-import type { EngineMeasurement, EngineQualityFile, EnginesStatus, EngineTaskStatus } from '../../../shared/api/models.js';
+import type { EngineHealth, EngineMeasurement, EngineQualityFile, EnginesStatus, EngineTaskStatus } from '../../../shared/api/models.js';
 import type { EngineSettingsService } from '../transcriptions/engine-settings.js';
 
 /** What an engine name stands for on this device (composition's engine registry). */
@@ -24,8 +24,10 @@ export interface EngineStatusService {
 const one = (wer: number): string => `about one word in ${Math.max(2, Math.round(100 / wer))}`;
 
 export function createEngineStatusService(deps: {
-  settings: Pick<EngineSettingsService, 'get'>;
+  settings: Pick<EngineSettingsService, 'get'> & Partial<Pick<EngineSettingsService, 'resolve' | 'resolveNotes'>>;
   describe: (task: 'speech' | 'text', name: string) => EngineFacts | undefined;
+  /** How the engine's recent calls and background checks went (the engine registry). */
+  health?: (task: 'speech' | 'text', name: string) => EngineHealth;
   quality: EngineQualityFile;
   /** The text engine extraction and coding use (the device's configured language model), or undefined for the embedded ones. */
   deviceTextEngine?: string;
@@ -39,6 +41,16 @@ export function createEngineStatusService(deps: {
   const realSpeech = (list: EngineMeasurement[], mode: 'batch' | 'streaming'): EngineMeasurement | undefined => {
     const real = list.filter((m) => m.metric === 'WER' && m.set.startsWith('real'));
     return real.find((m) => m.mode === mode) ?? real.find((m) => m.mode === 'batch');
+  };
+
+  /** The engine's health for models and servers, with a warning first when it is down. */
+  const healthOf = (task: 'speech' | 'text', name: string, facts: EngineFacts, warnings: string[], instead: string): Partial<EngineTaskStatus> => {
+    if (facts.kind === 'embedded' || !deps.health) return {};
+    const health = deps.health(task, name);
+    if (health.status === 'down') {
+      warnings.unshift(`Down since ${health.lastFailureAt}: ${health.lastFailure}. Until it answers, ${instead} (unless the account chose to fail instead).`);
+    }
+    return { health };
   };
 
   const speech = (task: 'dictation' | 'transcription', name: string, choice: EngineTaskStatus['choice'], clinicalMissing: boolean): EngineTaskStatus => {
@@ -57,8 +69,9 @@ export function createEngineStatusService(deps: {
       warnings.push(`Not measured on this computer: run \`npm run eval:wer -- --engine ${name}\` and read a few transcripts before relying on it.`);
     }
     if (task === 'dictation' && facts.streaming === false) warnings.push('No words appear while speaking: each utterance is written when it ends.');
-    if (facts.kind === 'server') warnings.push('Audio is sent to the configured transcription server (CLINDOC_ASR_BASE_URL): use one the clinic runs or trusts.');
-    return status(task, facts, choice, quality, warnings, task === 'dictation' ? { partials: facts.streaming ?? false } : {});
+    if (facts.kind === 'server') warnings.push('Audio is sent to the chosen transcription server: use one the clinic runs or trusts.');
+    const health = healthOf('speech', name, facts, warnings, 'recordings are transcribed by the embedded recogniser');
+    return status(task, facts, choice, quality, warnings, { ...(task === 'dictation' ? { partials: facts.streaming ?? false } : {}), ...health });
   };
 
   const text = (task: 'notes' | 'extraction' | 'coding', name: string | undefined, choice: EngineTaskStatus['choice']): EngineTaskStatus => {
@@ -74,19 +87,23 @@ export function createEngineStatusService(deps: {
       const script = task === 'notes' ? `\`npm run eval:notes -- --engine ${name}\`` : 'the evaluation scripts';
       warnings.push(`Not measured on this computer: run ${script} and read its output before relying on it.`);
     }
-    if (facts.kind === 'server') warnings.push('Text is sent to the configured language-model server (CLINDOC_LLM_BASE_URL): use one the clinic runs or trusts.');
-    return status(task, facts, choice, quality, warnings, {});
+    if (facts.kind === 'server') warnings.push('Text is sent to the chosen language-model server: use one the clinic runs or trusts.');
+    const health = name ? healthOf('text', name, facts, warnings, 'notes are written by the embedded writer') : {};
+    return status(task, facts, choice, quality, warnings, health);
   };
 
   return {
     async status(accountId) {
       const s = await deps.settings.get(accountId);
       const clinicalMissing = s.asrEngine === 'pocketsphinx' && !s.clinicalLanguageModel.loaded;
+      // The registry's names (an account's own server goes by a name of its own).
+      const asr = (await deps.settings.resolve?.(accountId)) ?? s.asrEngine;
+      const notes = (await deps.settings.resolveNotes?.(accountId)) ?? s.noteEngine;
       return {
         tasks: [
-          speech('dictation', s.asrEngine, s.source, clinicalMissing),
-          speech('transcription', s.asrEngine, s.source, clinicalMissing),
-          text('notes', s.noteEngine, s.noteSource),
+          speech('dictation', asr, s.source, clinicalMissing),
+          speech('transcription', asr, s.source, clinicalMissing),
+          text('notes', notes, s.noteSource),
           text('extraction', deps.deviceTextEngine, 'device'),
           text('coding', deps.deviceTextEngine, 'device'),
         ],

@@ -74,7 +74,7 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     webhooks: createPgWebhookStore(sql, cipher, lease.id),
     audit: createPgAuditStore(sql),
     retention: createPgRetentionStore(sql),
-    engineSettings: createPgEngineSettingsStore(sql),
+    engineSettings: createPgEngineSettingsStore(sql, cipher),
     visits: createPgVisitStore(sql, cipher),
     storageUsage: createPgStorageUsageStore(sql, options.blobs),
     pool,
