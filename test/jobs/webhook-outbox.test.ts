@@ -79,9 +79,9 @@ describe('webhook outbox: a note\'s final write and its event are one transactio
     const deliveries = await waitFor(async () => {
       const rows = await server!.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [noteId]);
       return rows.length > 0 && rows.every((r) => r.status === 'delivered') ? rows : undefined;
-    });
+    }, 60_000);
     expect(deliveries).toHaveLength(1);
     expect(received.map((r) => [r.body.type, r.body.data.id])).toEqual([['note_generation.succeeded', noteId]]);
     expect(await server.query('SELECT id FROM webhook_outbox')).toEqual([]);
-  });
+  }, 180_000); // two starts, a child compiled by tsx and a note: minutes on a loaded machine, seconds on a quiet one
 });

@@ -157,5 +157,5 @@ describe('who holds the operator role', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // seven CLI processes: slow on a loaded machine
 });

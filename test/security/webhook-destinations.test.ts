@@ -174,10 +174,10 @@ describe('webhook destinations through the API', () => {
     const note = (await (await fetch(`${strict.base}/v1/notes`, { method: 'POST', headers: strict.headers(), body: JSON.stringify({ transcript: '[doctor] Any cough? [patient] No.' }) })).json()) as { data: { noteId: string } };
     const attempt = await waitFor(async () => (await strict.query<{ error: string | null; status_code: number | null }>(
       'SELECT a.error, a.status_code FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.resource_id = ?', [note.data.noteId],
-    ))[0]);
+    ))[0], 60_000);
     expect(attempt).toEqual({ error: 'destination refused', status_code: null });
     expect(hits).toHaveLength(0);
-  });
+  }, 120_000); // a note is written first: slow on a loaded machine
 
   it('connects to the checked address: one lookup per attempt, the URL\'s name in Host', async () => {
     const desktop = await startServer({}, { webhookResolve: resolve }); // CLINDOC_WEBHOOK_ALLOW=loopback (support default)
@@ -186,14 +186,14 @@ describe('webhook destinations through the API', () => {
       expect((await register(desktop, url)).status).toBe(201);
       asked.length = 0;
       const note = (await (await fetch(`${desktop.base}/v1/notes`, { method: 'POST', headers: desktop.headers(), body: JSON.stringify({ transcript: '[doctor] Any fever? [patient] No.' }) })).json()) as { data: { noteId: string } };
-      await waitFor(async () => (hits.length > 0 ? true : undefined));
+      await waitFor(async () => (hits.length > 0 ? true : undefined), 60_000);
       expect(hits[0]!.host).toBe(`hooks.desktop.test:${port}`);
       expect(hits[0]!['webhook-id']).toMatch(/^msg_/);
-      const delivered = await waitFor(async () => (await desktop.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [note.data.noteId]))[0]?.status === 'delivered' ? true : undefined);
+      const delivered = await waitFor(async () => (await desktop.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [note.data.noteId]))[0]?.status === 'delivered' ? true : undefined, 60_000);
       expect(delivered).toBe(true);
       expect(asked).toEqual(['hooks.desktop.test']);
     } finally {
       await desktop.close();
     }
-  });
+  }, 120_000);
 });
