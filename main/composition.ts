@@ -16,7 +16,6 @@ import { createTemplateService } from './services/templates/template-service.js'
 import { createTranscriptionService, TRANSCRIPTION_JOB } from './services/transcriptions/transcription-service.js';
 import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
 import { createEngineSettingsService } from './services/transcriptions/engine-settings.js';
-import { createMacroService } from './services/macros/index.js';
 import { createMacroLibraryService } from './services/macros/library-service.js';
 import { createWebhookService } from './services/webhooks/webhook-service.js';
 
@@ -24,14 +23,11 @@ import type { NoteWriter, StyleWriter } from './services/notes/ports.js';
 import type { SpeechRecognizer } from './services/transcriptions/ports.js';
 import { engineUnavailable } from './services/errors.js';
 
-import { createCodingService } from './services/coding/coding-service.js';
 import { createIcdCoder, type IcdCoder } from './services/coding/icd-coder.js';
 import { loadCodeTable } from './engines/coding/code-table.js';
 import { importCodeSetBytes, listCodeSets } from './engines/coding/import.js';
 import { createCodeEditionsService } from './services/coding/code-editions.js';
 import { readCodingLexicon } from './engines/coding/lexicon-file.js';
-import { readCptTable } from './engines/coding/cpt-table.js';
-import { createLlmCodeProposer } from './engines/coding/llm-proposer.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './jobs/webhook-dispatcher.js';
 import { createWebhookDestinations, type Resolve } from './jobs/webhook-destination.js';
@@ -41,9 +37,6 @@ import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createVisitService } from './services/visits/visit-service.js';
 import { createSignInLinks } from './services/accounts/sign-in-links.js';
-import { createEmbeddedExtractor } from './engines/extraction/index.js';
-import { createExtractionService } from './services/extraction/index.js';
-import { createEmbeddedStyleWriter } from './engines/text/embedded/index.js';
 
 import { createLlmStyleWriter } from './engines/text/llm/style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
@@ -68,6 +61,8 @@ import { createBackupScheduler, type BackupScheduler } from './jobs/backup-sched
 import { createListener, stopAccepting } from './server/listener.js';
 import { composeOps, sqliteOpsStorage } from './compose-ops.js';
 import { composeStores } from './compose-stores.js';
+import { composeCompute } from './compose-compute.js';
+import { offloadedCoding, offloadedExtraction, offloadedMacros, offloadedNoteWriter, offloadedStyleWriter } from './services/compute/offloaded.js';
 import type { DeadLetterSource } from './server/routes/jobs.js';
 
 
@@ -184,8 +179,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Styles, extraction and coding follow the device's configured language model.
   const languageModel = engineRegistry.deviceLanguageModel;
   let styleWriter: StyleWriter | undefined;
-  const writer = async (accountId: string): Promise<NoteWriter> => engineRegistry.noteWriter(await engines.resolveNotes(accountId), { policy: () => engines.failurePolicy(accountId) });
-  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : createEmbeddedStyleWriter());
+  // The embedded writers compute in the compute pool (compose-compute.ts); model writers wait on their model here.
+  const writer = async (accountId: string): Promise<NoteWriter> => {
+    const name = await engines.resolveNotes(accountId);
+    return name === 'embedded' ? offloadedNoteWriter(compute) : engineRegistry.noteWriter(name, { policy: () => engines.failurePolicy(accountId) });
+  };
+  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : offloadedStyleWriter(compute));
 
   // Bundled files are found from the installation, not the working directory; an absent one is a
   // warning with a fallback, never a failed start or a failed transcription.
@@ -200,6 +199,11 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // Services never read files: the extraction model's instructions are read here and handed in.
   const extractionPrompt = languageModel ? readExtractionPrompt(promptsDir, logger) : undefined;
   const extractionLlm = languageModel && extractionPrompt !== undefined ? { model: languageModel, prompt: extractionPrompt } : undefined;
+  // CPU-bound work runs in worker threads under CLINDOC_WORK_BUDGET_MS; they ask this thread for the model and stored notes.
+  const compute = composeCompute(config, {
+    logger, ...(languageModel ? { languageModel } : {}), ...(extractionPrompt !== undefined ? { extractionPrompt } : {}),
+    notes: { get: (accountId, noteId) => notes.get(accountId, noteId) },
+  });
 
   let vad: ReturnType<typeof createSileroVad> | undefined;
   const silero = (): ReturnType<typeof createSileroVad> => (vad ??= createSileroVad({ threshold: config.vadThreshold }));
@@ -316,12 +320,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     },
     reload: () => {
       icdCoder = undefined;
+      compute.recycle(); // the workers' coders read the new edition
     },
   });
-  const coding = createCodingService({
-    coder, notes, ...(config.cptTablePath ? { cpt: readCptTable(config.cptTablePath) } : {}),
-    ...(languageModel ? { proposer: createLlmCodeProposer(languageModel, () => coder().table) } : {}),
-  });
+  const coding = offloadedCoding(compute, () => coder().edition);
   let boundPort = config.port;
   const signIn = createSignInLinks({
     credentials: () => readLocalCredentials(config.dataDir),
@@ -363,7 +365,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const { listener, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
-      extraction: createExtractionService({ extractor: createEmbeddedExtractor(), ...(extractionLlm ? { llm: extractionLlm } : {}) }), macros: createMacroService(),
+      extraction: offloadedExtraction(compute), macros: offloadedMacros(compute),
       deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, ...(sharedThrottle ? { sharedThrottle } : {}), backups, coding,
       // A clinic's instances each keep their own models and code sets, installed by the operator.
       codeEditions: shared ? operatorManagedCodeEditions(codeEditions) : codeEditions,
@@ -469,6 +471,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       await dispatcher!.stop();
 
       await engineRegistry.close();
+      await compute.close();
 
       // A backup being written reads the database to the end before it is closed.
       await backups.idle();

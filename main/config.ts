@@ -135,6 +135,14 @@ export interface ClindocConfig {
   ffprobePath: string;
   /** CLINDOC_FFMPEG_TIMEOUT_MS, default 300000: longest one file decode may take. */
   ffmpegTimeoutMs: number;
+  /**
+   * CLINDOC_WORK_BUDGET_MS, default 30000: longest one text-to-JSON, coding analysis, embedded note
+   * or style writing or macro detection may compute (in a worker thread; time waiting on a language
+   * model not counted) before it is stopped with a 422; also the longest it waits for a free worker (then 503).
+   */
+  workBudgetMs: number;
+  /** CLINDOC_WORK_THREADS, default 2: worker threads for that work (started on first use). */
+  workThreads: number;
   /** CLINDOC_VAD_THRESHOLD, default 0.5: Silero speech probability that counts as speech. */
   vadThreshold: number;
   /** CLINDOC_VAD_MIN_COVERAGE, default 0.8: below this share of energy-detected speech found by Silero, batch VAD unites both. */
@@ -441,6 +449,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), 
     ffmpegPath: env.CLINDOC_FFMPEG_PATH?.trim() || 'ffmpeg',
     ffprobePath: env.CLINDOC_FFPROBE_PATH?.trim() || 'ffprobe',
     ffmpegTimeoutMs: int(env, 'CLINDOC_FFMPEG_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    workBudgetMs: int(env, 'CLINDOC_WORK_BUDGET_MS', 30_000, 100, 600_000),
+    workThreads: int(env, 'CLINDOC_WORK_THREADS', 2, 1, 32),
     vadThreshold: fraction(env, 'CLINDOC_VAD_THRESHOLD', 0.5),
     vadMinCoverage: fraction(env, 'CLINDOC_VAD_MIN_COVERAGE', 0.8),
     asrMedical: flag(env, 'CLINDOC_ASR_MEDICAL', true),

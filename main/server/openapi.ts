@@ -12,8 +12,9 @@ const ERROR_TEXT: Record<number, string> = {
   428: 'If-Match is required (the version from the ETag of the last read)',
   413: 'Over a size limit',
   415: 'Unsupported media type or audio format',
+  422: 'The request\'s work ran past the server\'s work budget (CLINDOC_WORK_BUDGET_MS) and was stopped; the message names the budget. The same request would overrun again: send less',
   429: 'Rate limited, or locked out after repeated wrong keys; see Retry-After',
-  503: 'An engine is unavailable',
+  503: 'An engine is unavailable; or, with Retry-After, busy for a moment (another process holds the database locked, or every worker thread is taken): nothing was done, send it again after Retry-After seconds',
   507: 'Not enough free disk space (a full disk, or a model download or import too large for it): nothing was saved; work accepted earlier is kept and resumes when space returns',
 
 };
@@ -148,8 +149,8 @@ export function buildOpenApi(routes: RouteSpec[], extra: { serverUrl: string; ve
         : RATE_HEADERS,
       ...(schema ? { content: { 'application/json': { schema } } } : {}),
     };
-    // Any operation that stores something can meet a full disk.
-    const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...(spec.method === 'get' ? [] : [507]), ...spec.errors]);
+    // Any operation that stores something can meet a full disk, or a database another process holds locked (503).
+    const statuses = new Set([...(spec.auth === false ? [] : [401, 403, 429]), ...(spec.method === 'get' ? [] : [503, 507]), ...spec.errors]);
     for (const status of [...statuses].sort()) {
       responses[String(status)] = {
         description: status === 403 && spec.operator ? `${ERROR_TEXT[403]}, or an account without the operator role` : ERROR_TEXT[status] ?? 'Error',

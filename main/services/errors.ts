@@ -14,6 +14,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'work_over_budget'
   | 'engine_unavailable'
   | 'engine_bad_answer'
   | 'insufficient_storage'
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   precondition_required: 428,
+  work_over_budget: 422,
   rate_limited: 429,
   engine_unavailable: 503,
   /** The engine answered, but never with something usable (a model answering garbage): not retried later. */
@@ -58,6 +60,34 @@ export const invalidRequest = (message: string): DomainError => new DomainError(
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const payloadTooLarge = (message: string): DomainError => new DomainError('payload_too_large', message);
 export const engineUnavailable = (message: string): DomainError => new DomainError('engine_unavailable', message);
+
+/**
+ * 422: the request's own work (extraction, coding, note writing, macro detection) ran past its
+ * time budget and was stopped. The same request would overrun again, so it is not a 503 to retry.
+ */
+export const workOverBudget = (what: string, budgetMs: number): DomainError =>
+  new DomainError('work_over_budget', `${what} took longer than its budget of ${budgetMs / 1000} s (CLINDOC_WORK_BUDGET_MS) and was stopped: send a shorter text or a smaller schema or macro list`);
+
+/** 503 with Retry-After: busy for a moment (every worker occupied, the database locked by another process). */
+export const busyNow = (message: string, retryAfterSeconds = 1): DomainError =>
+  new DomainError('engine_unavailable', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/** SQLite's codes for a database another connection or process holds locked (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended forms). */
+const BUSY_CODE = /^SQLITE_(?:BUSY|LOCKED)(?:_|$)/;
+
+/** Whether a failure (or one of its causes) is a database locked by someone else: read from its `code`, like {@link isOutOfSpace}. */
+export function isDatabaseBusy(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && BUSY_CODE.test(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** What a request answers while another process holds the database: nothing was done, try again shortly. */
+export const databaseBusy = (): DomainError => busyNow('the database is locked by another process: nothing was changed; try again in a moment', 2);
 
 /** What a write answers on a full disk: nothing was saved, and what was accepted before is kept. */
 export const OUT_OF_SPACE_MESSAGE =

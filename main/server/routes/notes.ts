@@ -93,7 +93,7 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       summary: 'Create a note-style template from a sample note',
       description: 'Returns a template text; pass it back as noteType.template with noteType.type "note_style".',
       body: NoteStyleBody, envelope: 'standard',
-      success: { status: 200, description: 'The template', schema: NoteStyleResult }, errors: [400, 413, 415, 503],
+      success: { status: 200, description: 'The template', schema: NoteStyleResult }, errors: [400, 413, 415, 422, 503],
     },
     async ({ body }) => ({ template: await deps.styles.createTemplate(body.sampleNote as string, (body.instructions as string[] | undefined) ?? []) }),
   );

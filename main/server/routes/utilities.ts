@@ -9,10 +9,11 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
     {
       method: 'post', path: '/v1/utils/text-to-json', operationId: 'textToJson', tags: ['Utilities'],
       summary: 'Extract JSON conforming to a JSON Schema from unstructured text',
-      description: 'Every 200 answer validates against the supplied schema. Unsupported keywords or unsatisfiable schemas are a 400 naming the problem.',
+      description: 'Every 200 answer validates against the supplied schema. Unsupported keywords or unsatisfiable schemas are a 400 naming the problem. ' +
+        'The reading runs in a worker thread under the server\'s work budget (CLINDOC_WORK_BUDGET_MS, default 30 s; time waiting on a language model not counted): past it the work is stopped and the answer is a 422 naming the budget.',
       body: TextToJsonBody, envelope: 'data-only',
       success: { status: 200, description: 'An object conforming to the schema', schema: { description: 'Conforms to the request schema.' } },
-      errors: [400, 413, 415, 503],
+      errors: [400, 413, 415, 422, 503],
     },
     ({ body }) => deps.extraction.extract(body.text as string, body.schema),
   );
@@ -20,8 +21,9 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
     {
       method: 'post', path: '/v1/macros/detect', operationId: 'detectAndExpandMacros', tags: ['Macros'],
       summary: 'Detect macros in text and expand them',
+      description: 'Runs in a worker thread under the server\'s work budget (CLINDOC_WORK_BUDGET_MS): past it, a 422 naming the budget.',
       body: MacroBody, envelope: 'data-only',
-      success: { status: 200, description: 'Detections and the expanded text', schema: MacroResult }, errors: [400, 413, 415],
+      success: { status: 200, description: 'Detections and the expanded text', schema: MacroResult }, errors: [400, 413, 415, 422, 503],
     },
     ({ body }) => deps.macros.detect(body as MacroDetectRequest),
   );

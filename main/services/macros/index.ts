@@ -83,7 +83,13 @@ export interface MacroService {
   /**
    * Detects macros in `request.text` and expands them. Throws `invalidRequest` (400) naming the
    * offending field and `payloadTooLarge` (413) beyond MACRO_LIMITS; nothing else for any input.
+   * The API's instance answers later (it runs in the compute pool, under a time budget).
    */
+  detect(request: MacroDetectRequest): MacroDetectResult | Promise<MacroDetectResult>;
+}
+
+/** The service computing on the caller's thread (the compute pool's workers, tests, benchmarks). */
+export interface InlineMacroService extends MacroService {
   detect(request: MacroDetectRequest): MacroDetectResult;
 }
 
@@ -92,7 +98,7 @@ export interface MacroService {
  * keep their built index, keyed by a hash of their examples, so a client that sends the same
  * list with every dictation pays for indexing once.
  */
-export function createMacroService(options: { cacheEntries?: number } = {}): MacroService {
+export function createMacroService(options: { cacheEntries?: number } = {}): InlineMacroService {
   const cacheEntries = Math.max(0, Math.floor(options.cacheEntries ?? 16));
   const cache = new Map<string, MacroIndex>();
   const canonicalize = createCanonicalizer();

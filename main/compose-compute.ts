@@ -1,0 +1,46 @@
+/**
+ * Part of the one composition: the compute pool (worker threads) that runs text-to-JSON, coding
+ * analysis, embedded note and style writing and macro detection under CLINDOC_WORK_BUDGET_MS, away
+ * from the thread that answers requests, `/healthz` and live dictation (issue 29: one hostile
+ * schema held that thread for 9.5 s).
+ */
+import type { Logger } from 'pino';
+import type { ClindocConfig } from './config.js';
+import type { ComputeWorkerData } from './compute-worker.js';
+import { createWorkerPool } from './engines/compute/worker-pool.js';
+import type { ComputePool } from './services/compute/ports.js';
+import type { CodableNote } from './services/coding/coding-service.js';
+import type { CompletionRequest, LanguageModel } from './services/language-model.js';
+import { engineUnavailable } from './services/errors.js';
+
+/** Tasks that may wait for a worker at once: beyond, a 503 with Retry-After rather than an ever longer queue. */
+const MAX_WAITING = 64;
+/** Heap of one worker: the ICD-10-CM table and a large schema fit with room; a task that allocates without end loses its worker, not the process. */
+const WORKER_HEAP_MB = 2048;
+
+export function composeCompute(
+  config: ClindocConfig,
+  deps: { logger: Logger; languageModel?: LanguageModel; extractionPrompt?: string; notes: { get(accountId: string, noteId: string): Promise<CodableNote> } },
+): ComputePool {
+  const workerData: ComputeWorkerData = {
+    codesDir: config.resources.codesDir, dataDir: config.dataDir,
+    ...(config.cptTablePath ? { cptTablePath: config.cptTablePath } : {}),
+    ...(deps.languageModel ? { languageModel: deps.languageModel.name } : {}),
+    ...(deps.extractionPrompt !== undefined ? { extractionPrompt: deps.extractionPrompt } : {}),
+  };
+  // The source tree (tsx, tests) or the compiled tree: the worker's module sits beside this one either way.
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './compute-worker.ts' : './compute-worker.js', import.meta.url);
+  return createWorkerPool({
+    entry, size: config.workThreads, budgetMs: config.workBudgetMs, maxWaiting: MAX_WAITING,
+    // Waiting covers tasks ahead of it and a worker's start (a second or two; more under tsx or a loaded machine).
+    maxWaitMs: Math.max(4 * config.workBudgetMs, 60_000), workerData, maxHeapMb: WORKER_HEAP_MB,
+    host: {
+      'languageModel.complete': (request: CompletionRequest) => {
+        if (!deps.languageModel) throw engineUnavailable('no language model is configured');
+        return deps.languageModel.complete(request);
+      },
+      'notes.get': (accountId: string, noteId: string) => deps.notes.get(accountId, noteId),
+    },
+    onWorkerLost: (info) => deps.logger.error(info, 'compute worker died; its task failed and a new worker takes the next'),
+  });
+}
