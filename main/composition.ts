@@ -5,6 +5,7 @@ import pino, { type Logger, type DestinationStream } from 'pino';
 import type { ClindocConfig } from './config.js';
 import type { Db } from './store/database.js';
 import { createSqliteDeadLetters } from './store/job-store.js';
+import { createSqliteAuthFailures } from './store/auth-failures-store.js';
 import type { RateWindows } from './services/rate-windows.js';
 import type { DataProtection } from './store/crypto/index.js';
 import { createAuditService, type AuditService } from './services/audit/audit-service.js';
@@ -344,10 +345,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const backupScheduler = createBackupScheduler({ backups, logger });
   // One throttle for REST and the streaming socket: a guess counts wherever it is made.
   const authThrottle = createAuthThrottle(config.authThrottle, options.throttleClock);
-  // On a clinic's database every API instance counts wrong keys for all of them.
-  const sharedThrottle = shared
-    ? createSharedThrottle((await import('./store/pg/auth-failures.js')).createPgAuthFailures(shared.pool, options.throttleClock), config.authThrottle, options.throttleClock)
-    : undefined;
+  // On a clinic's database every API instance counts wrong keys for all of them; on SQLite the same
+  // counters are kept in the file, so a restart does not forget a lockout (issue 29).
+  const failureStore = shared
+    ? (await import('./store/pg/auth-failures.js')).createPgAuthFailures(shared.pool, options.throttleClock)
+    : createSqliteAuthFailures(db, options.throttleClock);
+  const sharedThrottle = createSharedThrottle(failureStore, config.authThrottle, options.throttleClock);
   // Operations (routes/ops.ts): the app reaches the database, the queue and the engines only through these callbacks.
   const ops = composeOps(config, {
     ping: shared ? () => shared.ping() : sqliteJobs.ping,

@@ -11,11 +11,11 @@ import { errorHandler } from './middleware/error-handler.js';
 import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
 import { createDrainState, type DrainState } from './middleware/drain.js';
 import { hostOriginPolicy } from './middleware/local-guard.js';
-import { OPS_PATHS, opsRouter, type ReadinessCheck } from './routes/ops.js';
+import { OPS_PATHS, isLoopbackAddress, opsRouter, type ReadinessCheck } from './routes/ops.js';
 import { registerJobRoutes, type DeadLetterSource } from './routes/jobs.js';
 import { clientAddress, type ProxyTrust } from './middleware/client-address.js';
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { authenticateRequests, lockoutAuditEvent, type LockoutEvent } from './middleware/auth-throttle.js';
+import { authenticateRequests, lockoutAuditEvent, throttleScope, type LockoutEvent } from './middleware/auth-throttle.js';
 import { createAuthThrottle, type AuthThrottle } from '../services/auth-throttle/auth-throttle.js';
 import type { SharedThrottle } from '../services/auth-throttle/shared-throttle.js';
 import { registerAuditRoutes } from './routes/audit.js';
@@ -202,6 +202,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     ...(services.sharedThrottle ? { shared: services.sharedThrottle } : {}),
     authenticate: (apiKey, accountId) => services.accounts.authenticate(apiKey, accountId),
     onLockout: (event) => recordLockout(services, event),
+    scopeOf: throttleScope(isLoopbackAddress, policy.ownOrigin),
   });
   const limit = rateLimit({
     ...options.rateLimit,

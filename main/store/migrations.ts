@@ -241,5 +241,19 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE account_settings ADD COLUMN engine_failure TEXT;
   ALTER TABLE account_settings ADD COLUMN engine_servers TEXT;
   `,
+  // 10 (issue 29): failed-key counters and lockouts (auth-failures-store.ts), as PostgreSQL's
+  // auth_failures, so a restart does not hand a guesser a fresh set of tries.
+  `
+  CREATE TABLE auth_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    window_start INTEGER NOT NULL,
+    last_failure INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    lockouts INTEGER NOT NULL
+  );
+  CREATE INDEX auth_failures_locked ON auth_failures(locked_until);
+  CREATE INDEX auth_failures_last ON auth_failures(last_failure);
+  `,
 ];
 

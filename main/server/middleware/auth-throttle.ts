@@ -45,10 +45,15 @@ export const lockedOut = (retryAfterSeconds: number): DomainError =>
  */
 export async function throttledAuthenticate(
   deps: ThrottledAuthDeps,
-  request: { address: string; accountId: string | undefined; presented: boolean; requestId: string | null },
+  request: {
+    address: string; accountId: string | undefined; presented: boolean; requestId: string | null;
+    /** Counted apart from other clients at the same address (see `throttleScope`); the audit trail still names `address`. */
+    scope?: string;
+  },
   verify: () => Promise<Principal>,
 ): Promise<ThrottledResult> {
-  const { address, accountId = '', presented } = request;
+  const { accountId = '', presented } = request;
+  const address = request.scope ? `${request.address} ${request.scope}` : request.address;
   if (!presented) {
     try {
       return { principal: await verify(), delayMs: 0 };
@@ -77,7 +82,7 @@ export async function throttledAuthenticate(
       const sharedLockout = deps.shared ? await deps.shared.failure(address, accountId).catch(() => undefined) : undefined;
       const lockout = outcome.lockout ?? sharedLockout;
       if (lockout) {
-        deps.onLockout({ address, claimedAccountId: accountId, scope: lockout.scope, seconds: lockout.seconds, requestId: request.requestId });
+        deps.onLockout({ address: request.address, claimedAccountId: accountId, scope: lockout.scope, seconds: lockout.seconds, requestId: request.requestId });
       }
       return { error: err, delayMs: outcome.delayMs };
     }
@@ -94,15 +99,24 @@ export async function throttledAuthenticate(
  * (or the refusal) is left in `res.locals` for the route registry, which answers 401 or 429 only
  * for operations that need credentials; rate-limit headers are still set on the way.
  */
-export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(apiKey: string | undefined, accountId: string | undefined): Promise<Principal> }) {
+export function authenticateRequests(deps: ThrottledAuthDeps & {
+  authenticate(apiKey: string | undefined, accountId: string | undefined): Promise<Principal>;
+  /** The request's throttle scope (`throttleScope`); default none. */
+  scopeOf?: (address: string, origin: string | undefined) => string | undefined;
+}) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const apiKey = req.get('X-API-KEY');
     const accountId = req.get('X-ACCOUNT-ID');
+    const address = (res.locals.clientAddress as string | undefined) ?? req.ip ?? 'unknown';
+    const scope = deps.scopeOf?.(address, req.get('origin'));
     let result: ThrottledResult;
     try {
       result = await throttledAuthenticate(
         deps,
-        { address: (res.locals.clientAddress as string | undefined) ?? req.ip ?? 'unknown', accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null },
+        {
+          address, accountId, presented: Boolean(apiKey), requestId: (res.locals.requestId as string | undefined) ?? null,
+          ...(scope ? { scope } : {}),
+        },
         () => deps.authenticate(apiKey, accountId),
       );
     } catch (err) {
@@ -114,6 +128,17 @@ export function authenticateRequests(deps: ThrottledAuthDeps & { authenticate(ap
     if (result.delayMs > 0) setTimeout(next, result.delayMs);
     else next();
   };
+}
+
+/**
+ * On loopback every local program shares one address, so the app's own page (a request carrying
+ * the app's own Origin, which browsers set and pages cannot forge) is counted apart: another local
+ * process's wrong keys no longer lock the physician's interface out (issue 29: 50 wrong keys did).
+ * A local program can still claim that Origin, and then it only locks out that scope. Requests from
+ * other addresses are not split: a remote client choosing an Origin would buy itself more tries.
+ */
+export function throttleScope(isLoopback: (address: string) => boolean, ownOrigin: (origin: string | undefined) => boolean) {
+  return (address: string, origin: string | undefined): string | undefined => (isLoopback(address) && ownOrigin(origin) ? 'app' : undefined);
 }
 
 /**

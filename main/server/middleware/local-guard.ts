@@ -26,6 +26,8 @@ export interface HostOriginPolicy {
   /** The refusal reason, or null when the request may go on. */
   refusal(host: string | undefined, origin: string | undefined): string | null;
   hostAllowed(host: string | undefined): boolean;
+  /** Whether `origin` is the app's own (its page), not merely an allow-listed one. */
+  ownOrigin(origin: string | undefined): boolean;
 }
 
 export function hostOriginPolicy(options: LocalGuardOptions): HostOriginPolicy {
@@ -56,6 +58,7 @@ export function hostOriginPolicy(options: LocalGuardOptions): HostOriginPolicy {
   const originAllowed = (origin: string): boolean => accepted().origins.has(origin.toLowerCase()) || options.allowedOrigins.includes(origin);
   return {
     hostAllowed,
+    ownOrigin: (origin) => origin !== undefined && accepted().origins.has(origin.toLowerCase()),
     refusal(host, origin) {
       if (!hostAllowed(host)) return 'Host header does not name this local service';
       if (origin !== undefined && !originAllowed(origin)) return 'requests from this origin are not allowed';

@@ -17,7 +17,9 @@ import { DEFAULT_STREAMING_LIMITS, type StreamingLimits } from './limits.js';
 import { errorMessage, statusMessage } from './messages.js';
 import { isPolicyError, readCredentials, readSessionParams, refuseByOrigin, type SessionParams } from './params.js';
 import { createStreamSession, type ChunkDecoder, type SessionTuning, type StreamSession } from './session.js';
-import { throttledAuthenticate, type LockoutEvent } from '../middleware/auth-throttle.js';
+import { throttledAuthenticate, throttleScope, type LockoutEvent } from '../middleware/auth-throttle.js';
+import { hostOriginPolicy } from '../middleware/local-guard.js';
+import { isLoopbackAddress } from '../routes/ops.js';
 import type { AuthThrottle } from '../../services/auth-throttle/auth-throttle.js';
 import type { SharedThrottle } from '../../services/auth-throttle/shared-throttle.js';
 
@@ -90,6 +92,10 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes * 4, perMessageDeflate: false });
   const live = new Set<Live>();
   const perAccount = new Map<string, number>();
+  // The app's own page on loopback is counted apart from other local programs, as on REST.
+  const scopeOf = throttleScope(isLoopbackAddress, hostOriginPolicy({
+    port: deps.port, extraHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins, secure: deps.secure ?? false,
+  }).ownOrigin);
   let closed = false;
   let vadWarmed = false;
 
@@ -108,7 +114,9 @@ export function attachStreaming(deps: StreamingDeps): StreamingHandle {
         return { error: err as DomainError, delayMs: 0 };
       }
     }
-    return throttledAuthenticate(deps.authThrottle, { address: deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown', accountId: creds.accountId, presented: true, requestId: null }, verify);
+    const address = deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? 'unknown';
+    const scope = scopeOf(address, req.headers.origin);
+    return throttledAuthenticate(deps.authThrottle, { address, accountId: creds.accountId, presented: true, requestId: null, ...(scope ? { scope } : {}) }, verify);
   };
 
   const openStream = async (params: SessionParams, accountId: string): Promise<SpeechStream> => {
