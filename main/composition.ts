@@ -281,7 +281,10 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       maintenanceIntervalSeconds: Math.min(30, config.jobExpireSeconds),
     })
     : undefined;
-  jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, maxAttempts: config.jobMaxAttempts, handlers });
+  // Each engine has its own job slots (CLINDOC_JOB_CONCURRENCY each): a hung server holds only its own.
+  const laneOf = async (job: { kind: string; accountId: string }): Promise<string> =>
+    job.kind === NOTE_JOB ? `text:${await engines.resolveNotes(job.accountId)}` : job.kind === TRANSCRIPTION_JOB ? `speech:${await engines.resolve(job.accountId)}` : job.kind;
+  jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, maxAttempts: config.jobMaxAttempts, handlers, laneOf });
   const sqliteJobs = sqliteOpsStorage(db);
   const deadLetters: DeadLetterSource = pgQueue
     ? async (accountId, limit) => (await pgQueue.deadLetters(accountId, limit)).map(({ accountId: _a, ...d }) => d)

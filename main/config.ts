@@ -31,7 +31,7 @@ export interface ClindocConfig {
   allowedHosts: string[];
   /** CLINDOC_CORS_ORIGINS, comma-separated origins given CORS headers; default none (CORS off). */
   corsOrigins: string[];
-  /** CLINDOC_JOB_CONCURRENCY, default 1 background job at a time; 0 runs no jobs (API only). */
+  /** CLINDOC_JOB_CONCURRENCY, default 1 background job at a time per engine (notes and transcriptions of up to 4 engines run side by side); 0 runs no jobs (API only). */
   jobConcurrency: number;
   /**
    * CLINDOC_JOB_MAX_ATTEMPTS, default 5: attempts a note or transcription job gets while its engine is

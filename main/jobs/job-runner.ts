@@ -23,7 +23,19 @@ export interface JobRunnerOptions {
   retryDelayMs?: (attempt: number) => number;
   /** Wait before trying a job again that stopped on a full disk (default 5000); such a wait uses up no attempt. */
   spaceRetryMs?: number;
+  /**
+   * The engine a job will use (`text:NAME`, `speech:NAME`). With it, `concurrency` holds per engine
+   * instead of in all (up to {@link MAX_LANES} engines at once), so a hung server's jobs never hold
+   * the slots other engines' jobs need: a job whose engine is busy goes back to the queue, its
+   * attempt given back, and is taken again when a slot frees.
+   */
+  laneOf?: (job: JobRecord) => Promise<string>;
 }
+
+/** Engines whose jobs may run side by side when jobs have lanes. */
+export const MAX_LANES = 4;
+/** How soon a job set aside for its busy engine is looked at again. */
+const LANE_RETRY_MS = 250;
 
 export interface JobRunner {
   /** Resolves once the job is written to the queue; the runner is woken at once. */
@@ -53,6 +65,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const retryDelay = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1)));
   const spaceRetryMs = options.spaceRetryMs ?? 5000;
   let running = 0;
+  // Jobs running per engine, when jobs have lanes.
+  const lanes = new Map<string, number>();
   let started = false;
   let timer: NodeJS.Timeout | undefined;
   const active = new Set<Promise<void>>();
@@ -125,9 +139,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         await store.requeue(id, r.runAfter, r.message, r.refund);
         stranded.delete(id);
       }
-      while (started && running < options.concurrency) {
+      const total = options.laneOf ? options.concurrency * MAX_LANES : options.concurrency;
+      while (started && running < total) {
         const job = await store.claim(Date.now());
         if (!job) break;
+        const lane = options.laneOf ? await options.laneOf(job).catch(() => 'default') : undefined;
+        if (lane !== undefined && (lanes.get(lane) ?? 0) >= options.concurrency) {
+          // Its engine is busy: back to the queue without using an attempt; other engines' jobs go on.
+          await requeue(job.id, Date.now() + LANE_RETRY_MS, null, true);
+          continue;
+        }
+        if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
         running += 1;
         const p = execute(job)
           .catch((err: unknown) => {
@@ -137,6 +159,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           })
           .finally(() => {
             running -= 1;
+            if (lane !== undefined) lanes.set(lane, lanes.get(lane)! - 1);
             active.delete(p);
             pump();
           });
