@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { EnginesStatus, ModelView } from '../../shared/api/models.js';
 import type { EngineSettings } from '../api/types.js';
+import type { EngineSettingsBody } from '../../shared/api/schemas.js';
+import { AccountServers } from './engine-server-form.js';
 import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
@@ -8,7 +10,7 @@ import { ModelsPanel } from './models-panel.js';
 
 const ENGINE_NAMES: Record<string, string> = {
   pocketsphinx: 'Embedded (pocketsphinx)', 'onnx-ctc': 'ONNX CTC model', 'onnx-whisper': 'ONNX Whisper model', 'openai-compatible': 'OpenAI-compatible server',
-  embedded: 'Embedded writer (no model)', 'llama-cpp': 'Local GGUF model (llama.cpp)',
+  embedded: 'Embedded writer (no model)', 'llama-cpp': 'Local GGUF model (llama.cpp)', 'account-server': "This account's server",
 };
 const nameOf = (engine: string, models: ModelView[]): string => ENGINE_NAMES[engine] ?? models.find((m) => m.id === engine)?.title ?? engine;
 
@@ -21,7 +23,7 @@ function ClinicalModelLine({ model }: { model: EngineSettings['clinicalLanguageM
   return <p className="hint" data-testid="clinical-model">Clinical language model: not loaded, {why}. The embedded recogniser uses the general English model, which misses more medical words.</p>;
 }
 
-type Choice = { asrEngine?: string | null; noteEngine?: string | null };
+type Choice = EngineSettingsBody;
 
 const TASK_NAMES: Record<string, string> = {
   dictation: 'Dictation', transcription: 'Recordings', notes: 'Notes', extraction: 'Text to JSON', coding: 'Coding',
@@ -38,6 +40,11 @@ function EngineStatusList({ status, models }: { status: EnginesStatus | undefine
           <strong>{TASK_NAMES[t.task] ?? t.task}:</strong> {nameOf(t.model && models.some((m) => m.id === t.model) ? t.model : t.engine, models)}
           {t.model && !models.some((m) => m.id === t.model) ? ` (${t.model})` : ''} · {KIND_NAMES[t.kind]}
           {t.loaded !== undefined ? (t.loaded ? ' · loaded' : ' · not loaded (loads on first use)') : ''}
+          {t.health && t.health.status !== 'unknown' && (
+            <span className={t.health.status === 'down' ? 'warning' : 'hint'} data-health={t.health.status}>
+              {t.health.status === 'down' ? ' · DOWN' : ` · answering${t.health.latencyMs !== null ? ` (${t.health.latencyMs} ms)` : ''}`}
+            </span>
+          )}
           {t.quality.length > 0 && (
             <span className="hint"> · measured: {t.quality.map((q) => `${q.metric} ${q.value}${q.unit === '%' ? '%' : q.unit ? ` ${q.unit}` : ''} (${q.mode === 'streaming' ? 'live, ' : ''}${q.model ? `${q.model}, ` : ''}${q.set.split(':')[0]}, ${q.date})`).join('; ')}</span>
           )}
@@ -73,7 +80,8 @@ function AccountEngines({ settings, models, choose, saving, saved, error }: {
         </select>
       </label>
       {settings?.clinicalLanguageModel && <ClinicalModelLine model={settings.clinicalLanguageModel} />}
-      {saving && <StatusMessage>Loading the chosen engine…</StatusMessage>}
+      <AccountServers settings={settings} saving={saving} choose={choose} />
+      {saving && <StatusMessage>Loading or testing the chosen engine…</StatusMessage>}
       {saved && <StatusMessage>{saved}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
     </div>
@@ -95,6 +103,12 @@ function LiveEngines() {
     void client.engineStatus().then(setStatus, () => undefined);
   }, [client]);
   useEffect(reload, [reload]);
+  // The status is read again every 30 s, so a server that went down shows before anyone presses a button.
+  useEffect(() => {
+    if (!client) return undefined;
+    const timer = setInterval(() => void client.engineStatus().then(setStatus, () => undefined), 30_000);
+    return () => clearInterval(timer);
+  }, [client]);
   if (!client) return null;
   const choose = (choice: Choice): void => {
     setError(undefined);
@@ -103,7 +117,9 @@ function LiveEngines() {
     void client.setEngineSettings(choice).then((s) => {
       setSettings(s);
       void client.engineStatus().then(setStatus, () => undefined);
-      const what = choice.noteEngine !== undefined ? `notes are written by ${nameOf(s.noteEngine, models)}` : `dictation and recordings use ${nameOf(s.asrEngine, models)}`;
+      const what = choice.onEngineFailure !== undefined && !choice.servers
+        ? (s.onEngineFailure === 'fail' ? 'a failing engine fails the note or recording' : 'a failing engine hands the work to the embedded one, marked')
+        : choice.noteEngine !== undefined || choice.servers?.notes !== undefined ? `notes are written by ${nameOf(s.noteEngine, models)}` : `dictation and recordings use ${nameOf(s.asrEngine, models)}`;
       setSaved(`Saved: from the next one, ${what}.`);
     }, (e: Error) => setError(e.message)).finally(() => setSaving(false));
   };
@@ -149,8 +165,8 @@ export function EnginesPanel() {
     <section aria-labelledby="engines-title">
       <h3 id="engines-title">Engines</h3>
       <LiveEngines />
-      <h4>Servers and model files outside Clindoc</h4>
-      <p className="hint">A transcription or language-model server, or a model file Clindoc did not install, is configured when Clindoc starts. Set these environment variables (or put them in the service&apos;s environment) and restart.</p>
+      <h4>Device-wide servers and model files outside Clindoc</h4>
+      <p className="hint">An account&apos;s own server is set above and used at once. A server for every account of this device, or a model file Clindoc did not install, is configured when Clindoc starts: set these environment variables (or put them in the service&apos;s environment) and restart.</p>
       <div className="grid">
         <label>
           Note writer

@@ -11,6 +11,7 @@ import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
 import { createEngineSettingsService, type ClinicalLanguageModelView } from '../../main/services/transcriptions/engine-settings.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { writeTinyWhisper } from '../speech2/whisper-fixture.js';
+import { answer, startChatServer, type ChatServer } from '../llm/chat-server.js';
 
 afterEach(cleanup);
 
@@ -80,5 +81,41 @@ describe('engines panel against the local API: choosing an installed model', () 
     expect(within(card as HTMLElement).getByText('In use for dictation')).toBeTruthy();
     const settings = (await (await fetch(`${server.base}/v1/settings/engines`, { headers: server.headers() })).json()) as { data: { asrEngine: string } };
     expect(settings.data.asrEngine).toBe('office-whisper');
+  });
+});
+
+describe('engines panel against the local API: a server of the account', () => {
+  let server: TestServer;
+  let broken: ChatServer;
+  let good: ChatServer;
+  beforeAll(async () => {
+    broken = await startChatServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    good = await startChatServer((_req, res) => answer(res, 'OK'));
+    server = await startServer({ CLINDOC_ALLOWED_ORIGINS: 'http://localhost:4000', CLINDOC_CORS_ORIGINS: 'http://localhost:4000', CLINDOC_LLM_MAX_RETRIES: '0' });
+  });
+  afterAll(async () => {
+    await server.close();
+    await broken.close();
+    await good.close();
+  });
+
+  it('refuses a server that answers 500 with what it answered, then tests and uses a working one', { timeout: 60_000 }, async () => {
+    mount(createApiClient({ baseUrl: server.base, ...server.creds }));
+    const form = (await screen.findByText('Language-model server for notes (this account)', {}, { timeout: 10_000 })).closest('fieldset') as HTMLElement;
+    const fill = (url: string): void => {
+      fireEvent.change(within(form).getByLabelText('Server URL'), { target: { value: url } });
+      fireEvent.change(within(form).getByLabelText('Model name'), { target: { value: 'clinic-llm' } });
+      fireEvent.change(within(form).getByLabelText('Key (optional)'), { target: { value: 'sk-test' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Test and use' }));
+    };
+    fill(broken.baseUrl);
+    await screen.findByText(/failed a test request, so nothing was saved: language model server is failing \(HTTP 500\)/, {}, { timeout: 20_000 });
+    fill(good.baseUrl);
+    await screen.findByText("Saved: from the next one, notes are written by This account's server.", {}, { timeout: 20_000 });
+    expect(screen.getByTestId('server-notes').textContent).toContain(`In use: ${good.baseUrl}, model clinic-llm, key kept (sealed).`);
+    expect(good.requests.at(-1)!.headers.authorization).toBe('Bearer sk-test');
   });
 });
