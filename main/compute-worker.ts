@@ -81,7 +81,8 @@ const writers = once(async (): Promise<{ note: NoteWriter; style: StyleWriter }>
 
 serveComputeTasks({
   // The whole answer (value, engine, review): the route names the engine and lists what the check flagged.
-  extract: async (text: string, schema: unknown) => (await extraction()).extract(text, schema),
+  // The whole answer (value, engine, review): the route names the engine and lists what the check flagged.
+  extract: async (text: string, schema: unknown) => (await extraction()).extractChecked(text, schema),
   detectMacros: async (request: MacroDetectRequest) => (await macros()).detect(request),
   analyzeText: async (text: string) => (await coding()).analyzeText(text),
   analyzeNote: async (accountId: string, noteId: string) => (await coding()).analyzeNote(accountId, noteId),

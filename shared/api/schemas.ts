@@ -94,7 +94,7 @@ export type EngineUsed = Static<typeof EngineUsed>;
 
 /** One fact of a written note its sources do not support (`payload.json.review`). */
 export const FidelityReviewItem = Type.Object({
-  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date', 'engine'] as const, { description: '`engine`: the chosen engine failed and the embedded writer wrote the note instead (generatedBy.fallbackFrom); the whole note is to be read with that in mind.' }),
+  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date', 'diagnosis', 'vital', 'order', 'register', 'engine'] as const, { description: '`diagnosis`: a condition stated as confirmed that the encounter holds as possible, rules out or never discusses; `vital`: a vital sign measured elsewhere (home, emergency room) given as today\'s; `order`: a test, imaging study or referral the transcript does not give; `register`: a sentence that reads as conversation (first or second person, a question, a disfluency, filler, a dictation command, a fragment), marked at its end. `engine`: the chosen engine failed and the embedded writer wrote the note instead (generatedBy.fallbackFrom); the whole note is to be read with that in mind.' }),
   text: Type.String({ description: 'The fact as the writer wrote it.' }),
   reason: Type.String({ description: 'What is wrong, as the marker says it.' }),
   action: StringEnum(['removed', 'marked'] as const, { description: 'removed: taken out of the note, the marker stands in its place; marked: kept, the marker follows it.' }),
@@ -135,6 +135,20 @@ export const TextToJsonBody = Type.Object({
   text: str('Unstructured text to transform.', { maxLength: 200_000 }),
   schema: Type.Object({}, { description: 'A JSON Schema describing the structure to extract.' }),
 });
+
+/** The text-to-JSON answer: the value, the engine that read it, and what the check flagged in a model's answer (extension). */
+export const TextToJsonResult = Type.Object({
+  data: Type.Unknown({ description: 'Conforms to the request schema.' }),
+  engine: Type.String({ description: 'Who read the text: `embedded`, or the language model\'s engine (`openai-compatible`, `llama-cpp`) when one is configured and its answer could be used.' }),
+  review: Type.Array(Type.Object({
+    path: Type.String({ description: 'JSON Pointer of the value in `data` (as the model gave it).' }),
+    kind: Type.String({ description: 'As in a note\'s review list: number, dose, unit, frequency, laterality, negation, medication, date, diagnosis, vital, order.' }),
+    text: Type.String({ description: 'The value, or the part of it that failed.' }),
+    reason: Type.String(),
+    action: StringEnum(['removed', 'marked'] as const, { description: 'removed: left out of `data` (null, or the item dropped from its list); marked: kept in `data`, listed here for review.' }),
+  }), { description: 'Values of a language model\'s answer the text does not support, checked as a note is (docs/notes.md, "Fact fidelity"); empty for the embedded reader.' }),
+});
+export type TextToJsonResult = Static<typeof TextToJsonResult>;
 
 /** When a macro fires: on its phrase alone, or only when commanded (extension). */
 const MacroTrigger = Type.Optional(

@@ -1,7 +1,7 @@
 import type { RouteRegistry } from '../route-registry.js';
 import type { ExtractionService } from '../../services/extraction/index.js';
 import type { MacroService, MacroDetectRequest } from '../../services/macros/index.js';
-import { MacroBody, MacroResult, TextToJsonBody } from '../schemas.js';
+import { MacroBody, MacroResult, TextToJsonBody, TextToJsonResult } from '../schemas.js';
 
 /** Text-to-JSON extraction and macro detection: synchronous utilities answering `{data}`. */
 export function registerUtilityRoutes(registry: RouteRegistry, deps: { extraction: ExtractionService; macros: MacroService }): void {
@@ -11,11 +11,11 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
       summary: 'Extract JSON conforming to a JSON Schema from unstructured text',
       description: 'Every 200 answer validates against the supplied schema. Unsupported keywords or unsatisfiable schemas are a 400 naming the problem. ' +
         'The reading runs in a worker thread under the server\'s work budget (CLINDOC_WORK_BUDGET_MS, default 30 s; time waiting on a language model not counted): past it the work is stopped and the answer is a 422 naming the budget.',
-      body: TextToJsonBody, envelope: 'data-only',
-      success: { status: 200, description: 'An object conforming to the schema', schema: { description: 'Conforms to the request schema.' } },
+      body: TextToJsonBody, envelope: 'raw',
+      success: { status: 200, description: '`data` conforms to the schema; `engine` names who read the text; `review` lists what the check removed or marked in a language model\'s answer', schema: TextToJsonResult },
       errors: [400, 413, 415, 422, 503],
     },
-    ({ body }) => deps.extraction.extract(body.text as string, body.schema),
+    ({ body }) => deps.extraction.extractChecked(body.text as string, body.schema),
   );
   registry.add(
     {

@@ -3,13 +3,15 @@
  * call carried out by the compute pool (in a worker that builds the real services).
  */
 import type { CodingAnalysis, CodingService } from '../coding/coding-service.js';
-import type { ExtractionService } from '../extraction/index.js';
+import type { ExtractionResult, ExtractionService } from '../extraction/index.js';
 import type { MacroDetectRequest, MacroDetectResult, MacroService } from '../macros/index.js';
 import type { GeneratedNote, NoteGenerationInput, NoteWriter, StyleWriter } from '../notes/ports.js';
 import type { ComputePool } from './ports.js';
 
 export function offloadedExtraction(pool: ComputePool): ExtractionService {
-  return { extract: (text, schema) => pool.run('extract', [text, schema]) };
+  // The worker answers the whole result (value, engine, review); `extract` keeps the value.
+  const extractChecked = (text: string, schema: unknown): Promise<ExtractionResult> => pool.run('extract', [text, schema]) as Promise<ExtractionResult>;
+  return { extractChecked, extract: async (text, schema) => (await extractChecked(text, schema)).data };
 }
 
 export function offloadedMacros(pool: ComputePool): MacroService {

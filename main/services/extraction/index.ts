@@ -3,6 +3,7 @@ import { invalidRequest, payloadTooLarge } from '../errors.js';
 import { buildFieldTree } from './field-tree.js';
 import { buildValue, type BuildContext } from './generator.js';
 import { createLlmExtractor } from './llm-path.js';
+import { checkExtracted, type ExtractionFlag } from './llm-check.js';
 import type { FieldNode, TextExtractor } from './ports.js';
 import { SchemaAuditError, SCHEMA_SHAPE_LIMITS } from './schema-audit.js';
 import { UnsatisfiableError } from './schema-merge.js';
@@ -11,10 +12,24 @@ import { UnsafePatternError } from './safe-regexp.js';
 import { isObject } from './schema-walk.js';
 
 export type { FieldNode, TextExtractor } from './ports.js';
+export type { ExtractionFlag } from './llm-check.js';
+
+/** What text-to-JSON answers: the value, who read it, and what the check flagged in a model's answer. */
+export interface ExtractionResult {
+  /** Validates against the caller's schema. */
+  data: unknown;
+  /** The engine whose reading `data` is: `embedded`, or the language model's engine name (`openai-compatible`, `llama-cpp`). */
+  engine: string;
+  /** Values of a model's answer the text does not support (removed or marked); empty for the embedded reader. */
+  review: ExtractionFlag[];
+}
 
 /** Text-to-JSON: answers a value that validates against the caller's schema, or throws a DomainError. */
 export interface ExtractionService {
+  /** The value alone. */
   extract(text: string, schema: unknown): Promise<unknown>;
+  /** The value with the engine that read it and the check's flags (what `POST /v1/utils/text-to-json` answers). */
+  extractChecked(text: string, schema: unknown): Promise<ExtractionResult>;
 }
 
 /** Request limits: beyond them `extract` throws payloadTooLarge (413). */
@@ -62,29 +77,37 @@ export function createExtractionService(deps: ExtractionDeps): ExtractionService
     return tree;
   };
 
-  return {
-    async extract(text: string, schema: unknown): Promise<unknown> {
-      if (typeof text !== 'string') throw invalidRequest('text must be a string');
-      if (text.length > EXTRACTION_LIMITS.maxTextChars && [...text].length > EXTRACTION_LIMITS.maxTextChars) {
-        throw payloadTooLarge(`text is longer than ${EXTRACTION_LIMITS.maxTextChars} characters`);
-      }
-      if (!isObject(schema) && typeof schema !== 'boolean') throw invalidRequest('schema must be a JSON Schema object');
-      const serialized = JSON.stringify(schema);
-      if (Buffer.byteLength(serialized) > EXTRACTION_LIMITS.maxSchemaBytes) {
-        throw payloadTooLarge(`schema is larger than ${EXTRACTION_LIMITS.maxSchemaBytes} bytes`);
-      }
-      const compiled = compile(registry, schema, serialized);
-      const tree = fieldTree(compiled);
-      if (llm) {
-        const answer = await llm.extract(text, compiled, tree);
-        if (answer !== undefined) {
-          if (compiled.validate(answer)) return answer;
-          const repaired = tryConform(compiled, answer);
-          if (repaired.ok) return repaired.value;
+  const extractChecked = async (text: string, schema: unknown): Promise<ExtractionResult> => {
+    if (typeof text !== 'string') throw invalidRequest('text must be a string');
+    if (text.length > EXTRACTION_LIMITS.maxTextChars && [...text].length > EXTRACTION_LIMITS.maxTextChars) {
+      throw payloadTooLarge(`text is longer than ${EXTRACTION_LIMITS.maxTextChars} characters`);
+    }
+    if (!isObject(schema) && typeof schema !== 'boolean') throw invalidRequest('schema must be a JSON Schema object');
+    const serialized = JSON.stringify(schema);
+    if (Buffer.byteLength(serialized) > EXTRACTION_LIMITS.maxSchemaBytes) {
+      throw payloadTooLarge(`schema is larger than ${EXTRACTION_LIMITS.maxSchemaBytes} bytes`);
+    }
+    const compiled = compile(registry, schema, serialized);
+    const tree = fieldTree(compiled);
+    if (llm && deps.llm) {
+      const answer = await llm.extract(text, compiled, tree);
+      if (answer !== undefined) {
+        const repaired = compiled.validate(answer) ? { ok: true as const, value: answer } : tryConform(compiled, answer);
+        if (repaired.ok) {
+          // A model's answer is a proposal: held to the text as a note is (invented values out, contradictions listed).
+          const checked = checkExtracted(repaired.value, text, (v) => compiled.validate(v) as boolean);
+          return { data: checked.data, engine: deps.llm.model.name, review: checked.review };
         }
       }
-      const hints = reader.extract(text, tree);
-      return conform(compiled, hints);
+    }
+    const hints = reader.extract(text, tree);
+    return { data: conform(compiled, hints), engine: 'embedded', review: [] };
+  };
+
+  return {
+    extractChecked,
+    async extract(text: string, schema: unknown): Promise<unknown> {
+      return (await extractChecked(text, schema)).data;
     },
   };
 }

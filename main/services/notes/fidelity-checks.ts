@@ -6,9 +6,13 @@
 import { readDoses, readFrequencies, readNumbers, sentenceSpans, type Dose, type NumberReading } from '../clinical-language/index.js';
 import { drugMentions, drugOf, findingMentions, sideMentions, type DrugMention } from './fidelity-facts.js';
 import { drugStated, sidesFor, type SourceIndex, type Support } from './fidelity-sources.js';
+import { checkDiagnoses, checkOrders, checkSidesAgainstFacts, checkVitalSources } from './fidelity-claims.js';
+import { checkRegister } from './fidelity-register.js';
 
 /** What kind of fact failed the check. */
-export type FidelityKind = 'number' | 'dose' | 'unit' | 'frequency' | 'laterality' | 'negation' | 'medication' | 'date';
+export type FidelityKind =
+  | 'number' | 'dose' | 'unit' | 'frequency' | 'laterality' | 'negation' | 'medication' | 'date'
+  | 'diagnosis' | 'vital' | 'order' | 'register';
 
 /** One fact of a note text that its sources do not support. */
 export interface FidelityIssue {
@@ -145,6 +149,9 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
   }
   const dates = checkDate(text, index, zones);
   issues.push(...dates.issues);
+  const facts = index.english ? index.facts() : undefined;
+  // A diagnosis is judged whole, before its parts: "type 2 diabetes" never said is one flag, not a number removed.
+  if (index.english) issues.push(...checkDiagnoses(text, index, facts, free));
   if (index.english) {
     const doses = readDoses(text).filter((d) => free(d) && !partOfName(text, d));
     for (const d of doses) {
@@ -190,6 +197,9 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
       else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, reason: `the transcript reports ${f.term}` });
       else if (f.polarity === 'affirmed' && said && said.negated > 0 && said.affirmed === 0) issues.push({ ...span, reason: `the transcript says no ${f.term}` });
     }
+    // What needs the encounter understood: sides, where vitals were taken, orders (diagnoses are read first, above).
+    if (facts) issues.push(...checkSidesAgainstFacts(text, facts, index, free), ...checkVitalSources(text, facts, index.transcript, free));
+    issues.push(...checkOrders(text, index.texts, free), ...checkRegister(text, free));
   }
   // One issue per stretch of text: the first found (drugs, dates, doses before bare numbers) wins.
   const kept: FidelityIssue[] = [];

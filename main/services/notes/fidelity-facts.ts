@@ -141,6 +141,8 @@ export interface FindingMention {
   end: number;
   /** Affirmed, negated, or neither (hypothetical, a relative's, historical, an unanswered question). */
   polarity: 'affirmed' | 'negated' | 'neutral';
+  /** Neutral because hedged or only to be ruled out ("possible pneumonia", "rule out angina"). */
+  hedged?: boolean;
 }
 
 const FINDING_MATCHER = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]), { capitalsUpTo: 3 });
@@ -228,7 +230,8 @@ export function findingMentions(raw: string, conversation = true, only?: Readonl
     else if (restated && !c.uncertain) polarity = 'affirmed';
     else if (c.uncertain || far || NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
     else polarity = 'affirmed';
-    out.push({ term: f.term, start: f.start, end: f.end, polarity });
+    const hedged = polarity === 'neutral' && (c.uncertain || c.hypothetical) && !c.family && !c.historical;
+    out.push({ term: f.term, start: f.start, end: f.end, polarity, ...(hedged ? { hedged } : {}) });
   }
   return out;
 }

@@ -14,6 +14,8 @@ import {
   type Frequency,
   type NumberReading,
 } from '../clinical-language/index.js';
+import { understandEncounter } from '../encounter/understand.js';
+import type { EncounterFacts } from '../encounter/types.js';
 import { drugMentions, drugOf, findingMentions, looksEnglish, sideMentions, type SideMention } from './fidelity-facts.js';
 
 /** What a note may draw on. Patient data: never log any field of this. */
@@ -31,6 +33,11 @@ export interface FidelitySources {
   template?: string;
   /** Today (`YYYY-MM-DD`) for the patient's age when no encounter date is given. */
   today?: string;
+  /**
+   * The encounter understood (main/services/encounter): problems with their certainty, sides,
+   * where each vital sign was measured, the plan. Read from the transcript when not given.
+   */
+  facts?: EncounterFacts;
 }
 
 /** How well the sources state a number: plainly, only through words that could mean two things, or not at all. */
@@ -52,6 +59,8 @@ export interface FindingCounts {
   affirmed: number;
   negated: number;
   neutral: number;
+  /** Of the neutral: hedged or only to be ruled out ("possible", "rule out"). */
+  uncertain: number;
 }
 
 /** The sources, read. */
@@ -75,6 +84,12 @@ export interface SourceIndex {
   /** Times (`HH:MM`) the sources state. */
   times: Set<string>;
   medicationList: readonly string[];
+  /** The source texts (transcript, previous note, context, instructions), drug names corrected. */
+  texts: string[];
+  /** The transcript as given: the facts' evidence offsets point into it. */
+  transcript: string;
+  /** The encounter understood; read on first use (it costs more than every other check together). */
+  facts(): EncounterFacts | undefined;
 }
 
 const key = (v: number): string => String(Number(v.toFixed(6)));
@@ -119,20 +134,25 @@ export function indexSources(sources: FidelitySources, note?: string): SourceInd
       for (const t of fresh) counted.set(t, undefined);
       for (const text of texts) {
         for (const f of findingMentions(text, true, fresh)) {
-          const counts = counted.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0 };
+          const counts = counted.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0, uncertain: 0 };
           counts[f.polarity]++;
+          if (f.hedged) counts.uncertain++;
           counted.set(f.term, counts);
         }
       }
     }
     return new Map([...terms].flatMap((t) => (counted.get(t) ? [[t, counted.get(t)!] as const] : [])));
   };
+  let facts: EncounterFacts | undefined;
   const index: SourceIndex = {
     english: looksEnglish(texts.join('\n')),
     number: (v) => support(v, stated, uncertain),
     bareNumber: (v) => support(v, bare, bareUncertain),
     doses: [], frequencies: [], drugs: new Set(), words: new Set(), sides: [], findings: (terms) => findings(terms), dates: new Set(), times: new Set(),
     medicationList: meds,
+    texts,
+    transcript: sources.transcript,
+    facts: () => (facts ??= sources.facts ?? readFacts(sources)),
   };
 
   for (const text of texts) {
@@ -185,6 +205,23 @@ export function indexSources(sources: FidelitySources, note?: string): SourceInd
   if (dob && day) addStated(ageOn(dob, day));
   for (const r of readNumbers(sources.template ?? '')) [r.value, r.to, r.over].forEach((v) => addStated(v));
   return index;
+}
+
+/** The encounter read from the sources; undefined when the transcript is empty. */
+function readFacts(sources: FidelitySources): EncounterFacts | undefined {
+  if (!sources.transcript.trim()) return undefined;
+  try {
+    return understandEncounter({
+    transcript: sources.transcript,
+    ...(sources.patientInfo ? { patientInfo: sources.patientInfo } : {}),
+    ...(sources.medicationList?.length ? { medicationList: sources.medicationList.join(', ') } : {}),
+    ...(sources.previousNote ? { previousNote: sources.previousNote } : {}),
+    ...(sources.context ? { context: sources.context } : {}),
+    });
+  } catch {
+    // A failure of the understanding must not fail the note: the word-level checks still run.
+    return undefined;
+  }
 }
 
 /** Whether the sources name `drug` (a note's mention), directly or by a misspelt or misheard form. */

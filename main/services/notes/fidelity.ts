@@ -2,7 +2,11 @@
  * Fact fidelity, one rule for every note writer (embedded and language-model alike): each number,
  * dose, unit, frequency, date, side of the body (left/right/bilateral), negation and drug a note
  * states must be supported by its sources (transcript, patient header, previous note, context,
- * instructions). What fails is never silently kept:
+ * instructions); each diagnosis stated as confirmed must be one the encounter holds as confirmed,
+ * each vital sign given as today's must have been measured today, each order (test, imaging,
+ * referral) must be one the transcript gives, and each sentence must read as a clinician's note,
+ * not as conversation (fidelity-claims.ts, fidelity-register.ts, against EncounterFacts). What
+ * fails is never silently kept:
  *
  * - **removed**: a number, dose or drug no source states is taken out and a marker stands in its
  *   place, so an invented "metformin 5000 mg" never reaches the physician as a fact;
@@ -102,7 +106,7 @@ function checkJson(value: unknown, index: SourceIndex, parentKey = ''): unknown 
  * review markers, and the flagged items. Checking a checked note again changes nothing.
  */
 export function checkFidelity(note: GeneratedNote, sources: FidelitySources): CheckedNote {
-  const index = indexSources(sources, note.markdown);
+  const index = indexSources(note.facts && !sources.facts ? { ...sources, facts: note.facts } : sources, note.markdown);
   const { text: markdown, placed } = applyIssues(note.markdown, findIssues(note.markdown, index));
   const review = placed.map(({ issue, start, end }): FidelityFlag => {
     const section = sectionAt(markdown, start);

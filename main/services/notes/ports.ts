@@ -1,5 +1,6 @@
 import type { NoteTemplate } from '../../../shared/note-template.js';
 import type { NoteLanguage } from '../../../shared/languages.js';
+import type { EncounterFacts } from '../encounter/types.js';
 
 /** The note type a caller asked for (contract `noteType`, with API-DECISIONS' extra types). */
 export interface NoteTypeSpec {
@@ -37,6 +38,11 @@ export interface GeneratedNote {
   json?: Record<string, unknown>;
   /** The engine and model that wrote it (set by the composition's engine registry), kept with the note. */
   generatedBy?: EngineUsed;
+  /**
+   * The encounter as the writer understood it (main/services/encounter), when it read it: the
+   * fidelity checker holds the note to these facts instead of reading the transcript again. Not stored.
+   */
+  facts?: EncounterFacts;
 }
 
 /** Which engine, and which model of it, made a note or a transcript. */

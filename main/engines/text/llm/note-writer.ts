@@ -14,6 +14,8 @@ import { answerSchema, createAnswerReader, translatableSections, UnusableAnswerE
 import { renderNote } from './note-render.js';
 import { correctMedicationNames, parseMedicationList } from '../../../services/clinical-language/medications.js';
 import { fillPrompt, loadPrompt } from './prompt-files.js';
+import { groundingText, readFactsFor } from './note-grounding.js';
+import type { EncounterFacts } from '../../../services/encounter/types.js';
 
 export interface LlmNoteWriterOptions {
   /** Folder holding `note.md`; default `resources/prompts` found from this module. */
@@ -55,7 +57,7 @@ function describePlan(plan: NotePlan): string {
   return plan.sections.map((s) => describeSection(s, 0)).join('\n');
 }
 
-function prompts(input: NoteGenerationInput, plan: NotePlan, labels: NoteLabels, translate: boolean, dir?: string): { system: string; user: string } {
+function prompts(input: NoteGenerationInput, plan: NotePlan, labels: NoteLabels, translate: boolean, dir?: string, facts?: EncounterFacts): { system: string; user: string } {
   const template = loadPrompt('note', dir);
   const patient = [input.patientInfo?.name, input.patientInfo?.dateOfBirth ? `born ${input.patientInfo.dateOfBirth}` : '']
     .filter(Boolean)
@@ -73,6 +75,7 @@ function prompts(input: NoteGenerationInput, plan: NotePlan, labels: NoteLabels,
     patient,
     date: input.date,
     transcript: input.transcript,
+    facts: facts ? groundingText(facts) : undefined,
   };
   return { system: fillPrompt(template.system, values), user: fillPrompt(template.user, values) };
 }
@@ -102,7 +105,9 @@ export function createLlmNoteWriter(model: LanguageModel, options: LlmNoteWriter
       const plan = buildNotePlan(input.noteType, labels);
       const translate = input.language !== 'en' && input.noteType.type !== 'soap' && !plan.freeForm && translatableSections(plan).length > 0;
       const read = createAnswerReader(plan, translate);
-      const { system, user } = prompts(input, plan, labels, translate, options.promptsDir);
+      // The encounter understood once: the model is grounded in it, and the checker holds the note to it.
+      const facts = readFactsFor(input);
+      const { system, user } = prompts(input, plan, labels, translate, options.promptsDir, facts);
       const jsonSchema = answerSchema(plan, true, translate);
       let problem = '';
       for (let attempt = 0; attempt < attempts; attempt++) {
@@ -113,7 +118,7 @@ export function createLlmNoteWriter(model: LanguageModel, options: LlmNoteWriter
           const answer = read(result.text);
           postProcess(answer, plan, input);
           const note = renderNote(plan, answer, input, labels);
-          return { markdown: note.markdown, ...(input.noteType.includeJson ? { json: note.json } : {}) };
+          return { markdown: note.markdown, ...(input.noteType.includeJson ? { json: note.json } : {}), ...(facts ? { facts } : {}) };
         } catch (err) {
           if (!(err instanceof UnusableAnswerError)) throw err;
           problem = result.finishReason === 'length' ? `${err.message}; it was cut off at the token limit, so be more concise` : err.message;
