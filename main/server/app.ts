@@ -8,6 +8,7 @@ import { pathOf } from './middleware/request-log.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { RateWindows } from '../services/rate-windows.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { tooDeep } from './middleware/json-depth.js';
 import { createOpsMetrics, type OpsMetrics } from './middleware/metrics.js';
 import { createDrainState, type DrainState } from './middleware/drain.js';
 import { hostOriginPolicy } from './middleware/local-guard.js';
@@ -184,7 +185,11 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   const registry = createRouteRegistry({
     idempotency: services.idempotency,
     onIdempotencyWait: () => metrics.observeIdempotencyWait(),
-    readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve(req.body)))),
+    readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => {
+      if (err) return reject(err);
+      const deep = tooDeep(req.body);
+      return deep ? reject(deep) : resolve(req.body);
+    })),
     requirePrincipal: (req) => {
       const res = req.res!;
       if (res.locals.principal) return res.locals.principal as Principal;
