@@ -9,9 +9,10 @@
  * note job does not wait for the code table, and a budget counts what the request's input asks for.
  */
 import { join } from 'node:path';
+import { WARM_UP } from './services/coding/icd-coder.js';
 import { workerData } from 'node:worker_threads';
 import { hostCall, serveComputeTasks, untimed } from './engines/compute/worker-side.js';
-import type { CodableNote, CodingService } from './services/coding/coding-service.js';
+import type { AnalyzeOptions, CodableNote, CodingService } from './services/coding/coding-service.js';
 import type { ExtractionService } from './services/extraction/index.js';
 import type { InlineMacroService, MacroDetectRequest } from './services/macros/index.js';
 import type { CompletionRequest, CompletionResult, LanguageModel } from './services/language-model.js';
@@ -63,7 +64,7 @@ const coding = once(async (): Promise<CodingService> => {
   const table = loadCodeTable({ bundledDir: data.codesDir, dataDir: data.dataDir });
   if (!table) throw engineUnavailable('coding: no ICD-10-CM code set (bundled resources/codes, or clindoc codes import)');
   const coder = createIcdCoder(table, readCodingLexicon(join(data.codesDir, 'synonyms.json')));
-  coder.analyze('hypertension'); // builds the coder's indexes (seconds)
+  for (const w of WARM_UP) coder.analyze(w); // builds the coder's indexes and compiles its patterns (seconds)
   return createCodingService({
     coder: () => coder,
     notes: { get: (accountId, noteId) => hostCall('notes.get', [accountId, noteId]) as Promise<CodableNote> },
@@ -84,7 +85,7 @@ serveComputeTasks({
   // The whole answer (value, engine, review): the route names the engine and lists what the check flagged.
   extract: async (text: string, schema: unknown) => (await extraction()).extractChecked(text, schema),
   detectMacros: async (request: MacroDetectRequest) => (await macros()).detect(request),
-  analyzeText: async (text: string) => (await coding()).analyzeText(text),
+  analyzeText: async (text: string, options?: AnalyzeOptions) => (await coding()).analyzeText(text, options),
   analyzeNote: async (accountId: string, noteId: string) => (await coding()).analyzeNote(accountId, noteId),
   writeNote: async (input: NoteGenerationInput) => (await writers()).note.write(input),
   createTemplate: async (sample: string, instructions: string[]) => (await writers()).style.createTemplate(sample, instructions),

@@ -12,7 +12,7 @@
  */
 import { loadCodeTable } from '../main/engines/coding/code-table.js';
 import { readCodingLexicon } from '../main/engines/coding/lexicon-file.js';
-import { createIcdCoder, type IcdCoder } from '../main/services/coding/icd-coder.js';
+import { createIcdCoder, WARM_UP, type IcdCoder } from '../main/services/coding/icd-coder.js';
 import { ACI_SPLITS, readAciCases, scoreAci, type AciCase, type AciScore, type RankedAnswer } from './aci-coding.js';
 import { readLabelledSet, score, type Prediction, type Score } from './coding-scoring.js';
 
@@ -68,7 +68,7 @@ if (!aci) console.log('ACI-Bench coding labels not found (aci-bench-coding/, aci
 else {
   const startup = performance.now() - t0;
   const w = performance.now();
-  coder.analyze('Assessment: hypertension.');
+  for (const w of WARM_UP) coder.analyze(w);
   const first = performance.now() - w;
   const fromNotes = aci.map((c) => answer(c, c.note, coder.analyze));
   console.log(`ICD-10-CM ${table.edition}, embedded coder; table and coder ready in ${startup.toFixed(0)} ms, first analysis (builds the title index) ${first.toFixed(0)} ms`);

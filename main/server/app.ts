@@ -243,7 +243,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   if (services.engineStatus) registerEngineRoutes(registry, { status: services.engineStatus });
 
 
-  registerCodingRoutes(registry, { coding: services.coding });
+  registerCodingRoutes(registry, { coding: services.coding, visits: services.visits });
   if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
   if (services.deadLetters) registerJobRoutes(registry, { deadLetters: services.deadLetters });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });

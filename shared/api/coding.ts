@@ -25,8 +25,23 @@ export const CodingAnalyzeBody = Type.Object(
           "another account's note answers 404.",
       }),
     ),
+    transcript: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'A visit conversation (`[doctor] ...`, `Doctor: ...`, or untagged), coded before any note exists: the encounter understanding reads it once ' +
+          '(problems with certainty, status, subject and side) and only its confirmed, current problems of the patient are coded. At most 200,000 characters. ' +
+          'Evidence offsets count code points of this transcript. No CPT level (that needs a note).',
+      }),
+    ),
+    visitId: Type.Optional(
+      Type.String({
+        minLength: 1, maxLength: 200,
+        description: "Id of a visit of this account: its transcript is coded as `transcript` is. A visit without a transcript answers 409; another account's visit 404.",
+      }),
+    ),
   },
-  { description: 'Exactly one of `text` and `noteId` (both or neither is a 400). Unknown fields are ignored.' },
+  { description: 'Exactly one of `text`, `noteId`, `transcript` and `visitId` (two or none is a 400). Unknown fields are ignored.' },
 );
 
 const Evidence = Type.Object({
@@ -63,6 +78,14 @@ export const CodeSuggestion = Type.Object({
   role: Type.Optional(Type.String({ enum: ['current', 'status', 'history', 'family'], description: 'ICD-10-CM: what the code records.' })),
   related: Type.Optional(Type.Array(Type.String(), { description: 'Codes of this answer linked by the table\'s "use additional code", "code also" or "code first" notes.' })),
   why: Type.Optional(Type.Array(Type.String(), { description: 'The convention that chose the code, when one did (combination codes, history).' })),
+  rule: Type.Optional(
+    Type.String({
+      description:
+        'ICD-10-CM: the rule or convention that chose this code, in one line, e.g. "E11.65: diabetes with hyperglycemia: the note states the glucose or A1c high", ' +
+        '"S83.411A: injury: ... matched to the injury titles by kind, site and side; 7th character A (initial encounter, active treatment)", ' +
+        'or how the words led to it ("... is a term of the synonym index; the most specific code whose every title word the text supports").',
+    }),
+  ),
   reasoning: Type.Optional(EmReasoning),
   licensedDescriptor: Type.Optional(Type.Boolean()),
   source: Type.Optional(Type.String({ enum: ['embedded', 'model'], description: 'model: proposed by the configured language model and checked against the table, the text and the negation rules.' })),
@@ -72,5 +95,6 @@ export const CodingAnalysisView = Type.Object({
   codes: Type.Array(CodeSuggestion, { description: 'ICD-10-CM codes ranked, then the office E/M level when the text is a visit note. Empty when nothing is codable.' }),
   edition: Type.String({ description: 'ICD-10-CM edition of the table (the newest bundled or imported with `clindoc codes import`).' }),
   noteId: Type.Optional(Type.String({ description: 'Set when a stored note was analysed: offsets refer to its payload.markdown.' })),
+  visitId: Type.Optional(Type.String({ description: "Set when a visit was analysed: offsets refer to the visit's transcript." })),
   setAside: Type.Integer({ minimum: 0, description: 'Findings the text negates, rules out or leaves uncertain, which were therefore not coded.' }),
 });

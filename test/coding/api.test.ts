@@ -12,7 +12,8 @@ const TRANSCRIPT = `[doctor] good morning , how have your sugars been ?
 /** The text between two code-point offsets. */
 const slice = (text: string, start: number, end: number): string => [...text].slice(start, end).join('');
 
-describe('POST /v1/coding/analyze', () => {
+// The first request builds the worker's coder (table, indexes, warm-up): seconds, many more on a loaded machine.
+describe('POST /v1/coding/analyze', { timeout: 120_000 }, () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startServer();
@@ -70,9 +71,45 @@ describe('POST /v1/coding/analyze', () => {
     expect((await analyze({ noteId: 'no-such-note' })).status).toBe(404);
   });
 
+  it('codes a conversation and a visit\'s transcript through the encounter understanding, with the rule that chose each code', async () => {
+    const res = await analyze({ transcript: TRANSCRIPT });
+    expect(res.status).toBe(200);
+    const { data } = await res.json();
+    const icd = data.codes.filter((c: { system: string }) => c.system === 'ICD-10-CM');
+    expect(icd.map((c: { code: string }) => c.code)).toEqual(expect.arrayContaining(['E11.9', 'I10']));
+    // A conversation is no note: no office E/M level is read from it.
+    expect(data.codes.some((c: { system: string }) => c.system === 'CPT')).toBe(false);
+    for (const c of icd) {
+      // From the problems the understanding confirms, or (when it names none) from the clinician's plan less what the facts doubt.
+      expect(c.rule).toMatch(new RegExp(`^${c.code.replace('.', '\\.')}: (the encounter's confirmed problem|read from the clinician's plan)`));
+      for (const e of c.evidence) expect(slice(TRANSCRIPT, e.start_char, e.end_char)).toBe(e.text);
+    }
+
+    const visit = (await (await fetch(`${s.base}/v1/visits`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: TRANSCRIPT }) })).json()).data;
+    const byVisit = await analyze({ visitId: visit.id });
+    expect(byVisit.status).toBe(200);
+    const visitData = (await byVisit.json()).data;
+    expect(visitData.visitId).toBe(visit.id);
+    expect(visitData.codes.map((c: { code: string }) => c.code)).toEqual(icd.map((c: { code: string }) => c.code));
+    const empty = (await (await fetch(`${s.base}/v1/visits`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ patient: { name: 'No Talk' } }) })).json()).data;
+    const noTranscript = await analyze({ visitId: empty.id });
+    expect(noTranscript.status).toBe(409);
+    expect((await noTranscript.json()).message).toMatch(/^visitId: the visit has no transcript/);
+    expect((await analyze({ visitId: 'no-such-visit' })).status).toBe(404);
+  });
+
+  it('explains each code of a text: the rule or convention that chose it', async () => {
+    const { data } = await (await analyze({ text: 'ASSESSMENT AND PLAN\n1. Hypertension with chronic kidney disease stage 3a.\n2. Right knee MCL sprain.' })).json();
+    const rules = Object.fromEntries(data.codes.filter((c: { system: string }) => c.system === 'ICD-10-CM').map((c: { code: string; rule: string }) => [c.code, c.rule]));
+    expect(rules['I12.9']).toMatch(/^I12\.9: hypertension with chronic kidney disease/);
+    expect(rules['S83.411A']).toMatch(/7th character A \(initial encounter/);
+  });
+
   it.each([
     [{}, /text/],
     [{ text: 'HTN', noteId: 'x' }, /noteId/],
+    [{ transcript: '[doctor] hypertension .', visitId: 'x' }, /visitId/],
+    [{ transcript: '' }, /transcript/],
     [{ text: 42 }, /text/],
     [{ text: '' }, /text/],
     [{ noteId: 7 }, /noteId/],

@@ -23,6 +23,8 @@ export interface CodeView {
   role?: IcdSuggestion['role'];
   related?: string[];
   why?: string[];
+  /** ICD-10-CM: the rule or convention that chose the code, in one line. */
+  rule?: string;
   /** CPT E/M: how the level was reached. */
   reasoning?: EmReasoning;
   /** True when the display comes from the operator's licensed CPT table. */
@@ -37,6 +39,8 @@ export interface CodingAnalysis {
   edition: string;
   /** When a stored note was analysed: offsets refer to that note's `payload.markdown`. */
   noteId?: string;
+  /** When a visit was analysed: offsets refer to its transcript. */
+  visitId?: string;
   /** Findings the text negates, rules out or leaves uncertain, which were therefore not coded. */
   setAside: number;
 }
@@ -47,9 +51,15 @@ export interface CodableNote {
   payload?: { markdown: string };
 }
 
+/** What the text is: a written text (a note, an assessment) or a visit conversation. */
+export interface AnalyzeOptions {
+  source?: 'text' | 'transcript';
+}
+
 export interface CodingService {
   readonly edition: string;
-  analyzeText(text: string): Promise<CodingAnalysis>;
+  /** With `source: 'transcript'`, the text is a conversation coded through the encounter understanding (no CPT level). */
+  analyzeText(text: string, options?: AnalyzeOptions): Promise<CodingAnalysis>;
   analyzeNote(accountId: string, noteId: string): Promise<CodingAnalysis>;
 }
 
@@ -66,9 +76,14 @@ export function createCodingService(deps: {
   cpt?: CptTable;
   proposer?: CodeProposer;
 }): CodingService {
-  const analyze = async (text: string): Promise<Omit<CodingAnalysis, 'edition'>> => {
-    if (text.length > MAX_CODING_TEXT) throw payloadTooLarge(`text: at most ${MAX_CODING_TEXT} characters`);
+  const analyze = async (text: string, source: 'text' | 'transcript' = 'text'): Promise<Omit<CodingAnalysis, 'edition'>> => {
+    if (text.length > MAX_CODING_TEXT) throw payloadTooLarge(`${source}: at most ${MAX_CODING_TEXT} characters`);
     const coder = deps.coder();
+    if (source === 'transcript') {
+      // A conversation is no note: its codes come from the encounter's problems, and no E/M level is read from it.
+      const heard = coder.analyzeTranscript(text);
+      return { codes: heard.codes.map((c) => ({ ...c, source: 'embedded' as const })), setAside: heard.setAside.length };
+    }
     const result = coder.analyze(text);
     let icd = result.codes;
     const codes: CodeView[] = icd.map((c) => ({ ...c, source: 'embedded' as const }));
@@ -92,8 +107,8 @@ export function createCodingService(deps: {
     get edition() {
       return deps.coder().edition;
     },
-    async analyzeText(text) {
-      const done = await analyze(text);
+    async analyzeText(text, options) {
+      const done = await analyze(text, options?.source);
       return { ...done, edition: deps.coder().edition };
     },
     async analyzeNote(accountId, noteId) {
@@ -108,8 +123,11 @@ export function createCodingService(deps: {
   };
 }
 
-/** Checks the request shape the schema cannot: exactly one of text and noteId. */
-export function requireOneSource(body: { text?: unknown; noteId?: unknown }): void {
-  if (body.text === undefined && body.noteId === undefined) throw invalidRequest('text: give text or noteId');
-  if (body.text !== undefined && body.noteId !== undefined) throw invalidRequest('noteId: give text or noteId, not both');
+const SOURCES = ['text', 'noteId', 'transcript', 'visitId'] as const;
+
+/** Checks the request shape the schema cannot: exactly one of text, noteId, transcript and visitId. */
+export function requireOneSource(body: Partial<Record<(typeof SOURCES)[number], unknown>>): void {
+  const given = SOURCES.filter((k) => body[k] !== undefined);
+  if (!given.length) throw invalidRequest('text: give one of text, noteId, transcript or visitId');
+  if (given.length > 1) throw invalidRequest(`${given[1]}: give one of text, noteId, transcript or visitId, not ${given.join(' and ')}`);
 }

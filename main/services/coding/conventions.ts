@@ -17,6 +17,8 @@ export interface Candidate {
   firstAt: number;
   /** Plain-language reasons the code was chosen (combination, history, ...). */
   why: string[];
+  /** How the words led to the code when no convention did ("... is a term of the synonym index; the most specific code ..."). */
+  how?: string;
   /** Factors that make up the confidence. */
   evidenceScore: number;
   symptom: boolean;

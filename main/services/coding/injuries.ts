@@ -144,7 +144,7 @@ export function findInjuries(doc: NoteDocument, pool: Pool): InjuryFinding[] {
     const spanEnd = sentence.start + from + clause.trimEnd().replace(/[.,]+$/, '').length;
     out.push({
       entry: choice.entry, spans: [{ start: spanStart, end: Math.max(spanEnd, hit.end) }], sentence, score: choice.score,
-      why: `injury: ${nature} matched to the table's site and side; 7th character A (initial encounter, active treatment)${nature === 'fracture' ? '; a fracture not stated open is closed, not stated nondisplaced is displaced' : ''}`,
+      why: `injury: "${clause.trim()}" matched to the injury titles by kind, site and side${nature === 'strain' && own.has('ligament') ? ' (a strained ligament is a sprain)' : ''}; 7th character A (initial encounter, active treatment)${nature === 'fracture' ? '; a fracture not stated open is closed, not stated nondisplaced is displaced' : ''}`,
     });
   });
   return out;

@@ -83,6 +83,7 @@ export function checkProposals(text: string, proposals: readonly ModelProposal[]
     accepted.push({
       system: 'ICD-10-CM', code: entry.code, display: entry.title, confidence: MODEL_CONFIDENCE, evidence: toEvidence(text, [span]),
       edition: table.edition, role, rank: 0, related: [], why: ['proposed by the language model; checked against the table, the text and the negation rules'],
+      rule: `${entry.code}: proposed by the language model; billable in ${table.edition}, its evidence found in the text, not negated, uncertain, family or past`,
     });
   }
   return { accepted, rejected };

@@ -24,7 +24,7 @@ export function offloadedCoding(pool: ComputePool, edition: () => string): Codin
     get edition() {
       return edition();
     },
-    analyzeText: (text) => pool.run('analyzeText', [text]) as Promise<CodingAnalysis>,
+    analyzeText: (text, options) => pool.run('analyzeText', options ? [text, options] : [text]) as Promise<CodingAnalysis>,
     analyzeNote: (accountId, noteId) => pool.run('analyzeNote', [accountId, noteId]) as Promise<CodingAnalysis>,
   };
 }

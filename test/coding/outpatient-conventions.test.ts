@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { loadCodeTable } from '../../main/engines/coding/code-table.js';
+import { readCodingLexicon } from '../../main/engines/coding/lexicon-file.js';
+import { createIcdCoder } from '../../main/services/coding/icd-coder.js';
+
+// Sentences written for these tests in the way outpatient assessments are worded (none is from the ACI-Bench notes).
+const coder = createIcdCoder(loadCodeTable()!, readCodingLexicon());
+const codes = (text: string): string[] => coder.analyze(text).codes.map((c) => c.code);
+const ap = (...lines: string[]): string => `ASSESSMENT AND PLAN\n${lines.join('\n')}`;
+
+describe('outpatient coding conventions', () => {
+  it('codes an injury by kind, site and side with the initial-encounter 7th character', () => {
+    expect(codes(ap('1. Left knee LCL sprain.'))).toEqual(['S83.422A']);
+    // A strained ligament is a sprain in the table's words; a lumbar strain is of muscle and tendon.
+    expect(codes(ap('1. Left knee MCL strain.'))).toEqual(['S83.412A']);
+    expect(codes(ap('Lumbar strain.'))).toEqual(['S39.012A']);
+    // A fracture not said to be open is closed, not said to be nondisplaced is displaced.
+    expect(codes(ap('Left lateral malleolar fracture. Surgery was discussed.'))).toEqual(['S82.62XA']);
+    expect(codes(ap('Sprain of the left thumb interphalangeal joint.'))).toEqual(['S63.622A']);
+  });
+
+  it('takes the side and site a heading leaves out from the lines under it, and codes no injury without a site', () => {
+    expect(codes(ap('1. Insect bite.', '- Medical Reasoning: There is a red ring around the bite on his left thigh.'))).toEqual(['S70.362A']);
+    expect(codes(ap('Tick bite. He will watch for a rash.'))).toEqual([]);
+  });
+
+  it('codes the symptom, not a diagnosis the physician only believes, suspects or tests for', () => {
+    const out = codes(ap('1. Right wrist pain.', '- Medical Reasoning: I believe this is a wrist sprain. X-ray ordered to rule out fracture.'));
+    expect(out).toEqual(['M25.531']);
+    expect(codes(ap('Viral syndrome. A COVID-19 test will be obtained.'))).not.toContain('U07.1');
+    expect(codes(ap('Fatigue.', '- Patient Education: I asked him to be aware of diarrhea and report it.'))).not.toContain('R19.7');
+  });
+
+  it('codes smoking named as history as history, never as current dependence', () => {
+    const out = codes(ap('Lung nodule. Given his smoking history, a CT in 3 months.'));
+    expect(out).toContain('Z87.891');
+    expect(out.some((c) => c.startsWith('F17'))).toBe(false);
+  });
+
+  it('reads a glucose or A1c stated high in the plan as diabetes with hyperglycemia', () => {
+    expect(codes(ap('1. Type 2 diabetes.', '- Medical Reasoning: Her hemoglobin A1c was elevated at 9.1 today.'))).toContain('E11.65');
+    expect(codes(ap('1. Type 2 diabetes.', '- Medical Reasoning: Her hemoglobin A1c is not elevated.'))).toEqual(['E11.9']);
+  });
+
+  it('ranks the problems named as headings in their order before conditions named in passing', () => {
+    const text = ap('Mrs. Doe is a 60-year-old with a history significant for hypertension and type 2 diabetes, seen today for a wrist injury.', '', 'Left wrist sprain.', '- Ice and a brace.', '', 'Hypertension.', '- Continue lisinopril.');
+    const out = coder.analyze(text).codes;
+    expect(out[0]!.code).toBe('S63.502A');
+    expect(out[1]!.code).toBe('I10');
+  });
+
+  it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {
+    const text = ap('1. Hypertension with chronic kidney disease stage 3a.', '2. Right knee MCL sprain.');
+    const out = coder.analyze(text).codes;
+    expect(out.find((c) => c.code === 'I12.9')!.rule).toMatch(/^I12\.9: hypertension with chronic kidney disease/);
+    expect(out.find((c) => c.code === 'S83.411A')!.rule).toMatch(/7th character A/);
+    for (const c of out) {
+      expect(c.rule.startsWith(`${c.code}: `)).toBe(true);
+      for (const e of c.evidence) expect(text.slice(e.start_char, e.end_char)).toBe(e.text);
+    }
+  });
+});
+
+describe('coding a conversation through the encounter understanding', () => {
+  const transcript = [
+    '[doctor] hi , what brings you in today ?',
+    '[patient] my right knee hurts since i twisted it , and i do not have any chest pain .',
+    '[doctor] my mother had breast cancer , you said ?',
+    '[patient] yes .',
+    '[doctor] so for your first problem , your right knee pain , we will get an x-ray and start ibuprofen .',
+    '[doctor] for your second problem , your hypertension , continue lisinopril 20 mg daily .',
+    '[patient] okay .',
+  ].join('\n');
+
+  it('codes the problems the facts confirm, with evidence spans in the transcript, and nothing denied or a relative\'s', () => {
+    const out = coder.analyzeTranscript(transcript).codes;
+    expect(out.map((c) => c.code)).toEqual(['M25.561', 'I10']);
+    for (const c of out) {
+      expect(c.evidence.length).toBeGreaterThan(0);
+      for (const e of c.evidence) expect(transcript.slice(e.start_char, e.end_char)).toBe(e.text);
+      expect(c.rule).toMatch(/the encounter's confirmed problem/);
+    }
+  });
+});
