@@ -57,6 +57,8 @@ const REFUSED: [string, RegExp][] = [
   ['https://[0:0:0:0:0:0:0:1]/', /loopback/],
   ['https://[::ffff:127.0.0.1]/', /IPv4-mapped/],
   ['https://[::ffff:7f00:1]/', /IPv4-mapped/],
+  ['https://[::ffff:0:7f00:1]/', /not a global unicast IPv6 address/], // IPv4-translated
+  ['https://[400::1]/', /not a global unicast IPv6 address/],
   ['https://[::127.0.0.1]/', /IPv4-compatible/],
   ['https://[64:ff9b::a00:1]/', /NAT64/],
   ['https://[2002:a00:1::]/', /6to4/],

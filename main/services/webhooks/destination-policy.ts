@@ -128,6 +128,9 @@ const RESERVED: readonly Reserved[] = [
   reserved('ff00::/8', 'a multicast address'),
 ];
 
+/** IPv6's global unicast space: anything outside it that no range above names (::ffff:0:a.b.c.d, say) is refused too. */
+const GLOBAL_UNICAST_V6 = parseRange('2000::/3')!;
+
 /** The operator's exceptions (CLINDOC_WEBHOOK_ALLOW). */
 export interface WebhookAllowList {
   /** `loopback`: 127.0.0.0/8 and ::1, for an integration on the same computer. */
@@ -169,9 +172,9 @@ export function refusedAddress(address: string, allow: WebhookAllowList): string
   if (!ip) return 'not an IP address';
   if (allow.ranges.some((r) => inRange(ip, r))) return undefined;
   const hit = RESERVED.find((r) => inRange(ip, r));
-  if (!hit) return undefined;
   if (allow.loopback && LOOPBACK.some((r) => inRange(ip, r))) return undefined;
-  return hit.reason;
+  if (hit) return hit.reason;
+  return ip.family === 6 && !inRange(ip, GLOBAL_UNICAST_V6) ? 'not a global unicast IPv6 address' : undefined;
 }
 
 /** Whether an address literal is a loopback address (127.0.0.0/8 or ::1); plain http is delivered only there. */
