@@ -21,9 +21,9 @@ export interface FfmpegDecoderOptions {
   /** Kill ffmpeg after this many ms. Set from config `CLINDOC_FFMPEG_TIMEOUT_MS` by the composition; default 300000 (5 min). */
   timeoutMs?: number;
   /**
-   * Longest audio decoded, in seconds of two-channel PCM (more channels get proportionally less).
-   * A few MB of compressed silence can expand to gigabytes of PCM; past this ffmpeg is stopped and
-   * the file is refused instead of exhausting memory. Set from config `CLINDOC_MAX_AUDIO_SECONDS` by the composition; default 14400 (4 h).
+   * Longest audio decoded, in seconds of playing time, whatever the number of channels. A few MB
+   * of compressed silence can expand to gigabytes of PCM; past this ffmpeg is stopped and the file
+   * is refused instead of exhausting memory. Set from config `CLINDOC_MAX_AUDIO_SECONDS` by the composition; default 14400 (4 h).
    */
   maxSeconds?: number;
 }
@@ -34,8 +34,12 @@ export class PcmCollector {
   private frames = 0;
   private carry = Buffer.alloc(0);
 
-  constructor(private readonly channels: number, initialFrames = 16000 * 60) {
-    this.out = Array.from({ length: channels }, () => new Int16Array(initialFrames));
+  /**
+   * `maxFrames` bounds the arrays' growth: doubling past the most that will be accepted would hold
+   * up to twice that in memory for as long as the result lives (issue 29: 1.9 GB after a decode).
+   */
+  constructor(private readonly channels: number, initialFrames = 16000 * 60, private readonly maxFrames = Number.POSITIVE_INFINITY) {
+    this.out = Array.from({ length: channels }, () => new Int16Array(Math.min(initialFrames, maxFrames)));
   }
 
   /** Adds the next bytes (any length, any alignment; a split frame waits for its rest). */
@@ -62,6 +66,11 @@ export class PcmCollector {
     return this.frames;
   }
 
+  /** Frames the arrays can hold before they grow again. */
+  get capacity(): number {
+    return this.out[0]!.length;
+  }
+
   /** The samples of each channel (views of exactly the collected length). */
   result(): Int16Array[] {
     return this.out.map((a) => a.subarray(0, this.frames));
@@ -70,7 +79,7 @@ export class PcmCollector {
   private reserve(frames: number): void {
     const capacity = this.out[0]!.length;
     if (frames <= capacity) return;
-    const next = Math.max(frames, capacity * 2);
+    const next = Math.max(frames, Math.min(capacity * 2, this.maxFrames));
     for (let c = 0; c < this.channels; c++) {
       const grown = new Int16Array(next);
       grown.set(this.out[c]!.subarray(0, this.frames));
@@ -173,11 +182,14 @@ export function createFfmpegDecoder(options: FfmpegDecoderOptions = {}): AudioDe
     async decodeFile(path, opts = {}): Promise<DecodedAudio> {
       const sampleRate = opts.sampleRate ?? 16000;
       const channels = opts.keepChannels ? await countChannels(path) : 1;
-      const pcm = new PcmCollector(channels, sampleRate * 60);
+      // The limit is playing time: bytes per second of the output, as many channels as it has (a
+      // fixed two-channel budget let a 5-hour stereo file, mixed down to mono, through a 4-hour limit).
+      const maxFrames = maxSeconds * sampleRate;
+      const pcm = new PcmCollector(channels, sampleRate * 60, maxFrames);
       const result = await spawnOrUnavailable(ffmpeg, [
         '-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn',
         '-ac', String(channels), '-ar', String(sampleRate), '-acodec', 'pcm_s16le', '-f', 's16le', 'pipe:1',
-      ], (c) => pcm.push(c), maxSeconds * sampleRate * 2 * 2);
+      ], (c) => pcm.push(c), maxFrames * channels * 2);
       if (result.overflow) throw new DomainError('invalid_request', `the audio is longer than the ${maxSeconds} s this device decodes`);
       if (result.timedOut) throw new DomainError('invalid_request', `audio decoding took longer than ${timeoutMs} ms`);
       if (result.code !== 0) throw undecodable();
