@@ -97,7 +97,8 @@ export function createHttpDownloader(options: HttpDownloaderOptions = {}): Model
           throw new DownloadError(`not enough free disk space: ${Math.ceil(length / 1e6)} MB to write, ${Math.floor(free / 1e6)} MB free`, false, 'disk_full');
         }
       }
-      const file = await open(req.partFile, offset === 0 ? 'w' : 'a');
+      // Owner-only, like every file in the data folder (issue 29: model files were world-readable).
+      const file = await open(req.partFile, offset === 0 ? 'w' : 'a', 0o600);
       let written = offset;
       try {
         if (res.body) {
@@ -121,7 +122,7 @@ export function createHttpDownloader(options: HttpDownloaderOptions = {}): Model
   };
 
   const truncate = async (path: string): Promise<void> => {
-    await (await open(path, 'w')).close();
+    await (await open(path, 'w', 0o600)).close();
   };
 
   return {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { invalidRequest } from '../../services/errors.js';
@@ -58,6 +58,20 @@ export function createModelFiles(options: { root: string; statfs?: StatFs }): Mo
   const stageDir = (id: string): string => inside(staging, id);
   const finalIn = (id: string, path: string): string => inside(stageDir(id), path);
 
+  /**
+   * Folders and files here are the owner's only (0700 and 0600), as the rest of the data folder
+   * (issue 29: the models folder was 0755). A folder made by an older version is narrowed once.
+   */
+  let rootPrivate = false;
+  const privateFolder = async (dir: string): Promise<void> => {
+    if (!rootPrivate) {
+      await mkdir(root, { recursive: true, mode: 0o700 });
+      await chmod(root, 0o700);
+      rootPrivate = true;
+    }
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  };
+
   const finishPart = async (id: string, path: string): Promise<FileDigest> => {
     const final = finalIn(id, path);
     const part = `${final}.part`;
@@ -75,12 +89,12 @@ export function createModelFiles(options: { root: string; statfs?: StatFs }): Mo
 
   return {
     async freeBytes() {
-      await mkdir(root, { recursive: true });
+      await privateFolder(root);
       return freeBytesAt(root, options.statfs);
     },
     async part(id, path) {
       const file = `${finalIn(id, path)}.part`;
-      await mkdir(dirname(file), { recursive: true });
+      await privateFolder(dirname(file));
       return { file, bytes: await stat(file).then((s) => s.size, () => 0) };
     },
     finishPart,
@@ -97,14 +111,14 @@ export function createModelFiles(options: { root: string; statfs?: StatFs }): Mo
     async stageCopy(id, path, source, file, signal) {
       const final = finalIn(id, path);
       const from = file ? inside(resolve(source), file) : resolve(source);
-      await mkdir(dirname(final), { recursive: true });
-      await pipeline(createReadStream(from), createWriteStream(`${final}.part`), ...(signal ? [{ signal }] : []));
+      await privateFolder(dirname(final));
+      await pipeline(createReadStream(from), createWriteStream(`${final}.part`, { mode: 0o600 }), ...(signal ? [{ signal }] : []));
       return finishPart(id, path);
     },
     async stageText(id, path, text) {
       const final = finalIn(id, path);
-      await mkdir(dirname(final), { recursive: true });
-      await writeFile(`${final}.part`, text);
+      await privateFolder(dirname(final));
+      await writeFile(`${final}.part`, text, { mode: 0o600 });
       return finishPart(id, path);
     },
     async install(id) {
