@@ -33,7 +33,7 @@ import { DEFAULT_SPLITS, paperTable, readCodingLabels, readSplit, splitName, typ
 import { dumpNotes, type WriteNote } from './eval-notes-dump.js';
 import { engineArg, openEngine } from './eval-engine.js';
 import { categoriesOf, untranslatedShare } from './note-metrics.js';
-import { referenceRow, row, score, TABLE_HEADER, zero, type ProblemJudge } from './note-scoring.js';
+import { flagLine, referenceRow, row, score, TABLE_HEADER, zero, type ProblemJudge } from './note-scoring.js';
 
 export { rougeL, rougeLsum, rougeN, sentenceTokens, tokens } from './rouge.js';
 export { medicationRecall } from './note-metrics.js';
@@ -66,6 +66,7 @@ async function evaluate(split: Split, write: WriteNote, judge: ProblemJudge, max
   console.log(`\n${split.title}${cases.length < split.cases.length ? `, first ${cases.length}` : ''}`);
   console.log(TABLE_HEADER);
   let first = true;
+  const kinds: string[] = [];
   for (const path of Object.keys(cases[0]?.noteTypes ?? {})) {
     const t = zero();
     for (const c of cases) {
@@ -81,8 +82,10 @@ async function evaluate(split: Split, write: WriteNote, judge: ProblemJudge, max
     if (first) console.log(referenceRow(t));
     first = false;
     console.log(row(path, t));
+    kinds.push(flagLine(path, t));
     if (verbose) for (const d of t.details) console.log(`    ${path} ${d}`);
   }
+  for (const k of kinds) console.log(k);
 }
 
 /** Words left in the transcript's language, per note language, on the first path. */

@@ -7,6 +7,7 @@
 import { checkFidelity, fidelitySourcesOf, unsupportedNumbers } from '../main/services/notes/fidelity.js';
 import { isDrugWord } from '../main/services/clinical-language/index.js';
 import type { NoteGenerationInput } from '../main/services/notes/ports.js';
+import { understandEncounter, type EncounterFacts } from '../main/services/encounter/index.js';
 import { copyShare, kept, medicationRecall, negationConflicts, withinLength } from './note-metrics.js';
 import { rougeL, rougeLsum, rougeN, sentenceTokens, tokens } from './rouge.js';
 
@@ -29,6 +30,8 @@ export interface Totals {
   probWanted: number; probKept: number; labWanted: number; labKept: number; labRefKept: number;
   dosed: number; found: number; negCompared: number; negConflicts: number;
   numbers: number; notesWithNumbers: number; drugs: number; flags: number; ms: number;
+  /** Fidelity flags by kind (register, diagnosis, order...). */
+  flagKinds: Map<string, number>;
   /** Per encounter, what went wrong (for --verbose). */
   details: string[];
 }
@@ -36,10 +39,24 @@ export interface Totals {
 export const zero = (): Totals => ({
   n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, lengthOk: 0, copyTokens: 0, copied: 0, refCopyTokens: 0, refCopied: 0,
   probWanted: 0, probKept: 0, labWanted: 0, labKept: 0, labRefKept: 0, dosed: 0, found: 0, negCompared: 0, negConflicts: 0,
-  numbers: 0, notesWithNumbers: 0, drugs: 0, flags: 0, ms: 0, details: [],
+  numbers: 0, notesWithNumbers: 0, drugs: 0, flags: 0, ms: 0, flagKinds: new Map(), details: [],
 });
 
 const refCategories = new Map<string, Set<string>>();
+// The encounter is read once per transcript, not once per path (as a writer hands its facts to the checker).
+const factsOf = new Map<string, EncounterFacts | undefined>();
+function encounterFacts(input: NoteGenerationInput): EncounterFacts | undefined {
+  if (!factsOf.has(input.transcript)) {
+    let facts: EncounterFacts | undefined;
+    try {
+      facts = understandEncounter({ transcript: input.transcript });
+    } catch {
+      facts = undefined;
+    }
+    factsOf.set(input.transcript, facts);
+  }
+  return factsOf.get(input.transcript);
+}
 
 /** Adds one written note's scores to `t`. `note` is the writer's output before the note service's check. */
 export function score(t: Totals, e: Encounter, input: NoteGenerationInput, note: string, ms: number, judge: ProblemJudge): void {
@@ -93,7 +110,10 @@ export function score(t: Totals, e: Encounter, input: NoteGenerationInput, note:
   if (numbers.length > 0) t.notesWithNumbers++;
   const sourceWords = new Set(tokens(input.transcript));
   t.drugs += new Set(tokens(note.replace(/^#.*$/gm, '')).filter((w) => isDrugWord(w) && !sourceWords.has(w))).size;
-  t.flags += checkFidelity({ markdown: note }, sources).review.length;
+  const facts = encounterFacts(input);
+  const review = checkFidelity({ markdown: note }, facts ? { ...sources, facts } : sources).review;
+  t.flags += review.length;
+  for (const f of review) t.flagKinds.set(f.kind, (t.flagKinds.get(f.kind) ?? 0) + 1);
 
   const wrong = [...neg.conflicts, ...numbers.map((x) => `unsupported ${x.kind} "${x.text}"`), ...problems];
   if (wrong.length > 0) t.details.push(`${e.id}: ${wrong.join('; ')}`);
@@ -110,6 +130,12 @@ export const TABLE_HEADER =
 export function row(name: string, t: Totals): string {
   const f = (x: number): string => ((100 * x) / t.n).toFixed(2);
   return `| ${name} | ${f(t.r1)} | ${f(t.r2)} | ${f(t.rl)} | ${f(t.rls)} | ${pct(t.copied, t.copyTokens)} | ${ratio(t.probKept, t.probWanted)} | ${ratio(t.labKept, t.labWanted)} | ${ratio(t.found, t.dosed)} | ${t.negConflicts} / ${t.negCompared} | ${t.numbers} (${t.notesWithNumbers}/${t.n}) | ${t.drugs} | ${t.flags} | ${t.lengthOk}/${t.n} | ${Math.round(t.words / t.n)}/${Math.round(t.refWords / t.n)} | ${(t.ms / t.n).toFixed(1)} |`;
+}
+
+/** The fidelity checker's flags by kind, most frequent first. */
+export function flagLine(name: string, t: Totals): string {
+  const kinds = [...t.flagKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`);
+  return `  ${name} flags by kind: ${kinds.length ? kinds.join(', ') : 'none'}`;
 }
 
 /** The reference notes' own row: their copy share and the labels the coder finds in them (the ceiling). */
