@@ -42,6 +42,7 @@ const USAGE = `Usage: clindoc <command>
   models pull ID [--json]                download a catalog model with a progress bar (Ctrl-C cancels; run again to resume)
   models import PATH [--id ID] [--json]  install a .gguf file or a model folder from this computer (USB stick, share)
   models verify ID [--json]              check an installed model's files against their recorded SHA-256
+  models bench ID [--audio FILE] [--json] measure an installed model here: tokens/s (language), real-time factor on FILE (speech), memory
   models rm ID                           remove an installed model
 
 
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' }, key: { type: 'string' }, token: { type: 'string' }, encoding: { type: 'string' }, 'sample-rate': { type: 'string' },
       dictation: { type: 'boolean', default: false }, fast: { type: 'boolean', default: false },
       prune: { type: 'boolean', default: false }, days: { type: 'string' }, default: { type: 'boolean', default: false },
-      edition: { type: 'string' }, id: { type: 'string' }, role: { type: 'string' },
+      edition: { type: 'string' }, id: { type: 'string' }, role: { type: 'string' }, audio: { type: 'string' },
       operator: { type: 'boolean', default: false }, revoke: { type: 'boolean', default: false },
 
       replace: { type: 'boolean', default: false }, 'key-file': { type: 'string' }, 'data-dir': { type: 'string' },
@@ -142,8 +143,18 @@ async function main(argv: string[]): Promise<void> {
     const warn = (message: string): void => void process.stderr.write(`clindoc: warning: ${message}\n`);
     try {
       const { service } = composeModelManager(config, db, { warn });
-      process.exitCode = await runModelsCommand(service, action, arg, values.id ? { id: values.id } : {}, {
+      const { benchModel, readBench } = await import('./cli/models-bench.js');
+      const { modelsFolder } = await import('./compose-models.js');
+      const folderOf = (id: string): string => join(modelsFolder(config.dataDir), id);
+      process.exitCode = await runModelsCommand(service, action, arg, { ...(values.id ? { id: values.id } : {}), ...(values.audio ? { audio: values.audio } : {}) }, {
         json: values.json, out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`clindoc: ${line}\n`),
+        benchOf: (id) => readBench(folderOf(id)),
+        bench: async (id, audio) => {
+          await service.refreshInstalled();
+          const model = service.installed().find((m) => m.id === id);
+          if (!model) throw new DomainError('not_found', `${id.slice(0, 40)} is not installed: nothing to measure (clindoc models list)`);
+          return benchModel(config, model, folderOf(id), audio);
+        },
       });
     } catch (err) {
       fail((err as Error).message, err instanceof DomainError ? 1 : 2);

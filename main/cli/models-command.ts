@@ -6,6 +6,7 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { ModelPullView, ModelView } from '../../shared/api/models.js';
 import type { ModelService } from '../services/models/model-service.js';
+import { benchLine, type BenchResult } from './models-bench.js';
 
 export interface ModelsCommandIo {
   out(line: string): void;
@@ -13,14 +14,18 @@ export interface ModelsCommandIo {
   json: boolean;
   /** The terminal progress bar is drawn here (stderr); tests read the printed lines instead. */
   barStream?: NodeJS.WritableStream;
+  /** Figures `models bench` stored for an installed model, and the measurement itself (cli.ts supplies both). */
+  benchOf?: (id: string) => BenchResult | undefined;
+  bench?: (id: string, audio?: string) => Promise<BenchResult>;
 }
 
 const mb = (bytes: number | null | undefined): string => (bytes === null || bytes === undefined ? '?' : `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 0)} MB`);
 
-function describe(m: ModelView): string {
+function describe(m: ModelView, bench?: BenchResult): string {
   const state = m.installed ? `installed ${mb(m.bytes)}` : m.pull && m.pull.status !== 'done' ? `download ${m.pull.status}` : `not installed (~${mb(m.approxBytes)})`;
   const trust = m.catalog ? "publisher's SHA-256" : 'imported, hashes recorded at import';
-  return `${m.id.padEnd(24)} ${m.task.padEnd(6)} ${m.engine.padEnd(12)} ${state.padEnd(26)} ${trust}${m.catalog ? `  [${m.catalog.recommendedFor}; ${m.catalog.licence.name}]` : ''}`;
+  const speed = m.installed ? `; ${benchLine(bench)}` : '';
+  return `${m.id.padEnd(24)} ${m.task.padEnd(6)} ${m.engine.padEnd(12)} ${state.padEnd(26)} ${trust}${m.catalog ? `  [${m.catalog.recommendedFor}; ${m.catalog.licence.name}${speed}]` : speed ? `  [${speed.slice(2)}]` : ''}`;
 }
 
 function hashes(m: ModelView): string[] {
@@ -36,12 +41,13 @@ function inspection(m: ModelView): string[] {
 }
 
 /** Runs one `models` subcommand; resolves with the exit code. */
-export async function runModelsCommand(service: ModelService, action: string | undefined, arg: string | undefined, options: { id?: string }, io: ModelsCommandIo): Promise<number> {
+export async function runModelsCommand(service: ModelService, action: string | undefined, arg: string | undefined, options: { id?: string; audio?: string }, io: ModelsCommandIo): Promise<number> {
   const print = (json: unknown, text: string): void => io.out(io.json ? JSON.stringify(json) : text);
   switch (action) {
     case 'list': {
       const items = await service.list();
-      print(items, items.length ? items.map(describe).join('\n') : 'no models in the catalog and none installed');
+      print(items.map((m) => ({ ...m, ...(io.benchOf?.(m.id) ? { measured: io.benchOf(m.id) } : {}) })),
+        items.length ? items.map((m) => describe(m, io.benchOf?.(m.id))).join('\n') : 'no models in the catalog and none installed');
       return 0;
     }
     case 'pull': {
@@ -93,6 +99,15 @@ export async function runModelsCommand(service: ModelService, action: string | u
       print(result, result.files.map((f) => `${f.ok ? 'ok     ' : 'CHANGED'} ${f.path}${f.ok ? '' : ` (expected ${f.expected}, found ${f.actual ?? 'no file'})`}`).join('\n'));
       return result.ok ? 0 : 1;
     }
+    case 'bench': {
+      if (!arg || !io.bench) throw new Error('usage: clindoc models bench ID [--audio FILE]');
+      const r = await io.bench(arg, options.audio);
+      const speed = r.tokensPerSecond !== undefined
+        ? `${r.tokensPerSecond} tokens/s generating ${r.tokens} tokens`
+        : `real-time factor ${r.realTimeFactor} on ${r.audioSeconds} s of audio`;
+      print(r, `${r.id}: ${speed}; loaded in ${r.loadSeconds} s; ${r.memoryMb} MB of memory; measured ${r.date} on ${r.machine}`);
+      return 0;
+    }
     case 'rm': {
       if (!arg) throw new Error('usage: clindoc models rm ID');
       const removed = await service.remove(arg);
@@ -100,6 +115,6 @@ export async function runModelsCommand(service: ModelService, action: string | u
       return 0;
     }
     default:
-      throw new Error('usage: clindoc models list|pull ID|import PATH [--id ID]|verify ID|rm ID');
+      throw new Error('usage: clindoc models list|pull ID|import PATH [--id ID]|verify ID|bench ID [--audio FILE]|rm ID');
   }
 }

@@ -19,6 +19,8 @@ export interface CompletionResult {
   text: string;
   /** Engine-reported reason the answer stopped (`stop`, `length`...), when known. */
   finishReason?: string;
+  /** Tokens of the answer, when the engine counts them (`clindoc models bench` divides by its time). */
+  tokens?: { completion: number };
 }
 
 export interface LanguageModel {

@@ -69,7 +69,8 @@ const fails = (svc: ModelService, action: string | undefined, arg?: string, id?:
 describe('clindoc models: usage', () => {
   it('names the subcommands, and the argument each one lacks', async () => {
     const svc = service();
-    expect(await fails(svc, undefined)).toBe('usage: clindoc models list|pull ID|import PATH [--id ID]|verify ID|rm ID');
+    expect(await fails(svc, undefined)).toBe('usage: clindoc models list|pull ID|import PATH [--id ID]|verify ID|bench ID [--audio FILE]|rm ID');
+    expect(await fails(svc, 'bench')).toBe('usage: clindoc models bench ID [--audio FILE]');
     expect(await fails(svc, 'pull')).toBe('usage: clindoc models pull ID');
     expect(await fails(svc, 'import')).toBe('usage: clindoc models import PATH [--id ID]');
     expect(await fails(svc, 'verify')).toBe('usage: clindoc models verify ID');

@@ -94,7 +94,10 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
         ...(grammar ? { grammar } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      return { text: answer.responseText, finishReason: answer.stopReason === 'maxTokens' ? 'length' : 'stop' };
+      return {
+        text: answer.responseText, finishReason: answer.stopReason === 'maxTokens' ? 'length' : 'stop',
+        tokens: { completion: loaded.model.tokenize(answer.responseText).length },
+      };
     } catch (err) {
       if (request.signal?.aborted) throw request.signal.reason ?? err;
       const tooLong = err instanceof Error && /context (size|shift)|too long/i.test(err.message);
