@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { ROOT } from '../support/child.js';
 import { onPostgres } from '../support/database.js';
+import { wavBytes } from '../support/audio.js';
 
 /** Runs the dying worker (outbox-child.ts) on the data folder; resolves with how it ended and what it printed. */
 function runDyingWorker(env: Record<string, string>): Promise<{ signal: NodeJS.Signals | null; out: string }> {
@@ -26,6 +27,8 @@ describe('webhook outbox: a note\'s final write and its event are one transactio
   const received: { id: string; body: { type: string; data: { id: string } } }[] = [];
   let dataDir: string;
   let server: TestServer | undefined;
+  /** The local account, made by the first start (a later start on the same folder makes none). */
+  let account: { accountId: string; apiKey: string };
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       let body = '';
@@ -49,7 +52,8 @@ describe('webhook outbox: a note\'s final write and its event are one transactio
     const first = await startServer({ CLINDOC_DATA_DIR: dataDir });
     const registered = await fetch(`${first.base}/v1/webhooks`, { method: 'POST', headers: first.headers(), body: JSON.stringify({ url: hookUrl, events: ['note_generation.succeeded'] }) });
     expect(registered.status).toBe(201);
-    const { accountId } = first.creds;
+    account = first.creds;
+    const { accountId } = account;
     const { databaseUrl, encryptionKey } = first.clindoc.config;
     await first.close();
 
@@ -84,4 +88,18 @@ describe('webhook outbox: a note\'s final write and its event are one transactio
     expect(received.map((r) => [r.body.type, r.body.data.id])).toEqual([['note_generation.succeeded', noteId]]);
     expect(await server.query('SELECT id FROM webhook_outbox')).toEqual([]);
   }, 180_000); // two starts, a child compiled by tsx and a note: minutes on a loaded machine, seconds on a quiet one
+
+  it('sends a transcription\'s event to its per-request webhookUrl through the outbox, even when that webhook subscribes to notes only', async () => {
+    const s = server!; // the second start above, still running on the same data folder
+    const upload = await fetch(`${s.base}/v2/audio/transcriptions?webhookUrl=${encodeURIComponent(hookUrl)}`, {
+      method: 'POST', headers: { 'X-API-KEY': account.apiKey, 'X-ACCOUNT-ID': account.accountId, 'content-type': 'audio/wav' }, body: wavBytes(0.5),
+    });
+    expect(upload.status).toBe(202);
+    const { id } = (await upload.json()) as { id: string };
+    const event = await waitFor(async () => received.find((r) => r.body.data.id === id), 60_000);
+    expect(event.body.type).toMatch(/^audio_transcription\.(succeeded|failed)$/);
+    const rows = await s.query<{ event: string }>('SELECT event FROM webhook_deliveries WHERE resource_id = ?', [id]);
+    expect(rows).toHaveLength(1);
+    expect(await s.query('SELECT id FROM webhook_outbox')).toEqual([]);
+  }, 120_000);
 });
