@@ -139,8 +139,13 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
         const taken = await store.recoverInterrupted({ claimedBefore: recoveredAt - claimedForMs });
         if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
       }
-      // A bounded number of batches per pass, so a backlog never holds up the deliveries already due.
-      for (let round = 0; options.drainOutbox && round < 20 && (await options.drainOutbox()) > 0; round++);
+      // A bounded number of batches per pass, so a backlog never holds up the deliveries already due;
+      // an outbox that cannot be drained now (a full disk) is tried again next pass, after the sends.
+      try {
+        for (let round = 0; options.drainOutbox && round < 20 && (await options.drainOutbox()) > 0; round++);
+      } catch (err) {
+        if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook outbox could not be drained');
+      }
       for (const d of await store.claimDue(Date.now(), 10)) {
         const p = attempt(d)
           .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
