@@ -101,18 +101,19 @@ async function bytesToWrite(file: string, limit: number): Promise<number> {
   return total;
 }
 
-async function extract(file: string, into: string): Promise<void> {
+/** Unpacks `file` into `into` (a staging folder beside `where`, the folder named in a refusal). */
+async function extract(file: string, into: string, where: string): Promise<void> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupError('format', `${file} is not a file`);
   const free = freeBytes(into);
   const need = await bytesToWrite(file, free);
-  if (need + SPARE_BYTES > free) throw diskFull(need + SPARE_BYTES, free, into);
+  if (need + SPARE_BYTES > free) throw diskFull(need + SPARE_BYTES, free, where);
   // Checked again before each entry: something else may be filling the same disk meanwhile.
   let short: BackupError | undefined;
   const roomFor = (entry: { size: number }): boolean => {
     if (short) return false;
     const left = freeBytes(into);
     if (entry.size + SPARE_BYTES <= left) return true;
-    short = diskFull(entry.size + SPARE_BYTES, left, into);
+    short = diskFull(entry.size + SPARE_BYTES, left, where);
     return false;
   };
   try {
@@ -125,7 +126,7 @@ async function extract(file: string, into: string): Promise<void> {
     });
   } catch (err) {
     if (short) throw short;
-    if (isOutOfSpace(err)) throw diskFull(0, freeBytes(into), into);
+    if (isOutOfSpace(err)) throw diskFull(0, freeBytes(into), where);
     const message = (err as Error).message ?? '';
     if (/Unrecognized archive format/i.test(message)) throw new BackupError('format', 'this file is not a Clindoc backup (not a tar archive)');
     throw new BackupError('damaged', `this backup is damaged and cannot be read (${/truncated/i.test(message) ? 'the file is cut short' : 'the archive is corrupt'})`);
@@ -199,7 +200,7 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
     const data = join(staging, 'data');
     mkdirSync(pkg, { mode: 0o700 });
     mkdirSync(join(data, 'blobs'), { recursive: true, mode: 0o700 });
-    await extract(file, pkg);
+    await extract(file, pkg, dirname(dataDir));
     if (!existsSync(join(pkg, MANIFEST_NAME))) throw new BackupError('format', 'this file is not a Clindoc backup (it has no manifest)');
     const manifest = parseManifest(readFileSync(join(pkg, MANIFEST_NAME), 'utf8'));
     await verifyFiles(pkg, manifest);

@@ -149,9 +149,9 @@ describe.skipIf(!disk)(`uploads on a really full disk (48 MB ${MOUNT})`, () => {
   }, 120_000);
 });
 
-const restoreDisk = onPostgres ? undefined : mountTinyDisk(24);
+const restoreDisk = onPostgres ? undefined : mountTinyDisk(48);
 
-describe.skipIf(!restoreDisk)(`restore onto a small disk (24 MB ${MOUNT})`, () => {
+describe.skipIf(!restoreDisk)(`restore onto a small disk (48 MB ${MOUNT})`, () => {
   const scratch = mkdtempSync(join(tmpdir(), 'clindoc-restore-src-'));
   const masterKey = parseKey('a'.repeat(64))!;
   afterAll(() => {
@@ -185,4 +185,33 @@ describe.skipIf(!restoreDisk)(`restore onto a small disk (24 MB ${MOUNT})`, () =
     expect(filesUnder(dataDir)).toEqual(['kept.txt']);
     expect(freeBytes(restoreDisk!.dir)).toBeGreaterThanOrEqual(free - 64 * 1024);
   }, 60_000);
+
+  it('refuses a real backup that does not fit as "disk full", and restores it once space returns', async () => {
+    const backupDir = join(scratch, 'backups');
+    const s = await startServer({ CLINDOC_BACKUP_DIR: backupDir, CLINDOC_BACKUP_INTERVAL_HOURS: '0', CLINDOC_ENCRYPTION_KEY: 'a'.repeat(64), CLINDOC_JOB_CONCURRENCY: '0' });
+    let backup: string;
+    try {
+      // About 8 MB of audio in the backup.
+      const upload = await fetch(`${s.base}/v2/audio/transcriptions`, { method: 'POST', headers: s.headers({ 'content-type': 'audio/wav' }), body: wavBytes(250, 16000, 300) });
+      expect(upload.status).toBe(202);
+      const made = await fetch(`${s.base}/v1/backups`, { method: 'POST', headers: s.headers(), body: '{}' });
+      expect(made.status).toBe(201);
+      backup = join(backupDir, ((await made.json()) as { data: { id: string } }).data.id);
+    } finally {
+      await s.close();
+    }
+
+    const dataDir = join(restoreDisk!.dir, 'restored');
+    const filler = fill(restoreDisk!.dir, 12 * MB);
+    const refusal = await restoreBackup(backup, { dataDir, masterKey }).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(BackupError);
+    expect((refusal as BackupError).reason).toBe('space');
+    expect((refusal as Error).message).toMatch(new RegExp(`^the disk is full: restoring this backup needs about \\d+ MB beside ${restoreDisk!.dir}, and \\d+ MB are free`));
+    expect(readdirSync(restoreDisk!.dir).filter((n) => n !== 'filler' && n !== 'data')).toEqual([]);
+
+    rmSync(filler);
+    const report = await restoreBackup(backup, { dataDir, masterKey });
+    expect(report.counts).toMatchObject({ accounts: 1, transcriptions: 1, audioFiles: 1 });
+    expect(filesUnder(join(dataDir, 'blobs'))).toHaveLength(1);
+  }, 120_000);
 });
