@@ -207,7 +207,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   `,
   // 4: failed-key counters and lockouts shared by the API instances (auth-failures.ts), keyed by
   // address or address and claimed account. UNLOGGED like the windows: a crash forgets them, which
-  // only ends lockouts early. No SQLite counterpart: one process counts in memory.
+  // only ends lockouts early. SQLite keeps the same table since its migration 10 (issue 29).
   `
   CREATE UNLOGGED TABLE auth_failures (
     key TEXT PRIMARY KEY,
