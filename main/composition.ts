@@ -459,6 +459,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
         await dispatcher!.start();
         retention.start();
       }
+      // Where notes are written here by the embedded writer, a worker loads it now, not at the first note.
+      if (works && config.jobConcurrency > 0 && engineRegistry.defaultTextEngine === 'embedded') compute.prepare(['writeNote']);
       backupScheduler.start();
       logger.info({ host: config.host, port: boundPort, role: config.role }, 'local API listening');
       return boundPort;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { WARM_UP } from './services/coding/icd-coder.js';
 import { workerData } from 'node:worker_threads';
 import { hostCall, serveComputeTasks, untimed } from './engines/compute/worker-side.js';
+import type { ComputeTask } from './services/compute/ports.js';
 import type { AnalyzeOptions, CodableNote, CodingService } from './services/coding/coding-service.js';
 import type { ExtractionService } from './services/extraction/index.js';
 import type { InlineMacroService, MacroDetectRequest } from './services/macros/index.js';
@@ -80,8 +81,13 @@ const writers = once(async (): Promise<{ note: NoteWriter; style: StyleWriter }>
   return { note, style: createEmbeddedStyleWriter() };
 });
 
+/** Tasks the pool asked this worker to load for before it says it is ready (`ComputePool.prepare`). */
+const loaders: Partial<Record<ComputeTask, () => Promise<unknown>>> = {
+  extract: extraction, detectMacros: macros, analyzeText: coding, analyzeNote: coding, writeNote: writers, createTemplate: writers,
+};
+for (const task of (workerData as { prepare?: ComputeTask[] }).prepare ?? []) await loaders[task]?.().catch(() => undefined);
+
 serveComputeTasks({
-  // The whole answer (value, engine, review): the route names the engine and lists what the check flagged.
   // The whole answer (value, engine, review): the route names the engine and lists what the check flagged.
   extract: async (text: string, schema: unknown) => (await extraction()).extractChecked(text, schema),
   detectMacros: async (request: MacroDetectRequest) => (await macros()).detect(request),

@@ -69,8 +69,9 @@ export function createWorkerPool(options: WorkerPoolOptions): ComputePool {
   let nextId = 1;
   let closed = false;
 
-  const spawn = (): void => {
-    const worker = startWorker(options.entry, options.workerData, options.maxHeapMb);
+  const spawn = (prepare: ComputeTask[] = []): void => {
+    const data = prepare.length > 0 ? { ...(options.workerData as object), prepare } : options.workerData;
+    const worker = startWorker(options.entry, data, options.maxHeapMb);
     const slot: Slot = { worker, ready: false, retired: false };
     slots.add(slot);
     worker.unref();
@@ -194,6 +195,9 @@ export function createWorkerPool(options: WorkerPoolOptions): ComputePool {
         waiting.push(job);
         dispatch();
       });
+    },
+    prepare(tasks) {
+      if (!closed && slots.size === 0) spawn(tasks);
     },
     recycle() {
       for (const slot of slots) {

@@ -20,6 +20,11 @@ export interface ComputePool {
    * (that worker is replaced), or a 503 with Retry-After when too many tasks are already waiting.
    */
   run(task: ComputeTask, args: unknown[]): Promise<unknown>;
+  /**
+   * Starts a worker now, when none runs, and has it load what `tasks` need before it takes work:
+   * the first note after a start then waits for no worker (the desktop writes notes soon after it opens).
+   */
+  prepare(tasks: ComputeTask[]): void;
   /** Replaces every worker once its current task ends (a new ICD-10-CM edition was imported). */
   recycle(): void;
   close(): Promise<void>;
