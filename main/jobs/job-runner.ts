@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { JobRecord, JobStore } from '../services/storage.js';
-import { DomainError, isOutOfSpace } from '../services/errors.js';
+import { DomainError, isDatabaseBusy, isOutOfSpace } from '../services/errors.js';
 import { createOnePass } from './one-pass.js';
+
+/** How soon a job stopped by another process's database lock runs again (the lock is usually a command's moment). */
+const BUSY_RETRY_MS = 2000;
 
 export interface JobHandler {
   run(resourceId: string): Promise<void>;
@@ -110,6 +113,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         // Not the job's fault: it waits for room without using up one of its attempts.
         noteSpace(err);
         await requeue(job.id, Date.now() + spaceRetryMs, 'waiting for disk space', true);
+        return;
+      }
+      if (isDatabaseBusy(err)) {
+        // Another process holds the database: not the job's fault either; it runs again shortly, its attempt given back.
+        await requeue(job.id, Date.now() + BUSY_RETRY_MS, 'waiting for the database', true);
         return;
       }
       if (job.attempts < maxAttempts) {

@@ -5,6 +5,9 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** Longest one statement waits for another process's lock, blocking the event loop meanwhile. */
+export const BUSY_TIMEOUT_MS = 100;
+
 /**
  * Opens (creating if needed) the SQLite database in WAL mode and applies pending migrations.
  * `path` may be ':memory:' for throwaway stores.
@@ -21,7 +24,11 @@ export function openDatabase(path: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // SQLite waits for a lock held by another process (a `clindoc` command, a backup tool) by sleeping
+  // on this thread, and this thread answers every request and live dictation: 5 s here froze
+  // `/healthz` for 10 s behind a 12 s lock (issue 29). A statement now gives up after a short wait;
+  // a request answers 503 with Retry-After, the audit trail and the job queue try again later.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Deleted rows are overwritten with zeros, so a retention or user delete leaves no readable page behind.
   db.pragma('secure_delete = ON');
   migrate(db);

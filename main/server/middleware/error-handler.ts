@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, insufficientStorage, isOutOfSpace } from '../../services/errors.js';
+import { databaseBusy, DomainError, insufficientStorage, isDatabaseBusy, isOutOfSpace } from '../../services/errors.js';
 
 interface HttpishError {
   type?: string;
@@ -38,6 +38,11 @@ export function errorHandler(logger: Logger) {
       // A full disk (ENOSPC, SQLITE_FULL) is the operator's to fix, not a bug: 507 and one warning.
       logger.warn({ reqId: res.locals.requestId, code: (err as { code?: string }).code }, 'write refused: the disk is full');
       domain = insufficientStorage();
+    }
+    if (!domain && isDatabaseBusy(err)) {
+      // Another process holds the database (SQLITE_BUSY after the short busy timeout): nothing was done; 503 and try again.
+      logger.warn({ reqId: res.locals.requestId, code: (err as { code?: string }).code }, 'request refused: the database is locked by another process');
+      domain = databaseBusy();
     }
     domain ??= fromParser((err ?? {}) as HttpishError);
     if (!domain) {
