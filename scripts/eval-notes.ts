@@ -79,7 +79,10 @@ async function evaluate(split: Split, write: WriteNote, judge: ProblemJudge, max
       }
     }
     if (!t.n) continue;
-    if (first) console.log(referenceRow(t));
+    if (first) {
+      console.log(referenceRow(t));
+      kinds.push(flagLine('reference', t, true));
+    }
     first = false;
     console.log(row(path, t));
     kinds.push(flagLine(path, t));

@@ -32,6 +32,9 @@ export interface Totals {
   numbers: number; notesWithNumbers: number; drugs: number; flags: number; ms: number;
   /** Fidelity flags by kind (register, diagnosis, order...). */
   flagKinds: Map<string, number>;
+  /** The same checker on the clinicians' reference notes: its false-alarm floor (a reference may also say more than the transcript). */
+  refFlags: number;
+  refFlagKinds: Map<string, number>;
   /** Per encounter, what went wrong (for --verbose). */
   details: string[];
 }
@@ -39,10 +42,11 @@ export interface Totals {
 export const zero = (): Totals => ({
   n: 0, r1: 0, r2: 0, rl: 0, rls: 0, words: 0, refWords: 0, lengthOk: 0, copyTokens: 0, copied: 0, refCopyTokens: 0, refCopied: 0,
   probWanted: 0, probKept: 0, labWanted: 0, labKept: 0, labRefKept: 0, dosed: 0, found: 0, negCompared: 0, negConflicts: 0,
-  numbers: 0, notesWithNumbers: 0, drugs: 0, flags: 0, ms: 0, flagKinds: new Map(), details: [],
+  numbers: 0, notesWithNumbers: 0, drugs: 0, flags: 0, ms: 0, flagKinds: new Map(), refFlags: 0, refFlagKinds: new Map(), details: [],
 });
 
 const refCategories = new Map<string, Set<string>>();
+const refFlags = new Map<string, string[]>();
 // The encounter is read once per transcript, not once per path (as a writer hands its facts to the checker).
 const factsOf = new Map<string, EncounterFacts | undefined>();
 function encounterFacts(input: NoteGenerationInput): EncounterFacts | undefined {
@@ -114,6 +118,10 @@ export function score(t: Totals, e: Encounter, input: NoteGenerationInput, note:
   const review = checkFidelity({ markdown: note }, facts ? { ...sources, facts } : sources).review;
   t.flags += review.length;
   for (const f of review) t.flagKinds.set(f.kind, (t.flagKinds.get(f.kind) ?? 0) + 1);
+  const refReview = refFlags.get(e.reference) ?? checkFidelity({ markdown: e.reference }, facts ? { ...sources, facts } : sources).review.map((f) => f.kind);
+  refFlags.set(e.reference, refReview);
+  t.refFlags += refReview.length;
+  for (const k of refReview) t.refFlagKinds.set(k, (t.refFlagKinds.get(k) ?? 0) + 1);
 
   const wrong = [...neg.conflicts, ...numbers.map((x) => `unsupported ${x.kind} "${x.text}"`), ...problems];
   if (wrong.length > 0) t.details.push(`${e.id}: ${wrong.join('; ')}`);
@@ -133,12 +141,12 @@ export function row(name: string, t: Totals): string {
 }
 
 /** The fidelity checker's flags by kind, most frequent first. */
-export function flagLine(name: string, t: Totals): string {
-  const kinds = [...t.flagKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`);
+export function flagLine(name: string, t: Totals, reference = false): string {
+  const kinds = [...(reference ? t.refFlagKinds : t.flagKinds)].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`);
   return `  ${name} flags by kind: ${kinds.length ? kinds.join(', ') : 'none'}`;
 }
 
 /** The reference notes' own row: their copy share and the labels the coder finds in them (the ceiling). */
 export function referenceRow(t: Totals): string {
-  return `| reference | - | - | - | - | ${pct(t.refCopied, t.refCopyTokens)} | 1.00 | ${ratio(t.labRefKept, t.labWanted)} | - | - | - | - | - | - | ${Math.round(t.refWords / t.n)} | - |`;
+  return `| reference | - | - | - | - | ${pct(t.refCopied, t.refCopyTokens)} | 1.00 | ${ratio(t.labRefKept, t.labWanted)} | - | - | - | - | ${t.refFlags} | - | ${Math.round(t.refWords / t.n)} | - |`;
 }

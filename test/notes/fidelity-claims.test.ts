@@ -77,6 +77,8 @@ describe('fidelity: sides, vitals and orders against the facts', () => {
       ['order', 'MRI', 'the transcript says no mri'],
     ]);
     expect(flags('Will order an echocardiogram.', facts())).toEqual([['order', 'echocardiogram', 'echocardiogram not discussed in the transcript']]);
+    // A label is no order; "x-rays" where the transcript said "x-ray of the right knee" is the same test.
+    expect(flags('## Plan\n\n- Patient Education and Counseling: rest and ice.\n- Repeat x-rays in 2 weeks.', facts())).toEqual([['number', '2', 'number not in the transcript']]);
     // A test named outside the plan without an order word is history, not an order.
     expect(flags('Had an echocardiogram in 2019.', facts())).toEqual([['number', '2019', 'number not in the transcript']]);
   });
@@ -84,7 +86,8 @@ describe('fidelity: sides, vitals and orders against the facts', () => {
 
 describe('fidelity: the clinical-register gate', () => {
   it('flags speech: first and second person, questions, disfluencies, filler, dictation commands, narration, fragments', () => {
-    expect(noteRegisterFailure("I think we should get you some ibuprofen.")).toBe('first or second person');
+    expect(noteRegisterFailure("I think we should get you some ibuprofen.")).toBe('second person');
+    expect(noteRegisterFailure("Let's get an x-ray of that knee.")).toBe('second person');
     expect(noteRegisterFailure('Any chest pain?')).toBe('a question');
     expect(noteRegisterFailure('The pain is um worse at night.')).toBe('disfluency');
     expect(noteRegisterFailure('The the knee is swollen.')).toBe('disfluency');
@@ -95,7 +98,8 @@ describe('fidelity: the clinical-register gate', () => {
   });
 
   it('passes telegraphic clinical style and the patient\'s quoted words', () => {
-    for (const ok of ['No effusion.', 'Right knee pain for 3 days.', 'BP 128/78.', 'Denies chest pain.', 'Lungs: clear to auscultation bilaterally.',
+    for (const ok of ['No effusion.', 'Right knee pain for 3 days.', 'I have ordered an MRI of the left shoulder.', 'We discussed the risks and benefits.',
+      'She has been having headaches, which is uncommon for her.', 'BP 128/78.', 'Denies chest pain.', 'Lungs: clear to auscultation bilaterally.',
       'Patient states "I feel like my knee gives out".', '**Plan:** X-ray of the right knee.', '1. Diabetes.', 'Well-appearing, in no distress.']) {
       expect(noteRegisterFailure(ok), ok).toBeUndefined();
     }
@@ -103,7 +107,7 @@ describe('fidelity: the clinical-register gate', () => {
 
   it('marks a failing sentence at its end, beside the markers of words in it, and a second check changes nothing', () => {
     const first = checkFidelity({ markdown: 'Okay so your knee is 5 times worse.' }, { transcript: T, facts: facts() });
-    expect(first.markdown).toBe('Okay so your knee is ⚠[check: removed, number not in the transcript] times worse. ⚠[check: reads as conversation (first or second person)]');
+    expect(first.markdown).toBe('Okay so your knee is ⚠[check: removed, number not in the transcript] times worse. ⚠[check: reads as conversation (second person)]');
     expect(first.review.map((r) => r.kind)).toEqual(['number', 'register']);
     const again = checkFidelity({ markdown: first.markdown }, { transcript: T, facts: facts() });
     expect(again.markdown).toBe(first.markdown);

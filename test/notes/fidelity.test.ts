@@ -184,9 +184,9 @@ describe('fidelity: property', () => {
         const transcript = said.map((s, k) => `[${k % 2 ? 'doctor' : 'patient'}] ${s}`).join('\n');
         const note = picks.map((p) => normaliseNumbers(said[p % said.length]!)).join('\n');
         const result = check(note, transcript);
-        // Every fact is supported; every line is speech copied verbatim ("i take", "your blood pressure"), which the register gate flags.
+        // Every fact is supported; a line copied verbatim that talks to the patient ("your blood pressure") is flagged by the register gate.
         expect(result.review.filter((r) => r.kind !== 'register')).toEqual([]);
-        expect(result.review.filter((r) => r.kind === 'register')).toHaveLength(picks.length);
+        expect(result.review.filter((r) => r.kind === 'register')).toHaveLength(note.split('\n').filter((l) => /\byour\b/.test(l)).length);
         expect(result.markdown.replace(/ ⚠\[check: reads as conversation \([a-z ]+\)\]/g, '')).toBe(note);
       }),
       { numRuns: 150 },

@@ -171,7 +171,8 @@ export function checkOrders(text: string, sources: readonly string[], free: (s: 
     for (const source of sources) {
       for (const s of sentenceSpans(source, { lineBreaks: true })) {
         for (const h of SAID_ORDER_MATCHER.find(s.text)) {
-          if (h.value !== target) continue;
+          // "x-ray" ordered where the transcript said "chest x-ray": one test.
+          if (h.value !== target && !h.value.includes(target) && !target.includes(h.value)) continue;
           got.said++;
           if (contextOf(s.text, h.start, h.end).negated) got.negated++;
         }
@@ -187,7 +188,8 @@ export function checkOrders(text: string, sources: readonly string[], free: (s: 
       if (!inPlan && !ORDER_CUE.test(s.text)) continue;
       for (const h of ORDER_MATCHER.find(s.text)) {
         const span = { start: offset + s.start + h.start, end: offset + s.start + h.end };
-        if (!free(span) || contextOf(s.text, h.start, h.end).negated) continue;
+        // A label ("Patient Education and Counseling:") names a part of the plan, not an order.
+        if (!free(span) || /^\s*:/.test(s.text.slice(h.end)) || contextOf(s.text, h.start, h.end).negated) continue;
         const said = saidOf(h.value);
         const base = { kind: 'order' as const, ...span, text: text.slice(span.start, span.end), action: 'marked' as const };
         if (said.said === 0) issues.push({ ...base, reason: `${h.value} not discussed in the transcript` });

@@ -1,7 +1,7 @@
 /**
  * The clinical-register gate as the fidelity checker applies it to a written note: a sentence that
  * reads as speech rather than as a clinician's note is flagged, whoever wrote it. Speech shows as
- * first- or second-person chatter ("I think we should...", "you're doing great"), a question, a
+ * talk to the patient ("you're doing great", "let's get an x-ray"), a question, a
  * disfluency ("um", a word said twice, a word cut off), conversational filler ("okay", "yeah"),
  * dictation commands and visit narration ("hey Dragon", "let's move on to the plan"), and a
  * fragment that stops on a word no sentence ends with. Telegraphic note style ("No effusion.",
@@ -21,12 +21,15 @@ const RULES: [RegExp, string][] = [
   [/\b(?:hey|okay|ok) (?:dragon|dax)\b|\b(?:next|new) (?:paragraph|line)\b|\bend (?:of )?(?:dictation|recording)\b|\bscratch that\b/i, 'dictation command'],
   [/\b(?:let's|let us|we'll|we will|i'll|i will|i'm going to|i am going to) (?:move on|go ahead|talk about|take a look|turn to|go over|switch)\b|\bmoving on to\b/i, 'visit narration'],
   [/\?\s*$/, 'a question'],
-  [/\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|we'd|us|our|you|you're|you've|you'll|you'd|your|yourself|let's)\b/i, 'first or second person'],
-  [/\b(?:um+|uh+|erm|hmm+|mm-?hmm|uh-huh|you know|i mean|gonna|wanna|kinda|sorta)\b|\b(\p{L}{2,})[,\s]+\1\b|\p{L}-(?=\s|$)|\.\.\.|--/iu, 'disfluency'],
+  // Clinicians write "I have ordered an MRI" and "we discussed the options" (ACI-Bench's reference
+  // notes do, 2026-11-27): the first person alone is note register; talking to the patient is not.
+  [/\b(?:you|you're|you've|you'll|you'd|your|yours|yourself|let's|let me)\b/i, 'second person'],
+  [/\b(?:um+|uh+|erm|hmm+|mm-?hmm|uh-huh|you know|i mean|i guess|gonna|wanna|kinda|sorta)\b|\b(\p{L}{2,})[,\s]+\1\b|\p{L}-(?=\s|$)|\.\.\.|--/iu, 'disfluency'],
   // "No effusion." and "Right knee pain." are notes; "Okay, ..." and "So, ..." are speech.
   [/^\W*(?:okay|ok|alright|all right|yeah|yep|yup|awesome|cool|wow|gosh)\b|^\W*(?:so|well|now|yes|no|right|sure),/i, 'conversational filler'],
   [/\b(?:stuff|thingy|pretty much|gotcha|awesome|you guys)\b/i, 'conversational filler'],
-  [/\b(?:the|a|an|and|or|but|of|to|with|for|from|his|her|their|your|my|is|are|was|were)\W*$/i, 'a fragment'],
+  // "…uncommon for her." ends well: "her" may be an object; "his", "their", "my" only own something.
+  [/\b(?:the|a|an|and|or|but|of|to|with|for|from|his|their|your|my|is|are|was|were)\W*$/i, 'a fragment'],
 ];
 
 /** Why a note sentence reads as speech, or undefined when it reads as a clinical note. */
