@@ -82,3 +82,11 @@ describe('coding a conversation through the encounter understanding', () => {
     }
   });
 });
+
+describe('the word "diabetic" before a complication', () => {
+  it('codes the diabetes (type 2 when the type is not stated) with the complication\'s combination code', () => {
+    expect(codes(ap('Left diabetic foot ulcer with fat layer exposed.'))).toEqual(['E11.621', 'L97.522']);
+    // A stated type 1 diabetes takes over the generic mention.
+    expect(codes(ap('1. Type 1 diabetes.', '2. Diabetic foot ulcer of the right heel.'))).toContain('E10.621');
+  });
+});

@@ -148,6 +148,23 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     }
   };
 
+  /**
+   * "Diabetic foot ulcer", "diabetic neuropathy": the word links the complication to a diabetes the
+   * note may name nowhere else; the guideline codes a diabetes of unstated type as type 2 (E11) with
+   * the complication's combination code. The diabetes mention shares the complication's span.
+   */
+  const diabetes = lexicon.concepts.get('diabetes');
+  const addDiabetesOfComplications = (text: string, mentions: Mention[]): void => {
+    if (!diabetes) return;
+    for (const m of [...mentions]) {
+      if (m.role !== 'current' || m.concept?.group === 'diabetes' || !/\bdiabetic\b/i.test(text.slice(m.start, m.end))) continue;
+      const positive = new Map(m.context.positive);
+      for (const w of diabetes.words) positive.set(w, 1);
+      const { titleEntry: _table, ...own } = m;
+      mentions.push({ ...own, concept: diabetes, source: 'synonym', words: [...new Set([...m.words, ...diabetes.words])], context: { positive, absent: m.context.absent } });
+    }
+  };
+
   /** Adds the BMI code when the note documents a weight diagnosis the BMI qualifies (guideline: never alone). */
   const addBmi = (text: string, scope: ReturnType<typeof sentencesInScope>, out: Map<string, Candidate>): void => {
     if (![...out.values()].some((c) => /^(E66|E4[0-6]|R63\.6)/.test(c.entry.code))) return;
@@ -189,6 +206,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
   const codeText = (text: string): { ranked: Candidate[]; setAside: SetAside[] } => {
     const doc = readDocument(text);
     const { mentions, setAside } = findMentions(doc, lexicon, index());
+    addDiabetesOfComplications(text, mentions);
     mergeGroups(mentions);
     const scope = sentencesInScope(doc);
     if (doc.hasAssessment) qualifyFromLines(text, scope, mentions);
