@@ -46,11 +46,12 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     return { status: res.status, json };
   };
 
-  it('matches for every operation, success and error alike', async () => {
+  it('matches for every operation, success and error alike', { timeout: 180_000 }, async () => {
     const created = await call('POST', '/v1/notes', '/v1/notes', { transcript: '[patient] I have a cough. [doctor] Lungs are clear.', noteType: { type: 'soap', includeJson: true } });
     expect(created.status).toBe(202);
     const noteId = created.json.data.noteId;
-    await waitFor(async () => ((await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json()).data.status === 'STATUS_DONE' ? true : undefined));
+    // The first note after a start waits for the compute worker to load the writer (seconds on a loaded machine).
+    await waitFor(async () => ((await (await fetch(`${s.base}/v1/notes/${noteId}`, { headers: s.headers() })).json()).data.status === 'STATUS_DONE' ? true : undefined), 60_000);
     await call('GET', '/v1/notes/{noteId}', `/v1/notes/${noteId}`);
     await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# Edited' });
     await call('PUT', '/v1/notes/{noteId}', `/v1/notes/${noteId}`, { markdown: '# Edited' }, { 'If-Match': '"1"' });

@@ -64,12 +64,13 @@ describe('webhooks', () => {
     }
   });
 
-  it('delivers a signed note event, retrying after a failing receiver, recording every attempt', async () => {
+  it('delivers a signed note event, retrying after a failing receiver, recording every attempt', { timeout: 120_000 }, async () => {
     const { id, secret } = await hook(['note_generation.succeeded']);
     failuresLeft = 2;
     received.length = 0;
     const noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: '[patient] I have a rash on my arm.' }) })).json()).data.noteId;
-    await waitFor(async () => (received.length >= 3 ? true : undefined), 15_000);
+    // The first note after a start waits for the compute worker to load the writer (seconds on a loaded machine).
+    await waitFor(async () => (received.length >= 3 ? true : undefined), 60_000);
     expect(received.slice(0, 3).every((r) => verify(secret, r))).toBe(true);
     const event = JSON.parse(received[2]!.body);
     expect(event).toMatchObject({ type: 'note_generation.succeeded', data: { id: noteId, status: 'STATUS_DONE' } });
@@ -87,7 +88,7 @@ describe('webhooks', () => {
     await fetch(`${s.base}/v1/webhooks/${id}`, { method: 'DELETE', headers: s.headers() });
   });
 
-  it('does not deliver an event for a note deleted before the retry', async () => {
+  it('does not deliver an event for a note deleted before the retry', { timeout: 120_000 }, async () => {
     const { id } = await hook(['note_generation.succeeded']);
     failuresLeft = 1;
     received.length = 0;
@@ -98,7 +99,7 @@ describe('webhooks', () => {
       await fetch(`${s.base}/v1/notes/${noteId}`, { method: 'DELETE', headers: s.headers() });
     };
     noteId = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript: '[patient] My back hurts.' }) })).json()).data.noteId;
-    await waitFor(async () => (received.length >= 1 ? true : undefined), 15_000);
+    await waitFor(async () => (received.length >= 1 ? true : undefined), 60_000);
     await waitFor(async () => {
       const [row] = await s.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE resource_id = ?', [noteId]);
       return row?.status === 'cancelled' ? true : undefined;
