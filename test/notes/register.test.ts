@@ -93,20 +93,20 @@ describe('question and answer become findings', () => {
   it('"any chest pain?" "no" is a denial; a duration answer dates the complaint', async () => {
     const md = await soap('[doctor] what brings you in today ?\n[patient] i have had a cough .\n[doctor] how long has that been going on ?\n[patient] about five weeks or so .\n[doctor] any chest pain ?\n[patient] no .');
     expect(md).toMatch(/Denies chest pain/);
-    expect(md).toMatch(/This has been going on for about 5 weeks\./);
+    expect(md).toMatch(/reports cough for about 5 weeks\./);
     expect(md).not.toMatch(/About 5 weeks or so\./);
     expect(md).toMatch(/### Chief Complaint\n\nCough\./);
   });
 
   it('a yes or no to "are you taking your medications?" is a statement, and agreement to the plan is recorded', async () => {
     const md = await soap("[doctor] are you taking your medications ?\n[patient] yes , i am .\n[doctor] i'm going to order an echocardiogram .\n[doctor] does that sound like a plan ?\n[patient] that sounds fine .");
-    expect(md).toMatch(/The patient is taking their medications\./);
+    expect(md).toMatch(/Reports taking medications as prescribed\./);
     expect(md).toMatch(/The patient understands and agrees with the recommended treatment plan\./);
   });
 
   it('denies each condition asked as a list', async () => {
     const md = await soap('[doctor] do you have any other issues , like high blood pressure or heart disease ?\n[patient] no .');
-    expect(md).toMatch(/Denies high blood pressure or heart disease\./);
+    expect(md).toMatch(/denies a history of hypertension or heart disease\./);
   });
 });
 
@@ -119,7 +119,7 @@ describe('numbers and medications', () => {
 
   it('keeps a decimal duration whole ("two and a half weeks" is never "5 weeks")', async () => {
     const md = await soap('[doctor] how long ago did that happen\n[patient] about two and a half weeks ago');
-    expect(md).toMatch(/This started about 2\.5 weeks ago\./);
+    expect(md).toMatch(/Onset about 2\.5 weeks ago\./);
     expect(md).not.toMatch(/(?<![\d.])5 weeks/);
   });
 

@@ -24,14 +24,14 @@ describe('embedded note writer: SOAP', () => {
 
   it('documents what was said in clinical third person, with negatives and numbers', async () => {
     const { markdown } = await soap();
-    expect(markdown).toMatch(/She has had a cough for 3 days/);
+    expect(markdown).toMatch(/She reports cough for 3 days/);
     expect(markdown).toMatch(/Denies fever and chills/);
     expect(markdown).toMatch(/shortness of breath/i);
     expect(markdown).toMatch(/120\/80/);
     expect(markdown).toMatch(/98%/);
-    expect(markdown).toMatch(/acute bronchitis/);
+    expect(markdown).toMatch(/acute bronchitis/i);
     expect(markdown).toMatch(/albuterol inhaler/i);
-    expect(markdown).toMatch(/penicillin/);
+    expect(markdown).toMatch(/penicillin/i);
     expect(markdown).not.toMatch(/\bhow are you\b/i);
   });
 
@@ -62,8 +62,10 @@ describe('embedded note writer: SOAP', () => {
     expect(markdown).toMatch(/Mother with asthma\. \(from previous note\)/);
   });
 
-  it('returns the same note as JSON when asked, and only then', async () => {
-    expect((await soap()).json).toBeUndefined();
+  it('returns the same note as JSON when asked, and only then (unasked, only what was said but not placed)', async () => {
+    // Issue 24: what was said but could not be placed is always listed for review, never dropped; the note's sections only on request.
+    const unasked = (await soap()).json;
+    expect(Object.keys(unasked ?? {}).every((k) => k === 'unplaced' || k === 'untranslated')).toBe(true);
     const { markdown, json } = await writer.write({ transcript: ENCOUNTER, noteType: { type: 'soap', includeJson: true }, language: 'en' });
     const sections = json!.sections as { title: string; text?: string; items?: string[]; sections?: unknown[] }[];
     expect(sections.map((s) => s.title)).toEqual(['Subjective', 'Objective', 'Assessment', 'Plan']);
@@ -188,8 +190,8 @@ describe('embedded note writer: dictation and empty encounters', () => {
     const { markdown } = await writer.write({ transcript, noteType: { type: 'soap' }, language: 'en' });
     expect(markdown).toMatch(/### Chief Complaint\n\n3 day history of sore throat and fever\./);
     expect(markdown).toMatch(/Denies cough/);
-    expect(markdown.split('## Objective')[1]!.split('## Assessment')[0]).toContain('tonsillar exudate');
-    expect(markdown.split('## Plan')[1]).toContain('amoxicillin');
+    expect(markdown.split('## Objective')[1]!.split('## Assessment')[0]).toMatch(/tonsillar exudate/i);
+    expect(markdown.split('## Plan')[1]).toMatch(/amoxicillin/i);
   });
 
   it('says "not discussed" in the note language instead of inventing content', async () => {

@@ -11,12 +11,13 @@ const DURATION = new RegExp(String.raw`\b(?:for|over|in) (?:the )?(?:about |almo
 const ONSET = new RegExp(String.raw`\b(${COUNT} ${UNIT} ago|yesterday|this morning|last (?:night|week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|since (?:last \w+|yesterday|(?:this|the) (?:morning|weekend|fall|spring|summer|winter)|\w+day|january|february|march|april|may|june|july|august|september|october|november|december))\b`, 'i');
 const SEVERITY = /\b(\d{1,2}) (?:out of|on a scale of \d+ to|over) 10\b|\b(\d{1,2})\/10\b|\b(mild|mildly|moderate|moderately|severe|severely|excruciating|terrible|horrible|unbearable|slight|slightly)\b/i;
 const QUALITIES = /\b(sharp|dull|burning|throbbing|stabbing|aching|achy|shooting|cramping|crampy|pressure-like|squeezing|constant|intermittent|on and off|comes and goes|productive|dry|radiat(?:es|ing) (?:to|down|into) (?:the |my |your )?[a-z ]{3,20}?(?=[,.;]|$| and\b))/gi;
-const WORSE_BETTER = /\b((?:worse|better|worsens|improves|aggravated|relieved|helped|improved)(?: (?:with|when|by|after|at|in the))? (?:[a-z0-9-]+ ?){1,4}?)(?=[,.;]|$| (?:and|but|so|or)\b)/gi;
+const WORSE_BETTER = /\b((?:worse|better|worsens|improves|aggravated|relieved|helped|improved) (?:with|when|by|at|in the) (?:[a-z-]+ ?){1,3}?)(?=[,.;]|$| (?:and|but|so|or)\b)/gi;
 
 export function duration(text: string): string | undefined {
   const m = DURATION.exec(text);
   if (!m) return undefined;
-  return tidyTime(m[1] ?? `1 ${m[2]}`);
+  const t = tidyTime(m[1] ?? `1 ${m[2]}`);
+  return /\d+\s+\d+/.test(t) ? undefined : t;
 }
 
 export function onset(text: string): string | undefined {
@@ -38,10 +39,17 @@ export function severity(text: string): string | undefined {
   return 'severe';
 }
 
+const TRIGGER = /\b(?:when|with|after|while|if) (?:i |you |he |she )?(?:climb(?:ing)?|walk(?:ing)?|exert(?:ing|ion)?|exercis(?:e|ing)|run(?:ning)?|lying down|lie down|eat(?:ing)?|bend(?:ing)?|stand(?:ing)?|lift(?:ing)?|cough(?:ing)?|breath(?:e|ing) in|go(?:ing)? up)(?: (?:the|a|up|down) \w+)?/i;
+
 /** Qualities, triggers and relievers said in the sentence ("productive", "worse at night"). */
 export function modifiers(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(QUALITIES)) out.push(m[1]!.toLowerCase().replace(/\b(?:my|your)\b\s*/g, ''));
+  const trigger = TRIGGER.exec(text);
+  if (trigger) {
+    const verb = trigger[0].toLowerCase().replace(/^(?:when|with|after|while|if) (?:i |you |he |she )?/, '');
+    out.push(/^(?:exert|exercis|run|climb|walk|go)/.test(verb) ? 'on exertion' : `with ${verb.replace(/^lie down$/, 'lying down').replace(/^(\w+?)(?:e)?$/, (w) => (/ing$/.test(w) ? w : w))}`);
+  }
   for (const m of text.matchAll(WORSE_BETTER)) {
     const phrase = m[1]!.toLowerCase().replace(/\b(?:my|your|i|you)\b\s*/g, '').trim();
     if (phrase.split(' ').length >= 2) out.push(phrase);

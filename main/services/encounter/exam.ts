@@ -20,13 +20,13 @@ const REGIONS: [RegExp, ExamSystem][] = [
   [/\b(neck|thyroid|jvd|jugular|lymph nodes?|lymphadenopathy|cervical)\b/i, 'Neck'],
   [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented)\b/i, 'Neurological'],
   [/\b(skin|rash|lesions?|wounds?|incisions?|erythema|laceration|abrasion|ecchymosis|bruis\w*)\b/i, 'Skin'],
-  [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|nasal)\b/i, 'HEENT'],
+  [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|tonsillar|nasal|pharynx|pharyngeal|exudate)\b/i, 'HEENT'],
   [/\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|finger|toe|back|spine|lumbar|thoracic|leg|arm|calf|thigh|joint|range of motion|extremit\w*|edema|effusion|muscle)\b/i, 'Musculoskeletal'],
 ];
 const REGION_WORD = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|toe|back|lower back|spine|leg|arm|calf|thigh|neck|abdomen|lungs|heart|chest|head|ear|eye|throat|skin)s?\b/i;
 const FINDING_WORD =
-  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|\d+\/\d+|\d\+)\b/i;
-const LEAD = /^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
+  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|exudate|erythematous|enlarged|effusions?|hematoma|murmur|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|\d+\/\d+|\d\+)\b/i;
+const LEAD = /^(?:(?:physical )?exam(?:ination)? (?:shows|showed|reveals|revealed|is notable for|demonstrates)\s+|exam:\s*)|^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
 const SEE = /^(?:i|we) (?:do |did |can |could )?(?:see|hear|appreciate|notice|feel|note|find|detect|observe|auscultate|palpate)s?\s+(?:that\s+)?(?:there(?:'s| is| are)\s+)?(?:some\s+|a\s+|an\s+|mild\s+(?=\w))?/i;
 const NOT_SEE = /^(?:i|we) (?:do not|don't|did not|didn't|can't|cannot|could not|couldn't) (?:see|hear|appreciate|feel|notice|note|find|detect|observe|palpate)\s+(?:any\s+)?/i;
 const THERE = /^there(?:'s| is| are| was| were)\s+(?:some\s+|a\s+|an\s+)?/i;
@@ -47,13 +47,14 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   else if (YOU_NOT.test(t)) { t = t.replace(YOU_NOT, ''); negated = true; }
   else if (THERE_NO.test(t)) { t = t.replace(THERE_NO, ''); negated = true; }
   else t = t.replace(SEE, '').replace(THERE, '').replace(YOU_HAVE, '').replace(IT_LOOKS, '');
-  t = t.replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
+  t = t.replace(/^(?:on )?the (?:heart|lung|abdominal|neck|skin|neuro\w*) exam,?\s*(?:it's |there's |there is )?/i, '').replace(/^(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:has|have|shows?) (?:some |a |an )?/i, '').replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
   t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
   if (negated) t = `no ${t.replace(/^no\s+/i, '')}`;
   else if (/^no\b/i.test(t)) negated = true;
   if (!t || /\b(?:i|i'm|me|my|we|us|you|you're|let's)\b/i.test(t) || /\?/.test(clause)) return undefined;
   const words = t.split(/\s+/);
-  if (words.length > 16 || !FINDING_WORD.test(t)) return undefined;
+  // Unpunctuated run-on speech ("no murmur no rub the lungs are clear") is no single finding.
+  if (words.length > 12 || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
   return { text: t.charAt(0).toLowerCase() + t.slice(1), negated };
 }
 

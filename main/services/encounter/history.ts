@@ -32,6 +32,14 @@ export function readPatient(said: Said[], input: EncounterInput): PatientFacts {
     break;
   }
   if (!facts.sex) {
+    const honorific = said.find((s) => s.speaker === 'clinician' && /\b(?:mrs|ms|miss|mr|mister|missus|sir|ma'am)\b\.?(?:\s+[a-z]|\s*[,.?!]|$)/i.test(s.text));
+    const m = honorific ? /\b(mrs|ms|miss|mr|mister|missus|sir|ma'am)\b/i.exec(honorific.text) : null;
+    if (m) {
+      facts.sex = /^(?:mr|mister|sir)$/i.test(m[1]!) ? 'male' : 'female';
+      facts.evidence.push(...evidenceOf(honorific));
+    }
+  }
+  if (!facts.sex) {
     // Third-person pronouns the clinician uses for the patient (dictation, or talk to a relative).
     const text = said.filter((s) => s.speaker === 'clinician' && !s.talk).map((s) => s.text).join(' ');
     const f = (text.match(FEMALE) ?? []).length;
@@ -62,9 +70,20 @@ export function readHistory(said: Said[]): { history: HistoryItem[]; used: Set<n
     const reply = s.reply !== undefined ? said[s.reply] : undefined;
     // Family history asked and denied: "any family history of heart disease?" "no".
     if (s.speaker === 'clinician' && s.question) {
-      if (/\bfamily\b/i.test(s.text) && reply && answerPolarity(reply.text) === 'negative') {
-        for (const h of conditions.find(s.text)) push({ kind: 'family', term: h.value.term, presence: 'denied', evidence: evidenceOf(s, reply) }, s);
+      if (!reply || answerPolarity(reply.spoken) !== 'negative') continue;
+      const kind = /\bfamily\b/i.test(s.text) ? 'family' : 'medical';
+      // "Any other issues, like high blood pressure or heart disease?" "No": each named is denied.
+      const list = /\b(?:like|such as|history of|any)\s+([^?]{3,80})/i.exec(s.text)?.[1];
+      const named = new Set(conditions.find(s.text).map((h) => h.value.term));
+      if (list && (kind === 'medical' ? named.size > 0 || /\b(?:issues|problems|conditions|history)\b/i.test(s.text) : true)) {
+        for (const part of list.split(/,\s*|\s+or\s+|\s+and\s+/)) {
+          const words = part.replace(/^(?:any|other|like|a|an)\s+/gi, '').trim();
+          if (!words || words.split(/\s+/).length > 4 || conditions.find(words).length > 0) continue;
+          if (/\b(?:disease|cancer|attacks?|failure|stroke|diabetes|pressure|cholesterol)\b/i.test(words)) named.add(words.toLowerCase());
+        }
       }
+      for (const term of named) push({ kind, term, presence: 'denied', evidence: evidenceOf(s, reply) }, s);
+      if (named.size) used.add(reply.i);
       continue;
     }
     const pmh = PMH.exec(s.text);
@@ -90,7 +109,7 @@ export function readHistory(said: Said[]): { history: HistoryItem[]; used: Set<n
       const source = m ? s : answer && social.re.test(answer.text) ? answer : undefined;
       if (!source || s.speaker === 'clinician') continue;
       const at = m ? m.index : 0;
-      const neg = (m ? contextOf(s.text, at, at + m[0].length).negated : false) || (!m && answerPolarity(s.text) === 'negative');
+      const neg = (m ? contextOf(s.text, at, at + m[0].length).negated : false) || (!m && answerPolarity(s.spoken) === 'negative');
       const term = social.term(s, neg);
       if (term) push({ kind: 'social', term, presence: neg ? 'denied' : 'reported', evidence: evidenceOf(answer, s) }, s);
     }

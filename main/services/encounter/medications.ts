@@ -16,9 +16,18 @@ import type { Adherence, Allergy, Medication } from './types.js';
 const lexicon = createPhraseMatcher(DRUG_PHRASES);
 
 /** The lexicon plus the caller's medication list (names it spells its own way). */
+// A caller's list compiles into a matcher once (compiling the lexicon's alternation costs about a second).
+const byList = new Map<string, PhraseMatcher<string>>();
+
 export function drugMatcher(listed: readonly string[]): PhraseMatcher<string> {
   if (listed.length === 0) return lexicon;
-  return createPhraseMatcher([...DRUG_PHRASES, ...listed.map((n) => ({ value: n.toLowerCase(), phrases: [n] }))]);
+  const key = listed.join('\u0000').toLowerCase();
+  const cached = byList.get(key);
+  if (cached) return cached;
+  if (byList.size > 32) byList.delete(byList.keys().next().value!);
+  const matcher = createPhraseMatcher([...DRUG_PHRASES, ...listed.map((n) => ({ value: n.toLowerCase(), phrases: [n] }))]);
+  byList.set(key, matcher);
+  return matcher;
 }
 
 const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|switch|change|add|begin|initiate|prescribe|titrate|wean|taper)\w*\b/i;
@@ -26,20 +35,29 @@ const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|disconti
 const MISSING = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
 const ROUTES: [RegExp, string][] = [[/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
+const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
 const MASS = new Set(['mass', 'dose', 'volume']);
 
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A drug's dose said within eight words after its name. */
 export function doseAfter(text: string, end: number): { text: string; end: number } | undefined {
+  // Counted doses ("2 puffs", "1 tablet") are doses too, said as counts.
+  const counted = /^\D{0,30}?\b(\d+(?:\.\d+)?)\s+(puffs?|tablets?|pills?|capsules?|drops?|sprays?)\b/i.exec(text.slice(end));
   const d = readDoses(text).find((x) => !x.uncertain && MASS.has(x.unit.kind) && x.start >= end && text.slice(end, x.start).split(/\s+/).filter(Boolean).length <= 8);
-  if (!d) return undefined;
+  if (!d || (counted && end + counted.index + counted[0].length < d.start)) {
+    return counted ? { text: `${counted[1]} ${counted[2]!.toLowerCase()}`, end: end + counted.index + counted[0].length } : undefined;
+  }
   const low = /(\d+(?:\.\d+)?)-$/.exec(text.slice(Math.max(0, d.start - 12), d.start));
   return { text: low ? `${low[1]}-${d.text}` : d.text, end: d.end };
 }
 
 export function frequencyAfter(text: string, end: number): string | undefined {
-  return readFrequencies(text).find((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 6)?.plain;
+  // "every 4 hours as needed": a schedule and "as needed" said together are one frequency.
+  // The number reader writes "three times a day" as "3 times a day"; the frequency reader knows the words.
+  text = text.replace(/\b([1-4]) times (a|per) (day|week)\b/gi, (_m, n: string, a: string, u: string) => `${['', 'once', 'twice', 'three times', 'four times'][Number(n)]} ${a} ${u}`);
+  const found = readFrequencies(text).filter((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 8);
+  return found.length ? [...new Set(found.slice(0, 2).map((f) => f.plain))].join(' ') || undefined : undefined;
 }
 
 export function routeOf(text: string): string | undefined {
@@ -51,20 +69,45 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
   const matcher = drugMatcher(listed);
   const byDrug = new Map<string, Medication>();
   const used = new Set<number>();
+  let lastUndosed: { generic: string; at: number } | undefined;
+  let pending: { generic: string; name: string; at: number; said: Said } | undefined;
   for (const s of said) {
     if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
-    const hits = matcher.find(s.text);
+    const hits = /\ballerg/i.test(s.text) ? [] : matcher.find(s.text);
+    // "Are you taking the lisinopril?" "We have you on 20 mg a day": the dose said next is the drug's said last.
+    if (hits.length === 0 && pending && s.i - pending.at <= 2 && ON_IT.test(s.text) && doseAfter(s.text, 0)) {
+      byDrug.set(pending.generic, { name: pending.name, generic: pending.generic, status: 'current', evidence: evidenceOf(pending.said) });
+      lastUndosed = { generic: pending.generic, at: pending.at };
+      pending = undefined;
+    }
+    if (hits.length === 0 && lastUndosed && s.i - lastUndosed.at <= 2 && ON_IT.test(s.text)) {
+      const dose = doseAfter(s.text, 0);
+      const med = byDrug.get(lastUndosed.generic);
+      if (dose && med && !med.dose) {
+        med.dose = dose.text;
+        const frequency = frequencyAfter(s.text, dose.end);
+        if (frequency) med.frequency = frequency;
+        med.evidence.push(...evidenceOf(s));
+        used.add(s.i);
+      }
+      continue;
+    }
     if (hits.length === 0) continue;
     for (const hit of hits) {
       const ctx = contextOf(s.text, hit.start, hit.end);
-      if (ctx.family || ctx.hypothetical || (s.question && s.speaker === 'clinician' && s.reply === undefined)) continue;
+      if (ctx.family || ctx.hypothetical) continue;
+      // "Are you taking the lisinopril?" with no answer yet: the drug waits for a dose said next ("we have you on 20 mg").
+      if (s.question && s.speaker === 'clinician' && s.reply === undefined) {
+        pending = { generic: hit.value, name: capitalise(s.text.slice(hit.start, hit.end)), at: s.i, said: s };
+        continue;
+      }
       const name = capitalise(s.text.slice(hit.start, hit.end));
       const dose = CHANGE.test(s.text) ? undefined : doseAfter(s.text, hit.end);
       const frequency = dose ? frequencyAfter(s.text, dose.end) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
       const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
-      const stopped = STOPPED.test(talk) || (s.question && reply !== undefined && answerPolarity(reply.text) === 'negative');
+      const stopped = STOPPED.test(talk) || (s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative');
       const adherence: Adherence | undefined = MISSING.test(talk) ? 'missing doses' : stopped ? 'not taking' : TAKING.test(talk) ? 'taking as prescribed' : undefined;
       const prev = byDrug.get(hit.value);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
@@ -78,6 +121,7 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
         continue;
       }
       const route = routeOf(s.text);
+      if (!dose) lastUndosed = { generic: hit.value, at: s.i };
       byDrug.set(hit.value, {
         name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}),
         ...(adherence ? { adherence } : {}), status: stopped ? 'stopped' : 'current', evidence: ev,
@@ -100,7 +144,7 @@ export function readAllergies(said: Said[]): { allergies: Allergy[]; used: Set<n
     const reply = s.reply !== undefined ? said[s.reply] : undefined;
     if (s.question && s.speaker === 'clinician') {
       if (!reply || !/\b(?:medications?|drugs?|medicine|anything)\b/i.test(s.text)) continue;
-      if (answerPolarity(reply.text) === 'negative' && !ALLERGIC.test(reply.text)) {
+      if (answerPolarity(reply.spoken) === 'negative' && !ALLERGIC.test(reply.text)) {
         out.push({ substance: 'none known', evidence: evidenceOf(s, reply) });
         used.add(s.i).add(reply.i);
       }

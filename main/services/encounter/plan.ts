@@ -10,6 +10,7 @@ import { laterality } from './attributes.js';
 import { capitalise, doseAfter, frequencyAfter, routeOf } from './medications.js';
 import { IMAGING, SPECIALTY_ENTRIES, TEST_ENTRIES } from './tests.js';
 import { stripTalk } from './talk.js';
+import { agree } from './narrative.js';
 import type { MedicationAction, PlanItem } from './types.js';
 
 const tests = createPhraseMatcher(TEST_ENTRIES);
@@ -71,7 +72,7 @@ export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanI
       const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
       out.push({
         kind: 'medication', action,
-        medication: { name: capitalise(t.slice(drug.start, drug.end)), generic: drug.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}), ...(duration ? { duration } : {}) },
+        medication: { name: capitalise(t.slice(drug.start, drug.end)) + (/^\s+(inhaler|cream|ointment|patch|nasal spray|eye drops)\b/i.exec(t.slice(drug.end))?.[0].toLowerCase() ?? ''), generic: drug.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}), ...(duration ? { duration } : {}) },
         evidence: [],
       });
       return out;
@@ -97,6 +98,11 @@ export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanI
     const side = laterality(t, m.index, m.index + m[0].length);
     out.push({ kind: 'procedure', target: name, ...(side ? { laterality: side } : {}), evidence: [] });
     return out;
+  }
+  const precaution = /\b(?:call (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
+  if (precaution) {
+    const when = agree(precaution[1]!.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'there are').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, ''));
+    if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: call if ${when}`, evidence: [] }];
   }
   const advice = adviceText(t);
   if (advice) out.push({ kind: 'education', text: advice, evidence: [] });

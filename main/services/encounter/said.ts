@@ -16,6 +16,8 @@ export interface Said {
   i: number;
   /** The sentence as cleaned, numbers in digits, openers and tag questions removed. */
   text: string;
+  /** The sentence as cleaned, openers kept: a reply's "yes" or "no" is read from it. */
+  spoken: string;
   speaker: Speaker;
   turn: number;
   question: boolean;
@@ -36,9 +38,12 @@ const speakerOf = (role: Role, dictation: boolean): Speaker =>
   role === 'doctor' ? 'clinician' : role === 'patient' ? 'patient' : role === 'other' ? 'other' : dictation ? 'clinician' : 'unknown';
 
 const EXAM_START =
-  /\b(?:physical exam(?:ination)?|(?:do|perform) (?:a |an |your )?(?:quick |brief )?exam|examine you|on (?:physical )?exam(?:ination)?|exam(?:ination)? (?:of|shows|reveals|today)|take a (?:quick )?(?:look|listen)|listen to your (?:heart|lungs|chest)|(?:vital signs|vitals) (?:today|look|are|were|show)|your (?:lungs|heart|abdomen) (?:sound|are|is)|on (?:your )?(?:heart|lung|abdominal) exam)\b/i;
+  /\b(?:physical exam(?:ination)?|(?:do|perform) (?:a |an |your )?(?:quick |brief )?exam|examine you|on (?:physical )?exam(?:ination)?|exam(?:ination)? (?:of|shows|reveals|today)|take a (?:quick )?(?:look|listen)|listen to your (?:heart|lungs|chest)|(?:vital signs|vitals) (?:today|look|are|were|show)|your (?:lungs|heart|abdomen) (?:sound|are|is)|on (?:your )?(?:heart|lung|abdominal) exam|(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:have|has|sound|sounds|are|is|show|shows)|your (?:temperature|blood pressure|heart rate|pulse|oxygen saturation|oxygen|weight) (?:is|was|today))\b|^exam\b/i;
 const PLAN_START =
-  /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
+  /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^plan\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
+
+// A diagnosis said after the exam opens the assessment ("I think this is acute bronchitis").
+const DIAGNOSIS_SAID = /\b(?:i think (?:this|it|you)|this is (?:most likely|likely|probably)?|you have (?:an? )?|consistent with|my diagnosis|diagnosis is|sounds like you have|looks like you have)\b/i;
 
 /** Read the transcript into sentences, each with its speaker, phase and offsets. */
 export function readSaid(transcript: string): { said: Said[]; utterances: Utterance[]; turns: Turn[]; dictation: boolean } {
@@ -49,7 +54,7 @@ export function readSaid(transcript: string): { said: Said[]; utterances: Uttera
     const written = writeNumbers(s.text);
     const speaker = speakerOf(s.role, dictation);
     const text = stripTalk(written.text) || written.text;
-    const out: Said = { i, text, speaker, turn: s.turn, question: s.question, phase: 'history', start: s.start, end: s.end };
+    const out: Said = { i, text, spoken: written.text, speaker, turn: s.turn, question: s.question, phase: 'history', start: s.start, end: s.end };
     if (written.uncertain.length > 0) out.unclearNumber = true;
     if (isDictationCommand(s.text)) out.talk = 'dictation command';
     else if (isSmallTalk(s.text) || isSmallTalk(text)) out.talk = 'small talk';
@@ -64,9 +69,9 @@ export function readSaid(transcript: string): { said: Said[]; utterances: Uttera
 
 function markPhases(said: Said[]): void {
   const n = said.length;
-  const clinician = (s: Said): boolean => s.speaker === 'clinician';
-  let exam = said.findIndex((s) => clinician(s) && s.i / Math.max(1, n) > 0.15 && EXAM_START.test(s.text));
-  let plan = said.findIndex((s) => clinician(s) && s.i / Math.max(1, n) > 0.3 && (exam < 0 || s.i > exam) && PLAN_START.test(s.text));
+  const clinician = (s: Said): boolean => s.speaker === 'clinician' && !s.talk;
+  let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text));
+  let plan = said.findIndex((s) => clinician(s) && (s.i / Math.max(1, n) > 0.3 || /^plan\b/i.test(s.text)) && (exam < 0 || s.i > exam) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text))));
   if (plan < 0) plan = n;
   if (exam < 0 || exam > plan) exam = plan;
   for (const s of said) s.phase = s.i >= plan ? 'plan' : s.i >= exam ? 'exam' : 'history';

@@ -15,6 +15,12 @@ const HEDGE = /\b(?:maybe|i think so|not sure|i'm not sure|i don't know|possibly
 const UNSURE_ANSWER = /^\W*(?:maybe|i'm not sure|not sure|i don't know|i guess|possibly|kind of|sort of|i think so)\b/i;
 const RELATIVE = /\b(?:my|his|her|your) (?:wife|husband|son|daughter|mother|mom|father|dad|sister|brother|kids?|child|children|friend|grandmother|grandfather|aunt|uncle|cousin|partner|family)\b/i;
 const RESTATE = /\b(?:so )?you(?:'ve| have)? (?:also |still )?(?:been )?(?:have|had|having|get|getting|got|experienc\w+|notic\w+|feel\w*)\b/i;
+// The clinician saying what the patient already reported ("you endorsed some nasal congestion on the review of systems sheet").
+const RELAYED = /\byou (?:also )?(?:endorsed|reported|mentioned|said you (?:had|have|were having)|told (?:me|the nurse) (?:about|you had)|complained of|are complaining of)\b/i;
+// A dictated report: "Patient presents with a 3 day history of sore throat", "She reports ...".
+const DICTATED_REPORT = /\b(?:presents? with|presenting with|reports?|complains? of|complaining of|endorses|history of|with a (?:\d+|several|few)[- ]\w+ history of)\b/i;
+const TIMING_ASKED = /\b(?:how long|when did (?:it|this|that|the \w+) (?:start|begin|happen)|when did you (?:first )?notice|how long ago|since when)\b/i;
+const CONFIRM = /^\W*(?:correct|that's right|that is right|exactly|right|it is|it does|i am|i was)\b/i;
 const DICTATED_NEGATIVE = /\b(?:denies|negative for|no (?:complaints of|history of)?|without)\b/i;
 const SYSTEM_OF = new Map(SYMPTOMS.map((s) => [s.term, s.system]));
 
@@ -41,7 +47,7 @@ function hitsIn(text: string): Hit[] {
       out.push({ term, system: SYSTEM_OF.get(term) ?? 'Musculoskeletal', start: pain.start, end: pain.end, location: pain.site, ...(pain.laterality ? { laterality: pain.laterality } : {}) });
     }
   }
-  return out;
+  return out.sort((a, b) => a.start - b.start);
 }
 
 function attributes(text: string, hit: Hit): Pick<Symptom, 'onset' | 'duration' | 'severity' | 'laterality' | 'location' | 'modifiers'> {
@@ -49,7 +55,7 @@ function attributes(text: string, hit: Hit): Pick<Symptom, 'onset' | 'duration' 
   const d = duration(text);
   const o = onset(text);
   const s = severity(text);
-  const side = hit.laterality ?? laterality(text, hit.start, hit.end);
+  const side = hit.laterality ?? (/\b(?:knee|shoulder|hip|ankle|wrist|elbow|hand|foot|leg|arm|neck|back|flank|eye|ear|jaw)\b/.test(hit.term) ? laterality(text, hit.start, hit.end) : undefined);
   if (d) out.duration = d;
   if (o) out.onset = o;
   if (s) out.severity = s;
@@ -59,8 +65,9 @@ function attributes(text: string, hit: Hit): Pick<Symptom, 'onset' | 'duration' 
 }
 
 /** Every symptom of the encounter, one per term and subject: the last statement sets its presence. */
-export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<number> } {
+export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<number>; timing: { text: string; evidence: Symptom['evidence'] }[] } {
   const found: (Symptom & { order: number })[] = [];
+  const timing: { text: string; evidence: Symptom['evidence'] }[] = [];
   const used = new Set<number>();
   const add = (s: Said, hit: Hit, presence: Presence, subject: Subject, extra: Said[] = [], text = s.text): void => {
     found.push({ term: hit.term, ...(hit.system ? { system: hit.system } : {}), presence, subject, ...attributes(text, hit), evidence: evidenceOf(...extra, s), order: s.i });
@@ -74,10 +81,24 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
     if (s.speaker === 'clinician' && s.question) {
       // A question is read with its answer.
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
+      // "How long has that been going on?" "About 5 weeks": the answer dates the symptom spoken of last.
+      if (reply && TIMING_ASKED.test(s.text) && hits.length === 0) {
+        const last = [...found].reverse().find((f) => f.presence === 'reported' && f.subject === 'patient');
+        const d = duration(`for ${reply.text.replace(/^\W*(?:about|around|maybe|probably|like|roughly|approximately|almost)\s+/i, '')}`.replace(/^for (?:for|since)\b/i, 'for'));
+        const o = onset(reply.text);
+        const about = /\b(?:about|around|approximately|roughly|maybe|almost)\b/i.test(reply.text) ? 'about ' : '';
+        if (last && (o || d)) {
+          if (o && !last.onset) last.onset = `${about}${o}`;
+          else if (d && !last.duration) last.duration = `${about}${d}`;
+          last.evidence.push(...evidenceOf(s, reply));
+          used.add(s.i).add(reply.i);
+        } else if (!last && (o || d)) timing.push({ text: o ? `${about}${o}` : `${about}${d}`, evidence: evidenceOf(s, reply) }), used.add(reply.i);
+        continue;
+      }
       if (!reply || hits.length === 0) continue;
       const own = new Set(hitsIn(reply.text).map((h) => h.term));
-      const polarity = answerPolarity(reply.text);
-      const presence: Presence | undefined = UNSURE_ANSWER.test(reply.text) ? 'uncertain' : polarity === 'negative' ? 'denied' : polarity === 'positive' ? 'reported' : undefined;
+      const polarity = answerPolarity(reply.spoken);
+      const presence: Presence | undefined = UNSURE_ANSWER.test(reply.spoken) ? 'uncertain' : polarity === 'negative' ? 'denied' : polarity === 'positive' ? 'reported' : undefined;
       // "Any fever, chills, cough?" "Yes": which one is not said; only a single symptom is taken as confirmed.
       if (!presence || (presence !== 'denied' && hits.length > 1)) continue;
       for (const h of hits) if (!own.has(h.term)) add(s, h, presence, 'patient', [], `${s.text} ${reply.text}`), used.add(reply.i);
@@ -86,16 +107,20 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
     if (s.speaker === 'clinician') {
       // A summary put to the patient and confirmed, or a dictated negative.
       const reply = s.reply ?? (said[s.i + 1]?.speaker === 'patient' ? s.i + 1 : undefined);
-      const confirmed = reply !== undefined && RESTATE.test(s.text) && answerPolarity(said[reply]!.text) === 'positive';
+      const answer = reply !== undefined ? said[reply]!.spoken : '';
+      const confirmed = reply !== undefined && RESTATE.test(s.text) && (answerPolarity(answer) === 'positive' || CONFIRM.test(answer));
+      const dictated = !/\b(?:you|your)\b/i.test(s.text) && DICTATED_REPORT.test(s.text);
       for (const h of hits) {
         const ctx = contextOf(s.text, h.start, h.end);
         if (ctx.hypothetical || ctx.family) continue;
-        if (confirmed && !ctx.negated) add(s, h, ctx.uncertain ? 'uncertain' : 'reported', 'patient', [], s.text);
+        if ((confirmed || RELAYED.test(s.text) || dictated) && !ctx.negated) add(s, h, ctx.uncertain ? 'uncertain' : 'reported', 'patient', [], s.text);
         else if (DICTATED_NEGATIVE.test(s.text) && ctx.negated && !/\b(?:you|your)\b/i.test(s.text)) add(s, h, 'denied', 'patient');
       }
       continue;
     }
     for (const h of hits) {
+      // "I'm trying to lose weight" is a goal, not a symptom.
+      if (h.term === 'weight loss' && /\b(?:trying to|want(?:ed)? to|need to|going to|hoping to|been able to|goal)\b[^.]{0,15}\blos/i.test(s.text)) continue;
       const ctx = contextOf(s.text, h.start, h.end);
       // A statement of one to watch for ("call if the fever comes back") is no finding.
       if (ctx.hypothetical) continue;
@@ -107,7 +132,7 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
       add(s, h, presence, family ? 'family' : 'patient');
     }
   }
-  return { symptoms: supersede(found), used };
+  return { symptoms: supersede(found), used, timing };
 }
 
 /** One symptom per term and subject; the latest statement's presence wins, attributes add up. */

@@ -219,13 +219,13 @@ export function locate(lowerTranscript: string, sentence: string, from: number, 
   let end = from;
   let at = from;
   for (const w of words.slice(0, 60)) {
-    const re = new RegExp(`(?<![\\p{L}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'gu');
-    re.lastIndex = at;
-    const m = re.exec(lowerTranscript);
+    let found = lowerTranscript.indexOf(w, at);
+    // Only at a word's start ("in" is not found inside "pain").
+    while (found > 0 && found < to && /\p{L}/u.test(lowerTranscript[found - 1]!)) found = lowerTranscript.indexOf(w, found + 1);
     // A word found far ahead is another sentence's: it is skipped, not followed.
-    if (!m || m.index >= to || m.index - at > 200) continue;
-    if (start < 0) start = m.index;
-    at = m.index + w.length;
+    if (found < 0 || found >= to || found - at > 200) continue;
+    if (start < 0) start = found;
+    at = found + w.length;
     end = at;
   }
   if (start < 0) return { start: from, end: to };

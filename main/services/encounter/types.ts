@@ -201,6 +201,19 @@ export interface Unplaced extends Evidenced {
   reason: string;
 }
 
+/**
+ * A statement of the encounter in clinical register: the patient's account or the clinician's
+ * reasoning rewritten in the third person (verb agreement by part of speech) that passed the
+ * register gate. Writers use it for narrative sections (history, assessment); the facts above
+ * remain the source of truth for what is present, denied, ordered or measured.
+ */
+export interface Statement extends Evidenced {
+  text: string;
+  section: 'hpi' | 'assessment' | 'social' | 'exam';
+  /** Higher says more (clinical words, numbers, attributes); writers keep the highest within their budget. */
+  weight: number;
+}
+
 /** The patient, as the input and the dialogue tell it. */
 export interface PatientFacts {
   sex?: 'female' | 'male';
@@ -238,6 +251,8 @@ export interface EncounterFacts {
   plan: PlanItem[];
   /** The patient agreed with the plan (said so). */
   agreement?: Evidenced;
+  /** Narrative statements in clinical register (optional: readers that only need facts ignore them). */
+  statements?: Statement[];
   unplaced: Unplaced[];
   utterances: Utterance[];
 }

@@ -6,6 +6,7 @@
  */
 import { parseMedicationList, correctMedicationNames } from '../clinical-language/medications.js';
 import { guessLanguage } from '../clinical-language/language-guess.js';
+import { answerPolarity } from '../clinical-language/context.js';
 import { readAllergies, drugMatcher, readMedications } from './medications.js';
 import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
@@ -15,6 +16,7 @@ import { registerFailure } from './register.js';
 import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
 import { readSymptoms } from './symptoms.js';
+import { readStatements } from './narrative.js';
 import { isNarration, stripTalk } from './talk.js';
 import type { EncounterFacts, EncounterInput, PatientFacts, PlanItem, Problem, Unplaced } from './types.js';
 import { readVitals } from './vitals.js';
@@ -60,6 +62,20 @@ function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined 
     if (reply) return { term: '', said: reply };
   }
   return undefined;
+}
+
+/** "Are you taking your medications?" "Yes, I am": adherence said of the medications as a whole. */
+function adherence(said: Said[], used: Set<number>): { text: string; section: 'hpi'; weight: number; evidence: ReturnType<typeof evidenceOf> }[] {
+  const out: { text: string; section: 'hpi'; weight: number; evidence: ReturnType<typeof evidenceOf> }[] = [];
+  for (const s of said) {
+    if (s.speaker !== 'clinician' || !s.question || s.reply === undefined || !/\b(?:taking|take) (?:your|all your|all of your) (?:medications|medicines|meds|pills)\b/i.test(s.text)) continue;
+    const reply = said[s.reply]!;
+    const polarity = answerPolarity(reply.spoken);
+    if (!polarity) continue;
+    out.push({ text: polarity === 'positive' ? 'Reports taking medications as prescribed.' : 'Reports not taking medications as prescribed.', section: 'hpi', weight: 4, evidence: evidenceOf(s, reply) });
+    used.add(s.i).add(reply.i);
+  }
+  return out;
 }
 
 /** Read an encounter into facts. */
@@ -109,7 +125,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       continue;
     }
     if (s.talk || (s.question && s.phase !== 'plan')) continue;
-    if (s.speaker === 'patient' && s.phase === 'plan' && ASSENT.test(s.text) && s.answers !== undefined && ASSENT_ASKED.test(said[s.answers]!.text)) {
+    if (s.speaker === 'patient' && ASSENT.test(s.text) && s.answers !== undefined && ASSENT_ASKED.test(said[s.answers]!.text)) {
       agreement = { evidence: evidenceOf(said[s.answers], s) };
       used.add(s.i);
       continue;
@@ -182,7 +198,20 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
     sourceLanguage, patient, symptoms: symptoms.symptoms, history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
   };
-  if (reason?.term) facts.reasonForVisit = { term: problemTerm(reason.term) === reason.term ? reason.term : problemTerm(reason.term), evidence: evidenceOf(reason.said) };
+  const statements = [
+    ...readStatements(said.filter((s) => !used.has(s.i)), patient),
+    ...symptoms.timing.map((t) => ({ text: `Onset ${t.text}.`, section: 'hpi' as const, weight: 3, evidence: t.evidence })),
+    ...adherence(said, used),
+  ];
+  // One entry per sentence: the same sentence unplaced twice is listed once; a sentence written as a statement is placed.
+  const seenUnplaced = new Set<number>(statements.flatMap((st) => st.evidence.map((e) => e.start)));
+  facts.unplaced = unplaced.filter((u) => !used.has(said.find((s) => s.start === u.evidence[0]?.start)?.i ?? -1) && !seenUnplaced.has(u.evidence[0]?.start ?? -1) && seenUnplaced.add(u.evidence[0]?.start ?? -1));
+  if (statements.length) facts.statements = statements;
+  if (reason && !reason.term) {
+    const said = symptoms.symptoms.filter((s) => s.presence === 'reported' && s.subject === 'patient' && s.evidence.some((e) => e.start === reason.said.start));
+    if (said.length) reason.term = said.slice(0, 2).map((s) => `${s.laterality ? `${s.laterality} ` : ''}${s.term}`).join(' and ');
+  }
+  if (reason?.term) facts.reasonForVisit = { term: reason.term, evidence: evidenceOf(reason.said) };
   if (agreement) facts.agreement = agreement;
   return facts;
 }

@@ -26,8 +26,9 @@ function sourceOf(s: Said, previous: Said | undefined): VitalSource {
   if (ELSEWHERE_EMERGENCY.test(text)) return 'emergency';
   if (HOME.test(text) || (s.speaker === 'patient' && /\b(?:my|i)\b/i.test(text))) return 'home';
   if (ELSEWHERE.test(text)) return 'elsewhere';
-  // A value said in the exam by the clinician is today's; in the history it was measured before, somewhere.
+  // A value said in the exam by the clinician is today's, and so is one the clinician reads out in the present ("your blood pressure is 120/80").
   if (s.phase === 'exam' && s.speaker === 'clinician') return 'today';
+  if (s.speaker === 'clinician' && /\b(?:is|are|looks?|'s|reads?)\b/i.test(text) && !/\b(?:was|were|had been|has been)\b/i.test(text)) return 'today';
   if (previous && ELSEWHERE_EMERGENCY.test(previous.text)) return 'emergency';
   return s.speaker === 'clinician' && s.phase !== 'history' ? 'today' : 'elsewhere';
 }

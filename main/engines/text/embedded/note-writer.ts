@@ -6,7 +6,10 @@
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import type { DetailLevel } from '../../../../shared/note-template.js';
 import type { GeneratedNote, NoteGenerationInput, NoteWriter } from '../../../services/notes/ports.js';
-import { composeContent, type NoteContent } from './compose.js';
+import { composeContent, looksEnglish, type NoteContent } from './compose.js';
+import { contentFromFacts } from './from-facts.js';
+import { understandEncounter } from '../../../services/encounter/understand.js';
+import type { EncounterFacts, Unplaced } from '../../../services/encounter/types.js';
 import { phrase } from './i18n.js';
 import { flatten, resolveKinds, section, type LayoutSection } from './layout.js';
 import { noteTemplateLayout, soapLayout } from './layouts.js';
@@ -77,7 +80,20 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   const directives = readDirectives(globalText);
   const templateDirectives = input.noteType.type === 'note_style' && input.noteType.template ? templateLayout(input.noteType.template, 'standard').directives : undefined;
   const detail = directives.detail ?? templateDirectives?.detail ?? 'standard';
-  const { content, problems, english } = composeContent(transcript, input.language, listed);
+  // One understanding of the encounter: an English transcript is read into facts and every
+  // section is written from them; another language is routed sentence by sentence, as said.
+  const english = looksEnglish(transcript);
+  let unplaced: Unplaced[] = [];
+  let facts: EncounterFacts | undefined;
+  let content: NoteContent;
+  let problems: string[];
+  if (english) {
+    facts = understandEncounter({
+      transcript: input.transcript, ...(input.patientInfo ? { patientInfo: input.patientInfo } : {}), ...(input.medicationList ? { medicationList: input.medicationList } : {}), language: input.language,
+    });
+    ({ content, problems } = contentFromFacts(facts));
+    unplaced = facts.unplaced;
+  } else ({ content, problems } = composeContent(transcript, input.language, listed));
   // The transcript's language: what the phrase tables cannot write stays in it, marked.
   const source = english ? 'en' : guessLanguage(transcript) ?? input.language;
   carryForward(content, input);
@@ -88,10 +104,15 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
   resolveKinds(layout);
   if (directives.format === 'list') for (const s of flatten(layout)) if (s.kinds.length && !s.kinds.includes('chief_complaint')) s.format = 'list';
   const { markdown, json } = render(layout, content, input.language, header(input), title, problems, source);
-  const note: GeneratedNote = { markdown };
-  if (input.noteType.includeJson) note.json = json;
+  // The facts go with the note so the fidelity checker holds it to the same understanding without reading the transcript again.
+  const note: GeneratedNote = { markdown, ...(facts ? { facts } : {}) };
+  // What was said but could not be placed with confidence is listed for the physician, never dropped silently.
+  const review = unplaced.length ? { unplaced: unplaced.map((u) => ({ text: u.text, section: u.section, reason: u.reason, evidence: u.evidence })) } : undefined;
+  if (input.noteType.includeJson) note.json = { ...json, ...(review ? { unplaced: review.unplaced } : {}) };
   // Passages left in the transcript's language are always reported (the note service keeps them).
-  else if (Array.isArray(json.untranslated) && json.untranslated.length > 0) note.json = { untranslated: json.untranslated };
+  else if ((Array.isArray(json.untranslated) && json.untranslated.length > 0) || review) {
+    note.json = { ...(Array.isArray(json.untranslated) && json.untranslated.length > 0 ? { untranslated: json.untranslated } : {}), ...(review ? { unplaced: review.unplaced } : {}) };
+  }
   return note;
 }
 

@@ -195,7 +195,8 @@ function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]
   const lines = f.groups.flatMap((g) => g.lines);
   const byProblem = problemLines(f, ctx);
   if (byProblem) {
-    node.text = byProblem.plain.join('\n');
+    // The JSON text keeps the markdown's paragraphs: lines of one problem apart by a blank line unless written as structured prose.
+    node.text = byProblem.plain.join(s.kinds.includes('assessment') && s.kinds.includes('plan') ? '\n' : '\n\n');
     body.push(...byProblem.markdown);
   } else if (s.format === 'list' && lines.length) {
     const grouped = f.groups.flatMap((g) => (g.items.some((i) => i.label) ? labelledLines(g.items, ctx, g.kind) : g.lines));
