@@ -1,0 +1,92 @@
+/**
+ * The patient's account as a clinician writes it: a patient's sentence in the third person
+ * ("I've been staying on top of the meds" -> "He has been staying on top of the meds"), with verb
+ * agreement fixed by part of speech ("I take" -> "he takes"), kept only when the result passes
+ * the clinical-register gate (a complete clause; no first/second person left, no disfluency, no
+ * question, no fragment). The clinician's statements about the patient's history are rewritten
+ * the same way from the second person.
+ */
+import { registerFailure, tagsOf } from './register.js';
+import { evidenceOf, type Said } from './said.js';
+import { stripTalk } from './talk.js';
+import type { PatientFacts, Statement } from './types.js';
+
+
+const CLINICAL =
+  /\b(?:pain|hurt\w*|ache\w*|swell\w*|fever|cough\w*|breath\w*|dizz\w*|nause\w*|vomit\w*|tired|fatigue|sleep\w*|blood|pressure|sugar|weight|medication\w*|meds|pills?|dose|taking|took|started|stopped|surgery|doctor|hospital|emergency|diet|exercis\w*|walk\w*|run\w*|work\w*|smok\w*|drink\w*|alcohol|symptoms?|worse|better|numb\w*|tingl\w*|rash|bleed\w*|injur\w*|fell|fall|knee|back|shoulder|hip|ankle|chest|head\w*|stomach|leg|arm|hand|foot|neck|x-ray|mri|test|days?|weeks?|months?|years?|\d+)\b/gi;
+const LEAD_INS = /^(?:(?:i know|i see|i understand|i remember|i noticed|i heard|it looks like|it sounds like|it seems like|so it sounds like|i think)\s+(?:that\s+)?)/i;
+const MODAL = /^(?:can|could|will|would|should|may|might|must|did|was|were|had|has|is|does|shall|used|quit|put|set|hit|cut|hurt|let|shut|split|spread|cost|beat|burst|fit|read|got|ran|went|came|began|fell|felt|took|saw|had|said|told|thought|knew|left|lost|broke|woke)$/i;
+
+/** Third person with verb agreement: "I take" -> "he takes", "my" -> "his". */
+export function toThirdPerson(text: string, patient: PatientFacts, from: 'first' | 'second'): string {
+  const [subj, obj, poss, refl] = patient.sex === 'female' ? ['she', 'her', 'her', 'herself'] : patient.sex === 'male' ? ['he', 'him', 'his', 'himself'] : ['the patient', 'the patient', "the patient's", 'themselves'];
+  let t = stripTalk(text).replace(LEAD_INS, '');
+  if (from === 'first') {
+    t = t.replace(/\bi'm\b|\bi am\b/gi, `${subj} is`).replace(/\bi've\b/gi, `${subj} has`).replace(/\bi'd\b/gi, `${subj} would`).replace(/\bi'll\b/gi, `${subj} will`)
+      .replace(/\bi was\b/gi, `${subj} was`).replace(/\bmyself\b/gi, refl).replace(/\bmy\b/gi, poss).replace(/\bmine\b/gi, poss).replace(/(?<=\b\w+\s)me\b/gi, obj).replace(/\bi\b/gi, subj);
+  } else {
+    t = t.replace(/\byou(?:'re| are)\b/gi, `${subj} is`).replace(/\byou(?:'ve)\b/gi, `${subj} has`).replace(/\byou(?:'d)\b/gi, `${subj} would`).replace(/\byou(?:'ll)\b/gi, `${subj} will`)
+      .replace(/\byou were\b/gi, `${subj} was`).replace(/\byourself\b/gi, refl).replace(/\byour\b/gi, poss).replace(/(?<=\b(?:to|for|with|on|give|tell|see|help|send|let|gave|told)\s)you\b/gi, obj).replace(/\byou\b/gi, subj);
+  }
+  t = t.replace(/\b(he|she|the patient) (?:do not|don't)\b/gi, '$1 does not').replace(/\b(he|she|the patient) (?:have not|haven't)\b/gi, '$1 has not').replace(/\b(he|she|the patient) can't\b/gi, '$1 cannot')
+    .replace(/\b(he|she|the patient) (?:won't)\b/gi, '$1 will not').replace(/\b(he|she|the patient) didn't\b/gi, '$1 did not').replace(/\b(he|she|the patient) wasn't\b/gi, '$1 was not').replace(/\b(he|she|the patient) isn't\b/gi, '$1 is not');
+  t = t.replace(/\s+,/g, ',').replace(/,\s*$/, '').trim();
+  if (!t) return t;
+  t = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** Third-person singular after "he"/"she"/"the patient": the verb the tagger finds next takes -s. */
+export function agree(text: string, tagged = tagsOf(text)): string {
+  const { words, pos } = tagged;
+  const out = [...words];
+  for (let i = 0; i < words.length - 1; i++) {
+    if (!/^(?:he|she|patient)$/i.test(words[i]!)) continue;
+    let j = i + 1;
+    while (j < words.length && pos[j] === 'ADV') j++;
+    const w = words[j];
+    if (!w || !(pos[j] === 'VERB' || pos[j] === 'AUX') || MODAL.test(w) || /(?:ed|ing|s)$/i.test(w) || !/^[a-z]+$/i.test(w)) continue;
+    out[j] = /^have$/i.test(w) ? 'has' : /^do$/i.test(w) ? 'does' : /^(?:am|are)$/i.test(w) ? 'is' : /^go$/i.test(w) ? 'goes' : /[^aeiou]y$/i.test(w) ? `${w.slice(0, -1)}ies` : /(?:sh|ch|x|z|o)$/i.test(w) ? `${w}es` : `${w}s`;
+  }
+  // Rebuild with the original spacing: replace tokens in order.
+  let result = '';
+  let rest = text;
+  words.forEach((w, k) => {
+    const at = rest.indexOf(w);
+    if (at < 0) return;
+    result += rest.slice(0, at) + out[k];
+    rest = rest.slice(at + w.length);
+  });
+  return result + rest;
+}
+
+function weightOf(text: string): number {
+  return (text.match(CLINICAL) ?? []).length;
+}
+
+/** The patient's account and the clinician's history statements, in clinical register. */
+export function readStatements(said: Said[], patient: PatientFacts): Statement[] {
+  const out: Statement[] = [];
+  for (const s of said) {
+    if (s.talk || s.question || s.phase !== 'history' || s.unclearNumber) continue;
+    if (s.speaker !== 'patient' && s.speaker !== 'clinician') continue;
+    if (weightOf(s.text) < 1 || s.text.split(/\s+/).length < 5) continue;
+    // The clinician's own sentences count only when they tell the patient's history ("you had a lobectomy a couple years ago").
+    if (s.speaker === 'clinician' && !/\byou(?:'ve| have| had|'re| are| were)\b/i.test(s.text)) continue;
+    // Clause by clause: a clinician writes the clause that says something, not the whole turn.
+    for (const clause of s.text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
+      const w = weightOf(clause);
+      if (w < 1 || clause.split(/\s+/).length < 4) continue;
+      const rough = toThirdPerson(clause, patient, s.speaker === 'patient' ? 'first' : 'second');
+      // The cheap checks first; one tagging then serves verb agreement and the clause check.
+      if (rough.split(/\s+/).length > 20 || registerFailure(rough, ['NOUN', 'VERB'])) continue;
+      // The patient must be the subject: "It was here..." or "They ran an EKG" leave the reader guessing who or what.
+      if (!/^(?:he|she|the patient|his|her|the patient's)\b/i.test(rough) || /^(?:he|she|the patient) to\b/i.test(rough)) continue;
+      const tagged = tagsOf(rough);
+      const text = agree(rough, tagged);
+      if (registerFailure(text, tagged.pos)) continue;
+      out.push({ text, section: 'hpi', weight: w, evidence: evidenceOf(s) });
+    }
+  }
+  return out;
+}
