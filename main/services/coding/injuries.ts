@@ -48,20 +48,31 @@ export interface InjuryFinding {
 }
 
 interface Pool {
-  entries: CodeEntry[];
+  /** Kind of injury -> a required title word other than the kind -> the codes filed under it (each code once, under its first such word). */
+  byNature: Map<string, Map<string, CodeEntry[]>>;
   titles: Map<string, ParsedTitle>;
 }
 
 /** Billable initial-encounter injury codes with their parsed titles, built once per table. */
 export function injuryPool(table: CodeTable): Pool {
-  const entries: CodeEntry[] = [];
+  const byNature = new Map<string, Map<string, CodeEntry[]>>();
   const titles = new Map<string, ParsedTitle>();
+  const natures = new Set(Object.values(NATURE));
   for (const e of table.entries()) {
     if (!e.billable || !/^(S|T0|T1[0-4])/.test(e.code) || !/initial encounter/i.test(e.title) || /open fracture/i.test(e.title)) continue;
-    entries.push(e);
-    titles.set(e.code, parseTitle(e.title, INJURY_SOFT));
+    const t = parseTitle(e.title, INJURY_SOFT);
+    titles.set(e.code, t);
+    const required = t.items.filter((i) => i.mode === 'required').map((i) => i.word);
+    const first = required.find((w) => !natures.has(w));
+    // A code fits a clause only when the clause has all its required words, so filing it under one of them finds it.
+    for (const nature of required.filter((w) => natures.has(w))) {
+      let words = byNature.get(nature);
+      if (!words) byNature.set(nature, (words = new Map()));
+      const key = first ?? '';
+      words.set(key, [...(words.get(key) ?? []), e]);
+    }
   }
-  return { entries, titles };
+  return { byNature, titles };
 }
 
 /** The words a clause gives an injury, with the site words added. */
@@ -85,9 +96,14 @@ function chooseInjury(pool: Pool, nature: string, words: Set<string>): { entry: 
   // A strained or torn ligament is a sprain in the table's words; "strain" is of muscle and tendon.
   const natures = nature === 'strain' && words.has('ligament') ? ['sprain'] : nature === 'tear' && words.has('ligament') ? ['sprain', 'tear'] : [nature];
   let best: { entry: CodeEntry; score: number; other: boolean; unspecified: boolean; used: Set<string> } | undefined;
-  for (const e of pool.entries) {
+  const seen = new Set<string>();
+  const candidates: CodeEntry[] = [];
+  for (const n of natures) {
+    const filed = pool.byNature.get(n);
+    for (const w of ['', ...words]) for (const e of filed?.get(w) ?? []) if (!seen.has(e.code)) (seen.add(e.code), candidates.push(e));
+  }
+  for (const e of candidates) {
     const t = pool.titles.get(e.code)!;
-    if (!t.items.some((i) => i.mode === 'required' && natures.includes(i.word))) continue;
     let ok = true;
     let score = 0;
     const used = new Set<string>();
