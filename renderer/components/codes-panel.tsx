@@ -51,6 +51,7 @@ function Suggestion({ c, decision, stale }: { c: CodeSuggestion; decision: 'acce
       {c.evidence.length > 0 && (
         <div className="hint">Evidence: {c.evidence.map((e) => `“${e.text}”`).join(', ')}</div>
       )}
+      {c.rule && <div className="hint" data-testid="code-rule">Why this code: {c.rule.replace(/^[^:]+:\s*/, '')}</div>}
       {c.reasoning && (
         <details>
           <summary>Why this level</summary>

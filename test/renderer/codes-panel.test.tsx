@@ -70,6 +70,8 @@ describe('codes panel', () => {
     expect(codes).toEqual(expect.arrayContaining(['E11.22', 'N18.31', 'M17.12']));
     expect(codes.some((c) => c!.startsWith('R07'))).toBe(false); // "Denies chest pain" is not coded
     expect(screen.getByText(/negated, ruled-out or uncertain finding/)).toBeTruthy();
+    // Each ICD-10-CM suggestion says which rule or convention chose it.
+    expect(within(list.querySelector('li[data-code="M17.12"]') as HTMLElement).getByTestId('code-rule').textContent).toMatch(/^Why this code: .*osteoarthritis/i);
 
     // Evidence: the marked characters are the evidence text, and they sit where the API's code points say.
     const analysis = a.codes.getState().suggestions.find((c) => c.code === 'M17.12')!;
