@@ -50,7 +50,11 @@ export interface ProblemMention {
   rest: string;
   /** True when the sentence opens the problem as a topic ("for your diabetes, ..."). */
   opens: boolean;
+  /** A correction's withdrawn name ("not a sprain, it's a fracture" -> "sprain"). */
+  withdrawn?: string;
 }
+
+const CORRECTION = /\b(?:(?:it's|it is|this is|that's|that is)\s+)?not\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?),?\s+(?:it's|it is|but|rather|this is|but rather|but it's|instead it's)\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?)(?=[,.;]|$)/iu;
 
 function judged(sentence: string, name: string, at: number): Pick<ProblemMention, 'certainty' | 'status'> {
   const ctx = contextOf(sentence, Math.max(0, at), Math.max(0, at) + name.length);
@@ -63,6 +67,12 @@ function judged(sentence: string, name: string, at: number): Pick<ProblemMention
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
   const t = stripTalk(sentence);
+  // "Actually, it's not a sprain, it's a fracture": the second name is the diagnosis, the first withdrawn.
+  const fix = CORRECTION.exec(t);
+  if (fix && isProblemName(fix[2]!) && isProblemName(fix[1]!)) {
+    const side = laterality(t);
+    return { name: problemTerm(fix[2]!), certainty: 'confirmed', status: 'unknown', ...(side ? { laterality: side } : {}), rest: '', opens: false, withdrawn: problemTerm(fix[1]!) };
+  }
   const cue = CUE.exec(t);
   if (cue) {
     const raw = cue[1]!.trim();

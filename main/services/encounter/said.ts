@@ -71,7 +71,9 @@ function markPhases(said: Said[]): void {
   const n = said.length;
   const clinician = (s: Said): boolean => s.speaker === 'clinician' && !s.talk;
   let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text));
-  let plan = said.findIndex((s) => clinician(s) && (s.i / Math.max(1, n) > 0.3 || /^plan\b/i.test(s.text)) && (exam < 0 || s.i > exam) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text))));
+  // "Let's talk about my assessment and plan" is narration, and the clearest cue there is.
+  const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b/i;
+  let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text))))));
   if (plan < 0) plan = n;
   if (exam < 0 || exam > plan) exam = plan;
   for (const s of said) s.phase = s.i >= plan ? 'plan' : s.i >= exam ? 'exam' : 'history';

@@ -142,6 +142,10 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
     if (isNarration(s.text)) continue;
     let rest = s.text;
     const mention = problemIn(s.text);
+    if (mention?.withdrawn) {
+      // A problem named earlier is withdrawn: every problem whose name ends in the withdrawn words is ruled out.
+      for (const p of problems) if (p.name === mention.withdrawn || p.name.endsWith(` ${mention.withdrawn}`)) p.certainty = 'ruled-out';
+    }
     if (mention) {
       const p = open(mention, s);
       if (mention.opens || mention.certainty !== 'ruled-out') current = p;
