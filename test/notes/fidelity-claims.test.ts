@@ -114,3 +114,12 @@ describe('fidelity: the clinical-register gate', () => {
     expect(again.review).toEqual([]);
   });
 });
+
+describe('fidelity: names made from the transcript are no patterns that hold the thread', () => {
+  it('checks a sided problem whose name has dozens of words against a note of those words', { timeout: 60_000 }, () => {
+    // Each word of a name may be followed by one skipped word; thirty words were 2^29 paths at every place (issue 29).
+    const name = `${'a '.repeat(29)}b`;
+    const markdown = `${'a '.repeat(300)}.`;
+    expect(flags(markdown, facts({ problems: [problem(name, 'confirmed', { laterality: 'right' })] }))).toBeInstanceOf(Array);
+  });
+});

@@ -112,7 +112,9 @@ export function checkSidesAgainstFacts(text: string, facts: EncounterFacts, inde
   for (const p of facts.problems) {
     if (!p.laterality || p.laterality === 'bilateral') continue;
     const words = (p.name.toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => !['left', 'right'].includes(w));
-    if (words.length === 0) continue;
+    // Each gap may skip one word, so a name's paths double with each word: a name longer than a problem's
+    // is not looked for (a transcript-made name of many words would hold the thread, issue 29).
+    if (words.length === 0 || words.length > 8) continue;
     const name = new RegExp(`\\b${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\W+(?:\\w+\\W+)?')}\\b`, 'gi');
     const hits = [...text.matchAll(name)].map((h) => ({ start: h.index, end: h.index + h[0].length }));
     if (hits.length === 0) continue;

@@ -106,7 +106,7 @@ function examLines(exam: ExamFinding[]): { label: string; text: string; system: 
     const key = `${label}`;
     const g = groups.get(key) ?? { label, system: e.system, findings: [] };
     let finding = e.finding;
-    if (regional) finding = finding.replace(new RegExp(String.raw`\s*(?:on|of|in|to|over|at)?\s*(?:the\s+)?(?:(?:left|right)\s+)?${e.region}s?\b`, 'i'), '').trim();
+    if (regional) finding = finding.replace(new RegExp(String.raw`\s*(?:on|of|in|to|over|at)?\s*(?:the\s+)?(?:(?:left|right)\s+)?${(e.region ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?\b`, 'i'), '').trim();
     else if (e.laterality && !/\b(?:left|right|bilateral|both)/i.test(finding)) finding = `${finding}, ${e.laterality}`;
     if (finding && !g.findings.includes(finding)) g.findings.push(finding);
     groups.set(key, g);
