@@ -31,6 +31,11 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('Fatigue.', '- Patient Education: I asked him to be aware of diarrhea and report it.'))).not.toContain('R19.7');
   });
 
+  it('does not code a diagnosis whose own lines order tests to confirm it', () => {
+    expect(codes(ap('1. Chronic hepatitis C.', '- Medical Reasoning: Antibody positive on screening.', '- Plan: viral load ordered to confirm the diagnosis.')).some((c) => c.startsWith('B1'))).toBe(false);
+    expect(codes(ap('1. Chronic hepatitis C.', '- Plan: start treatment.'))).toEqual(['B18.2']);
+  });
+
   it('codes smoking named as history as history, never as current dependence', () => {
     const out = codes(ap('Lung nodule. Given his smoking history, a CT in 3 months.'));
     expect(out).toContain('Z87.891');

@@ -14,7 +14,7 @@ import { assessmentFromFacts, problemAt } from './from-facts.js';
 import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
-import { qualifyFromLines, statesHighGlucose } from './problem-blocks.js';
+import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
@@ -209,7 +209,12 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     addDiabetesOfComplications(text, mentions);
     mergeGroups(mentions);
     const scope = sentencesInScope(doc);
-    if (doc.hasAssessment) qualifyFromLines(text, scope, mentions);
+    if (doc.hasAssessment) {
+      qualifyFromLines(text, scope, mentions);
+      const unconfirmed = unconfirmedHeadings(text, scope, mentions);
+      for (const m of unconfirmed) setAside.push({ start: m.start, end: m.end, why: 'uncertain', ...(m.concept ? { conceptId: m.concept.id } : {}) });
+      if (unconfirmed.size) mentions.splice(0, mentions.length, ...mentions.filter((m) => !unconfirmed.has(m)));
+    }
     const highGlucose = statesHighGlucose(scope);
     const out = new Map<string, Candidate>();
     // Words of the note's other current conditions, once per group (a long note has thousands of mentions).

@@ -96,3 +96,19 @@ export function qualifyFromLines(text: string, scope: readonly NoteSentence[], m
     }
   }
 }
+
+/** Tests ordered "to confirm the diagnosis": the heading's diagnosis is not yet established. */
+const TO_CONFIRM = /\b(?:to confirm (?:the|this|a|her|his|their) (?:diagnosis|suspicion)|confirmatory (?:test|testing|labs?))\b/i;
+
+/**
+ * Outpatient rule: a diagnosis whose own lines order tests to confirm it is not coded (its findings
+ * are). Returns the heading mentions so set aside; the caller drops them.
+ */
+export function unconfirmedHeadings(text: string, scope: readonly NoteSentence[], mentions: readonly Mention[]): Set<Mention> {
+  const out = new Set<Mention>();
+  for (const [heading, lines] of problemBlocks(text, scope)) {
+    if (!lines.some((l) => TO_CONFIRM.test(l.text))) continue;
+    for (const m of mentions) if (m.sentence === heading && m.role === 'current' && m.concept?.kind !== 'symptom') out.add(m);
+  }
+  return out;
+}
