@@ -76,7 +76,7 @@ export function startServerChecks(options: {
         await checkServer(server, options.timeoutMs);
         options.health.success(key, performance.now() - started);
       } catch (err) {
-        options.health.failure(key, err instanceof DomainError ? err.message : 'the check failed', performance.now() - started);
+        options.health.failure(key, err instanceof DomainError ? err.message : 'the check failed', performance.now() - started, { check: true });
       }
     }
   };

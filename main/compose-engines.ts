@@ -18,6 +18,8 @@ import { createEngineHealth, type EngineHealth, type EngineHealthView } from './
 import { withNoteFallback, withSpeechFallback, type EngineFailurePolicy } from './services/engines/fallback.js';
 import { ACCOUNT_SERVER, type EngineServer } from './services/transcriptions/engine-settings.js';
 import { serverModel, serverRecognizer, startServerChecks, testServer } from './compose-engine-servers.js';
+import { loadModelCatalog } from './compose-models.js';
+import { withLanguageNotice } from './services/engines/language-notice.js';
 import { createUtteranceStream } from './services/live/utterance-stream.js';
 import type { InstalledModelRecord } from './services/models/ports.js';
 import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
@@ -260,6 +262,8 @@ export function composeEngines(config: ClindocConfig, deps: {
     name: writer.name,
     write: async (input) => ({ ...(await writer.write(input)), generatedBy: by }),
   });
+  // The note languages each catalog model supports (data: the catalog's `languages`, from its model card).
+  const catalogLanguages = new Map(loadModelCatalog(config, () => undefined).entries.map((e) => [e.id, e.languages]));
   const writers = new Map<string, NoteWriter>();
   const noteWriter = (name: string, options: { policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy } = {}): NoteWriter => {
     const spec = textSpec(name);
@@ -274,6 +278,9 @@ export function composeEngines(config: ClindocConfig, deps: {
       writers.set(id, writer);
     }
     if (spec.engine === 'embedded') return writer;
+    const model = 'model' in spec ? spec.model : undefined;
+    const languages = model ? catalogLanguages.get(model) : undefined;
+    if (model && languages) writer = withLanguageNotice(writer, model, languages);
     // A model or server that fails hands the note to the embedded writer, marked, unless the account asked to fail (fallback.ts).
     const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
     return withNoteFallback(writer, deps.fallbackNoteWriter?.() ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, {

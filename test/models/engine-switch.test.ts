@@ -91,7 +91,13 @@ describe('switching engines while Clindoc runs', () => {
 
   it('a model that fails to load is refused with the reason and the previous engine stays', { timeout: 60_000 }, async () => {
     cpSync(join(work, 'whisper'), join(work, 'broken'), { recursive: true });
+    // A graph onnxruntime cannot load is refused at import already (the header is read first)...
     writeFileSync(join(work, 'broken', 'onnx', 'encoder_model.onnx'), Buffer.from('this is not an ONNX graph'));
+    const atImport = await api('POST', '/v1/models/import', { path: join(work, 'broken'), id: 'broken-whisper' });
+    expect(atImport).toMatchObject({ status: 400, message: 'path: refused, onnx/encoder_model.onnx is not an ONNX graph onnxruntime can load' });
+    // ...so this one breaks only what the engine reads when it loads: its tokenizer.
+    cpSync(join(work, 'whisper', 'onnx', 'encoder_model.onnx'), join(work, 'broken', 'onnx', 'encoder_model.onnx'));
+    writeFileSync(join(work, 'broken', 'tokenizer.json'), Buffer.from('{ not a tokenizer'));
     expect((await api('POST', '/v1/models/import', { path: join(work, 'broken'), id: 'broken-whisper' })).status).toBe(201);
     const refused = await api('PUT', '/v1/settings/engines', { asrEngine: 'broken-whisper' });
     expect(refused.status).toBe(503);

@@ -11,8 +11,12 @@ export type { EngineHealthView };
 export interface EngineHealth {
   /** A call (or a check) that answered, and how long it took. */
   success(name: string, latencyMs: number): void;
-  /** A call that failed, with a reason fit for any account to read (no patient data). */
-  failure(name: string, reason: string, latencyMs?: number): void;
+  /**
+   * A call that failed, with a reason fit for any account to read (no patient data). A failed
+   * background check (`check: true`) shows the engine down but does not send work to the fallback:
+   * a server may answer completions without answering the check.
+   */
+  failure(name: string, reason: string, latencyMs?: number, options?: { check?: boolean }): void;
   view(name: string): EngineHealthView;
   /**
    * Down: its last call failed less than `coolDownMs` ago. Work then goes to the fallback at once
@@ -24,7 +28,8 @@ export interface EngineHealth {
 export function createEngineHealth(options: { coolDownMs?: number; now?: () => number } = {}): EngineHealth {
   const now = options.now ?? Date.now;
   const coolDownMs = options.coolDownMs ?? 60_000;
-  const state = new Map<string, { successAt?: number; failureAt?: number; reason?: string; latencyMs?: number }>();
+  // callFailureAt: the last failure of real work, the only kind that sends work to the fallback.
+  const state = new Map<string, { successAt?: number; failureAt?: number; callFailureAt?: number; reason?: string; latencyMs?: number }>();
   const entry = (name: string) => {
     let e = state.get(name);
     if (!e) state.set(name, (e = {}));
@@ -37,9 +42,10 @@ export function createEngineHealth(options: { coolDownMs?: number; now?: () => n
       e.successAt = now();
       e.latencyMs = Math.round(latencyMs);
     },
-    failure(name, reason, latencyMs) {
+    failure(name, reason, latencyMs, options) {
       const e = entry(name);
       e.failureAt = now();
+      if (!options?.check) e.callFailureAt = e.failureAt;
       e.reason = reason;
       if (latencyMs !== undefined) e.latencyMs = Math.round(latencyMs);
     },
@@ -54,8 +60,8 @@ export function createEngineHealth(options: { coolDownMs?: number; now?: () => n
     },
     isDown(name) {
       const e = state.get(name);
-      if (!e?.failureAt || (e.successAt ?? -Infinity) > e.failureAt) return false;
-      return now() - e.failureAt < coolDownMs;
+      if (!e?.callFailureAt || (e.successAt ?? -Infinity) > e.callFailureAt) return false;
+      return now() - e.callFailureAt < coolDownMs;
     },
   };
 }

@@ -82,7 +82,7 @@ export function createEngineStatusService(deps: {
     if (facts.engine === 'embedded' && figure) {
       if (task === 'notes') warnings.push(`Embedded writer: the note is assembled by rules from what the transcript says (ROUGE-1 ${figure.value} on ACI-Bench, where GPT-4 scores 51.8; measured ${figure.date}); a language model writes smoother notes (Settings > Engines > Models). Read every note before signing.`);
       if (task === 'extraction') warnings.push(`Embedded reader: ${figure.value}% of fields right on held-out text (measured ${figure.date}); check extracted values.`);
-      if (task === 'coding') warnings.push(`Suggestions to check, not codes to bill: full-code F1 ${figure.value} on a held-out set written by the same people (measured ${figure.date}).`);
+      if (task === 'coding') warnings.push(`Suggestions to check, not codes to bill: full-code F1 ${figure.value} on ${figure.set} (measured ${figure.date}).`);
     } else if (quality.length === 0) {
       const script = task === 'notes' ? `\`npm run eval:notes -- --engine ${name}\`` : 'the evaluation scripts';
       warnings.push(`Not measured on this computer: run ${script} and read its output before relying on it.`);

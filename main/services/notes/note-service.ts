@@ -195,6 +195,10 @@ export function createNoteService(deps: {
         if (typeof result.markdown !== 'string' || !result.markdown.trim()) throw new DomainError('internal', 'the note writer returned an empty note');
         // One fidelity rule for every writer: unsupported facts are removed or marked, and listed in json.review.
         const checked = checkFidelity(result, fidelitySourcesOf(input, new Date(now()).toISOString().slice(0, 10)));
+        // What the engine says of its own work comes first in the review list, then a fallback.
+        for (const n of [...(result.notices ?? [])].reverse()) {
+          checked.review.unshift({ kind: 'engine' as FidelityFlag['kind'], text: n.text, reason: n.reason, action: 'marked', position: { start: 0, end: 0, line: 1 } });
+        }
         // A note the embedded writer wrote because the chosen engine failed says so first in its review list.
         const fellBack = result.generatedBy?.fallbackFrom;
         if (fellBack) {

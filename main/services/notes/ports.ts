@@ -38,6 +38,8 @@ export interface GeneratedNote {
   json?: Record<string, unknown>;
   /** The engine and model that wrote it (set by the composition's engine registry), kept with the note. */
   generatedBy?: EngineUsed;
+  /** What the reader must know about the engine's work (a language the model does not support): first in the review list. */
+  notices?: Array<{ text: string; reason: string }>;
   /**
    * The encounter as the writer understood it (main/services/encounter), when it read it: the
    * fidelity checker holds the note to these facts instead of reading the transcript again. Not stored.
