@@ -176,6 +176,8 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const engineRegistry = composeEngines(config, {
     logger, installedModels: () => modelManager.service.installed(), batchVad: () => batchVad(),
     pocketsphinxFiles: { medical: config.asrMedical, resourcesDir: config.resources.asrDir },
+    // A note whose chosen model or server fails is written by the embedded writer, in the compute pool.
+    fallbackNoteWriter: () => offloadedNoteWriter(compute),
   });
   // Styles, extraction and coding follow the device's configured language model.
   const languageModel = engineRegistry.deviceLanguageModel;
