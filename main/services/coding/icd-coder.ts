@@ -14,6 +14,7 @@ import { assessmentFromFacts, problemAt } from './from-facts.js';
 import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
+import { addBmi } from './bmi.js';
 import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
 import type { CodeEntry, CodeTable } from './ports.js';
@@ -165,24 +166,6 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     }
   };
 
-  /** Adds the BMI code when the note documents a weight diagnosis the BMI qualifies (guideline: never alone). */
-  const addBmi = (text: string, scope: ReturnType<typeof sentencesInScope>, out: Map<string, Candidate>): void => {
-    if (![...out.values()].some((c) => /^(E66|E4[0-6]|R63\.6)/.test(c.entry.code))) return;
-    for (const s of scope) {
-      const m = /\b(?:BMI|body mass index)\b\D{0,15}?(\d{2}(?:\.\d+)?)/i.exec(s.text);
-      if (!m) continue;
-      const value = Number(m[1]);
-      const entry = table.billableUnder('Z68').find((e) => !/pediatric/i.test(e.title) && bmiRange(e.title, value));
-      if (!entry) return;
-      const at = s.start + m.index;
-      out.set(entry.code, {
-        entry, role: 'status', spans: [{ start: at, end: at + m[0].length }], firstAt: at, why: ['BMI documented with a weight diagnosis'],
-        evidenceScore: 0.85, symptom: false, headline: false, related: [], concepts: [], discussionOnly: false,
-      });
-      return;
-    }
-  };
-
   /** Injuries matched to the table's site, side and 7th character replace the index's rougher injury codes of the same sentence. */
   const addInjuries = (text: string, doc: ReturnType<typeof readDocument>, out: Map<string, Candidate>): void => {
     for (const inj of findInjuries(doc, (injuries ??= injuryPool(table)))) {
@@ -262,7 +245,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     }
     for (const [code, c] of out) if (c.discussionOnly) out.delete(code);
     addInjuries(text, doc, out);
-    addBmi(text, scope, out);
+    addBmi(table, scope, out);
     if (highGlucose) {
       for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
     }
@@ -329,14 +312,3 @@ function roleOfCode(code: string, fallback: Candidate['role']): Candidate['role'
   if (/^Z(79|99|68|23|72|91)/.test(code)) return 'status';
   return fallback;
 }
-
-/** "Body mass index [BMI] 36.0-36.9, adult" covers 36.4; "... 19.9 or less" and "... 70 or greater" too. */
-function bmiRange(title: string, v: number): boolean {
-  const range = /(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)/.exec(title);
-  if (range) return v >= Number(range[1]) && v < Math.floor(Number(range[2])) + 1;
-  const less = /(\d+(?:\.\d+)?) or less/.exec(title);
-  if (less) return v <= Number(less[1]);
-  const more = /(\d+(?:\.\d+)?) or greater/.exec(title);
-  return more ? v >= Number(more[1]) : false;
-}
-
