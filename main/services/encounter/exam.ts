@@ -55,6 +55,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   const words = t.split(/\s+/);
   // Unpunctuated run-on speech ("no murmur no rub the lungs are clear") is no single finding.
   if (words.length > 12 || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
+  // Exam findings are written telegraphically, as clinicians chart them ("crackles at bases bilaterally").
+  t = t.replace(/\b(?:the|a|an|some|any)\s+/gi, '').replace(/\s+(?:noted|present|seen|there)$/i, '').trim();
   return { text: t.charAt(0).toLowerCase() + t.slice(1), negated };
 }
 

@@ -34,7 +34,7 @@ export function readResults(said: Said[]): { results: Result[]; used: Set<number
     const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(after);
     const value = VALUE.exec(after);
     const interpretation = INTERPRETATIONS.find(([re]) => re.test(after))?.[1];
-    const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').trim();
+    const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
     if (!value && !interpretation && !finding) continue;
     if (finding && (/\b(?:i|you|we|me)\b/i.test(finding) || finding.split(/\s+/).length < 2)) continue;
     const side = laterality(s.text);
