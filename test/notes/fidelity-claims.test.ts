@@ -48,6 +48,9 @@ describe('fidelity: diagnoses against the facts', () => {
     expect(flags('Rule out angina.', facts())).toEqual([['diagnosis', 'angina', 'angina not discussed in the transcript']]);
     expect(flags('Type 2 diabetes mellitus.', facts())).toEqual([['diagnosis', 'Type 2 diabetes mellitus', 'the transcript says diabetes, not type 2 diabetes mellitus']]);
     expect(flags('Diabetes. COVID-19 vaccine due.', facts())).toEqual([]);
+    // Past medical history is the patient's: "a past medical history of hypertension" supports "Hypertension."
+    expect(checkFidelity({ markdown: 'Hypertension.' }, { transcript: '[doctor] you have a past medical history of hypertension .', facts: facts() }).review).toEqual([]);
+    expect(flags('Hypertension.', facts())).toEqual([['diagnosis', 'Hypertension', 'hypertension not discussed in the transcript']]);
   });
 });
 

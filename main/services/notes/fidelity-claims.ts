@@ -64,11 +64,16 @@ export function checkDiagnoses(text: string, index: SourceIndex, facts: Encounte
     const held = certainty.get(m.term);
     if (held && !held.has('confirmed')) {
       issues.push({ ...span, reason: held.has('probable') ? `the transcript holds ${named} as possible, not confirmed` : `the transcript rules out ${named}` });
-    } else if (!held && counts.affirmed === 0 && counts.negated === 0) {
+    } else if (!held && counts.affirmed === 0 && counts.negated === 0 && counts.historical === 0 && !inHistory(facts, m.term)) {
       issues.push({ ...span, reason: counts.uncertain > 0 ? `the transcript holds ${named} as possible, not confirmed` : `the transcript does not say the patient has ${named}` });
     }
   }
   return issues;
+}
+
+/** Whether the facts hold the condition as the patient's own past medical history. */
+function inHistory(facts: EncounterFacts | undefined, term: string): boolean {
+  return (facts?.history ?? []).some((h) => h.kind === 'medical' && h.presence !== 'denied' && conditionTerms(h.term).includes(term));
 }
 
 /** Every laterality the facts give, with the stemmed words of what it qualifies. */

@@ -143,6 +143,8 @@ export interface FindingMention {
   polarity: 'affirmed' | 'negated' | 'neutral';
   /** Neutral because hedged or only to be ruled out ("possible pneumonia", "rule out angina"). */
   hedged?: boolean;
+  /** Neutral because it is the patient's history ("past medical history of hypertension"). */
+  historical?: boolean;
 }
 
 const FINDING_MATCHER = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]), { capitalsUpTo: 3 });
@@ -231,7 +233,8 @@ export function findingMentions(raw: string, conversation = true, only?: Readonl
     else if (c.uncertain || far || NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
     else polarity = 'affirmed';
     const hedged = polarity === 'neutral' && (c.uncertain || c.hypothetical) && !c.family && !c.historical;
-    out.push({ term: f.term, start: f.start, end: f.end, polarity, ...(hedged ? { hedged } : {}) });
+    const historical = polarity === 'neutral' && c.historical && !c.family && !c.negated;
+    out.push({ term: f.term, start: f.start, end: f.end, polarity, ...(hedged ? { hedged } : {}), ...(historical ? { historical } : {}) });
   }
   return out;
 }

@@ -61,6 +61,8 @@ export interface FindingCounts {
   neutral: number;
   /** Of the neutral: hedged or only to be ruled out ("possible", "rule out"). */
   uncertain: number;
+  /** Of the neutral: the patient's history ("past medical history of hypertension"). */
+  historical: number;
 }
 
 /** The sources, read. */
@@ -134,9 +136,10 @@ export function indexSources(sources: FidelitySources, note?: string): SourceInd
       for (const t of fresh) counted.set(t, undefined);
       for (const text of texts) {
         for (const f of findingMentions(text, true, fresh)) {
-          const counts = counted.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0, uncertain: 0 };
+          const counts = counted.get(f.term) ?? { affirmed: 0, negated: 0, neutral: 0, uncertain: 0, historical: 0 };
           counts[f.polarity]++;
           if (f.hedged) counts.uncertain++;
+          if (f.historical) counts.historical++;
           counted.set(f.term, counts);
         }
       }
