@@ -49,7 +49,8 @@ describe('checks on codes a language model proposes', () => {
   });
 });
 
-describe('model-assisted coding through the API', () => {
+// The first request builds the worker's coder (table, indexes, warm-up): seconds, many more on a loaded machine.
+describe('model-assisted coding through the API', { timeout: 120_000 }, () => {
   let chat: ChatServer;
   let s: TestServer;
   let mode: 'propose' | 'fail' = 'propose';
