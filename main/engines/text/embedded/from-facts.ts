@@ -35,8 +35,7 @@ function symptomPhrase(s: Symptom): string {
   return p;
 }
 
-const pronoun = (f: EncounterFacts): { subj: string; poss: string } =>
-  f.patient.sex === 'female' ? { subj: 'She', poss: 'her' } : f.patient.sex === 'male' ? { subj: 'He', poss: 'his' } : { subj: 'The patient', poss: 'their' };
+const pronoun = (f: EncounterFacts): { subj: string } => ({ subj: f.patient.sex === 'female' ? 'She' : f.patient.sex === 'male' ? 'He' : 'The patient' });
 
 function intro(f: EncounterFacts, name?: string): string | undefined {
   const who = name ?? 'The patient';
@@ -122,7 +121,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
     if (!text && !extra.fact) return;
     content[kind].push({ text, weight, index: index++, ...extra });
   };
-  const { subj, poss } = pronoun(f);
+  const { subj } = pronoun(f);
   const own = f.symptoms.filter((s) => s.subject === 'patient');
   const cc = f.reasonForVisit?.term ?? (own.find((s) => s.presence === 'reported') ? symptomPhrase({ ...own.find((s) => s.presence === 'reported')!, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never }) : f.problems[0]?.name);
   if (cc) push('chief_complaint', stop(cap(cc)), {}, 100);
@@ -215,7 +214,6 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
   if (ruledOut.length) push('assessment', stop(`${cap(listOf(ruledOut.map((p) => p.name)))} ruled out`), { act: 'reasoning' }, 6);
   for (const item of f.plan) planItem(item, undefined);
   if (f.agreement) push('instructions', '', { fact: { type: 'agreement' }, act: 'advice' }, 3);
-  void poss;
   return { content, problems };
 }
 
