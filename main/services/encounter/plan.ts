@@ -48,7 +48,7 @@ export function adviceText(clause: string): string | undefined {
   if (/\b(?:i|me|my|we|us|our|you|let's)\b/i.test(t)) return undefined;
   const words = t.split(/\s+/).filter(Boolean);
   if (words.length < 2 || words.length > 14 || !ADVICE_WORD.test(t)) return undefined;
-  return capitalise(t.trim());
+  return capitalise(t.replace(/\s{2,}/g, ' ').trim());
 }
 
 /** The plan items a clause gives, in order. */

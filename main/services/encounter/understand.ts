@@ -53,7 +53,7 @@ function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined 
     if (s.talk || s.question) continue;
     const m = /\b(?:presents?|presenting|here|in|coming in|came in|referred|seen)\s+(?:today\s+|here\s+)?(?:for|with|because of|regarding)\s+((?:an?\s+|the\s+|his\s+|her\s+|your\s+|my\s+|some\s+)?[^,.;?]{3,60}?)(?=[,.;?]|\s+(?:who|which|that|and\s+(?:she|he|i|we))\b|$)/i.exec(s.text);
     if (!m) continue;
-    const term = m[1]!.replace(/^(?:an?|the|his|her|your|my|some)\s+/i, '').replace(/\b(?:today|please)\b/gi, '').trim();
+    const term = m[1]!.replace(/^(?:an?|the|his|her|your|my|some)\s+/i, '').replace(/^(?:complaints? of|evaluation of|concerns? (?:of|about))\s+/i, '').replace(/\b(?:today|please)\b/gi, '').trim();
     if (term.split(/\s+/).length <= 8 && contentWords(term) >= 1 && !/\b(?:i|you|me)\b/i.test(term)) return { term: term.toLowerCase(), said: s };
   }
   for (const s of said.slice(0, 40)) {
@@ -162,7 +162,8 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       if (items.length) {
         for (const item of items) {
           const placed = { ...item, evidence: evidenceOf(s) };
-          if (item.kind === 'follow-up' || !current) general.push(placed);
+          // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
+          if (item.kind === 'follow-up' || item.kind === 'education' || !current) general.push(placed);
           else current.plan.push(placed);
         }
         used.add(s.i);
