@@ -114,7 +114,10 @@ function examLines(exam: ExamFinding[]): { label: string; text: string; system: 
 }
 
 /** Build the note content from the encounter's facts. */
-export function contentFromFacts(f: EncounterFacts, name?: string): { content: NoteContent; problems: string[] } {
+export function contentFromFacts(f: EncounterFacts, name?: string, language = 'en'): { content: NoteContent; problems: string[] } {
+  // Narrative lines (the patient's account, the visit summary) exist only in English; a note in
+  // another language keeps what its phrase table writes from facts rather than English prose.
+  const narrative = language === 'en' || f.sourceLanguage !== 'en';
   const content = emptyContent();
   let index = 0;
   const push = (kind: keyof NoteContent, text: string, extra: Partial<ContentItem> = {}, weight = 5): void => {
@@ -127,7 +130,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
   if (cc) push('chief_complaint', stop(cap(cc)), {}, 100);
 
   const opening = intro(f, name);
-  if (opening) push('hpi', opening, {}, 50);
+  if (opening && narrative) push('hpi', opening, {}, 50);
   const reported = own.filter((s) => s.presence === 'reported');
   const detailed = reported.filter((s) => s.duration || s.onset || s.severity || s.modifiers.length || s.laterality);
   const plain = reported.filter((s) => !detailed.includes(s));
@@ -149,7 +152,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
     push('hpi', stop(`${VITAL_NAME[v.kind]} ${where} was reported as ${v.value}`), {}, 5);
   }
   // The patient's account in clinical register (gated statements), the most informative first within the budget.
-  for (const st of f.statements ?? []) if (st.section === 'hpi') push('hpi', st.text, {}, 2 + st.weight);
+  if (narrative) for (const st of f.statements ?? []) if (st.section === 'hpi') push('hpi', st.text, {}, 2 + st.weight);
 
   // Review of systems: the patient's own symptoms by body system.
   const bySystem = new Map<string, { present: string[]; absent: string[] }>();
@@ -174,8 +177,9 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
   }
   for (const s of f.symptoms.filter((x) => x.subject === 'family' && x.presence === 'reported')) push('family', stop(`Family member with ${s.term}`), {}, 2);
   for (const m of f.medications.filter((x) => x.status === 'current')) {
-    const fact: Fact | undefined = m.dose ? { type: 'medication', drug: m.name, generic: m.generic ?? m.name.toLowerCase(), dose: m.dose, ...(m.frequency ? { frequency: m.frequency } : {}) } : undefined;
-    push('medications', stop([m.name, m.dose, m.frequency].filter(Boolean).join(' ')), fact ? { fact } : {}, m.dose ? 6 : 4);
+    // A drug's name needs no translation: without a dose the fact writes the name alone.
+    const fact: Fact = { type: 'medication', drug: m.name, generic: m.generic ?? m.name.toLowerCase(), dose: m.dose ?? '', ...(m.frequency ? { frequency: m.frequency } : {}) };
+    push('medications', stop([m.name, m.dose, m.frequency].filter(Boolean).join(' ')), { fact }, m.dose ? 6 : 4);
   }
   for (const a of f.allergies) push('allergies', a.substance === 'none known' ? 'No known drug allergies.' : stop(cap(`${a.substance}${a.reaction ? ` (${a.reaction})` : ''}`)), {}, 5);
 
@@ -205,8 +209,8 @@ export function contentFromFacts(f: EncounterFacts, name?: string): { content: N
     const i = problems.push(problemTitle(p)) - 1;
     // The problem the visit is about is argued from the visit's own findings: what was reported, examined and measured.
     // The assessment opens with who the patient is and why they came, as clinicians write it.
-    if (p === primary && opening) push('assessment', opening, { act: 'reasoning', problem: i }, 7);
-    if (p === primary) for (const line of supportFor(f, subj)) push('assessment', line, { act: 'reasoning', problem: i }, 6);
+    if (p === primary && opening && narrative) push('assessment', opening, { act: 'reasoning', problem: i }, 7);
+    if (p === primary && narrative) for (const line of supportFor(f, subj)) push('assessment', line, { act: 'reasoning', problem: i }, 6);
     for (const r of p.reasoning) push('assessment', r, { act: 'reasoning', problem: i }, 6);
     for (const item of p.plan) planItem(item, i);
   }

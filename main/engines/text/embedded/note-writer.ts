@@ -91,7 +91,7 @@ export function writeNoteSync(input: NoteGenerationInput): GeneratedNote {
     facts = understandEncounter({
       transcript: input.transcript, ...(input.patientInfo ? { patientInfo: input.patientInfo } : {}), ...(input.medicationList ? { medicationList: input.medicationList } : {}), language: input.language,
     });
-    ({ content, problems } = contentFromFacts(facts));
+    ({ content, problems } = contentFromFacts(facts, undefined, input.language));
     unplaced = facts.unplaced;
   } else ({ content, problems } = composeContent(transcript, input.language, listed));
   // The transcript's language: what the phrase tables cannot write stays in it, marked.

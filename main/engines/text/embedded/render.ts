@@ -82,7 +82,7 @@ function textOf(item: ContentItem, ctx: Ctx, kind?: SectionKind): string {
     return partial ? `${written} ${mark(item.text, ctx)}` : written;
   }
   const english = item.text || (item.fact ? renderFact(item.fact, 'en') ?? '' : '');
-  const term = kind === 'chief_complaint' ? translateTerm(english, ctx.language) : kind === 'exam' || kind === 'vitals' ? translateFinding(english, ctx.language) : undefined;
+  const term = kind === 'chief_complaint' || kind === 'pmh' ? translateTerm(english, ctx.language) : kind === 'exam' || kind === 'vitals' ? translateFinding(english, ctx.language) : undefined;
   return term ?? mark(english, ctx);
 }
 
