@@ -11,7 +11,8 @@ import { connect } from './helpers.js';
 describe('revoking a key during live dictation', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startServer();
+    // Sessions here send no audio: on a loaded machine opening three can take longer than the default idle limit.
+    s = await startServer({ CLINDOC_STREAM_IDLE_SECONDS: '600' });
   });
   afterAll(() => s?.close());
 
