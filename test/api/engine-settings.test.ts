@@ -67,6 +67,7 @@ describe('per-account default speech engine (/v1/settings/engines)', () => {
       asrEngine: 'pocketsphinx', source: 'default', available: ['pocketsphinx', 'openai-compatible'],
       clinicalLanguageModel: { loaded: true, path: expect.stringMatching(/resources[\\/]asr$/) },
       noteEngine: 'embedded', noteSource: 'default', noteAvailable: ['embedded'],
+      onEngineFailure: 'embedded', failureSource: 'default', servers: {},
     });
   });
 

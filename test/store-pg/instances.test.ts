@@ -166,7 +166,7 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several ins
     const stores = await open(url);
     const big = 8_640_000_000_000; // far beyond 32 bits: the year 2243
     await stores.accounts.createAccount({ id: 'acct_secret_value', name: 'Clinic', createdAt: big });
-    expect(await stores.accounts.getAccount('acct_secret_value')).toEqual({ id: 'acct_secret_value', name: 'Clinic', createdAt: big });
+    expect(await stores.accounts.getAccount('acct_secret_value')).toEqual({ id: 'acct_secret_value', name: 'Clinic', createdAt: big, operator: false });
     await expect(stores.ping()).resolves.toBeUndefined();
     const failure = await stores.accounts.createAccount({ id: 'acct_secret_value', name: 'Again', createdAt: 1 }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(PgStoreError);
