@@ -13,7 +13,7 @@ import * as tar from 'tar';
 import { wavBytes } from '../support/audio.js';
 import { startServer, waitFor, type TestServer } from '../support/server.js';
 import { onPostgres } from '../support/database.js';
-import { fill, mountTinyDisk } from '../support/tiny-disk.js';
+import { canMount, fill, mountTinyDisk, type TinyDisk } from '../support/tiny-disk.js';
 import { BackupError, restoreBackup } from '../../main/store/backup-restore.js';
 import { parseKey } from '../../main/store/crypto/master-key.js';
 
@@ -56,10 +56,11 @@ async function abandonedUpload(s: TestServer, contentType: string, part: Buffer)
 }
 
 const MOUNT = 'a tmpfs; needs root or passwordless sudo to mount, skipped where mounting is not permitted';
-const disk = onPostgres ? undefined : mountTinyDisk(48);
+const mountable = !onPostgres && canMount();
 
-describe.skipIf(!disk)(`uploads on a really full disk (48 MB ${MOUNT})`, () => {
+describe.skipIf(!mountable)(`uploads on a really full disk (48 MB ${MOUNT})`, () => {
   let s: TestServer;
+  let disk: TinyDisk | undefined;
   const data = (): string => join(disk!.dir, 'data');
   const backups = (): string => join(disk!.dir, 'backups');
   const raw = (seconds: number): Promise<Response> =>
@@ -85,6 +86,7 @@ describe.skipIf(!disk)(`uploads on a really full disk (48 MB ${MOUNT})`, () => {
   const leftovers = (): string[] => [...filesUnder(data()), ...filesUnder(backups()).map((f) => `backups/${f}`)].filter((f) => LEFTOVER.test(f));
 
   beforeAll(async () => {
+    disk = mountTinyDisk(48);
     s = await startServer({ CLINDOC_DATA_DIR: data(), CLINDOC_BACKUP_DIR: backups(), CLINDOC_BACKUP_INTERVAL_HOURS: '0', CLINDOC_RATE_LIMIT: '100000' });
     // Nothing is transcribed here: the jobs would only add CPU time to a test of the disk.
     await s.clindoc.jobs.stop();
@@ -149,11 +151,13 @@ describe.skipIf(!disk)(`uploads on a really full disk (48 MB ${MOUNT})`, () => {
   }, 120_000);
 });
 
-const restoreDisk = onPostgres ? undefined : mountTinyDisk(48);
-
-describe.skipIf(!restoreDisk)(`restore onto a small disk (48 MB ${MOUNT})`, () => {
+describe.skipIf(!mountable)(`restore onto a small disk (48 MB ${MOUNT})`, () => {
   const scratch = mkdtempSync(join(tmpdir(), 'clindoc-restore-src-'));
   const masterKey = parseKey('a'.repeat(64))!;
+  let restoreDisk: TinyDisk | undefined;
+  beforeAll(() => {
+    restoreDisk = mountTinyDisk(48);
+  });
   afterAll(() => {
     restoreDisk?.unmount();
     rmSync(scratch, { recursive: true, force: true });

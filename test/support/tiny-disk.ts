@@ -40,6 +40,17 @@ export function mountTinyDisk(megabytes: number): TinyDisk | undefined {
 }
 
 /**
+ * Whether a tmpfs can be mounted here (tried once, and unmounted at once). Tests decide to skip
+ * with this when they are collected and mount their disk in `beforeAll`, so a test file filtered
+ * out or cut short leaves no mount behind.
+ */
+export function canMount(): boolean {
+  const probe = mountTinyDisk(1);
+  probe?.unmount();
+  return probe !== undefined;
+}
+
+/**
  * Fills the file system holding `dir` to the last byte, or leaves `spareBytes` free, with a file
  * named `name` (a second filler needs a second name); returns its path.
  */
