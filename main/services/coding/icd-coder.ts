@@ -17,31 +17,12 @@ import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
 import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
-import type { CodeEntry, CodeTable } from './ports.js';
+import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
 import type { ParsedTitle } from './words.js';
 
-/** One ICD-10-CM suggestion as the API shows it. */
-export interface IcdSuggestion {
-  system: 'ICD-10-CM';
-  code: string;
-  display: string;
-  confidence: number;
-  evidence: EvidenceSpan[];
-  /** The code-set edition the code comes from. */
-  edition: string;
-  /** current: the patient's condition; status: long-term drug or dialysis; history / family: Z codes. */
-  role: Candidate['role'];
-  /** 1 = main reason for the visit. */
-  rank: number;
-  /** Codes of this answer linked to this one by the table's notes (use additional code, code also, code first). */
-  related: string[];
-  /** Why a convention chose this code (combinations, history), when one did. */
-  why: string[];
-  /** The rule or convention that chose this code, in one line ("E11.65: diabetes with hyperglycemia: ..."). */
-  rule: string;
-}
+export type { IcdSuggestion } from './ports.js';
 
 export interface IcdCoderResult {
   codes: IcdSuggestion[];
