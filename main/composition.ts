@@ -37,6 +37,7 @@ import { confineModelImports } from './model-import-folders.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createVisitService } from './services/visits/visit-service.js';
+import { signatureOf } from './services/notes/note-signing.js';
 import { createSignInLinks } from './services/accounts/sign-in-links.js';
 
 import { createLlmStyleWriter } from './engines/text/llm/style-writer.js';
@@ -340,6 +341,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     links: {
       note: async (accountId, id) => (await stores.notes.get(accountId, id)) !== undefined,
       transcription: async (accountId, id) => (await stores.transcriptions.get(accountId, id)) !== undefined,
+      noteState: async (accountId, id) => {
+        const note = await stores.notes.get(accountId, id);
+        if (!note) return undefined;
+        if (note.status !== 'STATUS_DONE') return { status: note.status === 'STATUS_FAILED' ? 'failed' : 'pending', at: note.createdAt };
+        return { status: signatureOf(note).status, at: note.signedAt ?? note.completedAt ?? note.createdAt };
+      },
     },
   });
   const backups = createBackupService({
