@@ -139,7 +139,7 @@ export const TextToJsonBody = Type.Object({
 /** The text-to-JSON answer: the value, the engine that read it, and what the check flagged in a model's answer (extension). */
 export const TextToJsonResult = Type.Object({
   data: Type.Unknown({ description: 'Conforms to the request schema.' }),
-  engine: Type.String({ description: 'Who read the text: `embedded`, or the language model\'s engine (`openai-compatible`, `llama-cpp`) when one is configured and its answer could be used.' }),
+  engine: Type.String({ description: 'Who read the text: `embedded`, or the language model\'s engine (`openai-compatible`, `llama-cpp`, an installed model) when the account\'s note engine is one and its answer could be used. An account that chose `embedded` for notes sends no text to a model.' }),
   review: Type.Array(Type.Object({
     path: Type.String({ description: 'JSON Pointer of the value in `data` (as the model gave it).' }),
     kind: Type.String({ description: 'As in a note\'s review list: number, dose, unit, frequency, laterality, negation, medication, date, diagnosis, vital, order.' }),
