@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
 import type { WebhookEvent } from '../../shared/api/webhook-events.js';
@@ -7,11 +8,14 @@ import type { EnginesStatus, ModelList, ModelPullView, ModelView } from '../../s
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
 import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
-import type { CodingAnalysis } from '../state/codes-store.js';
+import type { CodingAnalysisView } from '../../shared/api/coding.js';
 import { serverLabel } from './clinic-server.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
+
+/** An answer of `POST /v1/coding/analyze`, typed by the server's own schema (the transport owns it; the codes store reads it). */
+export type CodingAnalysis = Static<typeof CodingAnalysisView>;
 
 /** A failed API call: the HTTP status and the server's `{error, message}` text (never patient data). */
 export class ApiError extends Error {
