@@ -144,10 +144,21 @@ export function absorbIntoCombinations(table: CodeTable, titleOf: (e: CodeEntry)
       const aWords = new Set(titleOf(a.entry).items.filter((i) => i.mode !== 'absent').map((i) => i.word));
       if (!needed.every((w) => aWords.has(w)) || asksFor(table, a.entry.code, b.entry.code)) continue;
       a.spans.push(...b.spans);
+      takePlace(a, b);
       candidates.delete(b.entry.code);
       break;
     }
   }
+}
+
+/**
+ * A code that stands for another it absorbs or explains takes that one's place in the problem
+ * list: a heading "Hyperglycemia." coded as E11.65 ranks where the heading stands.
+ */
+function takePlace(keeper: Candidate, gone: Candidate): void {
+  keeper.headline ||= gone.headline;
+  if (gone.headAt !== undefined) keeper.headAt = Math.min(keeper.headAt ?? Infinity, gone.headAt);
+  keeper.firstAt = Math.min(keeper.firstAt, gone.firstAt);
 }
 
 /** Drops symptoms a confirmed diagnosis of the note explains (cough with pneumonia). */
@@ -159,6 +170,7 @@ export function dropExplainedSymptoms(lexicon: CompiledLexicon, candidates: Map<
       if (!c.entry.code.startsWith(symptom)) continue;
       const by = diagnoses.find((d) => d !== c && explainers.some((p) => d.entry.code.startsWith(p)));
       if (by) {
+        takePlace(by, c);
         candidates.delete(c.entry.code);
         break;
       }

@@ -17,6 +17,7 @@ import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
 import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
+import { withAbnormalFindings } from './first-listed.js';
 import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
@@ -87,8 +88,12 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     const c = m.concept;
     const said = `"${m.sentence.text.slice(m.start - m.sentence.start, m.end - m.sentence.start)}"`;
     const found = m.source === 'title' ? `${said} is the table's own wording` : `${said} is a term of the synonym index`;
+    const lines = (choice: CodeChoice): string => {
+      const taken = choice.matched.filter((w) => m.fromLines?.includes(w) && !m.words.includes(w));
+      return taken.length ? ` ("${taken.join(' ')}" from the lines under its heading)` : '';
+    };
     const how = (choice?: CodeChoice): string =>
-      !choice ? found : choice.supported ? `${found}; the most specific code whose every title word the text supports` : `${found}; unspecified: the text says no more`;
+      !choice ? found : choice.supported ? `${found}; the most specific code whose every title word the text supports${lines(choice)}` : `${found}; unspecified: the text says no more`;
     const base = BASE[m.source];
     const sectionFactor = m.sentence.section === 'assessment' || m.sentence.section === 'plan' || m.sentence.section === 'none' ? 1 : 0.88;
     if (m.role === 'family') {
@@ -237,8 +242,9 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     dropExplainedSymptoms(lexicon, out);
     if (doc.hasAssessment) dropSupportingSymptoms(out);
     resolveConflicts(table, titleOf, out);
+    withAbnormalFindings(table, titleOf, scope, out);
     const firstOf = linkPairs(table, out);
-    return { ranked: rank([...out.values()], firstOf, titleOf), setAside };
+    return { ranked: rank([...out.values()], firstOf, titleOf, lexicon.firstListed), setAside };
   };
 
   const suggestion = (c: Candidate, i: number, total: number, evidence: EvidenceSpan[], source?: string): IcdSuggestion => ({
