@@ -66,10 +66,11 @@ function PatientForm({ onDone, first }: { onDone(): void; first: boolean }) {
 
 /**
  * The visit's patient, above every page of the visit (Dictation, Note): name, date of birth with
- * age, encounter date. A new visit asks for them first (skippable); "Edit patient" changes them.
+ * age, encounter date. A new visit asks for them first where it opens (Dictation; `canAsk`),
+ * skippable; elsewhere the header offers "Add patient", and "Edit patient" changes them.
  */
-export function VisitHeader() {
-  const ask = useVisits((s) => s.askPatient);
+export function VisitHeader({ canAsk = true }: { canAsk?: boolean }) {
+  const ask = useVisits((s) => s.askPatient) && canAsk;
   const name = useNotes((s) => s.patientName);
   const dateOfBirth = useNotes((s) => s.dateOfBirth);
   const date = useNotes((s) => s.date);

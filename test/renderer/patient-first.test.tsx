@@ -54,7 +54,13 @@ describe('patient first', () => {
 
   it('asks a new visit for the patient, shows them on Dictation and Note, saves them, and lists and finds the visit by date of birth', async () => {
     const app = await openApp();
-    const form = await screen.findByRole('form', { name: 'New visit: who is the patient?' });
+    await screen.findByRole('form', { name: 'New visit: who is the patient?' });
+    // The Note page keeps its own patient fields; its header only offers to add the patient.
+    fireEvent.click(screen.getByRole('button', { name: 'Note' }));
+    expect(screen.queryByRole('form', { name: 'New visit: who is the patient?' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add patient' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Dictation' }));
+    const form = screen.getByRole('form', { name: 'New visit: who is the patient?' });
     expect((within(form).getByLabelText('Encounter date') as HTMLInputElement).value).toBe(localDay());
     fireEvent.change(within(form).getByLabelText('Patient name'), { target: { value: 'Hedda Gabler' } });
     fireEvent.change(within(form).getByLabelText('Date of birth'), { target: { value: '1956-03-14' } });
