@@ -9,6 +9,8 @@
  *    written by the coder's authors, so its figures say little about notes the coder has not seen.
  *
  * Run: npm run eval:coding [-- --verbose]   (--verbose lists the misses of valid and test1 only)
+ *      npm run eval:coding -- --engine NAME [--max N]   (an installed or configured language model's
+ *      proposals added, as an account that chose it gets them; scripts/eval-coding-engine.ts)
  *      npm run eval:coding -- --tuning [--verbose] [--dialogues]   (valid and test1 only, while tuning:
  *      the held-out split is not even coded, and the dialogues only when asked)
  */
@@ -17,6 +19,8 @@ import { readCodingLexicon } from '../main/engines/coding/lexicon-file.js';
 import { createIcdCoder, WARM_UP, type IcdCoder } from '../main/services/coding/icd-coder.js';
 import { ACI_SPLITS, readAciCases, scoreAci, type AciCase, type AciScore, type RankedAnswer } from './aci-coding.js';
 import { readLabelledSet, score, type Prediction, type Score } from './coding-scoring.js';
+import { answersWithEngine, engineCases } from './eval-coding-engine.js';
+import { engineArg } from './eval-engine.js';
 
 const t0 = performance.now();
 const table = loadCodeTable();
@@ -67,8 +71,16 @@ function listMisses(cases: AciCase[], answers: RankedAnswer[], scores: Map<strin
 }
 
 const aci = readAciCases()?.filter((c) => !tuning || c.split !== 'test2');
+const engine = engineArg();
 if (!aci) console.log('ACI-Bench coding labels not found (aci-bench-coding/, aci-bench/ under CLINDOC_EVAL_DATA): skipping them');
-else {
+else if (engine && engine !== 'embedded') {
+  // A language model as an account would use it: the embedded codes plus the model's checked proposals.
+  const at = process.argv.indexOf('--max');
+  const cases = engineCases(aci, at > 0 ? Number(process.argv[at + 1]) : 7);
+  const answers = await answersWithEngine(engine, cases, coder, table);
+  if (answers) aciTable(`ACI-Bench reference notes, coder with ${engine}'s proposals (first ${cases.length} labelled notes; test2 held out)`, cases, answers, 'note');
+  process.exit(0);
+} else {
   const startup = performance.now() - t0;
   const w = performance.now();
   for (const w of WARM_UP) coder.analyze(w);
