@@ -124,9 +124,11 @@ export function NotesPage() {
           </fieldset>
           <div className="toolbar generate-bar">
             {isLocked ? (
-              <button type="button" className="primary" disabled={!ready || working} onClick={() => s.startNewVersion(true)}>Start a new version</button>
+              // Own keys: React must not turn this very button into the submit button during its click,
+              // or the click would go on to submit the form and write a version at once.
+              <button key="start-new" type="button" className="primary" disabled={!ready || working} onClick={() => s.startNewVersion(true)}>Start a new version</button>
             ) : (
-              <button type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
+              <button key="generate" type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
                 {s.newVersion ? 'Write the new version' : s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
               </button>
             )}
