@@ -292,16 +292,16 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // On PostgreSQL the queue is pg-boss, shared by every instance; on SQLite the durable table runner.
   // The queue works through the stores' pool, which closes last: a request still in flight when a
   // drain stops the queue (a note posted as SIGTERM came) can still queue its job, as on SQLite.
+  // Each engine has its own job slots (CLINDOC_JOB_CONCURRENCY each): a hung server holds only its own.
+  const laneOf = async (job: { kind: string; accountId: string }): Promise<string> =>
+    job.kind === NOTE_JOB ? `text:${await engines.resolveNotes(job.accountId)}` : job.kind === TRANSCRIPTION_JOB ? `speech:${await engines.resolve(job.accountId)}` : job.kind;
   const pgQueue = shared
     ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({
-      pool: shared.pool, handlers, logger, concurrency, maxAttempts: config.jobMaxAttempts, expireInSeconds: config.jobExpireSeconds,
+      pool: shared.pool, handlers, logger, concurrency, maxAttempts: config.jobMaxAttempts, expireInSeconds: config.jobExpireSeconds, laneOf,
       // pg-boss takes expired jobs back at each maintenance pass: as often as the expiry, so a dead worker's job returns on time.
       maintenanceIntervalSeconds: Math.min(30, config.jobExpireSeconds),
     })
     : undefined;
-  // Each engine has its own job slots (CLINDOC_JOB_CONCURRENCY each): a hung server holds only its own.
-  const laneOf = async (job: { kind: string; accountId: string }): Promise<string> =>
-    job.kind === NOTE_JOB ? `text:${await engines.resolveNotes(job.accountId)}` : job.kind === TRANSCRIPTION_JOB ? `speech:${await engines.resolve(job.accountId)}` : job.kind;
   jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, maxAttempts: config.jobMaxAttempts, handlers, laneOf });
   const sqliteJobs = sqliteOpsStorage(db);
   const deadLetters: DeadLetterSource = pgQueue
