@@ -149,7 +149,7 @@ export function App() {
           </ErrorMessage>
         )}
         {/* Who the visit is with, above every page of the visit; a new visit asks first. */}
-        {(page === 'dictation' || page === 'notes') && status === 'ready' && <VisitHeader canAsk={page === 'dictation'} />}
+        {(page === 'dictation' || page === 'notes') && (status === 'ready' || status === 'offline') && <VisitHeader canAsk={page === 'dictation'} />}
         {page === 'dictation' && (
           <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text() }); go('notes'); }} />
         )}

@@ -50,7 +50,8 @@ export function BackupsPanel() {
     setError(undefined);
     try {
       const made = await client.createBackup();
-      setDone(`Backed up at ${localTime(made.createdAt)}: ${formatBytes(made.bytes)}, ${made.counts.notes} notes and ${made.counts.audioFiles} audio files of ${made.counts.accounts} accounts.`);
+      const n = (count: number, one: string): string => `${count} ${one}${count === 1 ? '' : 's'}`;
+      setDone(`Backed up at ${localTime(made.createdAt)}: ${formatBytes(made.bytes)}, ${n(made.counts.notes, 'note')} and ${n(made.counts.audioFiles, 'audio file')} of ${n(made.counts.accounts, 'account')}.`);
       await refresh();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 403

@@ -28,6 +28,7 @@ function noteState(v: VisitSummary, now: Date): { text: string; kind: string } {
 export function VisitsPage({ onOpened }: { onOpened(): void }) {
   const { visits } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
+  const offline = useConnection((s) => s.status === 'offline');
   const items = useVisits((s) => s.items);
   const currentId = useVisits((s) => s.currentId);
   const listing = useVisits((s) => s.listing);
@@ -47,7 +48,13 @@ export function VisitsPage({ onOpened }: { onOpened(): void }) {
     if (confirming) confirmButton.current?.focus();
   }, [confirming]);
 
-  if (!ready) return <section className="page"><h2>Visits</h2><ErrorMessage>Connect to the local API in Settings first.</ErrorMessage></section>;
+  if (!ready) {
+    return (
+      <section className="page"><h2>Visits</h2>
+        {offline ? <StatusMessage>The visits are listed again as soon as the server answers.</StatusMessage> : <ErrorMessage>Connect to the local API in Settings first.</ErrorMessage>}
+      </section>
+    );
+  }
 
   const now = new Date();
   const today = items.filter((v) => sameDay(new Date(v.createdAt), now));
