@@ -81,6 +81,16 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('Back pain.', '- Ibuprofen as needed.'))).toEqual(['M54.9']);
   });
 
+  it('reads "or" in a title as alternatives and keeps the side and site the text names', () => {
+    // "Rotator cuff tear or rupture of left shoulder": the text needs one of "tear" and "rupture".
+    expect(codes(ap('1. Left rotator cuff tear.'))).toEqual(['M75.102']);
+    // Tendinopathy is no tear: the table's other shoulder lesions; a left tear beside it is a second condition.
+    expect(codes(ap('1. Right shoulder rotator cuff tendinopathy.', '2. Left rotator cuff tear.'))).toEqual(['M75.81', 'M75.102']);
+    // "Malignant neoplasm of upper lobe, right bronchus or lung", ranked as the heading it is.
+    expect(codes(ap('1. Right upper lobe lung cancer.', '2. Hypertension.'))).toEqual(['C34.11', 'I10']);
+    expect(codes(ap('1. Lung cancer.'))).toEqual(['C34.90']);
+  });
+
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {
     const text = ap('1. Hypertension with chronic kidney disease stage 3a.', '2. Right knee MCL sprain.');
     const out = coder.analyze(text).codes;

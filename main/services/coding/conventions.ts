@@ -207,7 +207,7 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
       // "... without complications" cannot stand beside a complication of the same category (E11.9 and E11.65).
       const aWithout = titleOf(a.entry).items.some((i) => i.mode === 'absent' && /^complication/.test(i.word));
       const aVague = titleOf(a.entry).unspecified || titleOf(a.entry).other || aWithout;
-      if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code)) {
+      if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code) && !otherSides(titleOf(a.entry), titleOf(b.entry))) {
         b.spans.push(...a.spans);
         b.firstAt = Math.min(a.firstAt, b.firstAt);
         candidates.delete(a.entry.code);
@@ -220,6 +220,14 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
       }
     }
   }
+}
+
+const SIDES = ['right', 'left', 'bilateral'];
+const sidesOf = (t: ParsedTitle): string[] => t.items.filter((i) => i.mode === 'required' && SIDES.includes(i.word)).map((i) => i.word);
+/** Both titles name a side and not the same one: two conditions (a left tear beside right tendinopathy), not one said twice. */
+function otherSides(a: ParsedTitle, b: ParsedTitle): boolean {
+  const [x, y] = [sidesOf(a), sidesOf(b)];
+  return x.length > 0 && y.length > 0 && !x.some((w) => y.includes(w));
 }
 
 /** Fills `related` from the notes and returns the order constraints "code first" sets (etiology -> manifestation). */

@@ -15,7 +15,7 @@ import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
-import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
+import { isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
 import { withAbnormalFindings } from './first-listed.js';
 import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
@@ -200,7 +200,11 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       return words;
     };
     const resolved = new Map<string, ReturnType<typeof resolve>>();
-    const headlineOf = (m: Mention): boolean => isHeadline(text.slice(Math.max(m.sentence.start, m.start - 80), m.start), m.start - 80 <= m.sentence.start);
+    // A short line of the assessment that names a problem is its heading, with up to four qualifiers first ("Right upper lobe lung cancer.").
+    const headlineOf = (m: Mention): boolean => {
+      const before = text.slice(Math.max(m.sentence.start, m.start - 80), m.start);
+      return isHeadline(before, m.start - 80 <= m.sentence.start) || (doc.hasAssessment && m.start - 80 <= m.sentence.start && isProblemHeading(text, m.sentence) && onlyQualifiers(before));
+    };
     // A sentence that opens with a problem is that problem's heading: every code read from it keeps the heading's place.
     const headings = new Set(mentions.filter((m) => m.role === 'current' && headlineOf(m)).map((m) => m.sentence));
     for (const m of mentions) {
@@ -290,6 +294,13 @@ function isHeadline(before: string, fromSentenceStart: boolean): boolean {
   if (!fromSentenceStart) return false;
   const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').replace(/^[^:]{0,30}:\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length <= 2;
+}
+
+const NOT_QUALIFIER = /^(?:her|his|she|he|i|we|they|it|its|their|this|that|these|those|the|a|an|is|are|was|were|has|have|had|will|would|may|also|patient|no|not)$|(?:ed|ing|s)$/;
+/** Up to four words that can only qualify a problem's name (site, side, acuity: "right upper lobe"), after a list number or bullet. */
+function onlyQualifiers(before: string): boolean {
+  const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length <= 4 && words.every((w) => !NOT_QUALIFIER.test(w));
 }
 
 /** The role a code's chapter gives it: Z80-Z84 family, Z85-Z87 (and old MI) history, Z79/Z99/Z68/Z23 status. */
