@@ -12,6 +12,7 @@ import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
 import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
+import { withdrawContradicted } from './denials.js';
 import { judgesCondition, problemIn, problemTerm, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { readResults } from './results.js';
@@ -224,7 +225,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
 
   const reason = reasonForVisit(said);
   const facts: EncounterFacts = {
-    sourceLanguage, patient, symptoms: symptoms.symptoms, history: history.history, medications: medications.medications, allergies: allergies.allergies,
+    sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
   };
   const statements = [
