@@ -161,14 +161,30 @@ export function createConnectionStore(deps: ConnectionDeps): StoreApi<Connection
     watch(everyMs = 3_000) {
       const fetchImpl = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
       let busy = false;
+      // A clinic's proxy may not pass /healthz; then the API itself is asked (any HTTP answer means it is up).
+      let viaApi = false;
+      const answers = async (s: ConnectionState): Promise<boolean> => {
+        if (!viaApi) {
+          const base = s.connection?.baseUrl ?? s.clinic?.baseUrl ?? '';
+          const ok = await fetchImpl(`${base}/healthz`, { cache: 'no-store' }).then((r) => r.ok, () => false);
+          if (ok || !s.client) return ok;
+        }
+        if (!s.client) return false;
+        try {
+          await s.client.listWebhooks();
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status === 0) return false;
+        }
+        viaApi = true;
+        return true;
+      };
       const tick = async (): Promise<void> => {
         const s = store.getState();
         // Nothing to watch before credentials are found, while they are checked, or after sign-out.
         if (busy || (s.status !== 'ready' && s.status !== 'offline')) return;
         busy = true;
         try {
-          const base = s.connection?.baseUrl ?? s.clinic?.baseUrl ?? '';
-          const up = await fetchImpl(`${base}/healthz`, { cache: 'no-store' }).then((r) => r.ok, () => false);
+          const up = await answers(s);
           const now = store.getState();
           if (!up && now.status === 'ready') {
             store.setState({

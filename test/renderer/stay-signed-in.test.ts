@@ -86,6 +86,40 @@ describe('staying signed in', () => {
 });
 
 describe('the connection watch', () => {
+  it('asks the API itself when a proxy does not pass /healthz, and stays connected', async () => {
+    const server = await startServer();
+    const asked: string[] = [];
+    const local = new MemoryStorage();
+    local.setItem(CREDENTIALS_KEY, JSON.stringify(server.creds));
+    const store = createConnectionStore({
+      env: { hash: '', session: new MemoryStorage(), local, clearHash: () => undefined },
+      fetch: (input, init) => {
+        const path = new URL(String(input), server.base).pathname;
+        asked.push(path);
+        // The clinic's proxy answers 404 for the ops paths; the API goes through.
+        return path === '/healthz' ? Promise.resolve(new Response('not here', { status: 404 })) : pageFetch(() => server.base)(input, init);
+      },
+    });
+    const stop = store.getState().watch(20);
+    try {
+      await store.getState().load();
+      expect(store.getState().status).toBe('ready');
+      const seen: string[] = [];
+      store.subscribe((s) => seen.push(s.status));
+      // Two API reads after the last /healthz: the watch switched to asking the API.
+      await waitFor(() => {
+        const last = asked.lastIndexOf('/healthz');
+        return last >= 0 && asked.slice(last + 1).filter((p) => p === '/v1/webhooks').length >= 2 ? true : undefined;
+      }, 20_000, 10);
+      expect(asked.filter((p) => p === '/healthz')).toHaveLength(1);
+      expect(seen).not.toContain('offline');
+      expect(store.getState().status).toBe('ready');
+    } finally {
+      stop();
+      await server.close();
+    }
+  });
+
   it('turns offline when the local API stops and ready again when it is back; unreachable errors clear', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-watch-'));
     const port = await freePort();
