@@ -15,8 +15,14 @@ const statusOf = (v: NoteVersion): string =>
  * version never replaces a signed note, and the signed one stays here.
  */
 export function NoteVersions() {
-  const { notes } = useStores();
+  const { notes, visits } = useStores();
   const visitId = useVisits((v) => v.currentId);
+  // The visit is saved before another note is shown: it names the notes it has seen, and a note
+  // shown for less than the autosave delay would otherwise never be recorded in it.
+  const open = async (noteId: string): Promise<void> => {
+    await visits.getState().flush();
+    await notes.getState().load(noteId);
+  };
   const versions = useNotes((s) => s.versions);
   const shown = useNotes((s) => s.noteId);
   const signatureStatus = useNotes((s) => s.signature.status);
@@ -37,7 +43,7 @@ export function NoteVersions() {
             {v.createdAt !== undefined && <>, written {localTime(v.createdAt)}</>}
             {v.signature.signedBy && v.signature.signedAt !== undefined && <>, signed by {v.signature.signedBy} {localTime(v.signature.signedAt)}</>}
             {v.noteId === shown ? <span className="hint"> (shown)</span> : (
-              <button type="button" className="link" onClick={() => void notes.getState().load(v.noteId)} aria-label={`Open version ${n} (${statusOf(v)})`}>Open</button>
+              <button type="button" className="link" onClick={() => void open(v.noteId)} aria-label={`Open version ${n} (${statusOf(v)})`}>Open</button>
             )}
           </li>
         ))}
@@ -65,7 +71,7 @@ export function CarryPanel() {
           <li key={i}>
             <label>
               <input type="checkbox" checked={chosen[i] ?? false} onChange={(e) => setChosen((c) => c.map((x, j) => (j === i ? e.target.checked : x)))} />{' '}
-              {l.text}{l.section && <span className="hint"> ({l.section})</span>}
+              {l.text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')}{l.section && <span className="hint"> ({l.section})</span>}
             </label>
           </li>
         ))}

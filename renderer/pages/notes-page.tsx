@@ -20,7 +20,7 @@ const STATUS_TEXT: Record<string, string> = {
 
 /** From encounter to note: transcript, options, generation with status, the note, editing, export. */
 export function NotesPage() {
-  const { notes, dictation } = useStores();
+  const { notes, dictation, visits } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
   const s = useNotes((x) => x);
   const working = s.status === 'submitting' || s.status === 'STATUS_PENDING' || s.status === 'STATUS_PROCESSING';
@@ -48,7 +48,15 @@ export function NotesPage() {
     <section className="page notes" aria-labelledby="notes-title">
       <h2 id="notes-title">Note</h2>
       <div className="columns">
-        <form className="inputs" onSubmit={(e) => { e.preventDefault(); void notes.getState().generate(); }} aria-label="Note inputs">
+        <form
+          className="inputs"
+          aria-label="Note inputs"
+          onSubmit={(e) => {
+            e.preventDefault();
+            // The note shown now is saved into the visit before a new one takes its place, so none drops out of the visit.
+            void visits.getState().flush().then(() => notes.getState().generate());
+          }}
+        >
           <EncounterRecorder />
           <label htmlFor="transcript">Transcript</label>
           {isLocked && (
