@@ -339,6 +339,16 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     if (s.doc !== prev.doc) schedule();
   });
   deps.notes.subscribe((s, prev) => {
+    // Every note shown in this visit stays in it: one replaced on screen (a new version, an older
+    // one reopened) before the autosave ran would otherwise drop out of the visit's notes.
+    if (!hydrating && s.noteId !== prev.noteId) {
+      for (const n of [prev, s]) {
+        if (!n.noteId) continue;
+        const at = refs.findIndex((r) => r.noteId === n.noteId);
+        const version = Math.max(n.version ?? 1, at >= 0 ? refs[at]!.version : 1);
+        refs = at >= 0 ? refs.map((r, i) => (i === at ? { noteId: r.noteId, version } : r)) : [...refs, { noteId: n.noteId, version }];
+      }
+    }
     const changed = s.transcript !== prev.transcript || s.patientName !== prev.patientName || s.dateOfBirth !== prev.dateOfBirth || s.date !== prev.date ||
       s.kind !== prev.kind || s.language !== prev.language || s.styleTemplate !== prev.styleTemplate || s.templateId !== prev.templateId ||
       s.medicationList !== prev.medicationList || s.recordings !== prev.recordings || s.noteId !== prev.noteId || s.version !== prev.version ||

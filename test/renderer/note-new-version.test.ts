@@ -107,6 +107,19 @@ describe('a signed note stays; a new version is a new draft', () => {
     expect(locked(b.notes.getState())).toBe(true);
   });
 
+  it('keeps in the visit a note replaced on screen before the autosave ran', async () => {
+    const a = app(new MemoryStorage());
+    a.notes.getState().set({ transcript: TRANSCRIPT });
+    await a.notes.getState().generate();
+    await a.visits.getState().flush();
+    const first = a.notes.getState().noteId!;
+    await a.notes.getState().generate(); // a second note, not yet saved into the visit (autosave waits an hour here)
+    const second = a.notes.getState().noteId!;
+    await a.notes.getState().load(first); // the first shown again, still without a save in between
+    await a.visits.getState().flush();
+    expect((await client.getVisit(a.visits.getState().currentId!)).notes.map((n) => n.noteId)).toEqual([first, second]);
+  }, 90_000);
+
   it('the API itself refuses to change a signed note (409), whatever the interface does', async () => {
     const storage = new MemoryStorage();
     const a = app(storage);
