@@ -91,6 +91,21 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('1. Lung cancer.'))).toEqual(['C34.90']);
   });
 
+  it('codes a finding worked up for itself beside the diagnoses, and device and transplant status only while current', () => {
+    const out = coder.analyze(ap('Hypertension.', '- Additional Testing: an echocardiogram to evaluate her murmur.', 'Status post renal transplant.', '- Continue tacrolimus.')).codes;
+    expect(out.map((c) => c.code)).toEqual(['I10', 'R01.1', 'Z94.0']);
+    expect(out[1]!.rule).toMatch(/works up for itself/);
+    // A murmur that only supports a diagnosis stays out.
+    expect(codes(ap('Hypertension.', '- She has a soft murmur.'))).toEqual(['I10']);
+    expect(codes(ap('Type 1 diabetes.', '- He will continue the insulin pump.'))).toEqual(['E10.9', 'Z96.41']);
+    expect(codes(ap('Type 1 diabetes.', '- He used to be on an insulin pump; now on injections.'))).toEqual(['E10.9']);
+  });
+
+  it('finds a one-word table term that names one condition, and none from counselling', () => {
+    expect(codes(ap('Costochondritis.', '- Ibuprofen.'))).toEqual(['M94.0']);
+    expect(codes(ap('Viral infection.', '- I counseled the mother to avoid honey because of botulism.'))).toEqual(['B34.9']);
+  });
+
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {
     const text = ap('1. Hypertension with chronic kidney disease stage 3a.', '2. Right knee MCL sprain.');
     const out = coder.analyze(text).codes;

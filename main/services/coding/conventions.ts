@@ -32,6 +32,8 @@ export interface Candidate {
   concepts: string[];
   /** Every mention so far was in counselling text: dropped unless a finding elsewhere confirms it. */
   discussionOnly: boolean;
+  /** Named as the object of a work-up: a finding the visit addresses, not one that supports a diagnosis. */
+  workedUp?: boolean;
 }
 
 /** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */
@@ -186,11 +188,16 @@ export function dropHistoryOfCurrent(candidates: Map<string, Candidate>): void {
 
 /**
  * In an assessment that states diagnoses, a symptom mentioned in passing ("reports fatigue and
- * dizziness") supports a problem and is not a problem of its own; one named as a problem stays.
+ * dizziness") supports a problem and is not a problem of its own; one named as a problem, or
+ * worked up for itself ("an echocardiogram to evaluate his murmur"), stays.
  */
 export function dropSupportingSymptoms(candidates: Map<string, Candidate>): void {
   if (![...candidates.values()].some((c) => c.role === 'current' && !c.symptom)) return;
-  for (const c of [...candidates.values()]) if (c.role === 'current' && c.symptom && !c.headline) candidates.delete(c.entry.code);
+  for (const c of [...candidates.values()]) {
+    if (c.role !== 'current' || !c.symptom || c.headline) continue;
+    if (!c.workedUp) candidates.delete(c.entry.code);
+    else c.why.push('a finding the visit works up for itself, coded beside the diagnoses');
+  }
 }
 
 /**
