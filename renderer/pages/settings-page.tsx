@@ -46,8 +46,24 @@ function ConnectionForm() {
 
 /** Connection and integration details, preferences, engines, webhooks, data. */
 export function SettingsPage() {
-  const { connection, prefs, dictation, notes, bridge } = useStores();
+  const { connection, prefs, dictation, notes, visits, bridge } = useStores();
   const state = useConnection((s) => s);
+  const [signOutError, setSignOutError] = useState<string>();
+  // Signing out saves the open visit and takes it off the screen first: on a shared computer the
+  // next person must not find the last patient there, and nothing typed is lost.
+  const signOut = async (): Promise<void> => {
+    setSignOutError(undefined);
+    if (dictation.getState().status !== 'idle') await dictation.getState().stop();
+    await visits.getState().flush();
+    const { save, saveError } = visits.getState();
+    if (save === 'conflict' || save === 'error') {
+      setSignOutError(`The open visit is not saved yet (${saveError ?? 'not saved'}). Save it, or start a new visit, before signing out.`);
+      return;
+    }
+    await visits.getState().startNew();
+    visits.setState({ items: [], nextCursor: null, query: '', dateOfBirth: '', listError: undefined });
+    connection.getState().signOut();
+  };
   const language = usePrefs((s) => s.language);
   const formatting = usePrefs((s) => s.formatting);
   const clinic = state.clinic;
@@ -67,9 +83,9 @@ export function SettingsPage() {
             <span data-testid="signed-in">
               {state.source === 'desktop' ? 'Signed in with this computer\'s account.' : state.remembered ? 'Signed in. This browser stays signed in on this computer until you sign out.' : 'Signed in for this tab only.'}
             </span>
-            <button type="button" onClick={() => connection.getState().signOut()}>Sign out</button>
+            <button type="button" onClick={() => void signOut()}>Sign out</button>
           </div>
-        ) : state.status === 'loading' || state.status === 'checking' ? null : bridge && state.signedOut ? (
+        ) : state.status === 'loading' || state.status === 'checking' || state.status === 'offline' ? null : bridge && state.signedOut ? (
           <div className="toolbar">
             <span>You signed out.</span>
             <button type="button" className="primary" onClick={() => void connection.getState().signInAgain()}>Sign in</button>
@@ -80,6 +96,7 @@ export function SettingsPage() {
             <ConnectionForm />
           </>
         ))}
+        {signOutError && <ErrorMessage onDismiss={() => setSignOutError(undefined)}>{signOutError}</ErrorMessage>}
       </section>
       <ClinicServerPanel />
       <section aria-labelledby="prefs-title">

@@ -129,4 +129,28 @@ describe('patient first', () => {
     await waitFor(async () => (again.visits.getState().save === 'saved' ? true : undefined));
     expect((await again.connection.getState().client!.getVisit(again.visits.getState().currentId!)).patient.name).toBe('Peer Gynt Jr.');
   }, 60_000);
+
+  it('Sign out saves the open visit and takes the patient off the screen before the key form comes back', async () => {
+    const local = new MemoryStorage();
+    const app = await openApp(local);
+    const form = await screen.findByRole('form', { name: 'New visit: who is the patient?' });
+    fireEvent.change(within(form).getByLabelText('Patient name'), { target: { value: 'Nora Helmer' } });
+    await act(async () => fireEvent.click(within(form).getByRole('button', { name: 'Start visit' })));
+    app.dictation.setState({ doc: { ...app.dictation.getState().doc, pieces: [{ kind: 'text', id: 1, utterance: 1, text: 'Said just before signing out.' }], nextId: 2 } });
+    const client = app.connection.getState().client!;
+
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Sign out' })));
+    // The open visit is saved first (a request under way), then the form comes back.
+    await screen.findByLabelText('Account id', {}, { timeout: 15_000 });
+    expect(app.notes.getState().patientName).toBe('');
+    expect(local.getItem('clindoc.visit')).toBeNull();
+    expect(local.getItem(CREDENTIALS_KEY)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Dictation' }));
+    expect(screen.queryByText('Nora Helmer')).toBeNull();
+    // Nothing typed was lost: the visit was saved before it left the screen.
+    const saved = (await client.listVisits('nora helmer')).items;
+    expect(saved).toHaveLength(1);
+    expect(saved[0]!.preview).toBe('Said just before signing out.');
+  }, 60_000);
 });
