@@ -44,6 +44,12 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('1. Chronic hepatitis C.', '- Plan: start treatment.'))).toEqual(['B18.2']);
   });
 
+  it('codes a past or family condition only where the assessment relies on it', () => {
+    expect(codes(ap('She has had a headache for two days, better with ibuprofen. Her mother has migraines. Ibuprofen as needed.'))).toEqual(['R51.9']);
+    expect(codes('ASSESSMENT\nSymptomatic macromastia.\nPLAN\nAn extensive discussion of the surgery was held with consideration of her age, body habitus and smoking history.')).not.toContain('Z87.891');
+    expect(codes(ap('Rectal bleeding.', 'We will get a colonoscopy given her family history of colon cancer.'))).toContain('Z80.0');
+  });
+
   it('codes smoking named as history as history, never as current dependence', () => {
     const out = codes(ap('Lung nodule. Given his smoking history, a CT in 3 months.'));
     expect(out).toContain('Z87.891');

@@ -15,7 +15,7 @@ import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
-import { isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
+import { dropUnreliedHistory, isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
 import { withAbnormalFindings } from './first-listed.js';
 import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
@@ -242,6 +242,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
     }
     dropHistoryOfCurrent(out);
+    if (doc.hasAssessment) dropUnreliedHistory(text, scope, out);
     applyCombinations(table, lexicon, out);
     applyExclusions(lexicon, out);
     absorbIntoCombinations(table, titleOf, out);
