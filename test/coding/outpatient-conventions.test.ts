@@ -120,6 +120,13 @@ describe('outpatient coding conventions', () => {
     expect(out[0]!.rule).toMatch(/Excludes1: J30\.2 is not coded beside it/);
   });
 
+  it('codes an adenoma as the benign neoplasm of its site, and a vaccine only when given at this visit', () => {
+    expect(codes(ap('1. Pituitary adenoma.', '- Surgery was discussed.'))).toEqual(['D35.2']);
+    expect(codes(ap('1. Adrenal adenoma.', '- Repeat CT in a year.'))).toEqual(['D35.00']);
+    expect(codes(ap('Health maintenance.', '- Medical Treatment: he will receive his tetanus vaccine in office today.'))).toEqual(['Z23']);
+    expect(codes(ap('Health maintenance.', '- He is due for a flu shot and declined it.'))).toEqual([]);
+  });
+
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {
     const text = ap('1. Hypertension with chronic kidney disease stage 3a.', '2. Right knee MCL sprain.');
     const out = coder.analyze(text).codes;
