@@ -89,6 +89,7 @@ describe('recognition that is honest', () => {
     const notice = await screen.findByTestId('unsure-notice');
     expect(notice.textContent).toContain('unsure of 40% of its words');
     expect(notice.textContent).toContain('warns from 30%');
+    expect(screen.getByTestId('unsure-detail').textContent).toContain('review list will say');
     const generate = screen.getByRole('button', { name: 'Generate note' });
     expect(generate.getAttribute('aria-describedby')).toBe(notice.id);
 
