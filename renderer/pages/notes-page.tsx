@@ -180,6 +180,11 @@ export function NotesPage() {
               <CarryPanel />
               {/* Signing sits above the note, so it is in sight at 1366x768 however long the note is. */}
               <SignPanel />
+              {s.sourceUnsure && (
+                <p className="message warning" data-testid="note-source-unsure">
+                  <strong>Review:</strong> this note was {s.sourceUnsure}. Read every line against the visit before signing.
+                </p>
+              )}
               {s.editing ? (
                 <>
                   <label htmlFor="note-edit">Edit note (markdown)</label>

@@ -79,6 +79,8 @@ describe.skipIf(missing.length > 0)('recognition that is honest, in a browser', 
     await page.getByTestId('note-announcement').filter({ hasText: 'The note is ready.' }).waitFor({ timeout: 60_000 });
     const notes = (await (await fetch(`${server.base}/v1/notes?limit=1`, { headers: server.headers() })).json()) as { data: { items: { payload: { json: { review: { kind: string; text: string }[] } } }[] } };
     expect(notes.data.items[0]!.payload.json.review[0]).toMatchObject({ kind: 'transcript', text: expect.stringContaining('50%') });
+    expect(await page.getByTestId('note-source-unsure').textContent()).toContain('50% of its words unsure');
+    await shot(page, 'recognition-2c-note.png');
   }, 120_000);
 
   it('installs the offered speech model and makes it the recogniser from the same line', async () => {

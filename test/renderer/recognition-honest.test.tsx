@@ -98,6 +98,8 @@ describe('recognition that is honest', () => {
     await waitFor(async () => (app.notes.getState().status === 'STATUS_DONE' ? true : undefined), 60_000);
     const note = await api<{ payload: { json: { review: { kind: string; text: string }[] } } }>(`/v1/notes/${app.notes.getState().noteId}`);
     expect(note.payload.json.review[0]).toMatchObject({ kind: 'transcript', text: expect.stringContaining('40%') });
+    // And the note on screen says it above the note.
+    expect((await screen.findByTestId('note-source-unsure')).textContent).toContain('written from a transcript with 40% of its words unsure');
     // The visit keeps the share with its transcript.
     await waitFor(async () => (app.visits.getState().save === 'saved' ? true : undefined));
     expect((await api<{ transcriptUnsureShare: number | null }>(`/v1/visits/${app.visits.getState().currentId}`)).transcriptUnsureShare).toBe(0.4);
