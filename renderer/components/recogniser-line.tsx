@@ -105,7 +105,7 @@ export function RecogniserLine() {
               <button type="button" className="primary" disabled={busy} onClick={() => act(() => client.setEngineSettings({ asrEngine: m.id }), `Dictation now uses ${m.title}.`)}>Use it for dictation</button>
             </p>
           ))}
-          {toInstall.length === 0 && (
+          {!speech.some((m) => m.origin === 'catalog') && (
             <p data-testid="no-catalog-speech">
               The model catalog lists no speech model to download: the publisher of the Whisper models states no SHA-256 for some of their files,
               and Clindoc downloads nothing it cannot check. Import a copied Whisper folder instead (for example Xenova/whisper-base, as
