@@ -112,6 +112,18 @@ describe('recognition that is honest', () => {
     expect(app.notes.getState().transcriptUnsureShare).toBeNull();
   });
 
+  it('stops Ctrl+Enter from Dictation at the warning: the note is written on the second Ctrl+Enter', { timeout: 90_000 }, async () => {
+    const app = await openApp();
+    act(() => app.dictation.setState({ doc: { ...emptyDoc(), pieces: unsureDictation(), nextId: 300 } }));
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true }));
+    expect((await screen.findByTestId('unsure-notice')).textContent).toContain('40%');
+    expect(app.notes.getState().status).toBe('idle');
+    expect(app.notes.getState().noteId).toBeUndefined();
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true }));
+    await waitFor(async () => (app.notes.getState().status === 'STATUS_DONE' ? true : undefined), 60_000);
+    expect(await screen.findByTestId('note-source-unsure')).toBeTruthy();
+  });
+
   it('imports a speech model from the line and makes it the recogniser in one step', { timeout: 90_000 }, async () => {
     await openApp();
     const line = await screen.findByTestId('recogniser-line', {}, { timeout: 10_000 });
