@@ -89,7 +89,7 @@ describe('a note whose language-model server fails', () => {
   it('gives up on a hung server after CLINDOC_LLM_TIMEOUT_MS and falls back', async () => {
     server = await startChatServer(() => undefined); // never answers
     const note = await registryFor(llm(server.baseUrl, { CLINDOC_LLM_TIMEOUT_MS: '300' })).noteWriter('openai-compatible').write(input());
-    expect(note.generatedBy?.fallbackFrom?.reason).toBe('language model server did not answer within 300 ms (CLINDOC_LLM_TIMEOUT_MS)');
+    expect(note.generatedBy?.fallbackFrom?.reason).toBe('language model server did not answer within 300 ms (set by CLINDOC_LLM_TIMEOUT_MS)');
   });
 
   it('fails instead when asked to (CLINDOC_ENGINE_FAILURE=fail), and a later success shows the server up', async () => {
@@ -124,7 +124,7 @@ describe('a recording whose speech server fails', () => {
     server = await speechServer('hang');
     const recognizer = registryFor({ CLINDOC_ASR_BASE_URL: server.baseUrl, CLINDOC_ASR_TIMEOUT_MS: '300' }).recognizer('openai-compatible');
     const result = await recognizer.transcribe(new Int16Array(16000), { language: 'en' });
-    expect(result.generatedBy?.fallbackFrom?.reason).toBe('OpenAI-compatible speech server did not answer within 300 ms (CLINDOC_ASR_TIMEOUT_MS)');
+    expect(result.generatedBy?.fallbackFrom?.reason).toBe('OpenAI-compatible speech server did not answer within 300 ms (set by CLINDOC_ASR_TIMEOUT_MS)');
   });
 });
 

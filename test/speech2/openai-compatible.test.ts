@@ -159,7 +159,7 @@ describe('OpenAI-compatible recogniser', () => {
     const counting: typeof fetch = (input, init) => (attempts++, fetch(input, init));
     const err = await createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', timeoutMs: 200, maxRetries: 2, retryBaseDelayMs: 5, fetch: counting })
       .transcribe(pcm, { language: 'en' }).catch((e: unknown) => e);
-    expect((err as DomainError).message).toBe('OpenAI-compatible speech server did not answer within 200 ms (CLINDOC_ASR_TIMEOUT_MS)');
+    expect((err as DomainError).message).toBe('OpenAI-compatible speech server did not answer within 200 ms (set by CLINDOC_ASR_TIMEOUT_MS)');
     expect(attempts).toBe(1);
   });
 

@@ -52,7 +52,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): L
   const stream = options.stream ?? false;
   const http = createOpenAiHttpClient({
     server: 'language model server',
-    timeoutSetting: 'CLINDOC_LLM_TIMEOUT_MS',
+    timeoutHint: 'set by CLINDOC_LLM_TIMEOUT_MS',
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),

@@ -11,8 +11,11 @@ import { DomainError, engineUnavailable } from '../../services/errors.js';
 export interface OpenAiHttpOptions {
   /** How messages name the server: `language model server`, `speech server`. */
   server: string;
-  /** The setting a timeout message points to (`CLINDOC_LLM_TIMEOUT_MS`); none named when absent. */
-  timeoutSetting?: string;
+  /**
+   * What a timeout message points to, in parentheses after it (`CLINDOC_LLM_TIMEOUT_MS`); nothing
+   * when absent. A mention, not a read: configuration is read in main/config.ts alone.
+   */
+  timeoutHint?: string;
   /** Sent as `Authorization: Bearer`, only when set. */
   apiKey?: string;
   /** Limit for one attempt, the answer's body included. Default 120000. */
@@ -57,7 +60,7 @@ export function createOpenAiHttpClient(options: OpenAiHttpOptions): OpenAiHttpCl
   const maxDelay = options.maxRetryDelayMs ?? 30_000;
   const doFetch = options.fetch ?? fetch;
   const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
-  const timedOut = `${options.server} did not answer within ${within}${options.timeoutSetting ? ` (${options.timeoutSetting})` : ''}`;
+  const timedOut = `${options.server} did not answer within ${within}${options.timeoutHint ? ` (${options.timeoutHint})` : ''}`;
 
   type Attempt<T> = { result: T } | { failed: Response };
 

@@ -122,7 +122,7 @@ export function createOpenAiCompatibleRecognizer(options: OpenAiCompatibleOption
   const sampleRate = 16000;
   const http = createOpenAiHttpClient({
     server: 'OpenAI-compatible speech server',
-    timeoutSetting: 'CLINDOC_ASR_TIMEOUT_MS',
+    timeoutHint: 'set by CLINDOC_ASR_TIMEOUT_MS',
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
