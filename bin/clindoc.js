@@ -2,8 +2,8 @@
 // The `clindoc` command (and `npm run serve`, which is `clindoc serve`). It runs the compiled CLI,
 // dist/main/cli.js (built by scripts/install.sh or `npm run build:server`), on the Node.js that
 // Clindoc pins (package.json's optionalDependencies, installed under node_modules), whatever
-// `node` started this file: compiled, a start costs about 2 s of CPU to the first answer, where
-// compiling the TypeScript at every start cost 4.5 s.
+// `node` started this file: compiled, a start costs about 1.5 s of CPU to the first answer, where
+// compiling the TypeScript at every start cost 4.5 to 5.5 s.
 //
 // In a checkout whose sources changed since that build (a developer, the tests) it runs the
 // sources through tsx instead, so nobody runs a stale build by mistake; a production install has
