@@ -7,7 +7,7 @@
 //
 // In a checkout whose sources changed since that build (a developer, the tests) it runs the
 // sources through tsx instead, so nobody runs a stale build by mistake; a production install has
-// no tsx (`npm ci --omit=dev`) and always runs the build.
+// no tsx (`npm prune --omit=dev`, docs/deploy.md) and always runs the build.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
