@@ -39,7 +39,7 @@ describe('model file permissions', () => {
     // An import copied from a world-readable file, and a written text file.
     const source = join(base, 'tokens.txt');
     writeFileSync(source, 'a b c', { mode: 0o644 });
-    await files.stageCopy('tiny-model', 'tokens.txt', source);
+    await files.stageCopy('tiny-model', 'tokens.txt', source, '');
     await files.stageText('tiny-model', 'config.json', '{}');
     await files.install('tiny-model');
 
