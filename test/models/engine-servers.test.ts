@@ -59,7 +59,7 @@ describe('a language-model server set up in Settings', () => {
   it('is refused when it answers 500 to the test call, saying so, and nothing is saved', async () => {
     const before = await api('GET', '/v1/settings/engines');
     const res = await api('PUT', '/v1/settings/engines', { servers: { notes: { url: failing.baseUrl, model: 'm' } } });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(400);
     expect(res.message).toBe(`servers.notes: the server at ${new URL(failing.baseUrl).host} failed a test request, so nothing was saved: language model server is failing (HTTP 500)`);
     expect(failing.requests).toHaveLength(1);
     expect((await api('GET', '/v1/settings/engines')).data).toEqual(before.data);

@@ -20,7 +20,7 @@ export function registerSettingsRoutes(registry: RouteRegistry, deps: { engines:
         'Uploads without an `engine` field use `asrEngine`; an upload\'s own `engine` wins. Only engines configured on this device and installed models ' +
         '(`/v1/models`) are accepted (400). A chosen model is loaded first: one that cannot load is refused with 503 and the reason, and the previous engine stays. ' +
         '`servers.notes` / `servers.speech` set up an OpenAI-compatible server for the account: each is tested with one real call before anything is saved ' +
-        '(a server that answers an error, garbage or nothing is refused with 503 saying what happened), then kept with its key sealed at rest and chosen as ' +
+        '(a server that answers an error, garbage or nothing is refused with 400 saying what happened: the caller should correct the address), then kept with its key sealed at rest and chosen as ' +
         '`account-server` for its task; a later change of address, model or key takes effect for the next note or recording. `onEngineFailure` says what ' +
         'happens when a chosen model or server fails: `embedded` (the embedded engine does the work, marked in generatedBy.fallbackFrom) or `fail`.',
       body: EngineSettingsBody, envelope: 'standard', success: { status: 200, description: 'Engine settings', schema: EngineSettings }, errors: [400, 415, 503],

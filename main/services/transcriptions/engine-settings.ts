@@ -182,12 +182,18 @@ export function createEngineSettingsService(deps: {
   };
   /** Tests a server with a real call; a failure is refused with what happened and nothing is saved. */
   const tryServer = async (task: 'speech' | 'text', field: string, server: EngineServer): Promise<void> => {
-    if (!/^https?:\/\/[^\s/]+/.test(server.url)) throw invalidRequest(`${field}.url: must be an http:// or https:// address`);
+    let host: string;
+    try {
+      host = new URL(server.url).host;
+    } catch {
+      host = '';
+    }
+    if (!/^https?:\/\/[^\s/]+/.test(server.url) || host === '') throw invalidRequest(`${field}.url: must be an http:// or https:// address`);
     try {
       await deps.testServer?.(task, server);
     } catch (err) {
       const why = err instanceof DomainError ? err.message : 'it could not be reached';
-      throw new DomainError('engine_unavailable', `${field}: the server at ${new URL(server.url).host} failed a test request, so nothing was saved: ${why}`);
+      throw new DomainError('invalid_request', `${field}: the server at ${host} failed a test request, so nothing was saved: ${why}`);
     }
   };
   const nameOf = (accountId: string, engine: string, server: EngineServer | undefined): string =>
