@@ -54,7 +54,8 @@ describe('GET /v1/jobs/dead-letters after a job fails every attempt', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     s = await startServer({
       CLINDOC_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, CLINDOC_LLM_MODEL: 'unreachable', CLINDOC_LLM_MAX_RETRIES: '0',
-      CLINDOC_JOB_MAX_ATTEMPTS: '2',
+      // Without a fallback to the embedded writer: this is the failure path dead letters exist for.
+      CLINDOC_JOB_MAX_ATTEMPTS: '2', CLINDOC_ENGINE_FAILURE: 'fail',
     });
   });
   afterAll(() => s.close());

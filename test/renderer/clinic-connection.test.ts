@@ -19,8 +19,13 @@ afterAll(async () => {
 });
 
 /** The page's same-origin calls (the sign-in exchange) reach this computer's API. */
-const sameOrigin = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
-  fetch(typeof input === 'string' && input.startsWith('/') ? `${here.base}${input}` : input, init);
+// The page's own requests, as a browser sends them: relative paths on the app's origin, with that Origin on every POST.
+const sameOrigin = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const headers = new Headers(init?.headers);
+  const url = typeof input === 'string' && input.startsWith('/') ? `${here.base}${input}` : input;
+  if ((init?.method ?? 'GET').toUpperCase() !== 'GET' && String(url).startsWith(here.base)) headers.set('Origin', here.base);
+  return fetch(url, { ...init, headers });
+};
 
 describe('connection with a clinic server chosen', () => {
   it('uses the clinic server before the desktop bridge and stored credentials', async () => {

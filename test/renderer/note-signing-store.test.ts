@@ -19,7 +19,9 @@ afterAll(async () => server?.close());
 const TRANSCRIPT = 'Doctor: What brings you in? Patient: Sore throat for two days. Doctor: Throat red, no exudate. Plan: fluids.';
 
 async function generated() {
-  const notes = createNoteStore({ client: () => client, sleep: () => new Promise((r) => setImmediate(r)) });
+  // A real pause between polls: the note is written in a worker thread (seconds when cold), and
+  // polling with no pause spends the account's rate limit before it is done.
+  const notes = createNoteStore({ client: () => client, sleep: () => new Promise((r) => setTimeout(r, 25)) });
   notes.getState().set({ transcript: TRANSCRIPT });
   await notes.getState().generate();
   expect(notes.getState().status).toBe('STATUS_DONE');

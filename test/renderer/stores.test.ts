@@ -24,7 +24,13 @@ Doctor: Any cough? Patient: A mild dry cough.
 Doctor: Throat is red, no exudate. Lungs are clear. Plan: rest, fluids, paracetamol 1 g up to four times a day, and come back if it gets worse.`;
 
 describe('connection store', () => {
-  const sameOrigin = (input: RequestInfo | URL, init?: RequestInit) => fetch(typeof input === 'string' && input.startsWith('/') ? `${server.base}${input}` : input, init);
+  // The page's own requests, as a browser sends them: relative paths on the app's origin, with that Origin on every POST.
+  const sameOrigin = (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    const url = typeof input === 'string' && input.startsWith('/') ? `${server.base}${input}` : input;
+    if ((init?.method ?? 'GET').toUpperCase() !== 'GET' && String(url).startsWith(server.base)) headers.set('Origin', server.base);
+    return fetch(url, { ...init, headers });
+  };
 
   it('signs in from a one-click link: the token is traded once for the credentials, kept for the tab only, and the address bar cleared', async () => {
     const link = server.clindoc.signInLink();

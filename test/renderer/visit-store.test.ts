@@ -27,7 +27,9 @@ function page(storage: MemoryStorage, debounceMs = 3_600_000) {
     startCapture: async () => ({ sampleRate: 48_000, deviceLabel: 'test', stop: async () => undefined }),
     createStream: () => ({ start: () => undefined, sendAudio: () => undefined, stop: async () => undefined, state: () => 'open' }),
   });
-  const notes = createNoteStore({ client: () => client, sleep: () => new Promise((r) => setImmediate(r)) });
+  // A real pause between polls: the note is written in a worker thread (seconds when cold), and
+  // polling with no pause spends the account's rate limit before it is done.
+  const notes = createNoteStore({ client: () => client, sleep: () => new Promise((r) => setTimeout(r, 25)) });
   const visits = createVisitStore({ client: () => client, dictation, notes, storage, debounceMs });
   return { dictation, notes, visits };
 }

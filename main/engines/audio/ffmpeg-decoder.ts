@@ -184,7 +184,9 @@ export function createFfmpegDecoder(options: FfmpegDecoderOptions = {}): AudioDe
       const channels = opts.keepChannels ? await countChannels(path) : 1;
       // The limit is playing time: bytes per second of the output, as many channels as it has (a
       // fixed two-channel budget let a 5-hour stereo file, mixed down to mono, through a 4-hour limit).
-      const maxFrames = maxSeconds * sampleRate;
+      // Channels kept apart (diarization) share a two-channel budget: playing time alone would let a
+      // file of hundreds of silent channels hold hundreds of times the limit in memory.
+      const maxFrames = Math.floor((maxSeconds * sampleRate * Math.min(channels, 2)) / channels);
       const pcm = new PcmCollector(channels, sampleRate * 60, maxFrames);
       const result = await spawnOrUnavailable(ffmpeg, [
         '-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-vn',

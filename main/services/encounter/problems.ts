@@ -24,6 +24,10 @@ const DIAGNOSTIC_WORD = /(?:itis|osis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sp
 const PROBABLE = /\b(?:likely|probably|possibl[ey]|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable)\b/i;
 const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
 const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
+/** A dictated assessment's label: "Assessment:", "Impression:", "Diagnoses:". */
+const ASSESSMENT_LABEL = /^(?:assessment|impression|diagnos[ie]s|problems?)(?:\s+and\s+plan)?\s*:\s*/i;
+/** A state judged right after a condition's name: "is well controlled", "has been stable", "remains uncontrolled". */
+const STATE_AFTER = /^\s+(?:is|are|has been|have been|remains?|seems?|looks?|appears?)\s+(?:(?:very|quite|fairly|pretty|relatively|still|now|not|well|under|poorly|much|a little|a bit)\s+){0,2}(?:stable|controlled|well[- ]controlled|uncontrolled|under(?: good)? control|improv(?:ed|ing)|worse(?:ning)?|better|elevated|resolv(?:ed|ing)|flaring|active)\b/i;
 const RESOLVED = /\b(?:resolved|gone away|went away|no longer|cleared up|better now|healed)\b/i;
 
 /** The problem's name as a clinical term: the lexicon's when the words are a synonym ("high blood pressure" -> hypertension). */
@@ -39,6 +43,13 @@ export function problemTerm(name: string): string {
 
 export function isProblemName(name: string): boolean {
   return conditions.find(name).length > 0 || symptomsIn(name).length > 0 || DIAGNOSTIC_WORD.test(name);
+}
+
+/** True when a clinician's statement (not a question) judges a named condition's state: an assessment said outside the plan. */
+export function judgesCondition(sentence: string): boolean {
+  const t = stripTalk(sentence);
+  if (/\?\s*$/.test(t)) return false;
+  return conditions.find(t).some((hit) => STATE_AFTER.test(t.slice(hit.end)));
 }
 
 export interface ProblemMention {
@@ -81,6 +92,33 @@ export function problemIn(sentence: string): ProblemMention | undefined {
       const side = laterality(raw) ?? laterality(t, cue.index, cue.index + cue[0].length);
       return { name, ...judged(t, raw, t.toLowerCase().indexOf(raw.toLowerCase())), ...(side ? { laterality: side } : {}), rest: t.slice(cue.index + cue[0].length).replace(/^[\s,;]+/, ''), opens: true };
     }
+  }
+  // A dictated assessment ("Assessment: type 2 diabetes with CKD stage 3a.") or a problem heading said
+  // alone ("Left knee osteoarthritis."): the condition it names is the problem.
+  const body = t.replace(ASSESSMENT_LABEL, '');
+  const first = conditions.find(body)[0];
+  if (first) {
+    const words = (x: string): number => x.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    const head = body.slice(0, first.start);
+    const covered = words(body.slice(first.start, first.end)) + (/^\s*(?:left|right|bilateral)?\s*[\p{L}]*\s*$/iu.test(head) ? words(head) : 0);
+    if (body !== t || covered / Math.max(1, words(body)) >= 0.6) {
+      const raw = body.slice(first.start, first.end);
+      const side = laterality(body);
+      // The clinician's own words name it when they are short: "Left knee osteoarthritis", "type 2
+      // diabetes with diabetic chronic kidney disease, CKD stage 3a" keep their site and stage.
+      const said = body.replace(/[.;:]\s*$/, '').trim();
+      const name = words(said) <= 12 ? problemTerm(said) : problemTerm(raw);
+      return { name, ...judged(body, raw, first.start), ...(side ? { laterality: side } : {}), rest: body.slice(first.end).replace(/^[\s,;]+/, ''), opens: false };
+    }
+  }
+  // "Your type 2 diabetes is well controlled", "his hypertension remains stable": a known condition
+  // whose state the clinician judges is a problem of the assessment.
+  for (const hit of conditions.find(t)) {
+    const after = t.slice(hit.end);
+    if (!STATE_AFTER.test(after)) continue;
+    const raw = t.slice(hit.start, hit.end);
+    const side = laterality(t, hit.start, hit.end);
+    return { name: problemTerm(raw), ...judged(t, raw, hit.start), ...(side ? { laterality: side } : {}), rest: after.replace(/^[\s,;]+/, ''), opens: false };
   }
   const dx = DIAGNOSIS.exec(t);
   if (dx && !VERBISH.test(dx[1]!) && !NOT_A_PROBLEM.test(dx[1]!)) {

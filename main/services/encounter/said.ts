@@ -72,7 +72,7 @@ function markPhases(said: Said[]): void {
   const clinician = (s: Said): boolean => s.speaker === 'clinician' && !s.talk;
   let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text));
   // "Let's talk about my assessment and plan" is narration, and the clearest cue there is.
-  const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b/i;
+  const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b|^(?:assessment|impression|diagnos[ie]s)\s*:/i;
   let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text))))));
   if (plan < 0) plan = n;
   if (exam < 0 || exam > plan) exam = plan;

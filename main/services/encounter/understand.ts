@@ -11,7 +11,7 @@ import { readAllergies, drugMatcher, readMedications } from './medications.js';
 import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
 import { clausesOf, planItemsIn } from './plan.js';
-import { problemIn, problemTerm, type ProblemMention } from './problems.js';
+import { judgesCondition, problemIn, problemTerm, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
@@ -131,7 +131,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       continue;
     }
     if (s.speaker !== 'clinician') continue;
-    if (s.phase !== 'plan') {
+    if (s.phase !== 'plan' && !judgesCondition(s.text)) {
       // An order said before the plan ("I'm going to order an x-ray of your knee") is still an order.
       if (!ORDER_SAID.test(s.text) || used.has(s.i)) continue;
       const items = planItemsIn(s.text, drugs).filter((i) => i.kind !== 'education');

@@ -44,23 +44,32 @@ export interface FallbackOptions {
   policy: () => Promise<EngineFailurePolicy> | EngineFailurePolicy;
 }
 
+/**
+ * Runs the chosen engine unless the policy allows a fallback and it is known down; answers its
+ * result, or why the fallback should run. Under the `fail` policy, or for an error that is not the
+ * engine's, the error goes on.
+ */
+async function tryPrimary<T>(options: FallbackOptions, run: () => Promise<T>): Promise<{ value: T } | { reason: string }> {
+  const policy = await options.policy();
+  if (policy === 'embedded' && options.health.isDown(options.name)) {
+    return { reason: `${options.health.view(options.name).lastFailure ?? 'it failed'} (recently; not tried again yet)` };
+  }
+  try {
+    return { value: await recorded(options.health, options.name, run) };
+  } catch (err) {
+    if (policy === 'fail' || !fallsBack(err)) throw err;
+    return { reason: failureReason(err) };
+  }
+}
+
 /** A note writer that falls back to `fallback` (the embedded writer) when `primary` fails. */
 export function withNoteFallback(primary: NoteWriter, fallback: NoteWriter, fallbackBy: EngineUsed, options: FallbackOptions): NoteWriter {
   return {
     name: primary.name,
     async write(input: NoteGenerationInput): Promise<GeneratedNote> {
-      const policy = await options.policy();
-      let reason: string;
-      if (policy === 'embedded' && options.health.isDown(options.name)) {
-        reason = `${options.health.view(options.name).lastFailure ?? 'it failed'} (recently; not tried again yet)`;
-      } else {
-        try {
-          return await recorded(options.health, options.name, () => primary.write(input));
-        } catch (err) {
-          if (policy === 'fail' || !fallsBack(err)) throw err;
-          reason = failureReason(err);
-        }
-      }
+      const tried = await tryPrimary(options, () => primary.write(input));
+      if ('value' in tried) return tried.value;
+      const reason = tried.reason;
       const note = await fallback.write(input);
       return { ...note, generatedBy: { ...fallbackBy, fallbackFrom: { ...options.chosen, reason } } };
     },
@@ -73,18 +82,9 @@ export function withSpeechFallback(primary: SpeechRecognizer, fallback: SpeechRe
   return {
     ...primary,
     async transcribe(pcm: Int16Array, opts: RecognitionOptions): Promise<RecognitionResult> {
-      const policy = await options.policy();
-      let reason: string;
-      if (policy === 'embedded' && options.health.isDown(options.name)) {
-        reason = `${options.health.view(options.name).lastFailure ?? 'it failed'} (recently; not tried again yet)`;
-      } else {
-        try {
-          return await recorded(options.health, options.name, () => primary.transcribe(pcm, opts));
-        } catch (err) {
-          if (policy === 'fail' || !fallsBack(err)) throw err;
-          reason = failureReason(err);
-        }
-      }
+      const tried = await tryPrimary(options, () => primary.transcribe(pcm, opts));
+      if ('value' in tried) return tried.value;
+      const reason = tried.reason;
       const result = await fallback.transcribe(pcm, opts);
       return { ...result, generatedBy: { ...by(fallback), fallbackFrom: { ...options.chosen, reason } } };
     },
