@@ -20,12 +20,17 @@ const WORKER_HEAP_MB = 2048;
 
 export function composeCompute(
   config: ClindocConfig,
-  deps: { logger: Logger; languageModel?: LanguageModel; extractionPrompt?: string; notes: { get(accountId: string, noteId: string): Promise<CodableNote> } },
+  deps: {
+    logger: Logger;
+    /** The language model of a text engine name (undefined: the embedded writer, no model). */
+    languageModel: (engine: string) => LanguageModel | undefined;
+    extractionPrompt?: string;
+    notes: { get(accountId: string, noteId: string): Promise<CodableNote> };
+  },
 ): ComputePool {
   const workerData: ComputeWorkerData = {
     codesDir: config.resources.codesDir, dataDir: config.dataDir,
     ...(config.cptTablePath ? { cptTablePath: config.cptTablePath } : {}),
-    ...(deps.languageModel ? { languageModel: deps.languageModel.name } : {}),
     ...(deps.extractionPrompt !== undefined ? { extractionPrompt: deps.extractionPrompt } : {}),
   };
   // The source tree (tsx, tests) or the compiled tree: the worker's module sits beside this one either way.
@@ -35,9 +40,11 @@ export function composeCompute(
     // Waiting covers tasks ahead of it and a worker's start (a second or two; more under tsx or a loaded machine).
     maxWaitMs: Math.max(4 * config.workBudgetMs, 60_000), workerData, maxHeapMb: WORKER_HEAP_MB,
     host: {
-      'languageModel.complete': (request: CompletionRequest) => {
-        if (!deps.languageModel) throw engineUnavailable('no language model is configured');
-        return deps.languageModel.complete(request);
+      // The worker names the engine the request thread resolved for the task's account.
+      'languageModel.complete': (request: CompletionRequest, engine: string) => {
+        const model = deps.languageModel(engine);
+        if (!model) throw engineUnavailable('no language model is chosen for this task');
+        return model.complete(request);
       },
       'notes.get': (accountId: string, noteId: string) => deps.notes.get(accountId, noteId),
     },

@@ -67,8 +67,11 @@ export interface EngineRegistry {
   useAccountServers(lookup: (name: string, task: EngineTask) => EngineServer | undefined): void;
   /** One real call to a server an account offers, before it is saved; throws what went wrong. */
   testServer(task: EngineTask, server: EngineServer): Promise<void>;
-  /** The configured language model (styles, extraction, coding follow the device configuration), when there is one. */
-  readonly deviceLanguageModel: LanguageModel | undefined;
+  /**
+   * The language model answering to a text engine name (the account's note engine: styles,
+   * extraction and coding follow it too); undefined for the embedded writer. 400 for a name not here.
+   */
+  languageModel(name: string): LanguageModel | undefined;
   /** Loads an engine now; throws why it cannot run (a choice is refused then, the previous engine stays). */
   warm(task: EngineTask, name: string): Promise<void>;
   inUse(name: string): boolean;
@@ -312,7 +315,11 @@ export function composeEngines(config: ClindocConfig, deps: {
     },
     recognizer,
     noteWriter,
-    deviceLanguageModel: defaultTextEngine === 'embedded' ? undefined : modelHandle(defaultTextEngine, defaultTextEngine),
+    languageModel(name) {
+      const spec = textSpec(name);
+      if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+      return spec.engine === 'embedded' ? undefined : modelHandle(name, spec.engine);
+    },
     async warm(task, name) {
       const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
       if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);

@@ -37,6 +37,7 @@ import { confineModelImports } from './model-import-folders.js';
 import { createApiApp, recordLockout } from './server/app.js';
 import { createStorageUsageService } from './services/storage-usage/storage-usage-service.js';
 import { createVisitService } from './services/visits/visit-service.js';
+import { signatureOf } from './services/notes/note-signing.js';
 import { createSignInLinks } from './services/accounts/sign-in-links.js';
 
 import { createLlmStyleWriter } from './engines/text/llm/style-writer.js';
@@ -63,7 +64,7 @@ import { createListener, stopAccepting } from './server/listener.js';
 import { composeOps, sqliteOpsStorage } from './compose-ops.js';
 import { composeStores } from './compose-stores.js';
 import { composeCompute } from './compose-compute.js';
-import { offloadedCoding, offloadedExtraction, offloadedMacros, offloadedNoteWriter, offloadedStyleWriter } from './services/compute/offloaded.js';
+import { offloadedCoding, offloadedExtraction, offloadedMacros, offloadedNoteWriter, offloadedStyleWriter, type TextEngineRef } from './services/compute/offloaded.js';
 import type { DeadLetterSource } from './server/routes/jobs.js';
 
 
@@ -140,12 +141,12 @@ export function readLocalCredentials(dataDir: string): { accountId: string; apiK
  * The instructions of model-based extraction (`extraction.md`, one plain system prompt). Absent or
  * unreadable, extraction keeps to the embedded reader and the start goes on, with a warning.
  */
-function readExtractionPrompt(promptsDir: string, logger: Logger): string | undefined {
+function readExtractionPrompt(promptsDir: string, logger: Logger, warn: boolean): string | undefined {
   const path = join(promptsDir, 'extraction.md');
   try {
     return readFileSync(path, 'utf8');
   } catch {
-    logger.warn({ path }, 'bundled extraction prompt missing: text-to-JSON uses the embedded reader only');
+    if (warn) logger.warn({ path }, 'bundled extraction prompt missing: text-to-JSON uses the embedded reader only');
     return undefined;
   }
 }
@@ -179,15 +180,28 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     // A note whose chosen model or server fails is written by the embedded writer, in the compute pool.
     fallbackNoteWriter: () => offloadedNoteWriter(compute),
   });
-  // Styles, extraction and coding follow the device's configured language model.
-  const languageModel = engineRegistry.deviceLanguageModel;
-  let styleWriter: StyleWriter | undefined;
+  // Styles, extraction and coding follow each account's note engine (issue 26 point 5): an account
+  // that chose the embedded writer sends nothing to a language model; one that chose a model or
+  // server has its templates, text-to-JSON and code proposals from that engine.
+  const textEngineOf = async (accountId?: string): Promise<TextEngineRef> => {
+    const name = accountId ? await engines.resolveNotes(accountId) : engineRegistry.defaultTextEngine;
+    return { name, engine: engineRegistry.describe('text', name)?.engine ?? name };
+  };
+  const styleWriters = new Map<string, StyleWriter>();
   // The embedded writers compute in the compute pool (compose-compute.ts); model writers wait on their model here.
   const writer = async (accountId: string): Promise<NoteWriter> => {
     const name = await engines.resolveNotes(accountId);
     return name === 'embedded' ? offloadedNoteWriter(compute) : engineRegistry.noteWriter(name, { policy: () => engines.failurePolicy(accountId) });
   };
-  const styles = (): StyleWriter => (styleWriter ??= languageModel ? createLlmStyleWriter(languageModel, { promptsDir }) : offloadedStyleWriter(compute));
+  const styles = async (accountId?: string): Promise<StyleWriter> => {
+    const { name } = await textEngineOf(accountId);
+    let styleWriter = styleWriters.get(name);
+    if (!styleWriter) {
+      const model = engineRegistry.languageModel(name);
+      styleWriters.set(name, (styleWriter = model ? createLlmStyleWriter(model, { promptsDir }) : offloadedStyleWriter(compute)));
+    }
+    return styleWriter;
+  };
 
   // Bundled files are found from the installation, not the working directory; an absent one is a
   // warning with a fallback, never a failed start or a failed transcription.
@@ -196,15 +210,17 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   if (clinicalLanguageModel.reason === 'missing') {
     logger.warn({ path: clinicalLanguageModel.path }, 'clinical language model missing: the embedded recogniser uses the general English model');
   }
-  for (const m of missingAppFiles({ rendererDir: config.rendererDir, ...(languageModel ? { promptsDir } : {}) })) {
+  // The prompts are bundled; their absence is worth a warning when a model is configured (an installed one can be chosen later too).
+  const languageModelPossible = engineRegistry.defaultTextEngine !== 'embedded';
+  for (const m of missingAppFiles({ rendererDir: config.rendererDir, ...(languageModelPossible ? { promptsDir } : {}) })) {
     logger.warn({ path: m.path }, `bundled ${m.what} missing: ${m.consequence}`);
   }
   // Services never read files: the extraction model's instructions are read here and handed in.
-  const extractionPrompt = languageModel ? readExtractionPrompt(promptsDir, logger) : undefined;
-  const extractionLlm = languageModel && extractionPrompt !== undefined ? { model: languageModel, prompt: extractionPrompt } : undefined;
+  // Read whether or not a model is configured now: an account may choose one it installs later.
+  const extractionPrompt = readExtractionPrompt(promptsDir, logger, languageModelPossible);
   // CPU-bound work runs in worker threads under CLINDOC_WORK_BUDGET_MS; they ask this thread for the model and stored notes.
   const compute = composeCompute(config, {
-    logger, ...(languageModel ? { languageModel } : {}), ...(extractionPrompt !== undefined ? { extractionPrompt } : {}),
+    logger, languageModel: (name) => engineRegistry.languageModel(name), ...(extractionPrompt !== undefined ? { extractionPrompt } : {}),
     notes: { get: (accountId, noteId) => notes.get(accountId, noteId) },
   });
 
@@ -276,16 +292,16 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   // On PostgreSQL the queue is pg-boss, shared by every instance; on SQLite the durable table runner.
   // The queue works through the stores' pool, which closes last: a request still in flight when a
   // drain stops the queue (a note posted as SIGTERM came) can still queue its job, as on SQLite.
+  // Each engine has its own job slots (CLINDOC_JOB_CONCURRENCY each): a hung server holds only its own.
+  const laneOf = async (job: { kind: string; accountId: string }): Promise<string> =>
+    job.kind === NOTE_JOB ? `text:${await engines.resolveNotes(job.accountId)}` : job.kind === TRANSCRIPTION_JOB ? `speech:${await engines.resolve(job.accountId)}` : job.kind;
   const pgQueue = shared
     ? (await import('./jobs/pg-job-queue.js')).createPgJobQueue({
-      pool: shared.pool, handlers, logger, concurrency, maxAttempts: config.jobMaxAttempts, expireInSeconds: config.jobExpireSeconds,
+      pool: shared.pool, handlers, logger, concurrency, maxAttempts: config.jobMaxAttempts, expireInSeconds: config.jobExpireSeconds, laneOf,
       // pg-boss takes expired jobs back at each maintenance pass: as often as the expiry, so a dead worker's job returns on time.
       maintenanceIntervalSeconds: Math.min(30, config.jobExpireSeconds),
     })
     : undefined;
-  // Each engine has its own job slots (CLINDOC_JOB_CONCURRENCY each): a hung server holds only its own.
-  const laneOf = async (job: { kind: string; accountId: string }): Promise<string> =>
-    job.kind === NOTE_JOB ? `text:${await engines.resolveNotes(job.accountId)}` : job.kind === TRANSCRIPTION_JOB ? `speech:${await engines.resolve(job.accountId)}` : job.kind;
   jobs = pgQueue ?? createJobRunner({ store: stores.jobs, logger, concurrency, maxAttempts: config.jobMaxAttempts, handlers, laneOf });
   const sqliteJobs = sqliteOpsStorage(db);
   const deadLetters: DeadLetterSource = pgQueue
@@ -329,7 +345,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       compute.recycle(); // the workers' coders read the new edition
     },
   });
-  const coding = offloadedCoding(compute, () => coder().edition);
+  const coding = offloadedCoding(compute, () => coder().edition, textEngineOf);
   let boundPort = config.port;
   const signIn = createSignInLinks({
     credentials: () => readLocalCredentials(config.dataDir),
@@ -340,6 +356,12 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
     links: {
       note: async (accountId, id) => (await stores.notes.get(accountId, id)) !== undefined,
       transcription: async (accountId, id) => (await stores.transcriptions.get(accountId, id)) !== undefined,
+      noteState: async (accountId, id) => {
+        const note = await stores.notes.get(accountId, id);
+        if (!note) return undefined;
+        if (note.status !== 'STATUS_DONE') return { status: note.status === 'STATUS_FAILED' ? 'failed' : 'pending', at: note.createdAt };
+        return { status: signatureOf(note).status, at: note.signedAt ?? note.completedAt ?? note.createdAt };
+      },
     },
   });
   const backups = createBackupService({
@@ -373,7 +395,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const { listener, clientAddress } = createApiApp(
     {
       accounts, notes, styles: createStyleService({ writer: styles }), templates, transcriptions,
-      extraction: offloadedExtraction(compute), macros: offloadedMacros(compute),
+      extraction: offloadedExtraction(compute, textEngineOf), macros: offloadedMacros(compute),
       deadLetters, macroLibrary, webhooks, idempotency: stores.idempotency, audit, engines, authThrottle, ...(sharedThrottle ? { sharedThrottle } : {}), backups, coding,
       // A clinic's instances each keep their own models and code sets, installed by the operator.
       codeEditions: shared ? operatorManagedCodeEditions(codeEditions) : codeEditions,
@@ -381,7 +403,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       engineStatus: createEngineStatusService({
         settings: engines, describe: (task, name) => engineRegistry.describe(task, name), quality: loadEngineQuality(config, (m) => logger.warn(m)),
         health: (task, name) => engineRegistry.health(task, name),
-        ...(extractionLlm ? { deviceTextEngine: engineRegistry.defaultTextEngine } : {}),
+        modelReading: extractionPrompt !== undefined,
       }),
 
 

@@ -8,6 +8,7 @@ import { NotesPage } from './pages/notes-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { TemplatesPage } from './pages/templates-page.js';
 import { VisitsPage } from './pages/visits-page.js';
+import { VisitHeader } from './components/visit-header.js';
 import { useConnection, useDictation, useStores, useVisits } from './state/stores.js';
 
 export type PageId = 'dictation' | 'notes' | 'visits' | 'macros' | 'templates' | 'settings';
@@ -38,6 +39,8 @@ export function App() {
   useEffect(() => {
     void connection.getState().load();
   }, [connection]);
+  // A server that stops answering turns the header red within seconds; one that answers again clears it.
+  useEffect(() => connection.getState().watch(), [connection]);
   useEffect(() => {
     // What waits for the autosave delay is saved at once when the page is hidden or closed.
     const flush = (): void => void visits.getState().flush({ keepalive: true });
@@ -145,6 +148,8 @@ export function App() {
             )}
           </ErrorMessage>
         )}
+        {/* Who the visit is with, above every page of the visit; a new visit asks first. */}
+        {(page === 'dictation' || page === 'notes') && (status === 'ready' || status === 'offline') && <VisitHeader canAsk={page === 'dictation'} />}
         {page === 'dictation' && (
           <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text() }); go('notes'); }} />
         )}

@@ -9,12 +9,18 @@
  *    written by the coder's authors, so its figures say little about notes the coder has not seen.
  *
  * Run: npm run eval:coding [-- --verbose]   (--verbose lists the misses of valid and test1 only)
+ *      npm run eval:coding -- --engine NAME [--max N]   (an installed or configured language model's
+ *      proposals added, as an account that chose it gets them; scripts/eval-coding-engine.ts)
+ *      npm run eval:coding -- --tuning [--verbose] [--dialogues]   (valid and test1 only, while tuning:
+ *      the held-out split is not even coded, and the dialogues only when asked)
  */
 import { loadCodeTable } from '../main/engines/coding/code-table.js';
 import { readCodingLexicon } from '../main/engines/coding/lexicon-file.js';
 import { createIcdCoder, WARM_UP, type IcdCoder } from '../main/services/coding/icd-coder.js';
 import { ACI_SPLITS, readAciCases, scoreAci, type AciCase, type AciScore, type RankedAnswer } from './aci-coding.js';
 import { readLabelledSet, score, type Prediction, type Score } from './coding-scoring.js';
+import { answersWithEngine, engineCases } from './eval-coding-engine.js';
+import { engineArg } from './eval-engine.js';
 
 const t0 = performance.now();
 const table = loadCodeTable();
@@ -24,6 +30,7 @@ if (!table) {
 }
 const coder = createIcdCoder(table, readCodingLexicon());
 const verbose = process.argv.includes('--verbose');
+const tuning = process.argv.includes('--tuning');
 const pct = (x: number): string => (Number.isNaN(x) ? '    -' : (100 * x).toFixed(1).padStart(5));
 
 function answer(c: { id: string }, text: string, run: IcdCoder['analyze']): RankedAnswer {
@@ -37,7 +44,7 @@ function aciTable(title: string, cases: AciCase[], answers: RankedAnswer[], text
   console.log('| split | cases | full P | full R | full F1 | cat P | cat R | cat F1 | primary@1 | primary@3 | must-not | unscored | spans exact | evidence agrees | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const out = new Map<string, AciScore>();
-  for (const split of [...ACI_SPLITS, 'valid+test1'] as const) {
+  for (const split of [...ACI_SPLITS.filter((x) => !tuning || x !== 'test2'), 'valid+test1'] as const) {
     const list = cases.filter((c) => (split === 'valid+test1' ? c.split !== 'test2' : c.split === split));
     const s = scoreAci(list, answers, text);
     out.set(split, s);
@@ -63,9 +70,17 @@ function listMisses(cases: AciCase[], answers: RankedAnswer[], scores: Map<strin
   for (const split of ['valid', 'test1']) for (const h of scores.get(split)!.mustNotHits) console.log(`must-not: ${h}`);
 }
 
-const aci = readAciCases();
+const aci = readAciCases()?.filter((c) => !tuning || c.split !== 'test2');
+const engine = engineArg();
 if (!aci) console.log('ACI-Bench coding labels not found (aci-bench-coding/, aci-bench/ under CLINDOC_EVAL_DATA): skipping them');
-else {
+else if (engine && engine !== 'embedded') {
+  // A language model as an account would use it: the embedded codes plus the model's checked proposals.
+  const at = process.argv.indexOf('--max');
+  const cases = engineCases(aci, at > 0 ? Number(process.argv[at + 1]) : 7);
+  const answers = await answersWithEngine(engine, cases, coder, table);
+  if (answers) aciTable(`ACI-Bench reference notes, coder with ${engine}'s proposals (first ${cases.length} labelled notes; test2 held out)`, cases, answers, 'note');
+  process.exit(0);
+} else {
   const startup = performance.now() - t0;
   const w = performance.now();
   for (const w of WARM_UP) coder.analyze(w);
@@ -74,6 +89,7 @@ else {
   console.log(`ICD-10-CM ${table.edition}, embedded coder; table and coder ready in ${startup.toFixed(0)} ms, first analysis (builds the title index) ${first.toFixed(0)} ms`);
   const scores = aciTable('ACI-Bench reference notes (independent labels; test2 held out, never tuned on)', aci, fromNotes, 'note');
   if (verbose) listMisses(aci, fromNotes, scores);
+  if (tuning && !process.argv.includes('--dialogues')) process.exit(0);
   const fromDialogues = aci.map((c) => answer(c, c.dialogue, coder.analyzeTranscript));
   const dialogueScores = aciTable('ACI-Bench dialogues, coded from the conversation (labels of their reference notes)', aci, fromDialogues, 'dialogue');
   if (verbose && process.argv.includes('--dialogues')) listMisses(aci, fromDialogues, dialogueScores);

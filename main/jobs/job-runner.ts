@@ -85,11 +85,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (!diskFull) logger.warn('the disk is full: background jobs wait for space and resume when it returns');
     diskFull = true;
   };
-  const requeue = async (id: string, runAfter: number, message: string | null, refund = false): Promise<void> => {
+  /** Resolves false when the requeue could not be written (the job waits in `stranded`). */
+  const requeue = async (id: string, runAfter: number, message: string | null, refund = false): Promise<boolean> => {
     try {
       await store.requeue(id, runAfter, message, refund);
+      return true;
     } catch {
       stranded.set(id, { runAfter, message, refund });
+      return false;
     }
   };
 
@@ -154,7 +157,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         const lane = options.laneOf ? await options.laneOf(job).catch(() => 'default') : undefined;
         if (lane !== undefined && (lanes.get(lane) ?? 0) >= options.concurrency) {
           // Its engine is busy: back to the queue without using an attempt; other engines' jobs go on.
-          await requeue(job.id, Date.now() + LANE_RETRY_MS, null, true);
+          // A requeue that could not be written ends the pass: claiming on would take no step forward
+          // and, every call answering at once, would hold the event loop (a full disk spun a core).
+          if (!(await requeue(job.id, Date.now() + LANE_RETRY_MS, null, true))) break;
           continue;
         }
         if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);

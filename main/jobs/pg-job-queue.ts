@@ -17,8 +17,10 @@ export interface PgJobQueueOptions {
   schema?: string;
   handlers: Record<string, JobHandler>;
   logger: Logger;
-  /** Jobs run at the same time by this process (CLINDOC_JOB_CONCURRENCY, default 1). 0: enqueue only, never work. */
+  /** Jobs run at the same time by this process (CLINDOC_JOB_CONCURRENCY, default 1), per engine when `laneOf` is given. 0: enqueue only, never work. */
   concurrency: number;
+  /** The engine a job waits on: each engine gets its own slots (pg-job-worker.ts). */
+  laneOf?: (job: JobPayload) => Promise<string>;
   /** Attempts before a job is dead-lettered (default 5, as the SQLite runner). */
   maxAttempts?: number;
   /**
@@ -143,6 +145,7 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
     heartbeatMs: 1000 * (options.heartbeatSeconds ?? Math.max(0.5, Math.min(defaultExpiry, ...kinds.map(expiry)) / 4)),
     pollMs: 1000 * (options.pollingIntervalSeconds ?? 1),
     spaceRetrySeconds: options.spaceRetrySeconds ?? 5,
+    ...(options.laneOf ? { laneOf: options.laneOf } : {}),
   });
 
   return {

@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { DomainError, isOutOfSpace } from '../services/errors.js';
-import type { JobHandler } from './job-runner.js';
+import { MAX_LANES, type JobHandler } from './job-runner.js';
 import type { PgBossTables } from './pg-boss-tables.js';
 
 /** The queue that collects jobs whose last attempt failed; its worker calls `giveUp`. */
@@ -25,7 +25,16 @@ export interface PgJobWorkerOptions {
   heartbeatMs: number;
   pollMs: number;
   spaceRetrySeconds: number;
+  /**
+   * The engine a job's work waits on (as the SQLite runner's `laneOf`): with it each engine has
+   * `concurrency` slots of its own, up to {@link MAX_LANES} engines at once, so a hung server's
+   * jobs never hold the slots other engines' jobs need.
+   */
+  laneOf?: (job: JobPayload) => Promise<string>;
 }
+
+/** Seconds a job whose engine has no free slot waits before it is offered again (no attempt spent). */
+const LANE_WAIT_SECONDS = 1;
 
 export interface PgJobWorker {
   start(): void;
@@ -37,7 +46,7 @@ export interface PgJobWorker {
   runningCount(): number;
 }
 
-interface Running { queue: string; id: string; done: Promise<void>; abandoned: boolean }
+interface Running { queue: string; id: string; done: Promise<void>; abandoned: boolean; lane?: string }
 
 /**
  * The working half of the PostgreSQL queue: fetches jobs through pg-boss (which locks each row
@@ -55,6 +64,9 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
   let pollTimer: NodeJS.Timeout | undefined;
   let heartbeatTimer: NodeJS.Timeout | undefined;
   const running = new Map<string, Running>();
+  // Jobs running per engine, when jobs have lanes.
+  const lanes = new Map<string, number>();
+  const slots = options.laneOf ? options.concurrency * MAX_LANES : options.concurrency;
 
   // A job given back by `stop` may still finish here; its row then belongs to whoever runs it next.
   const finishJob = async (job: Running, work: () => Promise<void>, output?: object): Promise<void> => {
@@ -99,8 +111,9 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
     }
   };
 
-  const launch = (queue: string, fetched: PgBoss.JobWithMetadata<JobPayload>): void => {
-    const job: Running = { queue, id: fetched.id, done: Promise.resolve(), abandoned: false };
+  const launch = (queue: string, fetched: PgBoss.JobWithMetadata<JobPayload>, lane?: string): void => {
+    const job: Running = { queue, id: fetched.id, done: Promise.resolve(), abandoned: false, ...(lane !== undefined ? { lane } : {}) };
+    if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
     const work = queue === DEAD_LETTER_QUEUE
       ? runDeadLetter(job, fetched.data, fetched.output)
       : runJob(job, fetched.data, fetched.retryCount + 1, fetched.retryCount >= fetched.retryLimit);
@@ -108,6 +121,7 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
       .catch((err: Error & { code?: string }) => logger.error({ jobId: job.id, code: err.code, errName: err.name }, 'job bookkeeping failed; the job runs again when its lease lapses'))
       .finally(() => {
         running.delete(job.id);
+        if (job.lane !== undefined) lanes.set(job.lane, lanes.get(job.lane)! - 1);
         void pump();
       });
     running.set(job.id, job);
@@ -116,14 +130,22 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
   const fetchJobs = async (): Promise<void> => {
     // Kinds take turns being asked first, so a long backlog of one kind cannot starve the others.
     for (let i = 0; i < queues.length && working; i++) {
-      const free = options.concurrency - running.size;
+      const free = slots - running.size;
       if (free <= 0) break;
       const queue = queues[(rotation + i) % queues.length]!;
       const jobs = await boss.fetch<JobPayload>(queue, { batchSize: free, includeMetadata: true });
       if (jobs.length === 0) continue;
       // The lease a job was sent with is the enqueuing instance's; this worker's counts from here.
       if (queue !== DEAD_LETTER_QUEUE) await tables.heartbeat(queue, jobs.map((j) => j.id), expiry(queue)).catch(() => undefined);
-      for (const fetched of jobs) launch(queue, fetched);
+      for (const fetched of jobs) {
+        const lane = options.laneOf && queue !== DEAD_LETTER_QUEUE ? await options.laneOf(fetched.data).catch(() => 'default') : undefined;
+        if (lane !== undefined && (lanes.get(lane) ?? 0) >= options.concurrency) {
+          // Its engine's slots are taken: back to the queue for a moment, without spending an attempt.
+          await tables.release(queue, fetched.id, LANE_WAIT_SECONDS).catch(() => undefined);
+          continue;
+        }
+        launch(queue, fetched, lane);
+      }
     }
     rotation = (rotation + 1) % queues.length;
   };

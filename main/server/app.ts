@@ -238,7 +238,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   registerStorageRoutes(registry, { storage: services.storage });
   registerVisitRoutes(registry, { visits: services.visits });
   if (services.signIn) registerSignInRoutes(registry, { signIn: services.signIn, port: options.port });
-  registerSettingsRoutes(registry, { engines: services.engines });
+  registerSettingsRoutes(registry, { engines: services.engines, isOperator: (accountId) => services.accounts.isOperator(accountId) });
   if (services.models) registerModelRoutes(registry, { models: services.models });
   if (services.engineStatus) registerEngineRoutes(registry, { status: services.engineStatus });
 

@@ -37,5 +37,6 @@ export function createBackupFolder(dir: string, source: BackupSource): BackupFol
       return out;
     },
     remove: (name) => rmSync(pathOf(name), { force: true }),
+    location: dir,
   };
 }

@@ -45,7 +45,11 @@ export function createJobStore(db: Db, kinds: JobKinds = {}): JobStore {
   return {
     enqueue: async (j) => void enqueue.run(j.id, j.kind, j.accountId, j.resourceId, j.runAfter, Date.now(), Date.now()),
     claim: async (now) => {
-      const row = claim.get(now, now, ...filter.values) as Row | undefined;
+      // `all`, not `get`: `get` stops at the first row and resets the statement, and the reset's
+      // commit error is dropped, so on a full disk (SQLITE_FULL at commit) it handed out a job the
+      // database never marked running, again at every call: the runner claimed it without end.
+      // Run to the end, the commit's failure is thrown as any write's.
+      const [row] = claim.all(now, now, ...filter.values) as Row[];
       return row ? toJob(row) : undefined;
     },
     finish: async (id, status, error) => void finish.run(status, error, Date.now(), id),

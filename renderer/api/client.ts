@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { EngineSettingsBody, MacroBody, NoteCreated, NoteStyleBody, NoteStyleResult, TranscriptionAccepted, WebhookBody } from '../../shared/api/schemas.js';
 import type { WebhookEvent } from '../../shared/api/webhook-events.js';
@@ -6,12 +7,16 @@ import type { EnginesStatus, ModelList, ModelPullView, ModelView } from '../../s
 
 import type { AddendumBody, AddendumView, NoteEditBody, SignBody } from '../../shared/api/signing.js';
 import type { VisitBody, VisitSummary, VisitView } from '../../shared/api/visits.js';
+import type { BackupList, CreatedBackup } from '../../shared/api/backups.js';
 import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
-import type { CodingAnalysis } from '../state/codes-store.js';
+import type { CodingAnalysisView } from '../../shared/api/coding.js';
 import { serverLabel } from './clinic-server.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
+
+/** An answer of `POST /v1/coding/analyze`, typed by the server's own schema (the transport owns it; the codes store reads it). */
+export type CodingAnalysis = Static<typeof CodingAnalysisView>;
 
 /** A failed API call: the HTTP status and the server's `{error, message}` text (never patient data). */
 export class ApiError extends Error {
@@ -20,6 +25,9 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** Whether an error message is the client's own "cannot be reached" (status 0), which a reconnect makes untrue. */
+export const saidUnreachable = (message: string): boolean => / cannot be reached/.test(message);
 
 type Fetch = typeof fetch;
 
@@ -49,7 +57,7 @@ export interface ApiClient {
   createVisit(body: VisitBody): Promise<VisitView>;
   getVisit(id: string): Promise<VisitView>;
   /** Visits newest first; `q` finds them by patient name or what was said. */
-  listVisits(q?: string, cursor?: string): Promise<Page<VisitSummary>>;
+  listVisits(q?: string, cursor?: string, dateOfBirth?: string): Promise<Page<VisitSummary>>;
   /**
    * Autosave: changes the visit at `version` (412 when another window changed it since).
    * `keepalive` lets the request finish while the page is being closed.
@@ -82,6 +90,10 @@ export interface ApiClient {
   deleteWebhook(id: string): Promise<void>;
   /** What the account stores: counts and bytes by kind. */
   storageUsage(): Promise<StorageReport>;
+  /** Backups of the installation and the schedule (`GET /v1/backups`; operator role, else 403). */
+  listBackups(): Promise<BackupList>;
+  /** Writes a backup now (`POST /v1/backups`; operator role, else 403; 409 without a backup folder). */
+  createBackup(): Promise<CreatedBackup>;
   /** Deletes all of the account's data (not its audit trail). */
   deleteAllStorage(): Promise<DeletedCounts>;
   engineSettings(): Promise<EngineSettings>;
@@ -158,6 +170,8 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     },
     createNote: (body) => call('POST', '/v1/notes', body),
     storageUsage: () => call('GET', '/v1/storage'),
+    listBackups: () => call('GET', '/v1/backups'),
+    createBackup: () => call('POST', '/v1/backups'),
     engineSettings: () => call('GET', '/v1/settings/engines'),
     setEngineSettings: (choice) => call('PUT', '/v1/settings/engines', choice satisfies EngineSettingsBody),
 
@@ -180,7 +194,8 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     addAddendum: (noteId, text, author) => call('POST', `/v1/notes/${id(noteId)}/addenda`, { text, author } satisfies AddendumBody),
     createVisit: (body) => call('POST', '/v1/visits', body),
     getVisit: (visitId) => call('GET', `/v1/visits/${id(visitId)}`),
-    listVisits: (q, cursor) => call('GET', `${page('/v1/visits', cursor)}${q?.trim() ? `&q=${encodeURIComponent(q.trim())}` : ''}`),
+    listVisits: (q, cursor, dateOfBirth) =>
+      call('GET', `${page('/v1/visits', cursor)}${q?.trim() ? `&q=${encodeURIComponent(q.trim())}` : ''}${dateOfBirth ? `&dateOfBirth=${encodeURIComponent(dateOfBirth)}` : ''}`),
     updateVisit: (visitId, patch, version, options) =>
       call('PATCH', `/v1/visits/${id(visitId)}`, patch, 'data', { 'If-Match': `"${version}"` }, options?.keepalive ?? false),
     deleteVisit: (visitId) => call('DELETE', `/v1/visits/${id(visitId)}`, undefined, 'none'),

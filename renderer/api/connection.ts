@@ -6,6 +6,8 @@ export type { DesktopBridge };
 
 /** Key under which browser credentials are kept (sessionStorage, or localStorage when remembered). */
 export const CREDENTIALS_KEY = 'clindoc.credentials';
+/** Set in localStorage by "Sign out": the desktop's own credentials are not used again until "Sign in". */
+export const SIGNED_OUT_KEY = 'clindoc.signedOut';
 
 /** Where the credentials came from; 'clinic' is a clinic server chosen in Settings instead of the local API. */
 export type ConnectionSource = 'desktop' | 'link' | 'stored' | 'clinic';
@@ -59,8 +61,10 @@ async function exchangeToken(token: string, fetchImpl: typeof fetch): Promise<{ 
  * plain browser a page cannot read them from disk (any web page could then read the key): the
  * one-click link `npm run serve` prints carries a single-use token in its fragment (`#token=`),
  * which is taken out of the address bar at once and traded for the credentials; or the user
- * pastes them in Settings. They are kept in sessionStorage (gone when the tab closes) unless the
- * user asks to remember them on this computer (localStorage). The API key itself never travels
+ * pastes them in Settings. They are remembered on this computer (localStorage of the local API's
+ * own origin) until "Sign out", unless the user unticks Remember when pasting them (then
+ * sessionStorage, gone when the tab closes). After "Sign out" the desktop bridge's credentials
+ * are not used either until the physician signs in again. The API key itself never travels
  * in a URL. A clinic server chosen in Settings comes before all of these: once chosen, every call
  * goes there until the physician switches back to this computer.
  */
@@ -77,7 +81,7 @@ export async function resolveConnection(env: ConnectionEnv, fetchImpl: typeof fe
     }
     return { connection: { ...clinic, clinic: true }, source: 'clinic' };
   }
-  if (env.bridge) {
+  if (env.bridge && !env.local.getItem(SIGNED_OUT_KEY)) {
     const c = await env.bridge.connection();
     if (c.accountId && c.apiKey) return { connection: { baseUrl: c.baseUrl, accountId: c.accountId, apiKey: c.apiKey }, source: 'desktop' };
   }
@@ -86,7 +90,10 @@ export async function resolveConnection(env: ConnectionEnv, fetchImpl: typeof fe
     // Out of the address bar before anything else, so neither a used token nor a failure stays there.
     env.clearHash();
     const creds = await exchangeToken(token, fetchImpl);
-    env.session.setItem(CREDENTIALS_KEY, JSON.stringify(creds));
+    // Remembered on this computer by default: the link works once, and the physician should not meet
+    // the key form again on the next start. localStorage belongs to this origin alone (the local
+    // API's own page), so no other web page can read it; "Sign out" removes it.
+    storeCredentials(env, creds, true);
     return { connection: { baseUrl: '', ...creds }, source: 'link' };
   }
   const stored = parseStored(env.session.getItem(CREDENTIALS_KEY)) ?? parseStored(env.local.getItem(CREDENTIALS_KEY));
@@ -130,6 +137,7 @@ export function pasteCredentials(
 /** Keeps browser-entered credentials: for this tab only, or on this computer when `remember`. */
 export function storeCredentials(env: Pick<ConnectionEnv, 'session' | 'local'>, creds: { accountId: string; apiKey: string }, remember: boolean): void {
   const raw = JSON.stringify(creds);
+  env.local.removeItem(SIGNED_OUT_KEY);
   env.session.setItem(CREDENTIALS_KEY, raw);
   if (remember) env.local.setItem(CREDENTIALS_KEY, raw);
   else env.local.removeItem(CREDENTIALS_KEY);
@@ -140,3 +148,12 @@ export function forgetCredentials(env: Pick<ConnectionEnv, 'session' | 'local'>)
   env.session.removeItem(CREDENTIALS_KEY);
   env.local.removeItem(CREDENTIALS_KEY);
 }
+
+/** "Sign out": forgets the credentials and keeps the desktop's own from being used until "Sign in". */
+export function signOut(env: Pick<ConnectionEnv, 'session' | 'local'>): void {
+  forgetCredentials(env);
+  env.local.setItem(SIGNED_OUT_KEY, '1');
+}
+
+/** Whether the physician signed out on this computer (and has not signed in since). */
+export const signedOut = (env: Pick<ConnectionEnv, 'local'>): boolean => Boolean(env.local.getItem(SIGNED_OUT_KEY));

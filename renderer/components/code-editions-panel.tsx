@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { CodeEditionList } from '../../shared/api/coding-editions.js';
+import { CMS_ICD10_PAGE, editionAge } from '../state/code-edition-age.js';
 import { useConnection } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
@@ -8,7 +9,7 @@ import { ErrorMessage, StatusMessage } from './messages.js';
  * file, optionally the tabular XML), the same import as `clindoc codes import`. The code set is
  * the installation's: every account codes with the newest edition present.
  */
-export function CodeEditionsPanel() {
+export function CodeEditionsPanel({ today }: { today?: Date } = {}) {
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
   const [editions, setEditions] = useState<CodeEditionList>();
   const [order, setOrder] = useState<File>();
@@ -64,6 +65,27 @@ export function CodeEditionsPanel() {
           ))}
         </ul>
       )}
+      {(() => {
+        // CMS puts a new edition in force every 1 October; a stale code set is said in words, with what to do.
+        const age = editions?.active ? editionAge(editions.active, today ?? new Date()) : undefined;
+        if (!age) return null;
+        const since = age.replacedOn.toLocaleDateString(undefined, { dateStyle: 'long' });
+        return (
+          <div className="message warning" role="status" data-testid="edition-outdated">
+            <p>
+              <strong>A newer ICD-10-CM edition exists.</strong> FY{age.edition} was replaced on {since}; FY{age.current} is in force now
+              {age.current - age.edition > 1 ? ` (${age.current - age.edition} editions newer than the one in use)` : ''}. Codes suggested from
+              FY{age.edition} may have been split, retired or renamed since.
+            </p>
+            <p>
+              To update: on <a href={CMS_ICD10_PAGE} target="_blank" rel="noreferrer">the CMS ICD-10 page</a>, open “{age.current} ICD-10-CM files”,
+              download “Code Descriptions in Tabular Order” and “Code Tables, Tabular and Index” (ZIP files), unzip them, and import
+              the order file (the <code>.txt</code> named “order”) and the tabular list (the <code>.xml</code> named “tabular”) below, or give
+              them to <code>clindoc codes import</code>. Importing needs the operator role.
+            </p>
+          </div>
+        );
+      })()}
       <form onSubmit={(e) => void submit(e)} aria-label="Import an ICD-10-CM release">
         <p className="hint">Codes change every October. Load the CMS release (order file, and the tabular list XML for inclusion terms and notes); plain or .gz. It is used for every account of this installation.</p>
         <div className="grid">

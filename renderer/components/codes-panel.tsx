@@ -1,23 +1,22 @@
 import { useStore } from 'zustand';
-import { codeKey, decisionOf, splitByCodePoints, type CodeSuggestion } from '../state/codes-store.js';
+import { codeKey, decisionOf, type CodeSuggestion } from '../state/codes-store.js';
+import { MarkdownView } from './markdown-view.js';
 import { useCodes, useNotes, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
 const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
 /**
- * The note's text with one suggestion's evidence marked. The offsets count code points of the
- * text that was analysed (the note's markdown), so the text is drawn as it was sent, whitespace
- * kept, and marks are placed by code point, never by UTF-16 index.
+ * The note drawn as formatted text with one suggestion's evidence marked in place. The offsets
+ * count code points of the text that was analysed (the note's markdown), and the marks are placed
+ * by code point before the markdown is read, so they land on the same words in the formatted note
+ * and nothing moves when evidence is shown or hidden.
  */
 export function EvidenceNote({ text, suggestion }: { text: string; suggestion: CodeSuggestion }) {
-  const pieces = splitByCodePoints(text, suggestion.evidence);
-  return (
-    <article className="markdown evidence-note" aria-label={`Note with the evidence for ${suggestion.code}`} data-testid="evidence-note">
-      {pieces.map((p, i) => (p.marked ? <mark key={i} className="evidence">{p.text}</mark> : <span key={i}>{p.text}</span>))}
-    </article>
-  );
+  return <MarkdownView markdown={text} marks={suggestion.evidence} label={evidenceLabel(suggestion)} testId="evidence-note" />;
 }
+
+export const evidenceLabel = (suggestion: CodeSuggestion): string => `Note with the evidence for ${suggestion.code}`;
 
 /** The suggestion whose evidence the note view should mark now, when it still refers to the note shown. */
 export function useActiveEvidence(): { text: string; suggestion: CodeSuggestion } | undefined {

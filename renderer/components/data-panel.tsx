@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { deleteAllData, describeDeleted, describeUsage, formatBytes, storageUsage, type StorageReport } from '../state/data-admin.js';
 import { useConnection, useStores } from '../state/stores.js';
+import { BackupsPanel } from './backups-panel.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
-/** The data folder, how much is stored, and deleting all of it (after confirmation). */
+/** The data folder, how much is stored, its backups, and deleting all of it (after confirmation). */
 export function DataPanel() {
   const { bridge, dictation, notes } = useStores();
   const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
@@ -64,6 +65,7 @@ export function DataPanel() {
       </div>
       {progress && <StatusMessage>{progress}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
+      <BackupsPanel />
       <dialog ref={dialog} aria-labelledby="delete-title">
         <form method="dialog" onSubmit={(e) => { e.preventDefault(); void deleteAll(); }}>
           <h3 id="delete-title">Delete all data?</h3>

@@ -1,15 +1,18 @@
 import { useState } from 'react';
-import { documentText } from '../../shared/export/fhir-document-reference.js';
-import { buildNoteBundle, withCodesBlock } from '../../shared/export/fhir-bundle.js';
-import { markdownToPlainText } from '../../shared/export/markdown.js';
+import { attestedMarkdown, attestedPdfMarkdown, attestedPlainText, pdfFrame, type AttestedNote } from '../../shared/export/attestation.js';
+import { buildNoteBundle } from '../../shared/export/fhir-bundle.js';
 import { saveFile } from '../save-file.js';
 import { useStore } from 'zustand';
-import { useNotes, useStores } from '../state/stores.js';
+import { useNotes, usePrefs, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
 const stamp = (): string => new Date().toISOString().slice(0, 10);
 
-/** Export of the (edited) note: markdown, plain text, PDF, clipboard and FHIR R4 DocumentReference. */
+/**
+ * Export of the (edited) note: markdown, plain text, PDF, clipboard and FHIR R4 DocumentReference.
+ * The human-readable ones attest (`shared/export/attestation.ts`): patient, encounter, author,
+ * PRELIMINARY or the electronic signature, addenda each signed, accepted codes, local times.
+ */
 export function ExportPanel() {
   const { bridge, visits } = useStores();
   // Codes the physician accepted travel with the note: Conditions in FHIR, a Codes block in text.
@@ -22,8 +25,13 @@ export function ExportPanel() {
   const date = useNotes((s) => s.date);
   const signature = useNotes((s) => s.signature);
   const addenda = useNotes((s) => s.addenda);
-  // What leaves the app is the document: the note and, once amended, its addenda.
-  const text = documentText({ markdown, addenda });
+  const signerName = usePrefs((p) => p.signerName);
+  // What leaves the app is the document: the note, its status or signature, addenda, codes.
+  const attested: AttestedNote = {
+    markdown, signature, addenda, codes, author: signerName,
+    patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) },
+    ...(date ? { encounterDate: date } : {}),
+  };
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -46,10 +54,10 @@ export function ExportPanel() {
     <section className="export" aria-labelledby="export-title">
       <h3 id="export-title">Export</h3>
       <div className="toolbar">
-        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, text, 'text/markdown'))}>
+        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, attestedMarkdown(attested), 'text/markdown'))}>
           Export Markdown
         </button>
-        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, withCodesBlock(markdownToPlainText(text), codes), 'text/plain'))}>
+        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, attestedPlainText(attested), 'text/plain'))}>
           Export plain text
         </button>
         <button
@@ -58,7 +66,7 @@ export function ExportPanel() {
           onClick={() =>
             void run('PDF export', async () => {
               const { noteToPdf } = await import('../../shared/export/pdf.js');
-              return saveFile(bridge, `${base}.pdf`, await noteToPdf(text, 'Clinical note'), 'application/pdf');
+              return saveFile(bridge, `${base}.pdf`, await noteToPdf(attestedPdfMarkdown(attested), 'Clinical note', pdfFrame(attested)), 'application/pdf');
             })
           }
         >
@@ -86,7 +94,7 @@ export function ExportPanel() {
           disabled={disabled}
           onClick={() =>
             void run('Copy', async () => {
-              await navigator.clipboard.writeText(withCodesBlock(markdownToPlainText(text), codes));
+              await navigator.clipboard.writeText(attestedPlainText(attested));
               return true;
             })
           }

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { localTime } from '../../shared/export/local-time.js';
 import { MarkdownView } from './markdown-view.js';
 import { useNotes, usePrefs, useStores } from '../state/stores.js';
 
-const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// The same local time with its zone as the exported documents say (shared/export/local-time.ts).
+const when = (ms: number): string => localTime(ms);
 
 /**
  * Draft, sign, amend: the signing form while the note is a draft; once signed, the signed badge,

@@ -18,6 +18,8 @@ const STATUS_TEXT: Record<string, string> = {
 export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void }) {
   const { dictation, prefs } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
+  // While the API is down the app's banner says so; "connect in Settings" would send the physician the wrong way.
+  const offline = useConnection((s) => s.status === 'offline');
   const status = useDictation((s) => s.status);
   const text = useDictation((s) => docText(s.doc));
   const insertion = useDictation((s) => s.insertion);
@@ -100,7 +102,7 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
         {STATUS_TEXT[status]}
         {macroCount > 0 ? ` · ${macroCount} macro${macroCount === 1 ? '' : 's'} active` : ' · no macros yet (add them under Macros)'}
       </p>
-      {!ready && <ErrorMessage>Connect to the local API in Settings to dictate.</ErrorMessage>}
+      {!ready && !offline && <ErrorMessage>Connect to the local API in Settings to dictate.</ErrorMessage>}
       {errors.map((e) => (
         <ErrorMessage key={e.id} onDismiss={() => dictation.getState().dismissError(e.id)}>{e.message}</ErrorMessage>
       ))}

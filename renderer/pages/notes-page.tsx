@@ -1,13 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
 import type { NoteKind } from '../api/types.js';
-import { CodesPanel, EvidenceNote, useActiveEvidence } from '../components/codes-panel.js';
+import { CodesPanel, evidenceLabel, useActiveEvidence } from '../components/codes-panel.js';
 import { EncounterRecorder } from '../components/encounter-recorder.js';
 import { ExportPanel } from '../components/export-panel.js';
 import { MarkdownView } from '../components/markdown-view.js';
+import { CarryPanel, NoteVersions } from '../components/note-versions.js';
 import { SignPanel } from '../components/sign-panel.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { StyleMaker } from '../components/style-maker.js';
+import { locked } from '../state/note-store.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -18,10 +20,12 @@ const STATUS_TEXT: Record<string, string> = {
 
 /** From encounter to note: transcript, options, generation with status, the note, editing, export. */
 export function NotesPage() {
-  const { notes, dictation } = useStores();
+  const { notes, dictation, visits } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
   const s = useNotes((x) => x);
   const working = s.status === 'submitting' || s.status === 'STATUS_PENDING' || s.status === 'STATUS_PROCESSING';
+  // A signed note and its transcript are read-only; "Start a new version" opens them for a new draft.
+  const isLocked = locked(s);
   const medCount = s.medicationList.split(',').map((m) => m.trim()).filter(Boolean).length;
   const dictated = dictation.getState().text();
   // While a code suggestion is hovered or shown, the note is drawn with its evidence marked.
@@ -44,18 +48,33 @@ export function NotesPage() {
     <section className="page notes" aria-labelledby="notes-title">
       <h2 id="notes-title">Note</h2>
       <div className="columns">
-        <form className="inputs" onSubmit={(e) => { e.preventDefault(); void notes.getState().generate(); }} aria-label="Note inputs">
+        <form
+          className="inputs"
+          aria-label="Note inputs"
+          onSubmit={(e) => {
+            e.preventDefault();
+            // The note shown now is saved into the visit before a new one takes its place, so none drops out of the visit.
+            void visits.getState().flush().then(() => notes.getState().generate());
+          }}
+        >
           <EncounterRecorder />
           <label htmlFor="transcript">Transcript</label>
+          {isLocked && (
+            <p className="hint locked-hint" id="transcript-locked">
+              <span className="badge signed">Signed</span> The note and its transcript are read-only. A new version is a new draft; the signed note stays as it is.
+            </p>
+          )}
           <textarea
             id="transcript"
             rows={10}
+            readOnly={isLocked}
+            aria-describedby={isLocked ? 'transcript-locked' : undefined}
             value={s.transcript}
             onChange={(e) => s.set({ transcript: e.target.value })}
             placeholder="Paste or type the encounter transcript, record it above, or use your dictation."
           />
           <div className="toolbar">
-            <button type="button" disabled={!dictated} onClick={() => s.set({ transcript: dictated })}>Use dictated text</button>
+            <button type="button" disabled={!dictated || isLocked} onClick={() => s.set({ transcript: dictated })}>Use dictated text</button>
           </div>
           <div className="grid">
             <label>
@@ -111,10 +130,17 @@ export function NotesPage() {
             <textarea id="medications" rows={2} value={s.medicationList} onChange={(e) => s.set({ medicationList: e.target.value })} aria-describedby="med-count" />
             <span id="med-count" className={medCount > 50 ? 'hint bad' : 'hint'}>{medCount} of 50 medications</span>
           </fieldset>
-          <div className="toolbar">
-            <button type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
-              {s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
-            </button>
+          <div className="toolbar generate-bar">
+            {isLocked ? (
+              // Own keys: React must not turn this very button into the submit button during its click,
+              // or the click would go on to submit the form and write a version at once.
+              <button key="start-new" type="button" className="primary" disabled={!ready || working} onClick={() => s.startNewVersion(true)}>Start a new version</button>
+            ) : (
+              <button key="generate" type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
+                {s.newVersion ? 'Write the new version' : s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
+              </button>
+            )}
+            {s.newVersion && <button type="button" onClick={() => s.startNewVersion(false)}>Keep only the signed note</button>}
             <span className="hint">Ctrl+Enter · ? for all shortcuts</span>
           </div>
         </form>
@@ -145,17 +171,25 @@ export function NotesPage() {
                   )}
                 </div>
               )}
+              <CarryPanel />
+              {/* Signing sits above the note, so it is in sight at 1366x768 however long the note is. */}
+              <SignPanel />
               {s.editing ? (
                 <>
                   <label htmlFor="note-edit">Edit note (markdown)</label>
                   <textarea id="note-edit" rows={24} value={s.markdown} onChange={(e) => s.setMarkdown(e.target.value)} />
                 </>
-              ) : evidence ? (
-                <EvidenceNote text={evidence.text} suggestion={evidence.suggestion} />
               ) : (
-                <MarkdownView markdown={s.markdown} label="Generated note" ref={noteView} />
+                // One view whether or not a code's evidence is shown: the marks are drawn inside the
+                // formatted note, so hovering a suggestion moves nothing (no raw markdown, no reflow).
+                <MarkdownView
+                  markdown={s.markdown}
+                  label={evidence ? evidenceLabel(evidence.suggestion) : 'Generated note'}
+                  ref={noteView}
+                  {...(evidence ? { marks: evidence.suggestion.evidence, testId: 'evidence-note' } : {})}
+                />
               )}
-              <SignPanel />
+              <NoteVersions />
               <CodesPanel />
               <ExportPanel />
             </>

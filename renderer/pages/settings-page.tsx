@@ -17,7 +17,8 @@ function ConnectionForm() {
   const message = useConnection((s) => s.message);
   const [accountId, setAccountId] = useState('');
   const [apiKey, setApiKey] = useState('');
-  const [remember, setRemember] = useState(false);
+  // On this computer the sign-in is remembered unless unticked (Sign out forgets it).
+  const [remember, setRemember] = useState(true);
   // Pasting the printed lines ("X-ACCOUNT-ID: …", "X-API-KEY: …") into either field fills both.
   const onPaste = (e: React.ClipboardEvent<HTMLInputElement>): void => pasteCredentials(e, { accountId: setAccountId, apiKey: setApiKey });
   // A line typed or dropped in whole ("X-API-KEY: cdk_…") keeps only the value.
@@ -27,8 +28,8 @@ function ConnectionForm() {
       {status === 'missing' && message && <ErrorMessage>{message}</ErrorMessage>}
       <p>
         Open the sign-in link <code>npm run serve</code> printed, or paste the two lines it printed (<code>X-ACCOUNT-ID: …</code> and
-        <code> X-API-KEY: …</code>) into either field; <code>clindoc credentials</code> prints them again. They are kept for this tab only
-        unless you tick Remember.
+        <code> X-API-KEY: …</code>) into either field; <code>clindoc credentials</code> prints them again. This browser remembers them on
+        this computer until you sign out; untick Remember to keep them for this tab only (a shared computer).
       </p>
       <label htmlFor="account-id">Account id</label>
       <input id="account-id" value={accountId} onPaste={onPaste} onChange={(e) => setAccountId(value(e.target.value, 'accountId'))} autoComplete="off" required />
@@ -45,8 +46,24 @@ function ConnectionForm() {
 
 /** Connection and integration details, preferences, engines, webhooks, data. */
 export function SettingsPage() {
-  const { connection, prefs, dictation, notes } = useStores();
+  const { connection, prefs, dictation, notes, visits, bridge } = useStores();
   const state = useConnection((s) => s);
+  const [signOutError, setSignOutError] = useState<string>();
+  // Signing out saves the open visit and takes it off the screen first: on a shared computer the
+  // next person must not find the last patient there, and nothing typed is lost.
+  const signOut = async (): Promise<void> => {
+    setSignOutError(undefined);
+    if (dictation.getState().status !== 'idle') await dictation.getState().stop();
+    await visits.getState().flush();
+    const { save, saveError } = visits.getState();
+    if (save === 'conflict' || save === 'error') {
+      setSignOutError(`The open visit is not saved yet (${saveError ?? 'not saved'}). Save it, or start a new visit, before signing out.`);
+      return;
+    }
+    await visits.getState().startNew();
+    visits.setState({ items: [], nextCursor: null, query: '', dateOfBirth: '', listError: undefined });
+    connection.getState().signOut();
+  };
   const language = usePrefs((s) => s.language);
   const formatting = usePrefs((s) => s.formatting);
   const clinic = state.clinic;
@@ -62,10 +79,24 @@ export function SettingsPage() {
         {(state.status === 'rejected' || state.status === 'offline') && <ErrorMessage>{state.message}</ErrorMessage>}
         {/* With a clinic server chosen, its panel below is where credentials change. */}
         {!clinic && (state.status === 'ready' && state.connection ? (
-          state.source !== 'desktop' && <button type="button" onClick={() => connection.getState().forget()}>Forget these credentials</button>
+          <div className="toolbar">
+            <span data-testid="signed-in">
+              {state.source === 'desktop' ? 'Signed in with this computer\'s account.' : state.remembered ? 'Signed in. This browser stays signed in on this computer until you sign out.' : 'Signed in for this tab only.'}
+            </span>
+            <button type="button" onClick={() => void signOut()}>Sign out</button>
+          </div>
+        ) : state.status === 'loading' || state.status === 'checking' || state.status === 'offline' ? null : bridge && state.signedOut ? (
+          <div className="toolbar">
+            <span>You signed out.</span>
+            <button type="button" className="primary" onClick={() => void connection.getState().signInAgain()}>Sign in</button>
+          </div>
         ) : (
-          state.status !== 'loading' && state.source !== 'desktop' && <ConnectionForm />
+          <>
+            {state.signedOut && <StatusMessage>You signed out. To sign in again, paste the two lines <code>clindoc credentials</code> prints, or open the sign-in link a new start of <code>npm run serve</code> prints.</StatusMessage>}
+            <ConnectionForm />
+          </>
         ))}
+        {signOutError && <ErrorMessage onDismiss={() => setSignOutError(undefined)}>{signOutError}</ErrorMessage>}
       </section>
       <ClinicServerPanel />
       <section aria-labelledby="prefs-title">

@@ -1,12 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { CodeSuggestion as CodeSuggestionSchema, CodingAnalysisView } from '../../shared/api/coding.js';
+import type { CodeSuggestion as CodeSuggestionSchema } from '../../shared/api/coding.js';
 import type { ApiClient } from '../api/client.js';
 import type { VisitCode, VisitState } from './visit-store.js';
 
-/** A suggestion and an answer of `POST /v1/coding/analyze`, typed by the server's own schemas. */
+/** A suggestion of `POST /v1/coding/analyze`, typed by the server's own schema. */
 export type CodeSuggestion = Static<typeof CodeSuggestionSchema>;
-export type CodingAnalysis = Static<typeof CodingAnalysisView>;
 
 export type Decision = 'accepted' | 'rejected';
 

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
 import { clearClinicServer, maskKey, normalizeServerUrl, readClinicServer, saveClinicServer, type ClinicServer } from '../api/clinic-server.js';
-import { forgetCredentials, resolveConnection, SignInLinkError, storeCredentials, type ConnectionEnv, type ConnectionSource } from '../api/connection.js';
+import { CREDENTIALS_KEY, resolveConnection, SIGNED_OUT_KEY, signedOut, signOut, SignInLinkError, storeCredentials, type ConnectionEnv, type ConnectionSource } from '../api/connection.js';
 import type { Connection } from '../api/types.js';
 
 /** What Settings shows of the saved clinic server: never the whole key. */
@@ -31,7 +31,20 @@ export interface ConnectionState {
   load(): Promise<void>;
   /** Uses credentials the user typed; `remember` keeps them on this computer. */
   enter(accountId: string, apiKey: string, remember: boolean): Promise<void>;
-  forget(): void;
+  /** "Sign out": forgets the credentials on this computer; the key form (or, in the desktop app, "Sign in") comes back. */
+  signOut(): void;
+  /** Whether the physician signed out here; the desktop app then waits for "Sign in". */
+  signedOut: boolean;
+  /** Whether this browser keeps the sign-in after the tab closes (localStorage), as Settings says. */
+  remembered: boolean;
+  /** Desktop app, after "Sign out": signs in again with this computer's own account. */
+  signInAgain(): Promise<void>;
+  /**
+   * Asks the API whether it is up every `everyMs` (default 3 s) while the page is open: a server
+   * that stops answering turns the header red within seconds, and one that answers again is used
+   * again (credentials checked) so what said it was unreachable can clear. Returns the stop.
+   */
+  watch(everyMs?: number): () => void;
   /** The clinic server chosen in Settings, when one is (then every call goes there). */
   clinic?: ClinicServerView;
   /** Calls the clinic server with these credentials (an authenticated read) and says how it went; changes nothing. */
@@ -117,6 +130,7 @@ export function createConnectionStore(deps: ConnectionDeps): StoreApi<Connection
     async load() {
       try {
         const found = await resolveConnection(deps.env, deps.fetch);
+        store.setState({ signedOut: signedOut(deps.env), remembered: Boolean(deps.env.local.getItem(CREDENTIALS_KEY)) });
         if (!found) {
           store.setState({ status: 'missing', message: undefined });
           return;
@@ -130,11 +144,62 @@ export function createConnectionStore(deps: ConnectionDeps): StoreApi<Connection
     async enter(accountId, apiKey, remember) {
       const creds = { accountId: accountId.trim(), apiKey: apiKey.trim() };
       storeCredentials(deps.env, creds, remember);
+      store.setState({ signedOut: false, remembered: remember });
       await check({ baseUrl: store.getState().connection?.baseUrl ?? '', ...creds }, 'stored');
     },
-    forget() {
-      forgetCredentials(deps.env);
-      store.setState({ status: 'missing', connection: undefined, client: undefined, source: undefined, message: undefined });
+    signedOut: signedOut(deps.env),
+    remembered: false,
+    signOut() {
+      signOut(deps.env);
+      store.setState({ status: 'missing', connection: undefined, client: undefined, source: undefined, message: undefined, signedOut: true, remembered: false });
+    },
+    async signInAgain() {
+      deps.env.local.removeItem(SIGNED_OUT_KEY);
+      store.setState({ signedOut: false });
+      await store.getState().load();
+    },
+    watch(everyMs = 3_000) {
+      const fetchImpl = deps.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+      let busy = false;
+      // A clinic's proxy may not pass /healthz; then the API itself is asked (any HTTP answer means it is up).
+      let viaApi = false;
+      const answers = async (s: ConnectionState): Promise<boolean> => {
+        if (!viaApi) {
+          const base = s.connection?.baseUrl ?? s.clinic?.baseUrl ?? '';
+          const ok = await fetchImpl(`${base}/healthz`, { cache: 'no-store' }).then((r) => r.ok, () => false);
+          if (ok || !s.client) return ok;
+        }
+        if (!s.client) return false;
+        try {
+          await s.client.listWebhooks();
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status === 0) return false;
+        }
+        viaApi = true;
+        return true;
+      };
+      const tick = async (): Promise<void> => {
+        const s = store.getState();
+        // Nothing to watch before credentials are found, while they are checked, or after sign-out.
+        if (busy || (s.status !== 'ready' && s.status !== 'offline')) return;
+        busy = true;
+        try {
+          const up = await answers(s);
+          const now = store.getState();
+          if (!up && now.status === 'ready') {
+            store.setState({
+              status: 'offline',
+              message: now.clinic ? 'The clinic server stopped answering. Clindoc keeps trying.' : 'The local API stopped answering. Is Clindoc still running? Clindoc keeps trying.',
+            });
+          } else if (up && now.status === 'offline') {
+            await now.load();
+          }
+        } finally {
+          busy = false;
+        }
+      };
+      const timer = setInterval(() => void tick(), everyMs);
+      return () => clearInterval(timer);
     },
   }));
   return store;

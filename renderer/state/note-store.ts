@@ -4,6 +4,7 @@ import type { CreateNoteRequest, NoteKind, NoteStatus, TranscriptionRecord } fro
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { NoteLanguage } from '../../shared/languages.js';
 import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
+import { carryInto, linesToCarry, upsertVersion, type CarryLine, type CarryOffer, type NoteVersion, type PreviousVersion } from './note-versions.js';
 
 export interface SavedStyle { name: string; template: string }
 
@@ -47,7 +48,21 @@ export interface NoteState extends NoteInputs {
   signing: 'idle' | 'saving' | 'signing' | 'amending';
   /** Encounter recordings sent for transcription in this visit. */
   recordings: { transcriptionId: string; name?: string; createdAt?: number }[];
+  /** Every note of the visit, oldest first, with where it stands (signed ones stay listed and reachable). */
+  versions: NoteVersion[];
+  /** The physician chose "Start a new version" on a signed note: the transcript is open for a new draft. */
+  newVersion: boolean;
+  /** Lines of the previous version the new draft lacks, offered to the physician. */
+  carry?: CarryOffer;
+  /** Changes the inputs; the transcript of a signed note stays as it is (see `locked`). */
   set(patch: Partial<NoteInputs>): void;
+  /** Opens (true) or closes the inputs of a signed note for a new draft version; the signed note is kept. */
+  startNewVersion(on: boolean): void;
+  /** Lists the notes of the visit (`visitId`, plus the one shown) with their status. */
+  refreshVersions(visitId: string | undefined): Promise<void>;
+  /** Puts the chosen lines of the previous version into the new draft and saves it. */
+  acceptCarry(lines: CarryLine[]): Promise<void>;
+  dismissCarry(): void;
   /** Shows a stored note (reopening a visit); one still being written is followed until it is done. */
   load(noteId: string): Promise<void>;
   /** Empties the inputs and the note, for a new visit. */
@@ -88,6 +103,9 @@ export interface NoteDeps {
 
 const STYLES_KEY = 'clindoc.styles';
 
+/** A signed note and its transcript are read-only until the physician starts a new version. */
+export const locked = (s: Pick<NoteState, 'signature' | 'newVersion'>): boolean => s.signature.status !== 'draft' && !s.newVersion;
+
 /** Turns a diarized transcription into a transcript with one line per speaker turn. */
 export function transcriptFromRecord(record: TranscriptionRecord): string {
   const speakers = new Set(record.utterances.map((u) => u.speaker).filter((s) => s !== null));
@@ -126,7 +144,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       if (mine !== generation) return;
       if (note.status === 'STATUS_DONE') {
         const md = note.payload?.markdown ?? '';
-        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda });
+        const versions = upsertVersion(store.getState().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start });
+        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda, versions });
       }
       if (note.status === 'STATUS_FAILED') return store.setState({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
       store.setState({ status: note.status });
@@ -158,7 +177,38 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     addenda: [],
     signing: 'idle',
     recordings: [],
-    set: (patch) => set(patch),
+    versions: [],
+    newVersion: false,
+    set: (patch) => {
+      if (patch.transcript !== undefined && locked(get())) {
+        const { transcript: _kept, ...rest } = patch;
+        return set(rest);
+      }
+      set(patch);
+    },
+    startNewVersion: (on) => set({ newVersion: on && get().signature.status !== 'draft', error: undefined }),
+    async refreshVersions(visitId) {
+      const client = deps.client();
+      if (!client) return;
+      try {
+        const ids = visitId ? (await client.getVisit(visitId)).notes.map((n) => n.noteId) : [];
+        const shown = get().noteId;
+        if (shown && !ids.includes(shown)) ids.push(shown);
+        const found = await Promise.all(ids.map((id) => client.getNote(id).then(
+          (n): NoteVersion => ({ noteId: id, status: n.status, signature: n.signature, createdAt: n.timestamp.start }),
+          () => undefined,
+        )));
+        set({ versions: found.filter((v): v is NoteVersion => v !== undefined) });
+      } catch {
+        // The list is a convenience; the visit and its notes are unchanged.
+      }
+    },
+    async acceptCarry(lines) {
+      if (get().signature.status !== 'draft' || lines.length === 0) return set({ carry: undefined });
+      set({ markdown: carryInto(get().markdown, lines), carry: undefined });
+      await get().saveEdits();
+    },
+    dismissCarry: () => set({ carry: undefined }),
     problems() {
       const s = get();
       const out: string[] = [];
@@ -173,8 +223,13 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       const client = deps.client();
       const problems = get().problems();
       if (!client) return set({ error: 'Connect to the local API in Settings first.' });
+      if (locked(get())) return set({ error: 'This note is signed and stays as it is. Press “Start a new version” to write a new draft beside it.' });
       if (problems.length > 0) return set({ error: problems.join(' ') });
       const s = get();
+      // What the physician sees now becomes the previous version; its lines the new draft lacks are offered back.
+      const previous: PreviousVersion | undefined = s.noteId && s.markdown.trim()
+        ? { noteId: s.noteId, markdown: s.markdown, ...(s.generated !== undefined ? { generated: s.generated } : {}), signed: s.signature.status !== 'draft', addenda: s.addenda }
+        : undefined;
       const body: CreateNoteRequest = {
         transcript: s.transcript,
         language: s.language,
@@ -187,11 +242,12 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         ...(s.medicationList.trim() ? { medicationList: s.medicationList.trim() } : {}),
       };
       const mine = ++generation;
-      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined });
+      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined });
       try {
         const { noteId } = await client.createNote(body);
-        set({ noteId, status: 'STATUS_PENDING' });
+        set({ noteId, status: 'STATUS_PENDING', versions: upsertVersion(get().versions, { noteId, status: 'STATUS_PENDING', signature: { status: 'draft' }, createdAt: Date.now() }) });
         await follow(client, noteId, mine);
+        if (previous && mine === generation && get().status === 'STATUS_DONE') set({ carry: linesToCarry(previous, get().markdown) });
       } catch (err) {
         if (mine === generation) set({ status: 'STATUS_FAILED', error: (err as Error).message });
       }
@@ -200,7 +256,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       const client = deps.client();
       if (!client) return;
       const mine = ++generation;
-      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined });
+      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined });
       try {
         await follow(client, noteId, mine);
       } catch (err) {
@@ -212,7 +268,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       set({
         transcript: '', patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
         status: 'idle', noteId: undefined, generated: undefined, markdown: '', savedMarkdown: undefined, version: undefined, editing: false, error: undefined,
-        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined,
+        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined,
       });
     },
     setEditing: (editing) => set({ editing: editing && get().signature.status === 'draft' }),
@@ -251,7 +307,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       set({ signing: 'signing', error: undefined });
       try {
         const note = await client.signNote(noteId, signer.trim(), get().version!);
-        set({ version: note.version, signature: note.signature, addenda: note.addenda, editing: false });
+        set({ version: note.version, signature: note.signature, addenda: note.addenda, editing: false, carry: undefined,
+          versions: upsertVersion(get().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start }) });
       } catch (err) {
         set({ error: (err as Error).message });
       } finally {
@@ -267,7 +324,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       try {
         const addendum = await client.addAddendum(noteId, text, author.trim());
         const note = await client.getNote(noteId);
-        set({ addenda: note.addenda.length ? note.addenda : [...get().addenda, addendum], signature: note.signature, version: note.version });
+        set({ addenda: note.addenda.length ? note.addenda : [...get().addenda, addendum], signature: note.signature, version: note.version,
+          versions: upsertVersion(get().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start }) });
       } catch (err) {
         set({ error: (err as Error).message });
       } finally {
@@ -277,6 +335,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     async transcribeEncounter(audio, filename) {
       const client = deps.client();
       if (!client) return set({ encounterError: 'Connect to the local API in Settings first.' });
+      if (locked(get())) return set({ encounterError: 'The note is signed: its transcript stays as it is. Start a new version to record again.' });
       set({ encounter: 'uploading', encounterError: undefined });
       try {
         const { id } = await client.uploadTranscription({

@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore, type StoreApi } from 'zustand';
+import { saidUnreachable } from '../api/client.js';
 import type { ConnectionEnv, DesktopBridge } from '../api/connection.js';
 import { listMicrophones, startCapture } from '../audio/capture.js';
 import { createStreamClient } from '../audio/stream-client.js';
@@ -67,8 +68,19 @@ export function createAppStores(env: AppEnv): AppStores {
   // Everything typed or dictated autosaves into the open visit; once connected, the visit this
   // browser was working on (before a reload, a crash or a quit) is opened again.
   const visits = createVisitStore({ client, dictation, notes, storage: env.local, ...(env.autosaveMs !== undefined ? { debounceMs: env.autosaveMs } : {}) });
+  let outage = false;
   connection.subscribe((s, prev) => {
     if (s.status === 'ready' && prev.status !== 'ready') void visits.getState().restore();
+    if (s.status === 'offline') outage = true;
+    // Back after an outage (offline, then checking, then ready): what said the server could not be
+    // reached is no longer true, and what waited to be saved is saved now rather than at the next retry.
+    if (s.status === 'ready' && outage) {
+      outage = false;
+      dictation.setState((d) => ({ errors: d.errors.filter((e) => !saidUnreachable(e.message)) }));
+      if (notes.getState().error && saidUnreachable(notes.getState().error!)) notes.setState({ error: undefined });
+      if (visits.getState().listError) visits.setState({ listError: undefined });
+      if (visits.getState().save === 'error') void visits.getState().flush();
+    }
   });
   const codes = createCodesStore({ client, visits });
   return { connection, dictation, notes, prefs, visits, codes, bridge: env.bridge };

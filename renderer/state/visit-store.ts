@@ -20,6 +20,17 @@ export interface VisitState {
   saveError?: string;
   items: VisitSummary[];
   query: string;
+  /** The date of birth the list is filtered by (YYYY-MM-DD), '' for none. */
+  dateOfBirth: string;
+  /**
+   * Whether the open visit still asks who the patient is: a new visit does, until the physician
+   * names the patient or skips; a reopened visit does not.
+   */
+  askPatient: boolean;
+  /** Names the open visit's patient and encounter date (saved with the visit) and stops asking. */
+  setPatient(patient: { name: string; dateOfBirth: string; encounterDate: string }): void;
+  /** Goes on without naming the patient; the header keeps an "Add patient" button. */
+  skipPatient(): void;
   nextCursor: string | null;
   listing: 'idle' | 'loading';
   listError?: string;
@@ -34,7 +45,8 @@ export interface VisitState {
   /** Saves the current visit, then empties Dictation and Note for the next patient. */
   startNew(): Promise<void>;
   remove(id: string): Promise<void>;
-  search(query: string): Promise<void>;
+  /** Lists the visits matching `query` (words) and, when given, `dateOfBirth` (YYYY-MM-DD; '' clears it). */
+  search(query: string, dateOfBirth?: string): Promise<void>;
   more(): Promise<void>;
   /** Saves now what is waiting for the autosave delay. `keepalive`: the page is being hidden or closed. */
   flush(options?: { keepalive?: boolean }): Promise<void>;
@@ -196,7 +208,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       const last = visit.notes[visit.notes.length - 1];
       if (last) void deps.notes.getState().load(last.noteId);
       remember(visit.id);
-      store.setState({ currentId: visit.id, version: visit.version, codes: visit.codes ?? [], save: 'saved', saveError: undefined });
+      store.setState({ currentId: visit.id, version: visit.version, codes: visit.codes ?? [], save: 'saved', saveError: undefined, askPatient: false });
       lastSaved = JSON.stringify(current());
     } finally {
       hydrating = false;
@@ -211,7 +223,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       deps.notes.getState().reset();
       remember(undefined);
       lastSaved = '';
-      store.setState({ currentId: undefined, version: undefined, codes: [], save: 'idle', saveError: undefined });
+      store.setState({ currentId: undefined, version: undefined, codes: [], save: 'idle', saveError: undefined, askPatient: true });
     } finally {
       hydrating = false;
     }
@@ -220,10 +232,10 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
   const list = async (append: boolean): Promise<void> => {
     const client = deps.client();
     if (!client) return;
-    const { query, nextCursor } = store.getState();
+    const { query, nextCursor, dateOfBirth } = store.getState();
     store.setState({ listing: 'loading', listError: undefined });
     try {
-      const page = await client.listVisits(query, append ? (nextCursor ?? undefined) : undefined);
+      const page = await client.listVisits(query, append ? (nextCursor ?? undefined) : undefined, dateOfBirth || undefined);
       store.setState((s) => ({ items: append ? [...s.items, ...page.items] : page.items, nextCursor: page.nextCursor, listing: 'idle' }));
     } catch (err) {
       store.setState({ listing: 'idle', listError: (err as Error).message });
@@ -234,9 +246,17 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     save: 'idle',
     items: [],
     query: '',
+    dateOfBirth: '',
     nextCursor: null,
     listing: 'idle',
     codes: [],
+    // A first start, or a browser whose last visit was closed, begins with the patient.
+    askPatient: !deps.storage?.getItem(CURRENT_KEY),
+    setPatient({ name, dateOfBirth, encounterDate }) {
+      deps.notes.getState().set({ patientName: name.trim(), dateOfBirth, date: encounterDate });
+      set({ askPatient: false });
+    },
+    skipPatient: () => set({ askPatient: false }),
     async setCodes(codes) {
       set({ codes });
       await get().flush();
@@ -248,7 +268,10 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       try {
         hydrate(await client.getVisit(id));
       } catch (err) {
-        if (err instanceof ApiError && err.status === 404) remember(undefined);
+        if (err instanceof ApiError && err.status === 404) {
+          remember(undefined);
+          set({ askPatient: true });
+        }
         else set({ save: 'error', saveError: `The open visit could not be loaded: ${(err as Error).message}` });
       }
     },
@@ -278,8 +301,8 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       }
       set((s) => ({ items: s.items.filter((v) => v.id !== id) }));
     },
-    async search(query) {
-      set({ query });
+    async search(query, dateOfBirth) {
+      set({ query, ...(dateOfBirth !== undefined ? { dateOfBirth } : {}) });
       await list(false);
     },
     more: () => list(true),
@@ -316,6 +339,16 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     if (s.doc !== prev.doc) schedule();
   });
   deps.notes.subscribe((s, prev) => {
+    // Every note shown in this visit stays in it: one replaced on screen (a new version, an older
+    // one reopened) before the autosave ran would otherwise drop out of the visit's notes.
+    if (!hydrating && s.noteId !== prev.noteId) {
+      for (const n of [prev, s]) {
+        if (!n.noteId) continue;
+        const at = refs.findIndex((r) => r.noteId === n.noteId);
+        const version = Math.max(n.version ?? 1, at >= 0 ? refs[at]!.version : 1);
+        refs = at >= 0 ? refs.map((r, i) => (i === at ? { noteId: r.noteId, version } : r)) : [...refs, { noteId: n.noteId, version }];
+      }
+    }
     const changed = s.transcript !== prev.transcript || s.patientName !== prev.patientName || s.dateOfBirth !== prev.dateOfBirth || s.date !== prev.date ||
       s.kind !== prev.kind || s.language !== prev.language || s.styleTemplate !== prev.styleTemplate || s.templateId !== prev.templateId ||
       s.medicationList !== prev.medicationList || s.recordings !== prev.recordings || s.noteId !== prev.noteId || s.version !== prev.version ||

@@ -109,7 +109,14 @@ export const NoteView = Type.Object(
     status: StringEnum(NOTE_STATUSES),
     payload: Type.Optional(Type.Object({
       markdown: Type.String({ description: 'The note. A fact its sources do not support is removed or marked with a visible review marker `⚠[check: <reason>]` (docs/notes.md, "Fact fidelity").' }),
-      json: Type.Optional(Type.Object({ review: Type.Optional(Type.Array(FidelityReviewItem, { description: 'Every fact the fidelity check removed or marked, in note order; present with includeJson, or alone whenever something was flagged.' })) }, { additionalProperties: true, description: 'The note as structured data (includeJson), plus `review`.' })),
+      json: Type.Optional(Type.Object({
+        review: Type.Optional(Type.Array(FidelityReviewItem, { description: 'Every fact the fidelity check removed or marked, in note order; present with includeJson, or alone whenever something was flagged.' })),
+        unplaced: Type.Optional(Type.Array(Type.Object({
+          text: Type.String({ description: 'The sentence as said, cleaned of disfluencies.' }),
+          section: Type.Optional(Type.String({ description: 'Where it would most likely go (hpi, exam, plan...).' })),
+          reason: Type.String({ description: 'Why the writer did not place it.' }),
+        }, { additionalProperties: true }), { description: 'Said but not in the note: what the embedded writer could not place with confidence, for the physician to add; present with includeJson, or alone whenever there is any. Beside `review`, not inside it, because `review` is a list.' })),
+      }, { additionalProperties: true, description: 'The note as structured data (includeJson), plus `review` and `unplaced`.' })),
       generatedBy: Type.Optional(EngineUsed),
     })),
 
@@ -139,7 +146,7 @@ export const TextToJsonBody = Type.Object({
 /** The text-to-JSON answer: the value, the engine that read it, and what the check flagged in a model's answer (extension). */
 export const TextToJsonResult = Type.Object({
   data: Type.Unknown({ description: 'Conforms to the request schema.' }),
-  engine: Type.String({ description: 'Who read the text: `embedded`, or the language model\'s engine (`openai-compatible`, `llama-cpp`) when one is configured and its answer could be used.' }),
+  engine: Type.String({ description: 'Who read the text: `embedded`, or the language model\'s engine (`openai-compatible`, `llama-cpp`, an installed model) when the account\'s note engine is one and its answer could be used. An account that chose `embedded` for notes sends no text to a model.' }),
   review: Type.Array(Type.Object({
     path: Type.String({ description: 'JSON Pointer of the value in `data` (as the model gave it).' }),
     kind: Type.String({ description: 'As in a note\'s review list: number, dose, unit, frequency, laterality, negation, medication, date, diagnosis, vital, order.' }),

@@ -101,6 +101,18 @@ export const VisitSummary = Type.Object(
     preview: Type.String({ description: 'The first words of the dictation or transcript.' }),
     notes: Type.Integer({ description: 'How many notes the visit has.' }),
     recordings: Type.Integer({ description: 'How many recordings the visit has.' }),
+    latestNote: Type.Union([
+      Type.Object({
+        noteId: Type.String(),
+        status: Type.Unsafe<'pending' | 'failed' | 'draft' | 'signed' | 'amended'>({
+          type: 'string', enum: ['pending', 'failed', 'draft', 'signed', 'amended'],
+          description: '`pending`/`failed` while the note is not written; then `draft` until signed, `signed`, `amended` once it has an addendum.',
+        }),
+        at: Type.Integer({ description: 'When it was signed, else when it was written (else created): milliseconds since the Unix epoch.' }),
+      }),
+      Type.Null(),
+    ], { description: 'The visit\'s newest note and where it stands, read from the note itself; null without one.' }),
+    signedNotes: Type.Integer({ minimum: 0, description: 'How many of the visit\'s notes are signed or amended.' }),
   },
   { description: 'A visit in a list.' },
 );
@@ -110,4 +122,7 @@ export const VisitListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (1-100, default 20).' })),
   cursor: Type.Optional(Type.String({ maxLength: 500, description: 'Opaque cursor from a previous page\'s `nextCursor`.' })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only visits whose patient name, dictation or transcript contains these words (any case, any accents).' })),
+  dateOfBirth: Type.Optional(Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Only visits of a patient born on this day (YYYY-MM-DD, the whole date); with `q`, both must match.',
+  })),
 });

@@ -1,4 +1,5 @@
 import type { DocumentReference, Patient } from '@medplum/fhirtypes';
+import { localTime, signatureLine } from './local-time.js';
 
 export interface NoteForExport {
   markdown: string;
@@ -22,10 +23,14 @@ export interface NoteForExport {
 
 const DOC_STATUS = { draft: 'preliminary', signed: 'final', amended: 'amended' } as const;
 
-/** The note as a document: its text, then each addendum under its own heading with author and time. */
-export function documentText(note: Pick<NoteForExport, 'markdown' | 'addenda'>): string {
+/**
+ * The note as a document: its text, then each addendum under its own heading with its own
+ * signature, in the physician's local time with the zone (`timeZone`: IANA, default the computer's).
+ */
+export function documentText(note: Pick<NoteForExport, 'markdown' | 'addenda'>, timeZone?: string): string {
   if (!note.addenda?.length) return note.markdown;
-  const parts = note.addenda.map((a) => `## Addendum (${new Date(a.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z')}, ${a.author})\n\n${a.text.trim()}\n`);
+  const parts = note.addenda.map((a) =>
+    `## Addendum, ${localTime(a.createdAt, timeZone)}\n\n${a.text.trim()}\n\n*Addendum ${signatureLine(a.author, a.createdAt, timeZone).replace(/^E/, 'e')}*\n`);
   return `${note.markdown.trimEnd()}\n\n${parts.join('\n')}`;
 }
 

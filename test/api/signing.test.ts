@@ -85,7 +85,9 @@ describe('draft, sign, amend', () => {
     expect(doc.docStatus).toBe('amended');
     const text = Buffer.from(doc.content[0]!.attachment.data!, 'base64').toString('utf8');
     expect(text).toContain('edited by the physician');
-    expect(text).toMatch(/## Addendum \(\d{4}-\d{2}-\d{2}T[\d:]+Z, Dr\. Ana Lopez\)\n\nChest X-ray reviewed/);
+    // Local time with its zone, and the addendum's own signature (not UTC ISO).
+    expect(text).toMatch(/## Addendum, \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+\n\nChest X-ray reviewed[^]*\*Addendum electronically signed by Dr\. Ana Lopez on \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+\*/);
+    expect(text).not.toMatch(/T\d{2}:\d{2}:\d{2}Z/);
   });
 
   it('records the signature and the addendum in the audit trail with the name and time', async () => {

@@ -85,6 +85,44 @@ describe('visits', () => {
     expect((await call('GET', '/v1/visits?q=knee&cursor=not-a-cursor')).status).toBe(400);
   });
 
+  it('finds visits by the patient\'s whole date of birth, alone or with words', async () => {
+    const born = (await call('POST', '/v1/visits', { patient: { name: 'Ida Brandt', dateOfBirth: '1956-03-04' }, dictation: { text: 'Follow-up of gout.' } })).body.data;
+    const swapped = (await call('POST', '/v1/visits', { patient: { name: 'Olaf Brandt', dateOfBirth: '1956-04-03' }, dictation: { text: 'Gout again, born 1956.' } })).body.data;
+    const ids = async (query: string) => (await call('GET', `/v1/visits?${query}`)).body.data.items.map((v: { id: string }) => v.id);
+    expect(await ids('dateOfBirth=1956-03-04')).toEqual([born.id]);
+    expect(await ids('dateOfBirth=1956-04-03&q=brandt')).toEqual([swapped.id]);
+    expect(await ids('dateOfBirth=1956-03-04&q=olaf')).toEqual([]);
+    expect(await ids('q=brandt')).toEqual([swapped.id, born.id]);
+    const bad = await call('GET', '/v1/visits?dateOfBirth=04/03/1956');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe(400);
+    const doc = (await (await fetch(`${s.base}/openapi.json`)).json()) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
+    expect(doc.paths['/v1/visits']!.get.parameters.map((p) => p.name)).toContain('dateOfBirth');
+  });
+
+  it('lists each visit with its newest note\'s status and time, read from the note (signed through the API too)', async () => {
+    const noteId = (await call('POST', '/v1/notes', { transcript: 'Doctor: how is the knee? Patient: better since the physiotherapy.' })).body.data.noteId as string;
+    const written = await waitFor(async () => {
+      const n = await call('GET', `/v1/notes/${noteId}`);
+      return n.body.data.status === 'STATUS_DONE' ? n : undefined;
+    }, 120_000);
+    const { data: visit } = (await call('POST', '/v1/visits', { patient: { name: 'Nora Status' }, notes: [{ noteId, version: 1 }] })).body;
+    const { data: empty } = (await call('POST', '/v1/visits', { patient: { name: 'Nora Empty' } })).body;
+    const listed = async (id: string) => (await call('GET', '/v1/visits?q=nora')).body.data.items.find((v: { id: string }) => v.id === id);
+    expect(await listed(empty.id)).toMatchObject({ latestNote: null, signedNotes: 0 });
+    const draft = await listed(visit.id);
+    expect(draft).toMatchObject({ latestNote: { noteId, status: 'draft' }, signedNotes: 0 });
+    expect(draft.latestNote.at).toBeGreaterThanOrEqual(draft.createdAt - 60_000);
+
+    const signed = await call('POST', `/v1/notes/${noteId}/sign`, { signer: 'Dr. Ada Quill' }, { 'If-Match': written.etag! });
+    expect(signed.status).toBe(200);
+    const after = await listed(visit.id);
+    expect(after).toMatchObject({ latestNote: { noteId, status: 'signed', at: signed.body.data.signature.signedAt }, signedNotes: 1 });
+    // A deleted note is no longer counted.
+    await call('DELETE', `/v1/notes/${noteId}`);
+    expect(await listed(visit.id)).toMatchObject({ latestNote: null, signedNotes: 0, notes: 1 });
+  });
+
   it('links only the account\'s own notes and transcriptions', async () => {
     const note = (await call('POST', '/v1/notes', { transcript: 'Patient reports a headache for two days.' })).body.data.noteId as string;
     const theirs = (await (await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: { ...other, 'content-type': 'application/json' }, body: JSON.stringify({ transcript: 'Other clinic.' }) })).json()).data.noteId as string;

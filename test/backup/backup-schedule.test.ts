@@ -82,7 +82,9 @@ describe('automatic backups on a running server', () => {
     await waitFor(async () => (s.clindoc.backups.list().items.length === 1 ? true : undefined));
     const list = (await dataOf(s.base, '/v1/backups', h)) as { status: number; data: { items: Array<{ id: string; createdAt: string }>; settings: Record<string, unknown> } };
     expect(list.status).toBe(200);
-    expect(list.data.settings).toEqual({ folderConfigured: true, intervalHours: 24, keep: 2, nextAt: new Date(Date.parse(list.data.items[0]!.createdAt) + 86_400_000).toISOString() });
+    expect(list.data.settings).toEqual({
+      folderConfigured: true, intervalHours: 24, keep: 2, nextAt: new Date(Date.parse(list.data.items[0]!.createdAt) + 86_400_000).toISOString(), folder: backupDir,
+    });
     await s.clindoc.backups.idle();
     await s.close();
 
@@ -110,7 +112,8 @@ describe('automatic backups on a running server', () => {
       const res = await fetch(`${s.base}/v1/backups`, { method: 'POST', headers: h });
       expect(res.status).toBe(409);
       expect(await res.json()).toEqual({ error: 409, message: expect.stringContaining('CLINDOC_BACKUP_DIR') });
-      expect(((await dataOf(s.base, '/v1/backups', h)) as { data: { settings: { folderConfigured: boolean } } }).data.settings.folderConfigured).toBe(false);
+      const { settings } = ((await dataOf(s.base, '/v1/backups', h)) as { data: { settings: { folderConfigured: boolean; folder: string | null } } }).data;
+      expect(settings).toMatchObject({ folderConfigured: false, folder: null });
     } finally {
       await s.close();
     }

@@ -31,6 +31,14 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('Fatigue.', '- Patient Education: I asked him to be aware of diarrhea and report it.'))).not.toContain('R19.7');
   });
 
+  it('codes the symptom, not a diagnosis the physician doubts, orders a test to look for, or the patient fears', () => {
+    expect(codes(ap('1. Type 2 diabetes.', '- Medical Reasoning: I doubt this is diabetic neuropathy.'))).toEqual(['E11.9']);
+    const out = codes(ap('1. Fatigue.', '- Plan: we will check a TSH for hypothyroidism. Low suspicion for anemia. She is worried about getting shingles. Pneumonia is less likely.'));
+    expect(out).toEqual(['R53.83']);
+    // A test for a condition the patient is known to have monitors it: still coded.
+    expect(codes(ap('1. Hypothyroidism.', '- Plan: we will check a TSH for her hypothyroidism.'))).toEqual(['E03.9']);
+  });
+
   it('does not code a diagnosis whose own lines order tests to confirm it', () => {
     expect(codes(ap('1. Chronic hepatitis C.', '- Medical Reasoning: Antibody positive on screening.', '- Plan: viral load ordered to confirm the diagnosis.')).some((c) => c.startsWith('B1'))).toBe(false);
     expect(codes(ap('1. Chronic hepatitis C.', '- Plan: start treatment.'))).toEqual(['B18.2']);
@@ -52,6 +60,50 @@ describe('outpatient coding conventions', () => {
     const out = coder.analyze(text).codes;
     expect(out[0]!.code).toBe('S63.502A');
     expect(out[1]!.code).toBe('I10');
+  });
+
+  it('lists a general examination first, with abnormal findings only when the assessment records one', () => {
+    const stable = coder.analyze(ap('Seen for her annual exam.', '', 'Hypertension.', '- Medical Reasoning: well controlled on lisinopril.', '- Medical Treatment: continue lisinopril.', '', 'Health maintenance.', '- A mammogram is due and was ordered.')).codes;
+    expect(stable.map((c) => c.code)).toEqual(['Z00.00', 'I10']);
+    const found = coder.analyze(ap('Seen for his annual physical.', '', 'Hypertension.', '- Medical Reasoning: stable.', '- Additional Testing: an echocardiogram to evaluate his murmur.')).codes;
+    expect(found[0]!.code).toBe('Z00.01');
+    expect(found[0]!.rule).toMatch(/with abnormal findings/);
+    // A result that shows nothing is no finding.
+    expect(codes(ap('Annual physical.', '', 'Hypertension.', '- The x-ray showed no fracture. Continue lisinopril.'))[0]).toBe('Z00.00');
+  });
+
+  it('ranks a diagnosis where the symptom heading it explains stands, and narrows a back pain heading to the level its lines name', () => {
+    const out = codes(ap('He has type 2 diabetes and depression.', '', 'Hyperglycemia.', '- Medical Reasoning: his A1c was elevated at 9.', '', 'Depression.', '- Continue sertraline.'));
+    expect(out.slice(0, 2)).toEqual(['E11.65', 'F32.9']);
+    const back = coder.analyze(ap('Back pain.', '- Medical Reasoning: her lumbar spine x-ray was unremarkable.')).codes;
+    expect(back.map((c) => c.code)).toEqual(['M54.5']);
+    expect(back[0]!.rule).toMatch(/"low" from the lines under its heading/);
+    expect(codes(ap('Back pain.', '- Ibuprofen as needed.'))).toEqual(['M54.9']);
+  });
+
+  it('reads "or" in a title as alternatives and keeps the side and site the text names', () => {
+    // "Rotator cuff tear or rupture of left shoulder": the text needs one of "tear" and "rupture".
+    expect(codes(ap('1. Left rotator cuff tear.'))).toEqual(['M75.102']);
+    // Tendinopathy is no tear: the table's other shoulder lesions; a left tear beside it is a second condition.
+    expect(codes(ap('1. Right shoulder rotator cuff tendinopathy.', '2. Left rotator cuff tear.'))).toEqual(['M75.81', 'M75.102']);
+    // "Malignant neoplasm of upper lobe, right bronchus or lung", ranked as the heading it is.
+    expect(codes(ap('1. Right upper lobe lung cancer.', '2. Hypertension.'))).toEqual(['C34.11', 'I10']);
+    expect(codes(ap('1. Lung cancer.'))).toEqual(['C34.90']);
+  });
+
+  it('codes a finding worked up for itself beside the diagnoses, and device and transplant status only while current', () => {
+    const out = coder.analyze(ap('Hypertension.', '- Additional Testing: an echocardiogram to evaluate her murmur.', 'Status post renal transplant.', '- Continue tacrolimus.')).codes;
+    expect(out.map((c) => c.code)).toEqual(['I10', 'R01.1', 'Z94.0']);
+    expect(out[1]!.rule).toMatch(/works up for itself/);
+    // A murmur that only supports a diagnosis stays out.
+    expect(codes(ap('Hypertension.', '- She has a soft murmur.'))).toEqual(['I10']);
+    expect(codes(ap('Type 1 diabetes.', '- He will continue the insulin pump.'))).toEqual(['E10.9', 'Z96.41']);
+    expect(codes(ap('Type 1 diabetes.', '- He used to be on an insulin pump; now on injections.'))).toEqual(['E10.9']);
+  });
+
+  it('finds a one-word table term that names one condition, and none from counselling', () => {
+    expect(codes(ap('Costochondritis.', '- Ibuprofen.'))).toEqual(['M94.0']);
+    expect(codes(ap('Viral infection.', '- I counseled the mother to avoid honey because of botulism.'))).toEqual(['B34.9']);
   });
 
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {

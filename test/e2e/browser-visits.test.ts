@@ -134,7 +134,8 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 15_000 });
     await page.getByLabel('Sign as').fill('Dr. Dana Signer');
     await page.getByRole('button', { name: 'Sign note' }).click();
-    await page.getByText('by Dr. Dana Signer', { exact: false }).waitFor({ timeout: 15_000 });
+    // The sign panel's status line (the visit's list of notes names the signer too).
+    await page.getByRole('status').filter({ hasText: 'by Dr. Dana Signer' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('button', { name: 'Edit note' }).count()).toBe(0);
     await shot(page, 'visits-4-signed.png');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export FHIR DocumentReference' }).click()]);
@@ -148,7 +149,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
 
     await page.getByLabel('Addendum', { exact: true }).fill('Throat swab negative.');
     await page.getByRole('button', { name: 'Add addendum' }).click();
-    await page.getByText('Signed, amended').waitFor({ timeout: 15_000 });
+    await page.getByRole('status').filter({ hasText: 'Signed, amended' }).waitFor({ timeout: 15_000 });
     const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export FHIR DocumentReference' }).click()]);
     await again.saveAs(file);
     expect((JSON.parse(readFileSync(file, 'utf8')) as { docStatus: string }).docStatus).toBe('amended');

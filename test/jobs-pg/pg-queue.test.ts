@@ -314,4 +314,42 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue (pg-boss)', () => 
     expect(gaveUp).toEqual([]);
     expect(await second.deadLetters()).toEqual([]);
   });
+  it("with lanes, finishes other engines' jobs while one engine's server hangs, and the hung engine's next job waits without spending an attempt", async () => {
+    newSchema();
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const slowStarted = new Promise<void>((resolve) => (reached = resolve));
+    const done: string[] = [];
+    // The account decides the engine, as composition's laneOf reads it from the engine settings.
+    const engineOf: Record<string, string> = { 'slow-clinic': 'text:clinic-server', 'other-clinic': 'text:embedded' };
+    const q = queue({
+      [KIND]: {
+        async run(id) {
+          if (id.startsWith('slow')) {
+            reached();
+            await hung;
+          }
+          done.push(id);
+        },
+        giveUp: () => undefined,
+      },
+    }, { laneOf: async (job) => engineOf[job.accountId]! });
+    await q.start();
+    try {
+      await q.enqueue(KIND, 'slow-clinic', 'slow-1');
+      await slowStarted;
+      await q.enqueue(KIND, 'slow-clinic', 'slow-2');
+      for (const id of ['fast-1', 'fast-2', 'fast-3']) await q.enqueue(KIND, 'other-clinic', id);
+      await waitFor(() => (done.length === 3 ? true : undefined), 30_000, 50);
+      expect([...done].sort()).toEqual(['fast-1', 'fast-2', 'fast-3']);
+      // slow-2 waits for its engine's one slot: queued again, no attempt counted.
+      const slow2 = (await jobRows()).filter((r) => r.name === KIND && r.state !== 'completed' && r.state !== 'active');
+      expect(slow2.map((r) => r.retry_count)).toEqual([0]);
+    } finally {
+      release();
+    }
+    await waitFor(() => (done.length === 5 ? true : undefined), 30_000, 50);
+    expect(done.slice(3).sort()).toEqual(['slow-1', 'slow-2']);
+  });
 });

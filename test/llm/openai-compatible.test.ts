@@ -135,10 +135,9 @@ describe('OpenAI-compatible language model', () => {
   it('answers 503 when the server is slower than the timeout', async () => {
     server = await startChatServer(() => undefined); // accepts the request and never answers
     const model = createOpenAiCompatibleModel({ baseUrl: server.baseUrl, model: 'm', timeoutMs: 200, maxRetries: 3 });
-    const started = performance.now();
     const err = await rejection(model.complete({ system: 's', user: 'u' }));
     expect(err.message).toMatch(/did not answer within/);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // A timeout is not retried (counted: one request reached the server, not maxRetries + 1).
     expect(server.requests).toHaveLength(1);
   });
 

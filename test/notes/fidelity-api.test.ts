@@ -54,4 +54,17 @@ describe('fidelity of the embedded note through POST /v1/notes', () => {
     expect(listed.length).toBe(marked.length);
     for (const item of listed) expect(md).toContain(item.text);
   });
+
+  it('lists what was said but not placed in the note beside the review list, with or without includeJson (issue 24)', async () => {
+    // The patient's aside about the weekend is no fact of the note; it is listed, not dropped silently.
+    const transcript = `${TRANSCRIPT}\n[patient] we drove up to the lake house with the whole family over the long weekend and the traffic was terrible .`;
+    for (const includeJson of [false, true]) {
+      const res = await fetch(`${s.base}/v1/notes`, { method: 'POST', headers: s.headers(), body: JSON.stringify({ transcript, noteType: { type: 'soap', includeJson } }) });
+      const note = await finishedNote(s, (await res.json()).data.noteId);
+      expect(note.status).toBe('STATUS_DONE');
+      const unplaced = (note.payload.json?.unplaced ?? []) as { text: string; reason: string }[];
+      expect(unplaced.some((u) => /lake house/.test(u.text) && u.reason.length > 0)).toBe(true);
+      expect(note.payload.markdown).not.toContain('lake house');
+    }
+  });
 });

@@ -80,7 +80,10 @@ describe('codes panel', () => {
     const marks = [...note.querySelectorAll('mark')].map((m) => m.textContent);
     expect(marks).toEqual(analysis.evidence.map((e) => e.text));
     expect(marks.join(' ').toLowerCase()).toContain('osteoarthritis');
-    expect(note.textContent).toBe(NOTE);
+    // The evidence is marked inside the formatted note (headings, list items), not over its raw markdown.
+    expect(note.textContent).not.toContain('## ');
+    expect([...note.querySelectorAll('li')].map((li) => li.textContent)).toContain('Left knee osteoarthritis.');
+    expect(note.querySelector('li mark')?.textContent).toBe(marks.find((m) => /osteoarthritis/i.test(m!)));
     const first = analysis.evidence[0]!;
     expect(Array.from(NOTE).slice(first.start_char, first.end_char).join('')).toBe(marks[0]);
     expect(screen.getByRole('button', { name: /^Show evidence for M17\.12 / }).getAttribute('aria-pressed')).toBe('true');

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { validateNoteTemplate } from '../../main/services/templates/template-service.js';
 import { r4Validator } from '../support/fhir-r4.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { buildDocumentReference } from '../../shared/export/fhir-document-reference.js';
+import { buildDocumentReference, documentText } from '../../shared/export/fhir-document-reference.js';
 import { markdownToPlainText, parseMarkdown } from '../../shared/export/markdown.js';
 import { noteToPdf } from '../../shared/export/pdf.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
@@ -39,7 +39,10 @@ describe('FHIR R4 DocumentReference export', () => {
     });
     expect(amended.docStatus).toBe('amended');
     const text = Buffer.from(amended.content[0]!.attachment.data!, 'base64').toString('utf8');
-    expect(text).toBe(`${NOTE.trimEnd()}\n\n## Addendum (2026-11-21T09:30:00Z, Dr. B)\n\nCulture negative.\n`);
+    // The FHIR document's text is made with the computer's zone; the same call with a zone named gives the physician's time.
+    expect(text).toBe(documentText({ markdown: NOTE, addenda: [{ text: 'Culture negative.', author: 'Dr. B', createdAt: Date.UTC(2026, 10, 21, 9, 30) }] }));
+    expect(documentText({ markdown: NOTE, addenda: [{ text: 'Culture negative.', author: 'Dr. B', createdAt: Date.UTC(2026, 10, 21, 9, 30) }] }, 'Europe/Berlin'))
+      .toBe(`${NOTE.trimEnd()}\n\n## Addendum, 2026-11-21 10:30 GMT+1\n\nCulture negative.\n\n*Addendum electronically signed by Dr. B on 2026-11-21 10:30 GMT+1*\n`);
     expect(amended.content[0]!.attachment.size).toBe(Buffer.byteLength(text));
     for (const doc of [draft, signed, amended]) expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });

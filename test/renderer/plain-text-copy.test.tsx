@@ -50,6 +50,11 @@ describe('plain text keeps one item per line', () => {
     render(<StoresProvider stores={app}><ExportPanel /></StoresProvider>);
     fireEvent.click(screen.getByRole('button', { name: 'Copy to clipboard' }));
     await screen.findByText('Copy done.');
-    await waitFor(async () => expect((await navigator.clipboard.readText()).split('\n').slice(0, 3)).toEqual(['Patient: Ana Garcia', 'Date of birth: 1970-02-03', 'Date of service: 2024-05-06']));
+    // The copy starts with its attestation header (export-attestation.test.ts), then the note's own lines, one item each.
+    await waitFor(async () => {
+      const lines = (await navigator.clipboard.readText()).split('\n');
+      const at = lines.indexOf('Patient: Ana Garcia');
+      expect(lines.slice(at, at + 3)).toEqual(['Patient: Ana Garcia', 'Date of birth: 1970-02-03', 'Date of service: 2024-05-06']);
+    });
   });
 });

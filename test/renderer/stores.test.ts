@@ -32,7 +32,7 @@ describe('connection store', () => {
     return fetch(url, { ...init, headers });
   };
 
-  it('signs in from a one-click link: the token is traded once for the credentials, kept for the tab only, and the address bar cleared', async () => {
+  it('signs in from a one-click link: the token is traded once for the credentials, remembered on this computer, and the address bar cleared', async () => {
     const link = server.clindoc.signInLink();
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=cds_[A-Za-z0-9_-]{43}$`));
     expect(link).not.toContain(server.creds.apiKey);
@@ -46,7 +46,8 @@ describe('connection store', () => {
     expect(store.getState().source).toBe('link');
     expect(cleared).toBe(true);
     expect(JSON.parse(session.getItem('clindoc.credentials')!)).toEqual(server.creds);
-    expect(local.getItem('clindoc.credentials')).toBeNull();
+    expect(JSON.parse(local.getItem('clindoc.credentials')!)).toEqual(server.creds);
+    expect(store.getState().remembered).toBe(true);
 
     // The same link a second time (another tab, or someone who saw it) gets nothing.
     let clearedAgain = false;

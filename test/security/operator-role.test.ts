@@ -116,6 +116,31 @@ describe('installation-wide actions belong to the operator role', () => {
     }
     expect(doc.paths['/v1/models']!.get!['x-clindoc-operator-only']).toBeUndefined();
   });
+
+  it('lets only the operator set up a server Clindoc connects to; any account still chooses among the engines offered', async () => {
+    // A listener standing for a host on the clinic network: it must see no connection from a clinician's request.
+    let connections = 0;
+    const host = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(host.address() as { port: number }).port}/v1`;
+    try {
+      for (const task of ['notes', 'speech']) {
+        const res = await call(clinician, 'PUT', '/v1/settings/engines', { servers: { [task]: { url, model: 'any' } } });
+        expect(res.status).toBe(403);
+        expect(((await res.json()) as { message: string }).message).toMatch(/operator role/);
+      }
+      expect(connections).toBe(0);
+      expect((await call(clinician, 'PUT', '/v1/settings/engines', { noteEngine: 'embedded', servers: { notes: null } })).status).toBe(200);
+      // The operator's request is tested with a real call (this listener hangs up: refused with 400).
+      expect((await call(s.creds, 'PUT', '/v1/settings/engines', { servers: { notes: { url, model: 'any' } } })).status).toBe(400);
+      expect(connections).toBeGreaterThan(0);
+    } finally {
+      await new Promise<void>((resolve) => host.close(() => resolve()));
+    }
+  });
 });
 
 describe('who holds the operator role', () => {

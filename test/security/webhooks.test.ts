@@ -66,8 +66,9 @@ describe('webhook delivery follows no redirects, times out, reads no body, and s
     const by = (name: string) => attempts.find((a) => a.url === urls[name])!;
     expect(by('redirect').status_code).toBe(307);
     expect(redirectTargetHits).toBe(0);
+    // Given up at its timeout: a receiver never given up on would leave no attempt row, and waitFor above would fail.
     expect(by('silent')).toMatchObject({ status_code: null, error: 'timeout' });
-    expect(by('silent').duration_ms).toBeLessThan(5_000);
+    expect(by('silent').duration_ms).toBeGreaterThanOrEqual(250);
     expect(by('endless').status_code).toBe(200);
     const deliveries = await s.query<{ url: string; status: string }>('SELECT url, status FROM webhook_deliveries');
     expect(deliveries.find((d) => d.url === urls.redirect)?.status).toBe('pending'); // a 3xx is not a delivery: retried later

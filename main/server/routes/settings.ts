@@ -1,9 +1,10 @@
 import type { RouteRegistry } from '../route-registry.js';
 import { EngineSettings, EngineSettingsBody } from '../schemas.js';
 import type { EngineSettingsService } from '../../services/transcriptions/engine-settings.js';
+import { DomainError } from '../../services/errors.js';
 
 /** The account's engines (`GET/PUT /v1/settings/engines`). */
-export function registerSettingsRoutes(registry: RouteRegistry, deps: { engines: EngineSettingsService }): void {
+export function registerSettingsRoutes(registry: RouteRegistry, deps: { engines: EngineSettingsService; isOperator: (accountId: string) => Promise<boolean> }): void {
   const tags = ['Settings'];
   registry.add(
     {
@@ -22,9 +23,19 @@ export function registerSettingsRoutes(registry: RouteRegistry, deps: { engines:
         '`servers.notes` / `servers.speech` set up an OpenAI-compatible server for the account: each is tested with one real call before anything is saved ' +
         '(a server that answers an error, garbage or nothing is refused with 400 saying what happened: the caller should correct the address), then kept with its key sealed at rest and chosen as ' +
         '`account-server` for its task; a later change of address, model or key takes effect for the next note or recording. `onEngineFailure` says what ' +
-        'happens when a chosen model or server fails: `embedded` (the embedded engine does the work, marked in generatedBy.fallbackFrom) or `fail`.',
-      body: EngineSettingsBody, envelope: 'standard', success: { status: 200, description: 'Engine settings', schema: EngineSettings }, errors: [400, 415, 503],
+        'happens when a chosen model or server fails: `embedded` (the embedded engine does the work, marked in generatedBy.fallbackFrom) or `fail`. ' +
+        'Decision: setting up a server (`servers` with an address) needs the operator role (403 otherwise): Clindoc connects to whatever address is named, ' +
+        'so on a clinic server any account could otherwise make it reach hosts on the clinic network. The desktop\'s local account is an operator; ' +
+        'other accounts choose among the engines offered and may remove their own server (null).',
+      body: EngineSettingsBody, envelope: 'standard', success: { status: 200, description: 'Engine settings', schema: EngineSettings }, errors: [400, 403, 415, 503],
     },
-    ({ principal, body }) => deps.engines.choose(principal.accountId, body as EngineSettingsBody),
+    async ({ principal, body }) => {
+      const choice = body as EngineSettingsBody;
+      const naming = Object.values(choice.servers ?? {}).some((server) => server !== null && server !== undefined);
+      if (naming && !(await deps.isOperator(principal.accountId))) {
+        throw new DomainError('forbidden', 'servers: setting up a server Clindoc connects to needs the operator role; choose among the engines this installation offers');
+      }
+      return deps.engines.choose(principal.accountId, choice);
+    },
   );
 }

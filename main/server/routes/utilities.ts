@@ -15,7 +15,7 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
       success: { status: 200, description: '`data` conforms to the schema; `engine` names who read the text; `review` lists what the check removed or marked in a language model\'s answer', schema: TextToJsonResult },
       errors: [400, 413, 415, 422, 503],
     },
-    ({ body }) => deps.extraction.extractChecked(body.text as string, body.schema),
+    ({ principal, body }) => deps.extraction.extractChecked(body.text as string, body.schema, principal.accountId),
   );
   registry.add(
     {

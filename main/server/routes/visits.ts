@@ -28,10 +28,12 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
     {
       method: 'get', path: '/v1/visits', operationId: 'listVisits', tags, summary: "List the account's visits, newest first",
       description: 'Today\'s visits come first (newest first by start). With `q`, only visits whose patient name, dictation or transcript contain every word ' +
-        '(any case and accents). Search opens the account\'s own encrypted visits and matches in memory: no search index holds patient data.',
+        '(any case and accents); with `dateOfBirth`, only visits of a patient born that day. Each visit names its newest note\'s status (draft, signed, amended) and time. ' +
+        'Search opens the account\'s own encrypted visits and matches in memory: no search index holds patient data.',
       query: VisitListQuery, envelope: 'standard', success: { status: 200, description: 'A page of visits', schema: pageOf(VisitSummary) }, errors: [400],
     },
-    ({ principal, query }) => deps.visits.list(principal.accountId, { limit: query.limit ?? 20, ...(query.cursor ? { cursor: query.cursor } : {}), ...(query.q ? { q: query.q } : {}) }),
+    ({ principal, query }) => deps.visits.list(principal.accountId, { limit: query.limit ?? 20, ...(query.cursor ? { cursor: query.cursor } : {}), ...(query.q ? { q: query.q } : {}),
+      ...(query.dateOfBirth ? { dateOfBirth: query.dateOfBirth } : {}) }),
   );
   registry.add(
     {

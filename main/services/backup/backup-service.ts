@@ -15,6 +15,8 @@ export interface BackupFolder {
   /** Files in the folder (any name; the service picks out its own). */
   list(): Array<{ name: string; bytes: number }>;
   remove(name: string): void;
+  /** Where the folder is, as the operator named it (shown to the operator so they know where to look). */
+  location?: string;
 }
 
 /** A backup as the API lists it. */
@@ -34,6 +36,8 @@ export interface BackupSettings {
   keep: number;
   /** When the next automatic backup is due; null when none is scheduled. */
   nextAt: string | null;
+  /** The backup folder's path on the machine that runs the API; null when none is configured. */
+  folder: string | null;
 }
 
 export interface BackupService {
@@ -119,7 +123,8 @@ export function createBackupService(deps: { folder?: BackupFolder; keep: number;
       const next = nextAt();
       return {
         items: backups().map(({ at: _at, ...view }) => view),
-        settings: { folderConfigured: Boolean(deps.folder), intervalHours: deps.intervalHours, keep: deps.keep, nextAt: next === undefined ? null : new Date(next).toISOString() },
+        settings: { folderConfigured: Boolean(deps.folder), intervalHours: deps.intervalHours, keep: deps.keep, nextAt: next === undefined ? null : new Date(next).toISOString(),
+          folder: deps.folder ? (deps.folder.location ?? null) : null },
       };
     },
     due,

@@ -54,6 +54,8 @@ export interface CodableNote {
 /** What the text is: a written text (a note, an assessment) or a visit conversation. */
 export interface AnalyzeOptions {
   source?: 'text' | 'transcript';
+  /** Whose engine choice the analysis follows (a language model proposes codes only when the account chose one). */
+  accountId?: string;
 }
 
 export interface CodingService {

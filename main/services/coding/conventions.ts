@@ -32,6 +32,8 @@ export interface Candidate {
   concepts: string[];
   /** Every mention so far was in counselling text: dropped unless a finding elsewhere confirms it. */
   discussionOnly: boolean;
+  /** Named as the object of a work-up: a finding the visit addresses, not one that supports a diagnosis. */
+  workedUp?: boolean;
 }
 
 /** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */
@@ -144,10 +146,21 @@ export function absorbIntoCombinations(table: CodeTable, titleOf: (e: CodeEntry)
       const aWords = new Set(titleOf(a.entry).items.filter((i) => i.mode !== 'absent').map((i) => i.word));
       if (!needed.every((w) => aWords.has(w)) || asksFor(table, a.entry.code, b.entry.code)) continue;
       a.spans.push(...b.spans);
+      takePlace(a, b);
       candidates.delete(b.entry.code);
       break;
     }
   }
+}
+
+/**
+ * A code that stands for another it absorbs or explains takes that one's place in the problem
+ * list: a heading "Hyperglycemia." coded as E11.65 ranks where the heading stands.
+ */
+function takePlace(keeper: Candidate, gone: Candidate): void {
+  keeper.headline ||= gone.headline;
+  if (gone.headAt !== undefined) keeper.headAt = Math.min(keeper.headAt ?? Infinity, gone.headAt);
+  keeper.firstAt = Math.min(keeper.firstAt, gone.firstAt);
 }
 
 /** Drops symptoms a confirmed diagnosis of the note explains (cough with pneumonia). */
@@ -159,6 +172,7 @@ export function dropExplainedSymptoms(lexicon: CompiledLexicon, candidates: Map<
       if (!c.entry.code.startsWith(symptom)) continue;
       const by = diagnoses.find((d) => d !== c && explainers.some((p) => d.entry.code.startsWith(p)));
       if (by) {
+        takePlace(by, c);
         candidates.delete(c.entry.code);
         break;
       }
@@ -174,11 +188,16 @@ export function dropHistoryOfCurrent(candidates: Map<string, Candidate>): void {
 
 /**
  * In an assessment that states diagnoses, a symptom mentioned in passing ("reports fatigue and
- * dizziness") supports a problem and is not a problem of its own; one named as a problem stays.
+ * dizziness") supports a problem and is not a problem of its own; one named as a problem, or
+ * worked up for itself ("an echocardiogram to evaluate his murmur"), stays.
  */
 export function dropSupportingSymptoms(candidates: Map<string, Candidate>): void {
   if (![...candidates.values()].some((c) => c.role === 'current' && !c.symptom)) return;
-  for (const c of [...candidates.values()]) if (c.role === 'current' && c.symptom && !c.headline) candidates.delete(c.entry.code);
+  for (const c of [...candidates.values()]) {
+    if (c.role !== 'current' || !c.symptom || c.headline) continue;
+    if (!c.workedUp) candidates.delete(c.entry.code);
+    else c.why.push('a finding the visit works up for itself, coded beside the diagnoses');
+  }
 }
 
 /**
@@ -195,7 +214,7 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
       // "... without complications" cannot stand beside a complication of the same category (E11.9 and E11.65).
       const aWithout = titleOf(a.entry).items.some((i) => i.mode === 'absent' && /^complication/.test(i.word));
       const aVague = titleOf(a.entry).unspecified || titleOf(a.entry).other || aWithout;
-      if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code)) {
+      if (sameCategory && aVague && !titleOf(b.entry).unspecified && !asksFor(table, b.entry.code, a.entry.code) && !otherSides(titleOf(a.entry), titleOf(b.entry))) {
         b.spans.push(...a.spans);
         b.firstAt = Math.min(a.firstAt, b.firstAt);
         candidates.delete(a.entry.code);
@@ -208,6 +227,14 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
       }
     }
   }
+}
+
+const SIDES = ['right', 'left', 'bilateral'];
+const sidesOf = (t: ParsedTitle): string[] => t.items.filter((i) => i.mode === 'required' && SIDES.includes(i.word)).map((i) => i.word);
+/** Both titles name a side and not the same one: two conditions (a left tear beside right tendinopathy), not one said twice. */
+function otherSides(a: ParsedTitle, b: ParsedTitle): boolean {
+  const [x, y] = [sidesOf(a), sidesOf(b)];
+  return x.length > 0 && y.length > 0 && !x.some((w) => y.includes(w));
 }
 
 /** Fills `related` from the notes and returns the order constraints "code first" sets (etiology -> manifestation). */

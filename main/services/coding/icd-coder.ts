@@ -15,33 +15,15 @@ import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
-import { qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
+import { isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
-import type { CodeEntry, CodeTable } from './ports.js';
+import { withAbnormalFindings } from './first-listed.js';
+import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
 import { candidatesUnder, chooseBothSides, chooseCode, chooseCombined, createTitleCache, scoreCode, type CodeChoice, type MentionContext } from './specificity.js';
 import { buildTitleIndex, type TitleIndex } from './title-index.js';
 import type { ParsedTitle } from './words.js';
 
-/** One ICD-10-CM suggestion as the API shows it. */
-export interface IcdSuggestion {
-  system: 'ICD-10-CM';
-  code: string;
-  display: string;
-  confidence: number;
-  evidence: EvidenceSpan[];
-  /** The code-set edition the code comes from. */
-  edition: string;
-  /** current: the patient's condition; status: long-term drug or dialysis; history / family: Z codes. */
-  role: Candidate['role'];
-  /** 1 = main reason for the visit. */
-  rank: number;
-  /** Codes of this answer linked to this one by the table's notes (use additional code, code also, code first). */
-  related: string[];
-  /** Why a convention chose this code (combinations, history), when one did. */
-  why: string[];
-  /** The rule or convention that chose this code, in one line ("E11.65: diabetes with hyperglycemia: ..."). */
-  rule: string;
-}
+export type { IcdSuggestion } from './ports.js';
 
 export interface IcdCoderResult {
   codes: IcdSuggestion[];
@@ -106,8 +88,12 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     const c = m.concept;
     const said = `"${m.sentence.text.slice(m.start - m.sentence.start, m.end - m.sentence.start)}"`;
     const found = m.source === 'title' ? `${said} is the table's own wording` : `${said} is a term of the synonym index`;
+    const lines = (choice: CodeChoice): string => {
+      const taken = choice.matched.filter((w) => m.fromLines?.includes(w) && !m.words.includes(w));
+      return taken.length ? ` ("${taken.join(' ')}" from the lines under its heading)` : '';
+    };
     const how = (choice?: CodeChoice): string =>
-      !choice ? found : choice.supported ? `${found}; the most specific code whose every title word the text supports` : `${found}; unspecified: the text says no more`;
+      !choice ? found : choice.supported ? `${found}; the most specific code whose every title word the text supports${lines(choice)}` : `${found}; unspecified: the text says no more`;
     const base = BASE[m.source];
     const sectionFactor = m.sentence.section === 'assessment' || m.sentence.section === 'plan' || m.sentence.section === 'none' ? 1 : 0.88;
     if (m.role === 'family') {
@@ -214,7 +200,11 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       return words;
     };
     const resolved = new Map<string, ReturnType<typeof resolve>>();
-    const headlineOf = (m: Mention): boolean => isHeadline(text.slice(Math.max(m.sentence.start, m.start - 80), m.start), m.start - 80 <= m.sentence.start);
+    // A short line of the assessment that names a problem is its heading, with up to four qualifiers first ("Right upper lobe lung cancer.").
+    const headlineOf = (m: Mention): boolean => {
+      const before = text.slice(Math.max(m.sentence.start, m.start - 80), m.start);
+      return isHeadline(before, m.start - 80 <= m.sentence.start) || (doc.hasAssessment && m.start - 80 <= m.sentence.start && isProblemHeading(text, m.sentence) && onlyQualifiers(before));
+    };
     // A sentence that opens with a problem is that problem's heading: every code read from it keeps the heading's place.
     const headings = new Set(mentions.filter((m) => m.role === 'current' && headlineOf(m)).map((m) => m.sentence));
     for (const m of mentions) {
@@ -233,12 +223,13 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
           prev.headline ||= headline;
           if (headline) prev.headAt = Math.min(prev.headAt ?? Infinity, m.start);
           prev.discussionOnly &&= m.discussion;
+          if (m.workedUp) prev.workedUp = true;
           if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
         } else {
           out.set(r.entry.code, {
             entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, how: r.how, evidenceScore: r.score,
             symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, ...(headline ? { headAt: m.start } : {}), related: [], concepts: m.concept ? [m.concept.id] : [],
-            discussionOnly: m.discussion,
+            discussionOnly: m.discussion, ...(m.workedUp ? { workedUp: true } : {}),
           });
         }
       }
@@ -256,8 +247,9 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
     dropExplainedSymptoms(lexicon, out);
     if (doc.hasAssessment) dropSupportingSymptoms(out);
     resolveConflicts(table, titleOf, out);
+    withAbnormalFindings(table, titleOf, scope, out);
     const firstOf = linkPairs(table, out);
-    return { ranked: rank([...out.values()], firstOf, titleOf), setAside };
+    return { ranked: rank([...out.values()], firstOf, titleOf, lexicon.firstListed), setAside };
   };
 
   const suggestion = (c: Candidate, i: number, total: number, evidence: EvidenceSpan[], source?: string): IcdSuggestion => ({
@@ -303,6 +295,13 @@ function isHeadline(before: string, fromSentenceStart: boolean): boolean {
   if (!fromSentenceStart) return false;
   const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').replace(/^[^:]{0,30}:\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.length <= 2;
+}
+
+const NOT_QUALIFIER = /^(?:her|his|she|he|i|we|they|it|its|their|this|that|these|those|the|a|an|is|are|was|were|has|have|had|will|would|may|also|patient|no|not)$|(?:ed|ing|s)$/;
+/** Up to four words that can only qualify a problem's name (site, side, acuity: "right upper lobe"), after a list number or bullet. */
+function onlyQualifiers(before: string): boolean {
+  const words = before.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length <= 4 && words.every((w) => !NOT_QUALIFIER.test(w));
 }
 
 /** The role a code's chapter gives it: Z80-Z84 family, Z85-Z87 (and old MI) history, Z79/Z99/Z68/Z23 status. */

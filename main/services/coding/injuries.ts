@@ -108,7 +108,7 @@ function chooseInjury(pool: Pool, nature: string, words: Set<string>): { entry: 
     let score = 0;
     const used = new Set<string>();
     for (const i of t.items) {
-      const has = words.has(i.word) || (natures.includes(i.word) && words.has(nature));
+      const has = [i.word, ...(i.alt ?? [])].some((w) => words.has(w) || (natures.includes(w) && words.has(nature)));
       if (i.mode === 'required') {
         if (!has) ok = false;
         else (score += 1, used.add(i.word));

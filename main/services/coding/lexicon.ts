@@ -46,6 +46,8 @@ export interface CodingLexicon {
   capitalsOnly: string[];
   /** Codes dropped beside others ("Z79.4" with type 1 diabetes); prefixes, `|` for alternatives. */
   exclusions?: { drop: string; when: string; unless?: string; why: string }[];
+  /** Code prefixes the guidelines allow only as the first-listed diagnosis (Z00 general examination ...). */
+  firstListed?: string[];
 }
 
 /** A concept with its anchors resolved against the loaded edition. */
@@ -64,6 +66,7 @@ export interface CompiledLexicon {
   explains: [string, string[]][];
   combinations: CodingLexicon['combinations'];
   exclusions: NonNullable<CodingLexicon['exclusions']>;
+  firstListed: string[];
   /** Problems found while compiling (anchors missing from this edition): reported, never fatal. */
   warnings: string[];
 }
@@ -101,6 +104,7 @@ export function compileLexicon(lexicon: CodingLexicon, table: CodeTable): Compil
     explains: Object.entries(lexicon.explains),
     combinations: lexicon.combinations,
     exclusions: lexicon.exclusions ?? [],
+    firstListed: (lexicon.firstListed ?? []).map((c) => c.replace('.', '')).map((c) => (c.length > 3 ? `${c.slice(0, 3)}.${c.slice(3)}` : c)),
     warnings,
   };
 }

@@ -30,6 +30,10 @@ export interface Mention {
   words: string[];
   /** What the words around it say (for choosing the specific code). */
   context: MentionContext;
+  /** The object of a work-up ("an echocardiogram to evaluate his murmur"): a finding the visit addresses, coded even beside diagnoses. */
+  workedUp?: boolean;
+  /** Site or side words a problem heading took from the lines under it (named in the code's rule). */
+  fromLines?: string[];
 }
 
 /** A finding the text denies, rules out or leaves uncertain: never coded, counted for the report. */
@@ -50,14 +54,38 @@ export interface SetAside {
  * finding's clause, before it. (To move to the encounter understanding when it reads certainty.)
  */
 const SPECULATIVE = /\b(?:(?:determine|see|check|know|find out|confirm)\s+(?:if|whether)|risks?\s+(?:of|include|including|such as)|complications?\s+(?:of|such as|including|include)|(?:most\s+)?(?:likely|probably|possibly)\s+(?:due to|secondary to|related to|caused by|from)|(?:i|we)\s+(?:believe|think|suspect|feel)\s+(?:that\s+)?(?:this|it|he|she|they|there|the\s+patient|patient)\s+(?:is|has|have|are|was|may|might|could|had)|(?:appears?|seems?)\s+to\s+(?:be|have)|concern\s+is\s+that|(?:be\s+)?aware\s+of|(?:if|whether)\s+(?:these|this|it|they|the\s+\w+)\s+(?:reveals?|shows?|demonstrates?))\b[^;:]*$/i;
+/**
+ * More of the outpatient rule that an unconfirmed diagnosis is not coded, in the clause before the
+ * finding: a physician's doubt ("I doubt this is", "low suspicion for", "less likely"), a test
+ * ordered to look for it ("check a TSH for hypothyroidism", "x-ray to evaluate for fracture": with
+ * no possessive, since "for her hypothyroidism" monitors a known one), and a disease the patient
+ * fears or wants to avoid ("worried about getting shingles").
+ */
+const DOUBTED_BEFORE = new RegExp(
+  [
+    String.raw`\b(?:i|we)\s+(?:(?:would|do)\s+)?doubt\b(?:\s+(?:that\s+)?(?:this|it|he|she|there)\s+(?:is|has|was|represents))?\s+(?:(?:a|an|any)\s+)?(?:[a-z-]+\s+){0,2}$`,
+    String.raw`\b(?:low|lower|little)\s+(?:suspicion|likelihood|probability|concern|index\s+of\s+suspicion)\s+(?:for|of)\s+(?:(?:a|an|any)\s+)?(?:[a-z-]+\s+){0,2}$`,
+    String.raw`\b(?:less|not)\s+likely\s+(?:to\s+be\s+)?(?:(?:a|an)\s+)?$`,
+    String.raw`\b(?:check|checking|checked|order|ordered|ordering|obtain|obtaining|get|getting|send|draw|run|perform|test|testing|screen|screening|evaluate|evaluating|evaluation|assess|assessing|look|looking|work\s*up)\b[^;:.,]{0,40}?\b(?:for|out)\s+(?:(?:a|an|any|possible|potential|signs?\s+of|evidence\s+of)\s+)?$`,
+    String.raw`\b(?:worried|concerned|afraid|scared|anxious|fearful|fears?)\s+(?:about|of|that)\s+(?:(?:she|he|they|it)\s+(?:\w+\s+)?(?:has|have|is|may|might|could)\s+)?(?:(?:getting|developing|catching|contracting|having)\s+)?(?:(?:a|an)\s+)?$`,
+    String.raw`\b(?:avoid|prevent|preventing|avoiding|reduce\s+(?:the|her|his|their)?\s*risk\s+of)\s+(?:(?:getting|developing|catching|contracting)\s+)?(?:(?:a|an)\s+)?$`,
+  ].join('|'),
+  'i',
+);
+/** A known finding named as the object of a work-up ("to evaluate his murmur", "for further evaluation of the murmur"). */
+const WORKED_UP = /\b(?:evaluat(?:e|ion)|assess(?:ment)?|work\s*up|investigat(?:e|ion))\s+(?:of\s+)?(?:his|her|their|the|this|that)\s+(?:[a-z-]+\s+){0,2}$/i;
+/** A finding the physician then judges improbable ("pneumonia is less likely", "fracture seems unlikely"). */
+const DOUBTED_AFTER = /^\s*(?:is|was|seems|appears|would\s+be)?\s*(?:less\s+likely|unlikely|doubtful|not\s+likely|improbable|low\s+on\s+the\s+differential)\b/i;
 /** What a disease does in general ("Lyme disease can cause problems"), said right after the finding. */
 const GENERIC_STATEMENT = /^\s*(?:can|could|may|might|will|would)\s+(?:cause|lead to|result in|affect|damage|progress)\b/i;
 /** A disease named as the object of a test or a vaccine ("COVID-19 test", "Lyme titer", "hepatitis C RNA"): not a finding. */
 const TEST_OF = /^[\s-]*(?:virus\s+)?(?:tests?|testing|screen(?:ing)?|panel|titers?|titres?|antibod(?:y|ies)|antigen|pcr|rna|dna|genotype|swab|vaccines?|vaccinations?|shots?|immunizations?|booster)\b/i;
+/** "He used to be on an insulin pump", "she used to smoke": a past state, not a current one. */
+const USED_TO = /\bused\s+to\s+(?:be\s+on|be|take|have|use|wear|get)\b[^;:.]*$/i;
 /** "smoking history", "cancer history": the finding named as history. */
 const HISTORY_AFTER = /^\s*history\b/i;
 /** Counselling and education bullets discuss conditions; they add evidence to a code, they do not start one. */
-const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:/i;
+const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:|^\W*(?:i|we)\s+(?:also\s+)?(?:provided\s+(?:\w+\s+)?(?:counse(?:l)?ling|education)|counse(?:l)?led|educated|advised|instructed|cautioned|warned)\b/i;
 
 /** The text of a finding's clause before it (back to a semicolon, colon or full stop). */
 const clauseBefore = (text: string, at: number): string => text.slice(Math.max(0, at - 500), at).split(/[;:.]\s/).pop() ?? '';
@@ -180,10 +208,14 @@ export function readRole(sentence: NoteSentence, start: number, end: number, con
   const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
   let role = roleOf(ctx, win.text, sentence, concept, win.start);
   const after = win.text.slice(win.end, win.end + 60);
-  if (role === 'current' && (SPECULATIVE.test(clauseBefore(win.text, win.start)) || GENERIC_STATEMENT.test(after) || TEST_OF.test(after))) role = 'uncertain';
+  if (role === 'current') {
+    const before = clauseBefore(win.text, win.start);
+    if (SPECULATIVE.test(before) || DOUBTED_BEFORE.test(before) || GENERIC_STATEMENT.test(after) || TEST_OF.test(after) || DOUBTED_AFTER.test(after)) role = 'uncertain';
+  }
   if (role === 'current' && HISTORY_AFTER.test(after)) role = 'history';
   // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
   if (role === 'history' && concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
+  if (role === 'current' && USED_TO.test(clauseBefore(win.text, win.start))) role = 'history';
   return role;
 }
 
@@ -247,6 +279,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
       mentions.push({
         ...(h.concept ? { concept: h.concept } : {}), ...(h.titleEntry ? { titleEntry: h.titleEntry } : {}),
         start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym', discussion: DISCUSSION.test(sentence.text),
+        ...(WORKED_UP.test(clauseBefore(sentence.text, h.start - sentence.start)) ? { workedUp: true } : {}),
         words: [], context: mentionContext(sentence, words, from, to, lexicon, h.concept?.words ?? []),
       });
       const m = mentions[mentions.length - 1]!;

@@ -1,9 +1,30 @@
-import type { IcdSuggestion } from './icd-coder.js';
+import type { EvidenceSpan } from './offsets.js';
 
 /**
  * Ports of coding analysis. The ICD-10-CM table comes in through `CodeTable` (implemented in
  * `main/engines/coding/` on the CMS files); the service itself reads no files.
  */
+
+/** One ICD-10-CM suggestion as the API shows it. */
+export interface IcdSuggestion {
+  system: 'ICD-10-CM';
+  code: string;
+  display: string;
+  confidence: number;
+  evidence: EvidenceSpan[];
+  /** The code-set edition the code comes from. */
+  edition: string;
+  /** current: the patient's condition; status: long-term drug or dialysis; history / family: Z codes. */
+  role: 'current' | 'history' | 'family' | 'status';
+  /** 1 = main reason for the visit. */
+  rank: number;
+  /** Codes of this answer linked to this one by the table's notes (use additional code, code also, code first). */
+  related: string[];
+  /** Why a convention chose this code (combinations, history), when one did. */
+  why: string[];
+  /** The rule or convention that chose this code, in one line ("E11.65: diabetes with hyperglycemia: ..."). */
+  rule: string;
+}
 
 /** One line of the CMS order file: a code (with the dot, `E11.9`) or a heading. */
 export interface CodeEntry {

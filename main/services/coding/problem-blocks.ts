@@ -88,10 +88,14 @@ export function qualifyFromLines(text: string, scope: readonly NoteSentence[], m
       const has = (re: RegExp): boolean => [...m.context.positive.keys()].some((w) => re.test(w));
       const sides = has(/^(right|left|bilateral)$/);
       const sites = has(SITE_OR_SIDE) && [...m.context.positive.keys()].some((w) => SITE_OR_SIDE.test(w) && !/^(right|left|bilateral)$/.test(w));
+      // "Back" alone is a region its lines may narrow to a spinal level ("Back pain." over "lumbar spine x-ray").
+      const backOnly = sites && !has(/^(knee|ankle|hip|shoulder|elbow|wrist|hand|foot|lumbar|low|cervical|neck|thoracic)$/);
+      const spinal = extra.includes('lumbar') || extra.includes('thoracic');
       for (const w of extra) {
         const isSide = /^(right|left|unilateral)$/.test(w);
-        if ((isSide && sides) || (!isSide && sites) || m.context.absent.has(w) || m.context.positive.has(w)) continue;
+        if ((isSide && sides) || (!isSide && sites && !(backOnly && spinal)) || m.context.absent.has(w) || m.context.positive.has(w)) continue;
         m.context.positive.set(w, 0.6);
+        (m.fromLines ??= []).push(w);
       }
     }
   }

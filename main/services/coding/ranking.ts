@@ -3,16 +3,22 @@
  * the other conditions, status, history and family codes; confidence from how the code was found.
  */
 import type { Candidate } from './conventions.js';
+import { isFirstListed } from './first-listed.js';
 import type { CodeEntry } from './ports.js';
 import type { ParsedTitle } from './words.js';
 
 const TIER: Record<Candidate['role'], number> = { current: 0, status: 1, history: 2, family: 3 };
 
-/** Main reason first: the problem list's order, then the assessment's; status, history and family codes after; "code first" respected. */
-export function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle): Candidate[] {
+/**
+ * Main reason first: an encounter code the guidelines allow only first-listed (a general
+ * examination), then the problem list's order, then the assessment's; status, history and family
+ * codes after; "code first" respected.
+ */
+export function rank(list: Candidate[], firstOf: [string, string][], titleOf: (e: CodeEntry) => ParsedTitle, firstListed: readonly string[] = []): Candidate[] {
   // A problem named as a heading ranks by the problem list's order, before conditions named only in passing.
   const at = (c: Candidate): number => c.headAt ?? 1e9 + c.firstAt;
-  const sorted = [...list].sort((a, b) => TIER[a.role] - TIER[b.role] || at(a) - at(b) || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
+  const first = (c: Candidate): number => (isFirstListed(c.entry.code, firstListed) ? 0 : 1);
+  const sorted = [...list].sort((a, b) => first(a) - first(b) || TIER[a.role] - TIER[b.role] || at(a) - at(b) || titleOf(a.entry).items.length - titleOf(b.entry).items.length);
   for (const [first, then] of firstOf) {
     const i = sorted.findIndex((c) => c.entry.code === first);
     const j = sorted.findIndex((c) => c.entry.code === then);

@@ -41,7 +41,9 @@ export function scoreCode(entry: CodeEntry, title: ParsedTitle, ctx: MentionCont
   let score = 0;
   let supported = true;
   const matched: string[] = [];
-  for (const { word, mode } of title.items) {
+  for (const { word: first, mode, alt } of title.items) {
+    // Of alternatives ("tear or rupture") the one the text says counts.
+    const word = (!ctx.positive.has(first) && alt?.find((w) => ctx.positive.has(w))) || first;
     const weight = ctx.positive.get(word);
     if (mode === 'required') {
       if (weight !== undefined) {

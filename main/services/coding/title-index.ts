@@ -24,7 +24,16 @@ const MAX_WORDS = 10;
 const SKIP = /^[VWXY]|^Z0[0-9]|^Z3|^Z4|^Z5|^U0[0-6]|^U[1-9]/;
 
 /**
- * Builds the index. One-word phrases are left out: they are either in the synonym index or too
+ * A one-word title or inclusion term that names one condition ("costochondritis", "dandruff",
+ * "macromastia"): long enough to be a medical term, not a status or counselling code, not an
+ * injury of an unspecified body region ("contusion").
+ */
+function namesOneCondition(key: string, entry: CodeEntry): boolean {
+  return key.length >= 8 && !/^Z|^T14|^R69/.test(entry.code);
+}
+
+/**
+ * Builds the index. One-word phrases are left out unless they name one condition: they are either in the synonym index or too
  * ambiguous to stand alone ("pain"). Where several codes share a phrase, the broadest (shortest
  * code) wins, so the text's own words choose the billable code below it.
  */
@@ -35,7 +44,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
     const variants = phrase.includes('-') ? [phrase, phrase.replace(/(\p{L})-(\p{L})/gu, '$1 $2')] : [phrase];
     for (const key of variants.flatMap((v) => phraseKeysOf(v))) {
       const n = key ? key.split(' ').length : 0;
-      if (n < 2 || n > MAX_WORDS) continue;
+      if (n < 1 || n > MAX_WORDS || (n === 1 && !namesOneCondition(key, entry))) continue;
       const prev = byKey.get(key);
       if (!prev || entry.code.length < prev.code.length) byKey.set(key, entry);
     }
@@ -61,7 +70,7 @@ export function buildTitleIndex(table: CodeTable): TitleIndex {
       const hits: TitleHit[] = [];
       for (let s = 0; s < content.length; ) {
         let found: TitleHit | undefined;
-        for (let n = Math.min(longest.get(content[s]!.w.norm) ?? 0, content.length - s); n >= 2 && !found; n--) {
+        for (let n = Math.min(longest.get(content[s]!.w.norm) ?? 0, content.length - s); n >= 1 && !found; n--) {
           const key = content.slice(s, s + n).map(({ w }) => w.norm).join(' ');
           const entry = byKey.get(key);
           if (entry) found = { entry, from: content[s]!.i, to: content[s + n - 1]!.i + 1 };

@@ -51,6 +51,8 @@ export type TitleItemMode = 'required' | 'soft' | 'generic' | 'absent';
 export interface TitleItem {
   word: string;
   mode: TitleItemMode;
+  /** Words the title offers instead ("tear or rupture", "bronchus or lung"): any one of them fits. */
+  alt?: string[];
 }
 
 export interface ParsedTitle {
@@ -74,16 +76,31 @@ export function parseTitle(title: string, softWords: ReadonlySet<string>): Parse
   let absent = false;
   let afterUnspecified = false;
   let previous: string | undefined;
+  // After "or" the next word is an alternative to the one before ("tear or rupture").
+  let or = false;
   for (const m of title.matchAll(/[()]|,|[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu)) {
     const tok = m[0];
-    if (tok === '(') inParen++;
-    else if (tok === ')') inParen = Math.max(0, inParen - 1);
+    if (tok === '(') (inParen++, (or = false));
+    else if (tok === ')') (inParen = Math.max(0, inParen - 1), (or = false));
     else if (tok === ',') {
       absent = false;
       afterUnspecified = false;
+      or = false;
     } else {
       const w = normWord(tok.replace(/[-'’]/g, ''), previous);
       previous = w;
+      const last = items[items.length - 1];
+      if (w === 'or') {
+        or = !!last;
+        continue;
+      }
+      if (or && last && !STOP_WORDS.has(w) && !['with', 'without', 'not', 'no', 'other', 'specified', 'unspecified', 'nos', 'nec'].includes(w)) {
+        // Same mode as the word it stands beside: "tear or rupture" is one required item.
+        (last.alt ??= []).push(w);
+        or = false;
+        continue;
+      }
+      or = false;
       if (w === 'with') absent = false;
       else if (w === 'without' || w === 'not' || w === 'no') absent = true;
       else if (w === 'other' || w === 'specified' || w === 'nec' || w === 'elsewhere' || w === 'classified') other ||= w === 'other';

@@ -8,10 +8,26 @@ import type { MacroDetectRequest, MacroDetectResult, MacroService } from '../mac
 import type { GeneratedNote, NoteGenerationInput, NoteWriter, StyleWriter } from '../notes/ports.js';
 import type { ComputePool } from './ports.js';
 
-export function offloadedExtraction(pool: ComputePool): ExtractionService {
+/**
+ * The text engine a caller's work follows (its account's note engine; the device's when no account
+ * is named): `embedded` calls no language model. Resolved here, on the request thread, and passed
+ * with the task, so nothing is sent to a server the account did not choose.
+ */
+export type TextEngineOf = (accountId?: string) => Promise<TextEngineRef>;
+
+/** A text engine by its registry name (how the worker asks for it) and the engine it is (how answers name it). */
+export interface TextEngineRef {
+  name: string;
+  engine: string;
+}
+
+const embeddedOnly: TextEngineOf = async () => ({ name: 'embedded', engine: 'embedded' });
+
+export function offloadedExtraction(pool: ComputePool, engineOf: TextEngineOf = embeddedOnly): ExtractionService {
   // The worker answers the whole result (value, engine, review); `extract` keeps the value.
-  const extractChecked = (text: string, schema: unknown): Promise<ExtractionResult> => pool.run('extract', [text, schema]) as Promise<ExtractionResult>;
-  return { extractChecked, extract: async (text, schema) => (await extractChecked(text, schema)).data };
+  const extractChecked = async (text: string, schema: unknown, accountId?: string): Promise<ExtractionResult> =>
+    pool.run('extract', [text, schema, await engineOf(accountId)]) as Promise<ExtractionResult>;
+  return { extractChecked, extract: async (text, schema, accountId) => (await extractChecked(text, schema, accountId)).data };
 }
 
 export function offloadedMacros(pool: ComputePool): MacroService {
@@ -19,13 +35,16 @@ export function offloadedMacros(pool: ComputePool): MacroService {
 }
 
 /** Coding analysis; `edition` stays the request thread's (the table it would load is the worker's too). */
-export function offloadedCoding(pool: ComputePool, edition: () => string): CodingService {
+export function offloadedCoding(pool: ComputePool, edition: () => string, engineOf: TextEngineOf = embeddedOnly): CodingService {
   return {
     get edition() {
       return edition();
     },
-    analyzeText: (text, options) => pool.run('analyzeText', options ? [text, options] : [text]) as Promise<CodingAnalysis>,
-    analyzeNote: (accountId, noteId) => pool.run('analyzeNote', [accountId, noteId]) as Promise<CodingAnalysis>,
+    analyzeText: async (text, options) => {
+      const { accountId, ...rest } = options ?? {};
+      return pool.run('analyzeText', [text, rest, await engineOf(accountId)]) as Promise<CodingAnalysis>;
+    },
+    analyzeNote: async (accountId, noteId) => pool.run('analyzeNote', [accountId, noteId, await engineOf(accountId)]) as Promise<CodingAnalysis>,
   };
 }
 

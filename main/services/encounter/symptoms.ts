@@ -101,6 +101,8 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
       const presence: Presence | undefined = UNSURE_ANSWER.test(reply.spoken) ? 'uncertain' : polarity === 'negative' ? 'denied' : polarity === 'positive' ? 'reported' : undefined;
       // "Any fever, chills, cough?" "Yes": which one is not said; only a single symptom is taken as confirmed.
       if (!presence || (presence !== 'denied' && hits.length > 1)) continue;
+      // "Any fever, chills or body aches?" "No fever.": the answer covers what it names, not the whole list.
+      if (presence === 'denied' && hits.length > 1 && hits.some((h) => own.has(h.term))) continue;
       for (const h of hits) if (!own.has(h.term)) add(s, h, presence, 'patient', [], `${s.text} ${reply.text}`), used.add(reply.i);
       continue;
     }

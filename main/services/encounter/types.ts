@@ -163,7 +163,8 @@ export interface PlanItem extends Evidenced {
   kind: PlanKind;
   /** For `medication`. */
   action?: MedicationAction;
-  medication?: { name: string; generic?: string; dose?: string; route?: string; frequency?: string; duration?: string };
+  /** `replaces`: the drug a switch or step-down takes the patient off ("from Wixela to Alvesco 80 mcg"). */
+  medication?: { name: string; generic?: string; dose?: string; route?: string; frequency?: string; duration?: string; replaces?: string };
   /** Test, imaging study, specialty, procedure or topic, as a core key where known ("mri", "physical therapy"). */
   target?: string;
   laterality?: Laterality;
@@ -174,6 +175,12 @@ export interface PlanItem extends Evidenced {
    * elevated"), never a spoken sentence; `kind: 'other'` always has one.
    */
   text?: string;
+  /**
+   * The item waits on something ("if it doesn't improve we'll do an epidural", "once the x-ray
+   * is back we'll decide about physical therapy"): not ordered today. The condition in clinical
+   * words ("if symptoms do not improve"), or "if needed" where it could not be written.
+   */
+  condition?: string;
 }
 
 export type ProblemStatus = 'new' | 'chronic' | 'resolved' | 'unknown';

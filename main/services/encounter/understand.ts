@@ -11,6 +11,8 @@ import { readAllergies, drugMatcher, readMedications } from './medications.js';
 import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
 import { clausesOf, planItemsIn } from './plan.js';
+import { danglingCondition } from './plan-condition.js';
+import { withdrawContradicted } from './denials.js';
 import { judgesCondition, problemIn, problemTerm, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { readResults } from './results.js';
@@ -23,11 +25,20 @@ import { readVitals } from './vitals.js';
 
 const STOP = new Set('a an the and or but so if then of to in on at for with by from as is are was were be been am i me my you your he she it we they them his her its our this that these those there here what which who how when where why do does did have has had not no yes yeah okay ok just really very like um uh well also too get got go going come can could will would should may might let know think see say said tell mean way good great sure right oh all some any one about up out more much now still even back thing things lot bit little kind sort'.split(' '));
 const contentWords = (t: string): number => (t.toLowerCase().match(/[\p{L}]+/gu) ?? []).filter((w) => !STOP.has(w) && w.length > 2).length;
-const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b/i;
+const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:just\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b/i;
 const ASSENT_ASKED = /\b(?:sound good|sounds good|does that sound|any questions|okay\?|all right\?|is that okay|how does that sound|do you agree)\b/i;
 const ASSENT = /^\W*(?:yes|yeah|yep|okay|ok|sure|sounds good|that sounds (?:good|great|fine|reasonable)|i agree|alright|all right|perfect|great)\b/i;
 
 const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:do|does|did|is|are|have|has|can|could|would|any)\s+(?:you|he|she|we|there)\b/i;
+
+/**
+ * Visit narration can still carry an order ("I'm going to go ahead and start you on doxycycline
+ * 100 mg twice a day", "I want to go ahead and just order an x-ray of your right knee"): such a
+ * sentence is read for its orders, not skipped as narration.
+ */
+function carriesOrder(text: string, drugs: ReturnType<typeof drugMatcher>): boolean {
+  return clausesOf(text).some((c) => planItemsIn(c, drugs).some((i) => i.kind !== 'education' && i.kind !== 'follow-up'));
+}
 
 /** The order in a command to the dictation assistant ("hey dragon, order an echocardiogram"), if it gives one. */
 function dictatedOrder(text: string): string | undefined {
@@ -115,7 +126,12 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
     return p;
   };
   let agreement: EncounterFacts['agreement'];
+  // "Let's get an x-ray today and if it shows a fracture." / "We'll refer you to orthopedics.": a condition
+  // left open at a sentence's end governs the orders of the clinician's next sentence.
+  let pending: string | undefined;
   for (const s of said) {
+    const condition = pending;
+    if (s.speaker === 'clinician') pending = danglingCondition(s.text);
     // "Dragon, order a refill of Prozac 20 mg daily": an order dictated to the assistant is an order.
     const command = s.talk === 'dictation command' ? dictatedOrder(s.text) : undefined;
     if (command && s.phase !== 'history') {
@@ -124,7 +140,8 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       if (items.length) used.add(s.i);
       continue;
     }
-    if (s.talk || (s.question && s.phase !== 'plan')) continue;
+    // Narration can still carry an order: "I want to go ahead and just order an x-ray of your right knee".
+    if ((s.talk && !(s.talk === 'narration' && carriesOrder(s.text, drugs))) || (s.question && s.phase !== 'plan')) continue;
     if (s.speaker === 'patient' && ASSENT.test(s.text) && s.answers !== undefined && ASSENT_ASKED.test(said[s.answers]!.text)) {
       agreement = { evidence: evidenceOf(said[s.answers], s) };
       used.add(s.i);
@@ -139,7 +156,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       if (items.length) used.add(s.i);
       continue;
     }
-    if (isNarration(s.text)) continue;
+    if (isNarration(s.text) && !carriesOrder(s.text, drugs)) continue;
     let rest = s.text;
     const mention = problemIn(s.text);
     if (mention?.withdrawn) {
@@ -161,7 +178,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       const items = planItemsIn(clause, drugs);
       if (items.length) {
         for (const item of items) {
-          const placed = { ...item, evidence: evidenceOf(s) };
+          const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };
           // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
           if (item.kind === 'follow-up' || item.kind === 'education' || !current) general.push(placed);
           else current.plan.push(placed);
@@ -181,10 +198,18 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
     }
   }
   // The same order said twice is one.
+  // "Continue lisinopril 10 mg" then "Dragon, order lisinopril 10 mg daily" is one order, whatever its verb;
+  // an order said firmly once is not also kept as conditional.
   const dedupe = (items: PlanItem[]): PlanItem[] => {
+    const keyOf = (i: PlanItem): string => JSON.stringify(i.kind === 'medication' && i.medication?.dose ? [i.kind, i.medication.generic, i.medication.dose] : [i.kind, i.action, i.medication?.generic, i.target, i.when, i.text]);
+    const firm = new Set(items.filter((i) => !i.condition).map(keyOf));
+    // "We will start you on the Prilosec" after "Prilosec 20 mg once a day": the dosed order says it all.
+    const dosed = new Set(items.filter((i) => i.medication?.dose).map((i) => i.medication!.generic));
+    items = items.filter((i) => i.kind !== 'medication' || i.medication?.dose || !dosed.has(i.medication?.generic));
     const seen = new Set<string>();
     return items.filter((i) => {
-      const key = JSON.stringify([i.kind, i.action, i.medication?.generic, i.target, i.when, i.text]);
+      const key = keyOf(i);
+      if (i.condition && firm.has(key)) return false;
       return !seen.has(key) && seen.add(key);
     });
   };
@@ -200,7 +225,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
 
   const reason = reasonForVisit(said);
   const facts: EncounterFacts = {
-    sourceLanguage, patient, symptoms: symptoms.symptoms, history: history.history, medications: medications.medications, allergies: allergies.allergies,
+    sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
   };
   const statements = [

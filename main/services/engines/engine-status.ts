@@ -29,8 +29,11 @@ export function createEngineStatusService(deps: {
   /** How the engine's recent calls and background checks went (the engine registry). */
   health?: (task: 'speech' | 'text', name: string) => EngineHealth;
   quality: EngineQualityFile;
-  /** The text engine extraction and coding use (the device's configured language model), or undefined for the embedded ones. */
-  deviceTextEngine?: string;
+  /**
+   * Whether extraction and coding may use a language model (the extraction instructions are
+   * installed): they follow the account's note engine then; otherwise they are always embedded.
+   */
+  modelReading?: boolean;
 }): EngineStatusService {
   /** Every figure of the engine for the task (each names its model), those of the engine's current model first. */
   const measured = (task: EngineMeasurement['task'], facts: Pick<EngineFacts, 'engine' | 'model'>): EngineMeasurement[] => {
@@ -104,8 +107,9 @@ export function createEngineStatusService(deps: {
           speech('dictation', asr, s.source, clinicalMissing),
           speech('transcription', asr, s.source, clinicalMissing),
           text('notes', notes, s.noteSource),
-          text('extraction', deps.deviceTextEngine, 'device'),
-          text('coding', deps.deviceTextEngine, 'device'),
+          // Both follow the account's note engine (one choice of text engine per account).
+          text('extraction', deps.modelReading ? notes : undefined, deps.modelReading ? s.noteSource : 'device'),
+          text('coding', deps.modelReading ? notes : undefined, deps.modelReading ? s.noteSource : 'device'),
         ],
       };
     },

@@ -1,4 +1,4 @@
-import type { BuildContext } from './generator.js';
+import type { BuildContext } from './build-context.js';
 import { mergeSchemas, UnsatisfiableError } from './schema-merge.js';
 import {
   asSchema, dependentRequired, isObject, jsonEqual, restItems, tupleItems, type Schema, type SchemaObject,

@@ -1,20 +1,13 @@
-import type { Checker } from './checker.js';
+import type { BuildContext } from './build-context.js';
 import { effectiveSchema, mergeSchemas, UnsatisfiableError } from './schema-merge.js';
 import {
   isObject, jsonEqual, jsonTypeOf, numericBounds, typesOf,
-  type Draft, type RefResolver, type Schema, type SchemaObject,
+  type Schema, type SchemaObject,
 } from './schema-walk.js';
 import { FORMAT_SAMPLES, stringsForPattern } from './string-gen.js';
 import { buildArray, buildObject } from './generator-containers.js';
 
-/** What the builder needs: the draft, `$ref` resolution and a quick checker. */
-export interface BuildContext {
-  draft: Draft;
-  refs: RefResolver;
-  checker: Checker;
-  /** Remaining work units; exhausting them stops exploring alternatives (hostile schemas). */
-  steps: number;
-}
+export type { BuildContext } from './build-context.js';
 
 /** Nesting beyond which only required content is produced (recursive `$ref`s end here). */
 const SOFT_DEPTH = 12;

@@ -26,10 +26,10 @@ export interface ExtractionResult {
 
 /** Text-to-JSON: answers a value that validates against the caller's schema, or throws a DomainError. */
 export interface ExtractionService {
-  /** The value alone. */
-  extract(text: string, schema: unknown): Promise<unknown>;
+  /** The value alone. `accountId`: whose engine choice the reading follows (composition; the service itself ignores it). */
+  extract(text: string, schema: unknown, accountId?: string): Promise<unknown>;
   /** The value with the engine that read it and the check's flags (what `POST /v1/utils/text-to-json` answers). */
-  extractChecked(text: string, schema: unknown): Promise<ExtractionResult>;
+  extractChecked(text: string, schema: unknown, accountId?: string): Promise<ExtractionResult>;
 }
 
 /** Request limits: beyond them `extract` throws payloadTooLarge (413). */

@@ -10,7 +10,8 @@
  * or drug) is removed (null, or the item left out of its list) when the schema still holds
  * without it; otherwise, and for every contradiction, the value stays and is listed as marked.
  */
-import { findIssues, type FidelityKind } from '../notes/fidelity-checks.js';
+import { findIssues } from '../notes/fidelity-checks.js';
+import type { FidelityKind } from '../notes/fidelity-issue.js';
 import { checkOrders } from '../notes/fidelity-claims.js';
 import { findingMentions } from '../notes/fidelity-facts.js';
 import { indexSources, type SourceIndex } from '../notes/fidelity-sources.js';

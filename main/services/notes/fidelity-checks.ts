@@ -8,35 +8,13 @@ import { drugMentions, drugOf, findingMentions, sideMentions, type DrugMention }
 import { drugStated, sidesFor, type SourceIndex, type Support } from './fidelity-sources.js';
 import { checkDiagnoses, checkOrders, checkSidesAgainstFacts, checkVitalSources } from './fidelity-claims.js';
 import { checkRegister } from './fidelity-register.js';
-
-/** What kind of fact failed the check. */
-export type FidelityKind =
-  | 'number' | 'dose' | 'unit' | 'frequency' | 'laterality' | 'negation' | 'medication' | 'date'
-  | 'diagnosis' | 'vital' | 'order' | 'register';
-
-/** One fact of a note text that its sources do not support. */
-export interface FidelityIssue {
-  kind: FidelityKind;
-  /** UTF-16 offsets of the fact in the text checked. */
-  start: number;
-  end: number;
-  /** The fact as the note wrote it. */
-  text: string;
-  /** Why it is flagged, in words a clinician reads ("the transcript says right knee"). */
-  reason: string;
-  /** `removed`: the words are taken out of the note (nothing states them); `marked`: kept, with a marker after them. */
-  action: 'removed' | 'marked';
-  /** Words shown instead of the note's, for a number kept as spoken. */
-  replacement?: string;
-}
+import { MARKER_SPAN, type FidelityIssue, type FidelityKind } from './fidelity-issue.js';
 
 interface Span {
   start: number;
   end: number;
 }
 
-/** Where a review marker already stands (checking twice changes nothing). */
-export const MARKER_SPAN = /⚠\[check: [^\]\n]*\]/g;
 /** Units a note may add to a vital sign said without one ("one twenty over eighty" -> mmHg). */
 const IMPLIED_UNITS = new Set(['pressure', 'percent', 'temperature', 'rate']);
 /** Units of what a drug is given in: a dose of these must be one the sources give for that drug. */

@@ -10,7 +10,7 @@ import { createPhraseMatcher, CONDITIONS, contextOf, findingPhrases, sentenceSpa
 import type { EncounterFacts, Laterality } from '../encounter/types.js';
 import { SPECIALTY_ENTRIES, TEST_ENTRIES } from '../encounter/tests.js';
 import { findingMentions, sideMentions, stem } from './fidelity-facts.js';
-import type { FidelityIssue } from './fidelity-checks.js';
+import type { FidelityIssue } from './fidelity-issue.js';
 import { sidesFor, type SourceIndex } from './fidelity-sources.js';
 
 interface Span {

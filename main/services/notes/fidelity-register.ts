@@ -10,7 +10,7 @@
  * are the patient's own, quoted on purpose, and are not judged.
  */
 import { sentenceSpans } from '../clinical-language/index.js';
-import { MARKER_SPAN, type FidelityIssue } from './fidelity-checks.js';
+import { MARKER_SPAN, type FidelityIssue } from './fidelity-issue.js';
 
 interface Span {
   start: number;

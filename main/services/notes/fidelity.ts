@@ -19,11 +19,12 @@
  * flagged item with its kind, text, reason, action and position in the markdown. Pure: no I/O.
  */
 import type { GeneratedNote, NoteGenerationInput } from './ports.js';
-import { findIssues, MARKER_SPAN, type FidelityIssue, type FidelityKind } from './fidelity-checks.js';
+import { findIssues } from './fidelity-checks.js';
+import { MARKER_SPAN, type FidelityIssue, type FidelityKind } from './fidelity-issue.js';
 import { indexSources, type FidelitySources, type SourceIndex } from './fidelity-sources.js';
 import { parseMedicationList } from '../clinical-language/index.js';
 
-export type { FidelityIssue, FidelityKind } from './fidelity-checks.js';
+export type { FidelityIssue, FidelityKind } from './fidelity-issue.js';
 export type { FidelitySources } from './fidelity-sources.js';
 
 /** One flagged item as `payload.json.review` lists it. */

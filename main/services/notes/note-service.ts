@@ -208,8 +208,9 @@ export function createNoteService(deps: {
           });
         }
         // What must reach the physician even without includeJson: flagged facts and passages left untranslated.
-        const untranslated = (checked.json as { untranslated?: unknown[] } | undefined)?.untranslated;
-        const notices = { ...(checked.review.length > 0 ? { review: checked.review } : {}), ...(untranslated?.length ? { untranslated } : {}) };
+        const { untranslated, unplaced } = (checked.json ?? {}) as { untranslated?: unknown[]; unplaced?: unknown[] };
+        // What was said but not placed in the note (issue 24) reaches the physician too, beside the review list.
+        const notices = { ...(checked.review.length > 0 ? { review: checked.review } : {}), ...(untranslated?.length ? { untranslated } : {}), ...(unplaced?.length ? { unplaced } : {}) };
         const json = input.noteType.includeJson ? { ...(checked.json ?? {}), review: checked.review } : Object.keys(notices).length > 0 ? notices : null;
         const written = await deps.notes.update(noteId, {
           status: 'STATUS_DONE', markdown: checked.markdown, json,

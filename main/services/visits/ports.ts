@@ -36,8 +36,18 @@ export interface VisitStore {
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
+/** Where a note a visit links to stands, for the visits list (no content). */
+export interface VisitNoteState {
+  /** `pending`/`failed` while it is not written; then `draft` until signed, `signed`, `amended` once it has an addendum. */
+  status: 'pending' | 'failed' | 'draft' | 'signed' | 'amended';
+  /** When it was signed, else when it was written (else created): milliseconds since the Unix epoch. */
+  at: number;
+}
+
 /** Whether an id a visit links to is one of the account's own objects. */
 export interface VisitLinks {
   note(accountId: string, noteId: string): Promise<boolean>;
   transcription(accountId: string, transcriptionId: string): Promise<boolean>;
+  /** The note's state for the list; undefined when it was deleted since. */
+  noteState(accountId: string, noteId: string): Promise<VisitNoteState | undefined>;
 }

@@ -2,7 +2,8 @@ import type { VisitContent } from './ports.js';
 
 /**
  * Matching for visit search: case and accents do not matter ("José" is found by "jose"), and
- * every word of the query must appear in the patient's name, the dictation or the transcript.
+ * every word of the query must appear in the patient's name, the dictation or the transcript;
+ * a date of birth asked for must be the patient's.
  */
 
 const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -16,6 +17,21 @@ export function queryWords(q: string): string[] {
 export function matchesQuery(content: VisitContent, words: readonly string[]): boolean {
   const haystack = fold(`${content.patient.name ?? ''}\n${content.dictation.text}\n${content.transcript}`);
   return words.every((w) => haystack.includes(w));
+}
+
+/** What a search asks for: words, and the patient's date of birth (exact, YYYY-MM-DD). */
+export interface VisitFilter {
+  words: readonly string[];
+  dateOfBirth?: string;
+}
+
+/**
+ * True when the visit matches every part of the filter. A date of birth is compared whole, not
+ * as words: "1956-03-04" must not find a patient born 1956-04-03 or a dictation that says "1956".
+ */
+export function matchesFilter(content: VisitContent, filter: VisitFilter): boolean {
+  if (filter.dateOfBirth && content.patient.dateOfBirth !== filter.dateOfBirth) return false;
+  return filter.words.length === 0 || matchesQuery(content, filter.words);
 }
 
 /** The first words of the visit, for a list: the dictation, else the transcript. */

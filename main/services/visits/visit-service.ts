@@ -13,8 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '../storage.js';
 import { DomainError, invalidRequest, notFound } from '../errors.js';
-import type { VisitContent, VisitLinks, VisitRecord, VisitStore } from './ports.js';
-import { matchesQuery, preview, queryWords } from './visit-search.js';
+import type { VisitContent, VisitLinks, VisitNoteState, VisitRecord, VisitStore } from './ports.js';
+import { matchesFilter, preview, queryWords, type VisitFilter } from './visit-search.js';
 
 /** A visit as the API answers it. */
 export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & VisitContent;
@@ -30,6 +30,10 @@ export interface VisitSummary {
   preview: string;
   notes: number;
   recordings: number;
+  /** The newest note of the visit and where it stands; null without one (or when it was deleted). */
+  latestNote: ({ noteId: string } & VisitNoteState) | null;
+  /** How many of the visit's notes are signed (or amended). */
+  signedNotes: number;
 }
 
 export type VisitPatch = Partial<VisitContent>;
@@ -37,8 +41,11 @@ export type VisitPatch = Partial<VisitContent>;
 export interface VisitService {
   create(accountId: string, body: VisitPatch): Promise<VisitView>;
   get(accountId: string, id: string): Promise<VisitView>;
-  /** Newest first; with `q`, only visits whose patient name, dictation or transcript has every word. */
-  list(accountId: string, options: { limit: number; cursor?: string; q?: string }): Promise<Page<VisitSummary>>;
+  /**
+   * Newest first; with `q`, only visits whose patient name, dictation or transcript has every word;
+   * with `dateOfBirth` (YYYY-MM-DD), only visits of a patient born that day.
+   */
+  list(accountId: string, options: { limit: number; cursor?: string; q?: string; dateOfBirth?: string }): Promise<Page<VisitSummary>>;
   /** Applies `patch` (each field replaces that field) to the visit at `version`. */
   update(accountId: string, id: string, patch: VisitPatch, version: number): Promise<VisitView>;
   delete(accountId: string, id: string): Promise<void>;
@@ -51,10 +58,7 @@ const SCAN_BATCH = 100;
 
 const view = (r: VisitRecord): VisitView => ({ id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content });
 
-const summary = (r: VisitRecord): VisitSummary => ({
-  id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, patient: r.content.patient, encounterDate: r.content.encounterDate,
-  preview: preview(r.content), notes: r.content.notes.length, recordings: r.content.recordings.length,
-});
+const SIGNED = new Set(['signed', 'amended']);
 
 /** Search cursor: the store's cursor of a page and how many of its visits were already looked at. */
 function encodeSearchCursor(c: string | null, skip: number): string {
@@ -72,6 +76,19 @@ function decodeSearchCursor(cursor: string): { c: string | undefined; s: number 
 
 export function createVisitService(deps: { store: VisitStore; links: VisitLinks; now?: () => number }): VisitService {
   const now = deps.now ?? Date.now;
+
+  /** A visit in a list, with where its notes stand (read from the notes themselves, so a note signed through the API shows too). */
+  const summary = async (r: VisitRecord): Promise<VisitSummary> => {
+    const states = await Promise.all(r.content.notes.map(async (n) => ({ noteId: n.noteId, state: await deps.links.noteState(r.accountId, n.noteId) })));
+    const present = states.filter((s): s is { noteId: string; state: VisitNoteState } => s.state !== undefined);
+    const latest = present.at(-1);
+    return {
+      id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, patient: r.content.patient, encounterDate: r.content.encounterDate,
+      preview: preview(r.content), notes: r.content.notes.length, recordings: r.content.recordings.length,
+      latestNote: latest ? { noteId: latest.noteId, ...latest.state } : null,
+      signedNotes: present.filter((s) => SIGNED.has(s.state.status)).length,
+    };
+  };
 
   /** Links added by this change must be the account's own; ones already saved are kept as they are. */
   const checkLinks = async (accountId: string, patch: VisitPatch, before: VisitContent): Promise<void> => {
@@ -112,25 +129,25 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
       return view(record);
     },
     get: async (accountId, id) => view(await load(accountId, id)),
-    async list(accountId, { limit, cursor, q }) {
-      const words = q === undefined ? [] : queryWords(q);
-      if (words.length === 0) {
+    async list(accountId, { limit, cursor, q, dateOfBirth }) {
+      const filter: VisitFilter = { words: q === undefined ? [] : queryWords(q), ...(dateOfBirth ? { dateOfBirth } : {}) };
+      if (filter.words.length === 0 && !filter.dateOfBirth) {
         const page = await deps.store.list(accountId, limit, cursor);
-        return { items: page.items.map(summary), nextCursor: page.nextCursor };
+        return { items: await Promise.all(page.items.map(summary)), nextCursor: page.nextCursor };
       }
       let { c, s } = cursor ? decodeSearchCursor(cursor) : { c: undefined as string | undefined, s: 0 };
-      const items: VisitSummary[] = [];
+      const found: VisitRecord[] = [];
+      const done = async (nextCursor: string | null): Promise<Page<VisitSummary>> => ({ items: await Promise.all(found.map(summary)), nextCursor });
       for (;;) {
         const page = await deps.store.list(accountId, SCAN_BATCH, c);
         for (let i = s; i < page.items.length; i++) {
-          if (!matchesQuery(page.items[i]!.content, words)) continue;
-          items.push(summary(page.items[i]!));
-          if (items.length === limit) {
-            const more = i + 1 < page.items.length ? encodeSearchCursor(c ?? null, i + 1) : page.nextCursor ? encodeSearchCursor(page.nextCursor, 0) : null;
-            return { items, nextCursor: more };
+          if (!matchesFilter(page.items[i]!.content, filter)) continue;
+          found.push(page.items[i]!);
+          if (found.length === limit) {
+            return done(i + 1 < page.items.length ? encodeSearchCursor(c ?? null, i + 1) : page.nextCursor ? encodeSearchCursor(page.nextCursor, 0) : null);
           }
         }
-        if (!page.nextCursor) return { items, nextCursor: null };
+        if (!page.nextCursor) return done(null);
         c = page.nextCursor;
         s = 0;
       }

@@ -55,6 +55,16 @@ const ACT: Record<PlanItem['kind'], LineAct> = {
 
 /** A plan item as an order line, with the fact another language renders. */
 export function planLine(item: PlanItem): { text: string; fact?: OrderFact } | undefined {
+  const line = orderLine(item);
+  if (!line || !item.condition) return line;
+  // An order that waits on something is not ordered today: "Consider epidural steroid injection if it does not improve."
+  const what = line.text.replace(/[.]$/, '').replace(/, as discussed$/, '').replace(/^(?:Order|Start) /, '').replace(/^Refer to /, 'referral to ');
+  const verb = item.kind === 'medication' && !/^(?:Increase|Decrease|Stop|Switch|Continue|Refill)/.test(what) ? 'Consider starting' : 'Consider';
+  const lower = /^[A-Z][a-z]/.test(what) && item.kind !== 'medication' ? `${what.charAt(0).toLowerCase()}${what.slice(1)}` : what;
+  return { text: stop(`${verb} ${lower} ${item.condition}`) };
+}
+
+function orderLine(item: PlanItem): { text: string; fact?: OrderFact } | undefined {
   switch (item.kind) {
     case 'medication': {
       const m = item.medication!;
@@ -62,7 +72,7 @@ export function planLine(item: PlanItem): { text: string; fact?: OrderFact } | u
       const action = item.action ?? 'continue';
       const text =
         action === 'increase' || action === 'decrease' ? (m.dose ? `${cap(action)} ${m.name} to ${[m.dose, m.frequency].filter(Boolean).join(' ')}` : `${cap(action)} ${m.name}`)
-          : action === 'stop' ? `Stop ${m.name}` : action === 'change' ? `Switch to ${med}` : `${cap(action)} ${med}`;
+          : action === 'stop' ? `Stop ${m.name}` : action === 'change' ? `Switch ${m.replaces ? `from ${m.replaces} ` : ''}to ${med}` : `${cap(action)} ${med}`;
       const drugAction = action === 'change' ? 'start' : action;
       return { text: stop(`${text}${m.duration ? ` for ${m.duration}` : ''}`), fact: { type: 'drug', action: drugAction, drug: m.name, ...(m.dose ? { dose: m.dose } : {}), ...(m.frequency ? { frequency: m.frequency } : {}), complete: !m.duration } };
     }

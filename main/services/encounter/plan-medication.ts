@@ -1,0 +1,89 @@
+/**
+ * A medication order in a clinician's clause: which drug, what is done with it (start, continue,
+ * change, stop...) and the dose it is ordered at. "Increase the lisinopril from 10 mg to 20 mg"
+ * orders 20 mg; "switch you from Wixela to Alvesco 80 mcg" orders Alvesco and names what it
+ * replaces; a drug the lexicon does not know is still read when the clinician orders it with a
+ * dose ("start Xarelto 20 mg"), because a dose after an order word names a drug.
+ * Conditions on an order ("if it doesn't improve we'll ...") are read in plan-condition.ts.
+ */
+import type { PhraseMatcher } from '../clinical-language/phrase-match.js';
+import { readDoses } from '../clinical-language/doses.js';
+import { capitalise, doseAfter, frequencyAfter, routeOf } from './medications.js';
+import type { MedicationAction, PlanItem } from './types.js';
+
+export const ACTIONS: [RegExp, MedicationAction][] = [
+  [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
+  [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
+  [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking)|stay on|remain on|resume)\b/i, 'continue'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+];
+
+const MASS = new Set(['mass', 'dose', 'volume']);
+// Words that stand before a dose without being a drug's name ("to 20 mg", "about 500 mg").
+const NOT_A_DRUG = new Set('dose doses take taking about around than from to maybe like with only just daily total each extra another additional tablets tablet pills pill of the your his her some that this it its one two and or at up down on him you me us them give given'.split(' '));
+const TIMING = /^\s*(?:\S+\s+){0,3}?\b(in the morning|in the evening|every morning|every evening|every night|with (?:meals|breakfast|dinner|food))\b/i;
+
+type Hit = { value: string; start: number; end: number; name: string };
+
+/** Drugs the lexicon finds, and words the clinician gives a dose to that it does not know. */
+function drugsIn(t: string, drugs: PhraseMatcher<string>): Hit[] {
+  const hits: Hit[] = drugs.find(t).map((h) => ({ ...h, name: t.slice(h.start, h.end) }));
+  if (!ACTIONS.some(([re]) => re.test(t)) && !/\border\b/i.test(t)) return hits;
+  for (const d of readDoses(t)) {
+    if (d.uncertain || !MASS.has(d.unit.kind)) continue;
+    const m = /\b([a-z][a-z-]{3,})\s*$/i.exec(t.slice(0, d.start));
+    if (!m || NOT_A_DRUG.has(m[1]!.toLowerCase())) continue;
+    const start = d.start - m[0].length + (m[0].length - m[0].trimStart().length);
+    const end = start + m[1]!.length;
+    if (hits.some((h) => h.start <= start && h.end >= end)) continue;
+    hits.push({ value: m[1]!.toLowerCase(), start, end, name: m[1]! });
+  }
+  return hits.sort((a, b) => a.start - b.start);
+}
+
+/** The dose a drug is ordered at: for a change, the one said after "to" ("from 10 mg to 20 mg"). */
+function orderedDose(t: string, end: number, action: MedicationAction): { text: string; end: number } | undefined {
+  if (action === 'increase' || action === 'decrease' || action === 'change') {
+    const to = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= end && /\bto\s+$/i.test(t.slice(Math.max(end, d.start - 6), d.start)) && t.slice(end, d.start).split(/\s+/).filter(Boolean).length <= 10);
+    if (to) return { text: to.text, end: to.end };
+  }
+  return doseAfter(t, end);
+}
+
+/** The medication order a clause gives, if any. */
+export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt: (start: number, end: number) => boolean): { item: PlanItem; at: number } | undefined {
+  const hits = drugsIn(t, drugs);
+  let hit = hits[0];
+  if (!hit) return undefined;
+  // "Order lisinopril 20 mg daily" starts a drug; "order an A1c to see if we need to adjust your metformin" does not.
+  const action = ACTIONS.find(([re]) => re.test(t))?.[1] ?? (/\border\s+(?:(?:a|an|some|the)\s+)?$/i.test(t.slice(Math.max(0, hit.start - 20), hit.start)) ? 'start' : undefined);
+  if (!action || negatedAt(hit.start, hit.end)) return undefined;
+  let replaces: string | undefined;
+  // "From X to Y" (a switch or step-down): Y is what is ordered, X what it replaces.
+  const next = hits.find((h) => h.start > hit!.end && h.value !== hit!.value);
+  if (next && /\bfrom\s+(?:the\s+|your\s+|his\s+|her\s+)?$/i.test(t.slice(Math.max(0, hit.start - 12), hit.start)) && /^\W*(?:\S+\W+){0,5}?to\s+(?:the\s+|some\s+)?$/i.test(t.slice(hit.end, next.start))) {
+    replaces = capitalise(hit.name);
+    hit = next;
+  } else {
+    // "From Wixela to Alvesco 80 mcg" where only the ordered drug is known: the word after "from" is what it replaces.
+    const from = /\bfrom\s+(?:the\s+|your\s+|his\s+|her\s+)?([a-z][a-z-]{3,})\s+to\s+(?:the\s+|some\s+)?$/i.exec(t.slice(Math.max(0, hit.start - 40), hit.start));
+    if (from && /\b(?:switch|change|transition|step|go|move)\w*\b/i.test(t.slice(0, hit.start)) && !NOT_A_DRUG.has(from[1]!.toLowerCase())) replaces = capitalise(from[1]!);
+  }
+  // "A cortisone injection" is a procedure given with a drug, not a prescription.
+  const injection = /^\s+(?:injection|shot)\b/i.exec(t.slice(hit.end));
+  if (injection) return { item: { kind: 'procedure', target: `${hit.name.toLowerCase()} injection`, evidence: [] }, at: hit.start };
+  const dose = orderedDose(t, hit.end, action);
+  const frequency = frequencyAfter(t, dose?.end ?? hit.end) ?? TIMING.exec(t.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
+  const route = routeOf(t);
+  const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
+  const form = /^\s+(inhaler|cream|ointment|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';
+  const item: PlanItem = {
+    kind: 'medication', action: replaces ? 'change' : action,
+    medication: {
+      name: capitalise(hit.name) + form, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}),
+      ...(frequency ? { frequency } : {}), ...(duration ? { duration } : {}), ...(replaces ? { replaces } : {}),
+    },
+    evidence: [],
+  };
+  return { item, at: hit.start };
+}
