@@ -17,7 +17,7 @@
 import { loadCodeTable } from '../main/engines/coding/code-table.js';
 import { readCodingLexicon } from '../main/engines/coding/lexicon-file.js';
 import { createIcdCoder, WARM_UP, type IcdCoder } from '../main/services/coding/icd-coder.js';
-import { ACI_SPLITS, readAciCases, scoreAci, type AciCase, type AciScore, type RankedAnswer } from './aci-coding.js';
+import { ACI_SPLITS, outsideLabelScope, readAciCases, scoreAci, type AciCase, type AciScore, type RankedAnswer } from './aci-coding.js';
 import { readLabelledSet, score, type Prediction, type Score } from './coding-scoring.js';
 import { answersWithEngine, engineCases } from './eval-coding-engine.js';
 import { engineArg } from './eval-engine.js';
@@ -70,6 +70,40 @@ function listMisses(cases: AciCase[], answers: RankedAnswer[], scores: Map<strin
   for (const split of ['valid', 'test1']) for (const h of scores.get(split)!.mustNotHits) console.log(`must-not: ${h}`);
 }
 
+/**
+ * Calibration on the independent labels: for every scored suggestion, its confidence against
+ * whether the code is labelled; for the first-ranked one, its confidence against whether it is the
+ * labelled primary (the share of hits should match the mean confidence in each bucket).
+ */
+function aciCalibration(title: string, cases: AciCase[], answers: RankedAnswer[]): void {
+  const buckets = [0, 0.5, 0.7, 0.8, 0.9, 1.01];
+  const rows = buckets.slice(0, -1).map((from, i) => ({ from, to: buckets[i + 1]!, n: 0, right: 0, conf: 0, n1: 0, primary: 0, conf1: 0 }));
+  const at = (x: number) => rows.find((r) => x >= r.from && x < r.to)!;
+  let brier = 0;
+  for (const c of cases) {
+    const a = answers.find((x) => x.id === c.id)!;
+    const scored = a.codes.filter((x) => !outsideLabelScope(x.code));
+    for (const x of scored) {
+      const r = at(x.confidence);
+      r.n++;
+      r.conf += x.confidence;
+      if (c.codes.some((g) => g.code === x.code)) r.right++;
+    }
+    const top = scored[0];
+    const isPrimary = !!top && c.codes.find((g) => g.primary)?.code === top.code;
+    brier += ((top?.confidence ?? 0) - (isPrimary ? 1 : 0)) ** 2;
+    if (!top) continue;
+    const r = at(top.confidence);
+    r.n1++;
+    r.conf1 += top.confidence;
+    if (isPrimary) r.primary++;
+  }
+  console.log(`\n${title}: confidence bucket -> share labelled (all codes) and share that is the labelled primary (first-ranked code); Brier score of the first-ranked code as the primary ${(brier / cases.length).toFixed(3)}`);
+  console.log('| confidence | codes | mean confidence | labelled | first-ranked | mean confidence | primary |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.from.toFixed(2)}-${Math.min(1, r.to).toFixed(2)} | ${r.n} | ${pct(r.n ? r.conf / r.n : NaN)} | ${pct(r.n ? r.right / r.n : NaN)} | ${r.n1} | ${pct(r.n1 ? r.conf1 / r.n1 : NaN)} | ${pct(r.n1 ? r.primary / r.n1 : NaN)} |`);
+}
+
 const aci = readAciCases()?.filter((c) => !tuning || c.split !== 'test2');
 const engine = engineArg();
 if (!aci) console.log('ACI-Bench coding labels not found (aci-bench-coding/, aci-bench/ under CLINDOC_EVAL_DATA): skipping them');
@@ -88,6 +122,8 @@ else if (engine && engine !== 'embedded') {
   const fromNotes = aci.map((c) => answer(c, c.note, coder.analyze));
   console.log(`ICD-10-CM ${table.edition}, embedded coder; table and coder ready in ${startup.toFixed(0)} ms, first analysis (builds the title index) ${first.toFixed(0)} ms`);
   const scores = aciTable('ACI-Bench reference notes (independent labels; test2 held out, never tuned on)', aci, fromNotes, 'note');
+  aciCalibration('Calibration on the tuning splits (valid, test1)', aci.filter((c) => c.split !== 'test2'), fromNotes);
+  if (!tuning) aciCalibration('Calibration on the held-out split (test2)', aci.filter((c) => c.split === 'test2'), fromNotes);
   if (verbose) listMisses(aci, fromNotes, scores);
   if (tuning && !process.argv.includes('--dialogues')) process.exit(0);
   const fromDialogues = aci.map((c) => answer(c, c.dialogue, coder.analyzeTranscript));

@@ -181,8 +181,10 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     newVersion: false,
     set: (patch) => {
       if (patch.transcript !== undefined && locked(get())) {
-        const { transcript: _kept, ...rest } = patch;
-        return set(rest);
+        // Said, not silently dropped: "Use as transcript" from Dictation lands here too.
+        const { transcript, ...rest } = patch;
+        const error = transcript === get().transcript ? get().error : 'The note is signed: its transcript stays as it is. Press “Start a new version” to write a new draft from other text.';
+        return set({ ...rest, error });
       }
       set(patch);
     },

@@ -106,6 +106,14 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('Viral infection.', '- I counseled the mother to avoid honey because of botulism.'))).toEqual(['B34.9']);
   });
 
+  it('ranks the reason for the visit first in a paragraph assessment, then what takes more of the visit', () => {
+    const text = ap('Mr. Doe has a history of hypertension and seasonal allergies. He is seen today for asthma, which is better on his inhaler. We talked at length about his reflux: it wakes him at night, the reflux follows late meals, and omeprazole will go up for the reflux.');
+    // Seasonal allergic rhinitis (J30.2) lists "allergic rhinitis with asthma (J45.909)" as Excludes1: the asthma code stands for both.
+    const out = coder.analyze(text).codes;
+    expect(out.map((c) => c.code)).toEqual(['J45.909', 'K21.9', 'I10']);
+    expect(out[0]!.rule).toMatch(/Excludes1: J30\.2 is not coded beside it/);
+  });
+
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {
     const text = ap('1. Hypertension with chronic kidney disease stage 3a.', '2. Right knee MCL sprain.');
     const out = coder.analyze(text).codes;

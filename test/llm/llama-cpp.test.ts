@@ -48,7 +48,8 @@ describe('llama.cpp in-process language model', () => {
     const err = await missing.complete({ system: 's', user: 'u' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).status).toBe(503);
-    expect((err as DomainError).message).toBe('local language model could not be loaded');
+    // Worded as every model engine words it (engines/models/lazy-model.ts), with the runtime's reason.
+    expect((err as DomainError).message).toMatch(/^local language model could not be loaded \(.+\)$/);
     await missing.close?.();
   });
 

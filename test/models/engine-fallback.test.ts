@@ -116,7 +116,7 @@ describe('a recording whose speech server fails', () => {
     expect(server.requests).toHaveLength(2);
     expect(result.generatedBy).toEqual({
       engine: 'pocketsphinx', model: expect.any(String),
-      fallbackFrom: { engine: 'openai-compatible', model: 'whisper-1', reason: 'OpenAI-compatible speech server unavailable (HTTP 500)' },
+      fallbackFrom: { engine: 'openai-compatible', model: 'whisper-1', reason: 'OpenAI-compatible speech server is failing (HTTP 500)' },
     });
   });
 
@@ -124,7 +124,7 @@ describe('a recording whose speech server fails', () => {
     server = await speechServer('hang');
     const recognizer = registryFor({ CLINDOC_ASR_BASE_URL: server.baseUrl, CLINDOC_ASR_TIMEOUT_MS: '300' }).recognizer('openai-compatible');
     const result = await recognizer.transcribe(new Int16Array(16000), { language: 'en' });
-    expect(result.generatedBy?.fallbackFrom?.reason).toBe('OpenAI-compatible speech server unavailable (no answer within 300 ms)');
+    expect(result.generatedBy?.fallbackFrom?.reason).toBe('OpenAI-compatible speech server did not answer within 300 ms (CLINDOC_ASR_TIMEOUT_MS)');
   });
 });
 

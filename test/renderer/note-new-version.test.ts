@@ -63,6 +63,7 @@ describe('a signed note stays; a new version is a new draft', () => {
     expect(locked(notes.getState())).toBe(true);
     notes.getState().set({ transcript: 'something else', patientName: 'Version Test' });
     expect(notes.getState().transcript).toBe(TRANSCRIPT);
+    expect(notes.getState().error).toMatch(/signed: its transcript stays/);
     await notes.getState().generate();
     expect(notes.getState().noteId).toBe(signedId);
     expect(notes.getState().error).toMatch(/Start a new version/);

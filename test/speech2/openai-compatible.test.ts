@@ -2,7 +2,8 @@ import { describe, it, expect, afterEach } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
-import { createOpenAiCompatibleRecognizer, parseRetryAfter } from '../../main/engines/speech/openai-compatible.js';
+import { createOpenAiCompatibleRecognizer } from '../../main/engines/speech/openai-compatible.js';
+import { retryAfterMs } from '../../main/engines/openai/http-client.js';
 import { DomainError } from '../../main/services/errors.js';
 
 interface Received { path: string; auth?: string; fields: Record<string, string[]>; file?: Buffer }
@@ -121,7 +122,7 @@ describe('OpenAI-compatible recogniser', () => {
     const err = await createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', maxRetries: 1, maxRetryDelayMs: 0 })
       .transcribe(pcm, { language: 'en' }).catch((e: unknown) => e);
     expect((err as DomainError).kind).toBe('engine_unavailable');
-    expect((err as DomainError).message).toContain('connection failed');
+    expect((err as DomainError).message).toBe('OpenAI-compatible speech server is unreachable');
   });
 
   it('times out a server that never answers', async () => {
@@ -131,6 +132,65 @@ describe('OpenAI-compatible recogniser', () => {
       expect((err as DomainError).status).toBe(503);
       expect((err as DomainError).message).toContain('200 ms');
     });
+  });
+
+  it('retries a busy server without Retry-After on its own backoff, and a refused connection too', async () => {
+    const { url, received } = await startServer((_r, res, n) => (n === 1 ? json(res, 502, { error: 'busy' }) : json(res, 200, verbose)));
+    const result = await createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', retryBaseDelayMs: 5 }).transcribe(pcm, { language: 'en' });
+    expect(received).toHaveLength(2);
+    expect(result.words).toHaveLength(4);
+    // The upload is built again for the second attempt: the server read the whole WAV both times.
+    expect(received.map((r) => r.file?.length)).toEqual([44 + pcm.length * 2, 44 + pcm.length * 2]);
+  });
+
+  it('does not wait for a Retry-After longer than it allows: it gives up at once and passes it on', async () => {
+    const { url, received } = await startServer((_r, res) => json(res, 503, { error: 'busy' }, { 'retry-after': '120' }));
+    const err = await createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', maxRetryDelayMs: 1000 })
+      .transcribe(pcm, { language: 'en' }).catch((e: unknown) => e);
+    expect((err as DomainError).status).toBe(503);
+    expect((err as DomainError).headers['Retry-After']).toBe('120');
+    expect(received).toHaveLength(1);
+  });
+
+  it('does not retry a timeout (a server slower than the limit would be as slow again)', async () => {
+    const { url } = await startServer(() => undefined);
+    // Attempts are counted where they are sent: on a loaded machine the server may not have read the upload in 200 ms.
+    let attempts = 0;
+    const counting: typeof fetch = (input, init) => (attempts++, fetch(input, init));
+    const err = await createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', timeoutMs: 200, maxRetries: 2, retryBaseDelayMs: 5, fetch: counting })
+      .transcribe(pcm, { language: 'en' }).catch((e: unknown) => e);
+    expect((err as DomainError).message).toBe('OpenAI-compatible speech server did not answer within 200 ms (CLINDOC_ASR_TIMEOUT_MS)');
+    expect(attempts).toBe(1);
+  });
+
+  it('stops when the caller aborts while the server is working, without retrying', async () => {
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const { url, received } = await startServer(() => arrived()); // takes the upload, never answers
+    const controller = new AbortController();
+    const pending = createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', maxRetries: 3 })
+      .transcribe(pcm, { language: 'en', signal: controller.signal });
+    await inFlight;
+    controller.abort(new Error('caller gave up'));
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(received).toHaveLength(1);
+  });
+
+  it('stops when the caller aborts while it waits to retry', async () => {
+    let answered!: () => void;
+    const busy = new Promise<void>((resolve) => (answered = resolve));
+    const { url, received } = await startServer((_r, res) => {
+      json(res, 503, { error: 'busy' }, { 'retry-after': '20' });
+      answered();
+    });
+    const controller = new AbortController();
+    const pending = createOpenAiCompatibleRecognizer({ baseUrl: url, model: 'm', maxRetries: 3 })
+      .transcribe(pcm, { language: 'en', signal: controller.signal });
+    await busy;
+    controller.abort(new Error('caller gave up'));
+    // Rejected by the abort, not after the 20 s the server asked for (the test would time out first).
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(received).toHaveLength(1);
   });
 
   it('spreads segment text over the segment when the server gives no word times', async () => {
@@ -146,11 +206,11 @@ describe('OpenAI-compatible recogniser', () => {
   });
 });
 
-describe('parseRetryAfter', () => {
+describe('Retry-After, as the shared OpenAI-compatible client reads it', () => {
   it('reads seconds and HTTP dates', () => {
-    expect(parseRetryAfter('2')).toBe(2000);
-    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
-    expect(parseRetryAfter(null)).toBeNull();
-    expect(parseRetryAfter('soon')).toBeNull();
+    expect(retryAfterMs(new Headers({ 'retry-after': '2' }))).toBe(2000);
+    expect(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6000);
+    expect(retryAfterMs(new Headers({}))).toBeUndefined();
+    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import type { Llama, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-c
 import type { CompletionRequest, CompletionResult, LanguageModel } from '../../services/language-model.js';
 import { DomainError, engineUnavailable } from '../../services/errors.js';
 import { toGrammarSchema } from './grammar-schema.js';
+import { lazyModel } from '../models/lazy-model.js';
 
 export interface LlamaCppOptions {
   /** Path to a local `.gguf` model file. Env `CLINDOC_LLM_MODEL_PATH`. */
@@ -39,54 +40,47 @@ function grammarFor(llama: Llama, schema: Record<string, unknown>): Promise<Llam
  */
 export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
-  let loading: Promise<Loaded> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  const load = (): Promise<Loaded> => {
-    loading ??= (async () => {
-      const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
-      // build 'never' + skipDownload: use the prebuilt CPU binary or fail, never fetch or compile.
-      const llama = await getLlama({
-        gpu: false,
-        build: 'never',
-        skipDownload: true,
-        progressLogs: false,
-        maxThreads: threads,
-        logLevel: LlamaLogLevel.error,
-        // llama.cpp's own messages name files and tensors, never prompt text; keep only errors.
-        logger: (_level, message) => process.stderr.write(`[llama.cpp] ${message.trim()}\n`),
-      });
-      try {
-        const model = await llama.loadModel({ modelPath: options.modelPath, gpuLayers: 0 });
-        const contextSize = Math.min(options.contextSize ?? 8192, model.trainContextSize);
-        const context = await model.createContext({ contextSize, threads, sequences: 1 });
-        return { llama, model, context };
-      } catch (err) {
-        await llama.dispose().catch(() => undefined);
-        throw err;
-      }
-    })();
-    loading.catch(() => {
-      loading = undefined; // a missing file may appear later: let the next call retry
+  // A missing file may appear later: a failed load is forgotten and the next call tries again.
+  const loaded = lazyModel('local language model', async (): Promise<Loaded> => {
+    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+    // build 'never' + skipDownload: use the prebuilt CPU binary or fail, never fetch or compile.
+    const llama = await getLlama({
+      gpu: false,
+      build: 'never',
+      skipDownload: true,
+      progressLogs: false,
+      maxThreads: threads,
+      logLevel: LlamaLogLevel.error,
+      // llama.cpp's own messages name files and tensors, never prompt text; keep only errors.
+      logger: (_level, message) => process.stderr.write(`[llama.cpp] ${message.trim()}\n`),
     });
-    return loading;
-  };
+    try {
+      const model = await llama.loadModel({ modelPath: options.modelPath, gpuLayers: 0 });
+      const contextSize = Math.min(options.contextSize ?? 8192, model.trainContextSize);
+      const context = await model.createContext({ contextSize, threads, sequences: 1 });
+      return { llama, model, context };
+    } catch (err) {
+      await llama.dispose().catch(() => undefined);
+      throw err;
+    }
+  }, async (l) => {
+    await l.context.dispose();
+    await l.model.dispose();
+    await l.llama.dispose();
+  });
 
   const run = async (request: CompletionRequest): Promise<CompletionResult> => {
     if (closed) throw engineUnavailable('local language model is closed');
-    let loaded: Loaded;
-    try {
-      loaded = await load();
-    } catch (err) {
-      throw new DomainError('engine_unavailable', 'local language model could not be loaded', { cause: err });
-    }
+    const model = await loaded.get();
     const { LlamaChatSession } = await import('node-llama-cpp');
-    const sequence = loaded.context.getSequence();
+    const sequence = model.context.getSequence();
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: request.system, autoDisposeSequence: false });
     try {
       const grammar = request.jsonSchema
-        ? await grammarFor(loaded.llama, toGrammarSchema(request.jsonSchema))
+        ? await grammarFor(model.llama, toGrammarSchema(request.jsonSchema))
         : undefined;
       const answer = await session.promptWithMeta(request.user, {
         maxTokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -96,7 +90,7 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
       });
       return {
         text: answer.responseText, finishReason: answer.stopReason === 'maxTokens' ? 'length' : 'stop',
-        tokens: { completion: loaded.model.tokenize(answer.responseText).length },
+        tokens: { completion: model.model.tokenize(answer.responseText).length },
       };
     } catch (err) {
       if (request.signal?.aborted) throw request.signal.reason ?? err;
@@ -116,11 +110,7 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
     name: 'llama-cpp',
     async load(): Promise<void> {
       if (closed) throw engineUnavailable('local language model is closed');
-      try {
-        await load();
-      } catch (err) {
-        throw new DomainError('engine_unavailable', `local language model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`, { cause: err });
-      }
+      await loaded.get();
     },
     complete(request: CompletionRequest): Promise<CompletionResult> {
       // One generation at a time: a second sequence would double memory and halve speed on CPU.
@@ -131,14 +121,7 @@ export function createLlamaCppModel(options: LlamaCppOptions): LanguageModel {
     async close(): Promise<void> {
       closed = true;
       await queue;
-      const current = loading;
-      loading = undefined;
-      if (!current) return;
-      const loaded = await current.catch(() => undefined);
-      if (!loaded) return;
-      await loaded.context.dispose();
-      await loaded.model.dispose();
-      await loaded.llama.dispose();
+      await loaded.release();
     },
   };
 }

@@ -4,8 +4,11 @@
  * format. Prompts and answers are patient data: nothing here logs them or puts them in errors.
  */
 import type { CompletionRequest, CompletionResult, LanguageModel } from '../../services/language-model.js';
-import { DomainError, engineUnavailable } from '../../services/errors.js';
+import { engineUnavailable } from '../../services/errors.js';
+import { createOpenAiHttpClient } from '../openai/http-client.js';
 import { readSseData } from './sse.js';
+
+export { retryAfterMs } from '../openai/http-client.js';
 
 export interface OpenAiCompatibleOptions {
   /** Server base URL including the version path, e.g. `http://127.0.0.1:8080/v1`. Env `CLINDOC_LLM_BASE_URL`. */
@@ -32,8 +35,6 @@ export interface OpenAiCompatibleOptions {
 type SchemaMode = 'json_schema' | 'json_object' | 'prompt';
 const DOWNGRADE: Record<SchemaMode, SchemaMode | null> = { json_schema: 'json_object', json_object: 'prompt', prompt: null };
 
-type Attempt = { result: CompletionResult } | { failed: Response };
-
 interface ChatChoice {
   message?: { content?: string | null };
   delta?: { content?: string | null };
@@ -41,18 +42,24 @@ interface ChatChoice {
 }
 
 /**
- * Creates a LanguageModel that talks to `POST {baseUrl}/chat/completions`.
- * Retries 429/5xx and refused connections with exponential backoff honouring `Retry-After`;
- * answers a 503 DomainError when the server is unreachable, keeps failing or times out.
+ * Creates a LanguageModel that talks to `POST {baseUrl}/chat/completions` through the shared
+ * OpenAI-compatible client (`../openai/http-client.ts`: retries with backoff honouring
+ * `Retry-After`, abort, time limit, a 503 DomainError when the server is unreachable, keeps
+ * failing or times out); this file holds the chat wire format and the structured-output steps.
  */
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): LanguageModel {
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const maxRetries = options.maxRetries ?? 2;
-  const baseDelay = options.retryBaseDelayMs ?? 500;
-  const maxDelay = options.maxRetryDelayMs ?? 30_000;
-  const doFetch = options.fetch ?? fetch;
   const stream = options.stream ?? false;
+  const http = createOpenAiHttpClient({
+    server: 'language model server',
+    timeoutSetting: 'CLINDOC_LLM_TIMEOUT_MS',
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
+    ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   // Learned once per server: a server that rejected json_schema is not asked again.
   let schemaMode: SchemaMode = 'json_schema';
 
@@ -76,73 +83,27 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): L
     return body;
   };
 
-  const attempt = async (request: CompletionRequest, mode: SchemaMode): Promise<Attempt> => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: stream ? 'text/event-stream' : 'application/json',
-    };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    try {
-      const response = await doFetch(endpoint, { method: 'POST', headers, body: JSON.stringify(buildBody(request, mode)), signal });
-      if (!response.ok) return { failed: response };
-      return { result: stream ? await readStream(response) : await readJson(response) };
-    } catch (err) {
-      if (request.signal?.aborted) throw request.signal.reason ?? err;
-      if (timeout.aborted) throw engineUnavailable(`language model server did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} (CLINDOC_LLM_TIMEOUT_MS)`);
-      if (err instanceof DomainError) throw err;
-      throw new NetworkFailure(err);
-    }
-  };
-
   return {
     name: 'openai-compatible',
     async complete(request: CompletionRequest): Promise<CompletionResult> {
       let mode: SchemaMode = request.jsonSchema ? schemaMode : 'prompt';
-      let retries = 0;
-      for (;;) {
-        let outcome: Attempt;
-        try {
-          outcome = await attempt(request, mode);
-        } catch (err) {
-          if (!(err instanceof NetworkFailure)) throw err;
-          if (retries >= maxRetries) throw new DomainError('engine_unavailable', 'language model server is unreachable', { cause: err.cause });
-          await wait(backoff(baseDelay, maxDelay, retries++), request.signal);
-          continue;
-        }
-        if ('result' in outcome) {
-          if (request.jsonSchema) schemaMode = mode;
-          return outcome.result;
-        }
-        const { status, headers: responseHeaders, body } = outcome.failed;
-        const retryAfter = retryAfterMs(responseHeaders);
-        // The error body may echo the prompt: drop it unread.
-        await body?.cancel().catch(() => undefined);
+      const result = await http.post({
+        url: endpoint,
+        accept: stream ? 'text/event-stream' : 'application/json',
+        body: () => ({ body: JSON.stringify(buildBody(request, mode)), contentType: 'application/json' }),
+        read: (response) => (stream ? readStream(response) : readJson(response)),
+        ...(request.signal ? { signal: request.signal } : {}),
         // A server that cannot do structured output usually answers 400/422: step down and ask again.
-        if ((status === 400 || status === 422) && request.jsonSchema && DOWNGRADE[mode]) {
+        again: (status) => {
+          if ((status !== 400 && status !== 422) || !request.jsonSchema || !DOWNGRADE[mode]) return false;
           mode = DOWNGRADE[mode] as SchemaMode;
-          continue;
-        }
-        const retryable = status === 408 || status === 429 || status >= 500;
-        if (!retryable) throw engineUnavailable(`language model server refused the request (HTTP ${status})`);
-        const delay = retryAfter ?? backoff(baseDelay, maxDelay, retries);
-        if (retries >= maxRetries || delay > maxDelay) {
-          const headers = retryAfter !== undefined ? { 'Retry-After': String(Math.ceil(retryAfter / 1000)) } : undefined;
-          throw new DomainError('engine_unavailable', `language model server is failing (HTTP ${status})`, { headers });
-        }
-        retries++;
-        await wait(delay, request.signal);
-      }
+          return true;
+        },
+      });
+      if (request.jsonSchema) schemaMode = mode;
+      return result;
     },
   };
-}
-
-/** A connection-level failure (refused, reset, DNS): retried, then reported as unreachable. */
-class NetworkFailure extends Error {
-  constructor(cause: unknown) {
-    super('network failure', { cause });
-  }
 }
 
 function contentOf(choice: ChatChoice | undefined): string | undefined {
@@ -185,37 +146,4 @@ async function readStream(response: Response): Promise<CompletionResult> {
   }
   if (!sawChunk) throw engineUnavailable('language model server sent a stream without content');
   return { text, ...(finishReason ? { finishReason } : {}) };
-}
-
-/** `retry-after-ms` (OpenAI) or `Retry-After` in seconds or as an HTTP date, in milliseconds. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Exponential backoff with jitter (50-100% of the step) so clients do not retry in lockstep. */
-function backoff(base: number, max: number, retry: number): number {
-  const step = Math.min(max, base * 2 ** retry);
-  return step / 2 + Math.random() * (step / 2);
-}
-
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -7,7 +7,8 @@
  * Audio and text are patient data: nothing from a request or a response body is logged or put in
  * an error message; errors name the HTTP status only.
  */
-import { DomainError, engineUnavailable } from '../../services/errors.js';
+import { DomainError } from '../../services/errors.js';
+import { createOpenAiHttpClient } from '../openai/http-client.js';
 import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecognizer } from '../../services/transcriptions/ports.js';
 
 export interface OpenAiCompatibleOptions {
@@ -25,8 +26,12 @@ export interface OpenAiCompatibleOptions {
   timeoutMs?: number;
   /** Extra attempts after a 429, 5xx or connection failure. Default 2. */
   maxRetries?: number;
-  /** Longest wait between attempts, whatever `Retry-After` asks for. Default 30000 ms. */
+  /** Longest wait between attempts; a `Retry-After` beyond it ends the retries (and is passed on). Default 30000 ms. */
   maxRetryDelayMs?: number;
+  /** First backoff delay when the server gives no `Retry-After`; doubles each attempt, with jitter. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** Injected fetch (tests, proxies); default the global fetch. */
+  fetch?: typeof fetch;
 }
 
 /** The parts of an OpenAI `verbose_json` transcription this adapter reads. */
@@ -41,8 +46,6 @@ interface VerboseJson {
     words?: Array<{ word: string; start: number; end: number; probability?: number }>;
   }>;
 }
-
-const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /** Encodes 16-bit mono PCM as a RIFF/WAVE file. */
 export function encodeWav(pcm: Int16Array, sampleRate: number): Buffer {
@@ -61,14 +64,6 @@ export function encodeWav(pcm: Int16Array, sampleRate: number): Buffer {
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (!value) return null;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 function endpoint(baseUrl: string): string {
@@ -117,18 +112,26 @@ export function toRecognitionResult(body: VerboseJson): RecognitionResult {
 }
 
 /**
- * Creates a recogniser backed by an OpenAI-compatible transcription server. Retries 429, 5xx and
- * connection failures with exponential backoff, honouring `Retry-After`; a server that stays
- * down or answers with an error becomes a 503 `engine_unavailable` DomainError.
+ * Creates a recogniser backed by an OpenAI-compatible transcription server, through the shared
+ * OpenAI-compatible client (`../openai/http-client.ts`): retries of 429, 5xx and connection
+ * failures with backoff and jitter honouring `Retry-After`, the caller's abort, a time limit per
+ * attempt; a server that stays down or answers with an error becomes a 503 `engine_unavailable`.
  */
 export function createOpenAiCompatibleRecognizer(options: OpenAiCompatibleOptions): SpeechRecognizer {
   const url = endpoint(options.baseUrl);
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const maxRetries = options.maxRetries ?? 2;
-  const maxDelay = options.maxRetryDelayMs ?? 30_000;
   const sampleRate = 16000;
+  const http = createOpenAiHttpClient({
+    server: 'OpenAI-compatible speech server',
+    timeoutSetting: 'CLINDOC_ASR_TIMEOUT_MS',
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+    ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
+    ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 
-  async function attempt(wav: Buffer, language: string): Promise<{ body?: VerboseJson; status: number; retryAfter: number | null }> {
+  const upload = (wav: Buffer, language: string): FormData => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'audio.wav');
     form.append('model', options.model);
@@ -138,42 +141,31 @@ export function createOpenAiCompatibleRecognizer(options: OpenAiCompatibleOption
     form.append('temperature', '0');
     // Whisper servers take ISO 639-1 codes: "en-US" -> "en".
     if (language) form.append('language', language.split(/[-_]/)[0]!.toLowerCase());
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    const res = await fetch(url, { method: 'POST', body: form, headers, signal: AbortSignal.timeout(timeoutMs) });
-    const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-    if (!res.ok) {
-      await res.body?.cancel();
-      return { status: res.status, retryAfter };
-    }
+    return form;
+  };
+
+  const read = async (res: Response): Promise<VerboseJson> => {
     try {
-      return { body: (await res.json()) as VerboseJson, status: res.status, retryAfter };
+      return (await res.json()) as VerboseJson;
     } catch (err) {
       throw new DomainError('engine_unavailable', 'speech server answered with a body that is not JSON', { cause: err });
     }
-  }
+  };
 
   return {
     name: 'openai-compatible',
     sampleRate,
     async transcribe(pcm: Int16Array, opts: RecognitionOptions): Promise<RecognitionResult> {
       const wav = encodeWav(pcm, sampleRate);
-      let lastProblem = 'no attempt made';
-      for (let n = 0; n <= maxRetries; n++) {
-        let delay = Math.min(maxDelay, 500 * 2 ** n);
-        try {
-          const r = await attempt(wav, opts.language);
-          if (r.body) return toRecognitionResult(r.body);
-          lastProblem = `HTTP ${r.status}`;
-          if (!RETRYABLE.has(r.status)) break;
-          if (r.retryAfter !== null) delay = Math.min(maxDelay, r.retryAfter);
-        } catch (err) {
-          if (err instanceof DomainError) throw err;
-          lastProblem = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'connection failed';
-        }
-        if (n < maxRetries) await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-      throw engineUnavailable(`OpenAI-compatible speech server unavailable (${lastProblem})`);
+      const body = await http.post({
+        url,
+        accept: 'application/json',
+        // The multipart boundary is fetch's to choose: no content type of our own.
+        body: () => ({ body: upload(wav, opts.language) }),
+        read,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+      return toRecognitionResult(body);
     },
   };
 }

@@ -50,9 +50,9 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
     {
       method: 'patch', path: '/v1/visits/:visitId', operationId: 'updateVisit', tags, summary: 'Change a visit (autosave)',
       description: 'Each field sent replaces that field whole; fields not sent are kept. If-Match must name the current version: a change made ' +
-        'in another window meanwhile is a 412, never silently overwritten.',
+        'in another window meanwhile is a 412, never silently overwritten. A signed note stays in its visit: `notes` that leave one out are a 409.',
       params: IdParam('visitId'), headers: [IfMatch], body: VisitBody, envelope: 'standard',
-      success: { status: 200, description: 'The visit after the change', schema: VisitView, etag: true }, errors: [400, 404, 412, 413, 415, 428],
+      success: { status: 200, description: 'The visit after the change', schema: VisitView, etag: true }, errors: [400, 404, 409, 412, 413, 415, 428],
     },
     async ({ principal, params, body, req, res }) => {
       const visit = await deps.visits.update(principal.accountId, params.visitId, body as VisitPatch, ifMatchVersion(req, true)!);

@@ -34,6 +34,8 @@ export interface Candidate {
   discussionOnly: boolean;
   /** Named as the object of a work-up: a finding the visit addresses, not one that supports a diagnosis. */
   workedUp?: boolean;
+  /** Named as what the patient is seen for: the reason for the visit. */
+  reason?: boolean;
 }
 
 /** A code reference in a note: `E11.22`, `N18.-`, a range `N18.1-N18.6`. */
@@ -161,6 +163,7 @@ function takePlace(keeper: Candidate, gone: Candidate): void {
   keeper.headline ||= gone.headline;
   if (gone.headAt !== undefined) keeper.headAt = Math.min(keeper.headAt ?? Infinity, gone.headAt);
   keeper.firstAt = Math.min(keeper.firstAt, gone.firstAt);
+  if (gone.reason) keeper.reason = true;
 }
 
 /** Drops symptoms a confirmed diagnosis of the note explains (cough with pneumonia). */
@@ -222,7 +225,15 @@ export function resolveConflicts(table: CodeTable, titleOf: (e: CodeEntry) => Pa
       }
       const excluded = codeRefs(notesWithAncestors(table, a.entry.code).excludes1).some((r) => refCovers(r, b.entry.code));
       if (excluded && !sameCategory) {
-        const loser = a.evidenceScore >= b.evidenceScore ? b : a;
+        // An Excludes1 note says where the condition is classified instead ("allergic rhinitis with asthma (J45.909)"
+        // under J30): that code stands for both. Only when the notes exclude each other does the better evidence decide.
+        const mutual = codeRefs(notesWithAncestors(table, b.entry.code).excludes1).some((r) => refCovers(r, a.entry.code));
+        const loser = mutual ? (a.evidenceScore >= b.evidenceScore ? b : a) : a;
+        const keeper = loser === a ? b : a;
+        keeper.spans.push(...loser.spans);
+        takePlace(keeper, loser);
+        if (!keeper.why.length && keeper.how) keeper.why.push(keeper.how);
+        keeper.why.push(`Excludes1: ${loser.entry.code} is not coded beside it, it stands for both`);
         candidates.delete(loser.entry.code);
       }
     }

@@ -224,12 +224,13 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
           if (headline) prev.headAt = Math.min(prev.headAt ?? Infinity, m.start);
           prev.discussionOnly &&= m.discussion;
           if (m.workedUp) prev.workedUp = true;
+          if (m.reason) prev.reason = true;
           if (m.concept && !prev.concepts.includes(m.concept.id)) prev.concepts.push(m.concept.id);
         } else {
           out.set(r.entry.code, {
             entry: r.entry, role: r.role, spans: [{ start: m.start, end: m.end }], firstAt: m.start, why: r.why, how: r.how, evidenceScore: r.score,
             symptom: m.concept?.kind === 'symptom' || /^R/.test(r.entry.code), headline, ...(headline ? { headAt: m.start } : {}), related: [], concepts: m.concept ? [m.concept.id] : [],
-            discussionOnly: m.discussion, ...(m.workedUp ? { workedUp: true } : {}),
+            discussionOnly: m.discussion, ...(m.workedUp ? { workedUp: true } : {}), ...(m.reason ? { reason: true } : {}),
           });
         }
       }

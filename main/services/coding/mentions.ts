@@ -32,6 +32,8 @@ export interface Mention {
   context: MentionContext;
   /** The object of a work-up ("an echocardiogram to evaluate his murmur"): a finding the visit addresses, coded even beside diagnoses. */
   workedUp?: boolean;
+  /** Named as what the patient is seen for ("presents today with back pain", "seen for follow-up of her asthma"). */
+  reason?: boolean;
   /** Site or side words a problem heading took from the lines under it (named in the code's rule). */
   fromLines?: string[];
 }
@@ -74,6 +76,8 @@ const DOUBTED_BEFORE = new RegExp(
 );
 /** A known finding named as the object of a work-up ("to evaluate his murmur", "for further evaluation of the murmur"). */
 const WORKED_UP = /\b(?:evaluat(?:e|ion)|assess(?:ment)?|work\s*up|investigat(?:e|ion))\s+(?:of\s+)?(?:his|her|their|the|this|that)\s+(?:[a-z-]+\s+){0,2}$/i;
+/** What the patient is seen for: "presents today with", "is seen for follow-up of her", "here for evaluation of". */
+const REASON = /\b(?:seen|presents?|presenting|presented|here|comes?\s+in|came\s+in|evaluated|referred)\s+(?:today\s+|in\s+clinic\s+|to\s+(?:the\s+)?clinic\s+(?:today\s+)?)?(?:for|with)\s+(?:(?:a|an|her|his|their|the|today|evaluation|follow[-\s]?up|management|complaints?|of)\s+){0,4}(?:[a-z-]+\s+){0,3}$/i;
 /** A finding the physician then judges improbable ("pneumonia is less likely", "fracture seems unlikely"). */
 const DOUBTED_AFTER = /^\s*(?:is|was|seems|appears|would\s+be)?\s*(?:less\s+likely|unlikely|doubtful|not\s+likely|improbable|low\s+on\s+the\s+differential)\b/i;
 /** What a disease does in general ("Lyme disease can cause problems"), said right after the finding. */
@@ -280,6 +284,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
         ...(h.concept ? { concept: h.concept } : {}), ...(h.titleEntry ? { titleEntry: h.titleEntry } : {}),
         start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym', discussion: DISCUSSION.test(sentence.text),
         ...(WORKED_UP.test(clauseBefore(sentence.text, h.start - sentence.start)) ? { workedUp: true } : {}),
+        ...(REASON.test(clauseBefore(sentence.text, h.start - sentence.start)) ? { reason: true } : {}),
         words: [], context: mentionContext(sentence, words, from, to, lexicon, h.concept?.words ?? []),
       });
       const m = mentions[mentions.length - 1]!;

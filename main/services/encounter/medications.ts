@@ -37,6 +37,13 @@ const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescri
 const ROUTES: [RegExp, string][] = [[/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
 const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
 const MASS = new Set(['mass', 'dose', 'volume']);
+// Words that say the patient takes a drug, just before or after its name ("I take", "you're on", "using", "twice a day").
+const TAKES_BEFORE = /\b(?:take|takes|taking|on|using|use|uses|prescribed|refill|refills|dose|doses)\s+(?:[\w,'-]+\s+){0,4}$/i;
+const TAKES_AFTER = /^\W*(?:\w+\s+){0,3}?(?:daily|every|twice|once|a day|at night|at bedtime|as needed|in the morning|regularly|for (?:my|your|his|her))\b/i;
+// "I took some Tylenol, I took some ibuprofen": what the patient tried for this complaint.
+const TRIED = /\b(?:i|he|she|you)(?:'ve| have| has)?\s+(?:tried|took|used|been using|been taking)\s+(?:[\w,'-]+\s+){0,3}$/i;
+// "They stopped that", "I ran out of it": a stop said of the drug named just before.
+const STOPPED_IT = /\b(?:stopped|discontinued|took (?:me|him|her|you) off|not taking (?:it|that|them)|no longer tak\w+|quit|came off|ran out)\b/i;
 
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -71,6 +78,7 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
   const used = new Set<number>();
   let lastUndosed: { generic: string; at: number } | undefined;
   let pending: { generic: string; name: string; at: number; said: Said } | undefined;
+  let lastSeen: number | undefined;
   for (const s of said) {
     if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
     const hits = /\ballerg/i.test(s.text) ? [] : matcher.find(s.text);
@@ -92,7 +100,18 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       }
       continue;
     }
-    if (hits.length === 0) continue;
+    if (hits.length === 0) {
+      const last = [...byDrug.values()].pop();
+      if (last && lastSeen !== undefined && s.i - lastSeen <= 2 && STOPPED_IT.test(s.text) && /\b(?:it|that|them|those)\b/i.test(s.text)) {
+        last.status = 'stopped';
+        last.evidence.push(...evidenceOf(s));
+        used.add(s.i);
+      }
+      continue;
+    }
+    lastSeen = s.i;
+    // "I'm taking Farxiga and amlodipine and lisinopril and the hydrochlorothiazide": a list said after "taking" is taken.
+    let listTaken: number | undefined;
     for (const hit of hits) {
       const ctx = contextOf(s.text, hit.start, hit.end);
       if (ctx.family || ctx.hypothetical) continue;
@@ -111,6 +130,11 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       const adherence: Adherence | undefined = MISSING.test(talk) ? 'missing doses' : stopped ? 'not taking' : TAKING.test(talk) ? 'taking as prescribed' : undefined;
       const prev = byDrug.get(hit.value);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
+      // Only what the patient takes is a current medication; a drug named in passing is "mentioned".
+      const takes = dose !== undefined || adherence !== undefined || ON_IT.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) || TAKES_BEFORE.test(s.text.slice(Math.max(0, hit.start - 40), hit.start))
+        || TAKES_AFTER.test(s.text.slice(hit.end)) || (s.question && reply !== undefined && answerPolarity(reply.spoken) === 'positive')
+        || (listTaken !== undefined && /^[\s,]*(?:and|or)?\s*(?:(?:the|a|an|some|my|his|her)\s+)?$/i.test(s.text.slice(listTaken, hit.start)));
+      listTaken = takes ? hit.end : undefined;
       used.add(s.i);
       if (prev) {
         prev.evidence.push(...ev);
@@ -118,13 +142,14 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
         if (!prev.frequency && frequency) prev.frequency = frequency;
         if (adherence) prev.adherence = adherence;
         if (stopped) prev.status = 'stopped';
+        else if (takes && prev.status === 'mentioned') prev.status = 'current';
         continue;
       }
       const route = routeOf(s.text);
       if (!dose) lastUndosed = { generic: hit.value, at: s.i };
       byDrug.set(hit.value, {
         name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}),
-        ...(adherence ? { adherence } : {}), status: stopped ? 'stopped' : 'current', evidence: ev,
+        ...(adherence ? { adherence } : {}), status: stopped ? 'stopped' : takes ? 'current' : TRIED.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) ? 'past' : 'mentioned', evidence: ev,
       });
     }
   }

@@ -80,7 +80,8 @@ export interface HistoryItem extends Evidenced {
   laterality?: Laterality;
 }
 
-export type MedicationStatus = 'current' | 'past' | 'stopped';
+/** `mentioned`: named without anything saying the patient takes it ("the prednisone they gave you in the ER"), so not on the current list. */
+export type MedicationStatus = 'current' | 'past' | 'stopped' | 'mentioned';
 export type Adherence = 'taking as prescribed' | 'missing doses' | 'not taking';
 
 /** A medication the patient takes or took (changes ordered today are plan items). */

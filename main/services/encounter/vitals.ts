@@ -49,6 +49,21 @@ export function readVitals(said: Said[]): { vitals: Vital[]; used: Set<number> }
       out.push({ kind, value, source, evidence: evidenceOf(s) });
       used.add(s.i);
     }
+    // "They checked my blood pressure." / "And it was 200/90.": a reading said next to its name is that
+    // vital, measured where the sentences around it say (the emergency room, home), else where this one says.
+    const bare = /\b(\d{2,3})\/(\d{2,3})\b/.exec(s.text);
+    if (bare && !VITALS[0]![1].test(s.text) && Number(bare[1]) >= 70 && Number(bare[1]) <= 260 && Number(bare[2]) >= 30 && Number(bare[2]) < Number(bare[1])) {
+      const near = said.slice(Math.max(0, s.i - 2), s.i).filter((p) => !p.talk);
+      if (near.some((p) => /\b(?:blood pressures?|bp|readings?)\b/i.test(p.text))) {
+        const context: Said = { ...s, text: `${near.map((p) => p.text).join(' ')} ${s.text}` };
+        const source = TODAY.test(s.text) ? sourceOf(s, said[s.i - 1]) : ELSEWHERE_EMERGENCY.test(context.text) ? 'emergency' : HOME.test(context.text) ? 'home' : sourceOf(context, said[s.i - 1]);
+        const value = `${bare[1]}/${bare[2]}`;
+        if (!out.some((v) => v.kind === 'bloodPressure' && v.value === value && v.source === source)) {
+          out.push({ kind: 'bloodPressure', value, source, evidence: evidenceOf(...near.filter((p) => /\b(?:blood pressures?|bp|readings?)\b/i.test(p.text)).slice(-1), s) });
+          used.add(s.i);
+        }
+      }
+    }
   }
   return { vitals: out, used };
 }

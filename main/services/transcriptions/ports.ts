@@ -26,6 +26,8 @@ export interface RecognitionResult {
 export interface RecognitionOptions {
   /** Language of the audio (`en`, `en-US`, `es`...). Engines reject languages they cannot do. */
   language: string;
+  /** The caller gave up: an engine that calls out to a server stops waiting and rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 /**

@@ -105,6 +105,22 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
     }
   };
 
+  /**
+   * A signed note stays in its visit: a change whose `notes` leaves one out is refused (409), so a
+   * signed document is always reachable from the visit it documents. Drafts may be dropped.
+   */
+  const keepSigned = async (accountId: string, patch: VisitPatch, before: VisitContent): Promise<void> => {
+    if (!patch.notes) return;
+    const kept = new Set(patch.notes.map((n) => n.noteId));
+    for (const n of before.notes) {
+      if (kept.has(n.noteId)) continue;
+      const state = await deps.links.noteState(accountId, n.noteId);
+      if (state?.status === 'signed' || state?.status === 'amended') {
+        throw new DomainError('conflict', `notes: signed note ${n.noteId} stays in its visit; send it in notes`);
+      }
+    }
+  };
+
   const merge = (before: VisitContent, patch: VisitPatch): VisitContent => {
     const next: Record<string, unknown> = { ...before };
     for (const field of FIELDS) if (patch[field] !== undefined) next[field] = patch[field];
@@ -156,6 +172,7 @@ export function createVisitService(deps: { store: VisitStore; links: VisitLinks;
       const before = await load(accountId, id);
       if (before.version !== version) throw stale(before.version, version);
       await checkLinks(accountId, patch, before.content);
+      await keepSigned(accountId, patch, before.content);
       const content = merge(before.content, patch);
       const t = Math.max(now(), before.updatedAt);
       if (!(await deps.store.update(accountId, id, version, content, t))) throw stale((await load(accountId, id)).version, version);

@@ -17,6 +17,7 @@ import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecog
 import { decodeCtcGreedy, toResult } from './ctc-decode.js';
 import { findCtcModel, readFolderConfig, readJson, requireFolder, supportsLanguage, type ModelFolderConfig } from './model-folder.js';
 import { loadVocabulary, type CtcVocabulary } from './vocabulary.js';
+import { lazyModel } from '../../models/lazy-model.js';
 
 export interface OnnxCtcOptions {
   /** Folder holding the model (env `CLINDOC_ASR_MODEL_DIR`). */
@@ -102,7 +103,7 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
   const pre = readJson<{ do_normalize?: boolean }>(join(options.modelDir, 'preprocessor_config.json'));
   const doNormalize = config.doNormalize ?? pre?.do_normalize ?? true;
   const languages = config.languages ?? ['en'];
-  let loading: Promise<Loaded> | null = null;
+  const model = lazyModel('onnx-ctc: the model', load, (m) => m.session.release());
 
   async function load(): Promise<Loaded> {
     const threads = options.threads ?? 1;
@@ -110,8 +111,6 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
-    }).catch((err: unknown) => {
-      throw engineUnavailable(`onnx-ctc: the model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`);
     });
     const meta = session.inputMetadata.filter((i) => i.isTensor) as Array<{ name: string; shape: ReadonlyArray<number | string> }>;
     const main = meta.find((i) => i.shape.length >= 2) ?? meta[0];
@@ -172,11 +171,7 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
       if (!supportsLanguage(languages, opts.language)) {
         throw invalidRequest(`language: the onnx-ctc model does not recognise '${opts.language}'`);
       }
-      loading ??= load();
-      const m = await loading.catch((err: unknown) => {
-        loading = null; // let a fixed folder load on the next request
-        throw err;
-      });
+      const m = await model.get();
       const words: RecognizedWord[] = [];
       // Pieces run one after another: one onnxruntime session is not re-entrant-friendly on 2 cores.
       for (const piece of splitAtQuiet(pcm, SAMPLE_RATE, config.maxChunkSec ?? 30)) {
@@ -186,16 +181,8 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
       return toResult(words);
     },
     async load(): Promise<void> {
-      loading ??= load();
-      await loading.catch((err: unknown) => {
-        loading = null;
-        throw err;
-      });
+      await model.get();
     },
-    async close(): Promise<void> {
-      const current = loading;
-      loading = null;
-      if (current) await (await current.catch(() => null))?.session.release();
-    },
+    close: () => model.release(),
   };
 }

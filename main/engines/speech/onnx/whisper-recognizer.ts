@@ -19,6 +19,7 @@ import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecog
 import { toResult } from './ctc-decode.js';
 import { splitAtQuiet } from './ctc-recognizer.js';
 import { readFolderConfig, readJson, requireFolder, supportsLanguage } from './model-folder.js';
+import { lazyModel } from '../../models/lazy-model.js';
 
 export interface OnnxWhisperOptions {
   /** Folder holding the Whisper export (env `CLINDOC_ASR_MODEL_DIR`). */
@@ -81,7 +82,9 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
   const generation = readJson<{ lang_to_id?: Record<string, number>; is_multilingual?: boolean }>(join(options.modelDir, 'generation_config.json')) ?? {};
   const multilingual = generation.is_multilingual ?? Boolean(generation.lang_to_id);
   const languages = config.languages ?? (multilingual ? Object.keys(generation.lang_to_id ?? {}).map((k) => k.replace(/[<|>]/g, '')) : ['en']);
-  let loading: Promise<Loaded> | null = null;
+  const loaded = lazyModel('onnx-whisper: the model', load, async (m) => {
+    await m.model.dispose();
+  });
 
   async function load(): Promise<Loaded> {
     const hf = await import('@huggingface/transformers');
@@ -169,11 +172,7 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
       if (!supportsLanguage(languages, opts.language)) {
         throw invalidRequest(`language: the onnx-whisper model does not recognise '${opts.language}'`);
       }
-      loading ??= load();
-      const m = await loading.catch((err: unknown) => {
-        loading = null;
-        throw engineUnavailable(`onnx-whisper: the model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`);
-      });
+      const m = await loaded.get();
       const language = opts.language.toLowerCase().split(/[-_]/)[0]!;
       const words: RecognizedWord[] = [];
       const texts: string[] = [];
@@ -187,16 +186,8 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
       return { ...toResult(words), text: texts.join(' ') };
     },
     async load(): Promise<void> {
-      loading ??= load();
-      await loading.catch((err: unknown) => {
-        loading = null;
-        throw engineUnavailable(`onnx-whisper: the model could not be loaded (${err instanceof Error ? err.message.slice(0, 200) : 'unknown error'})`);
-      });
+      await loaded.get();
     },
-    async close(): Promise<void> {
-      const current = loading;
-      loading = null;
-      if (current) await (await current.catch(() => null))?.model.dispose();
-    },
+    close: () => loaded.release(),
   };
 }
