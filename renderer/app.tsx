@@ -10,6 +10,7 @@ import { TemplatesPage } from './pages/templates-page.js';
 import { VisitsPage } from './pages/visits-page.js';
 import { VisitHeader } from './components/visit-header.js';
 import { useConnection, useDictation, useStores, useVisits } from './state/stores.js';
+import { dictationUnsureShare } from './state/unsure-share.js';
 
 export type PageId = 'dictation' | 'notes' | 'visits' | 'macros' | 'templates' | 'settings';
 
@@ -90,7 +91,7 @@ export function App() {
       if (dictation.getState().status !== 'idle') await dictation.getState().stop();
       const text = dictation.getState().text();
       if (!text.trim()) return;
-      notes.getState().set({ transcript: text });
+      notes.getState().set({ transcript: text, transcriptUnsureShare: dictationUnsureShare(dictation.getState().doc) });
       go('notes');
     } else if (page !== 'notes') return;
     const busy = ['submitting', 'STATUS_PENDING', 'STATUS_PROCESSING'].includes(notes.getState().status);
@@ -151,7 +152,7 @@ export function App() {
         {/* Who the visit is with, above every page of the visit; a new visit asks first. */}
         {(page === 'dictation' || page === 'notes') && (status === 'ready' || status === 'offline') && <VisitHeader canAsk={page === 'dictation'} />}
         {page === 'dictation' && (
-          <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text() }); go('notes'); }} />
+          <DictationPage onUseAsTranscript={() => { notes.getState().set({ transcript: dictation.getState().text(), transcriptUnsureShare: dictationUnsureShare(dictation.getState().doc) }); go('notes'); }} />
         )}
         {page === 'notes' && <NotesPage />}
         {page === 'visits' && <VisitsPage onOpened={() => go('dictation')} />}

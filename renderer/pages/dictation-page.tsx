@@ -3,6 +3,7 @@ import { NOTE_LANGUAGES } from '../../shared/languages.js';
 import { LiveEditor, type LiveEditorHandle } from '../components/live-editor.js';
 import { ErrorMessage } from '../components/messages.js';
 import { VoiceCommandHelp } from '../components/voice-command-help.js';
+import { RecogniserLine } from '../components/recogniser-line.js';
 import { docText } from '../state/dictation-doc.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
 
@@ -102,6 +103,7 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
         {STATUS_TEXT[status]}
         {macroCount > 0 ? ` · ${macroCount} macro${macroCount === 1 ? '' : 's'} active` : ' · no macros yet (add them under Macros)'}
       </p>
+      <RecogniserLine />
       {!ready && !offline && <ErrorMessage>Connect to the local API in Settings to dictate.</ErrorMessage>}
       {errors.map((e) => (
         <ErrorMessage key={e.id} onDismiss={() => dictation.getState().dismissError(e.id)}>{e.message}</ErrorMessage>

@@ -9,6 +9,9 @@ import { CarryPanel, NoteVersions } from '../components/note-versions.js';
 import { SignPanel } from '../components/sign-panel.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { StyleMaker } from '../components/style-maker.js';
+import { UNSURE_NOTICE_ID, UnsureNotice } from '../components/unsure-notice.js';
+import { mostlyUnsure } from '../../shared/dictation/unsure-share.js';
+import { dictationUnsureShare } from '../state/unsure-share.js';
 import { locked } from '../state/note-store.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
 
@@ -74,7 +77,7 @@ export function NotesPage() {
             placeholder="Paste or type the encounter transcript, record it above, or use your dictation."
           />
           <div className="toolbar">
-            <button type="button" disabled={!dictated || isLocked} onClick={() => s.set({ transcript: dictated })}>Use dictated text</button>
+            <button type="button" disabled={!dictated || isLocked} onClick={() => s.set({ transcript: dictated, transcriptUnsureShare: dictationUnsureShare(dictation.getState().doc) })}>Use dictated text</button>
           </div>
           <div className="grid">
             <label>
@@ -130,13 +133,15 @@ export function NotesPage() {
             <textarea id="medications" rows={2} value={s.medicationList} onChange={(e) => s.set({ medicationList: e.target.value })} aria-describedby="med-count" />
             <span id="med-count" className={medCount > 50 ? 'hint bad' : 'hint'}>{medCount} of 50 medications</span>
           </fieldset>
+          {!isLocked && <UnsureNotice share={s.transcriptUnsureShare} />}
           <div className="toolbar generate-bar">
             {isLocked ? (
               // Own keys: React must not turn this very button into the submit button during its click,
               // or the click would go on to submit the form and write a version at once.
               <button key="start-new" type="button" className="primary" disabled={!ready || working} onClick={() => s.startNewVersion(true)}>Start a new version</button>
             ) : (
-              <button key="generate" type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter">
+              <button key="generate" type="submit" className="primary" disabled={!ready || working} aria-keyshortcuts="Control+Enter"
+                aria-describedby={mostlyUnsure(s.transcriptUnsureShare) ? UNSURE_NOTICE_ID : undefined}>
                 {s.newVersion ? 'Write the new version' : s.status === 'STATUS_DONE' || s.status === 'STATUS_FAILED' ? 'Regenerate note' : 'Generate note'}
               </button>
             )}

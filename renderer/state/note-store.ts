@@ -4,12 +4,19 @@ import type { CreateNoteRequest, NoteKind, NoteStatus, TranscriptionRecord } fro
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { NoteLanguage } from '../../shared/languages.js';
 import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
+import { recordUnsureShare } from './unsure-share.js';
 import { carryInto, linesToCarry, upsertVersion, type CarryLine, type CarryOffer, type NoteVersion, type PreviousVersion } from './note-versions.js';
 
 export interface SavedStyle { name: string; template: string }
 
 export interface NoteInputs {
   transcript: string;
+  /**
+   * Share of the transcript's words the recogniser was unsure of (0..1), null when unknown (typed
+   * or pasted). Set with the transcript by whoever supplies it; editing the text by hand keeps it
+   * (the source stays what it was), emptying the text forgets it.
+   */
+  transcriptUnsureShare: number | null;
   kind: NoteKind;
   /** Free-text style template (note_style). */
   styleTemplate: string;
@@ -158,6 +165,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
 
   const store = createStore<NoteState>()((set, get) => ({
     transcript: '',
+    transcriptUnsureShare: null,
     kind: 'soap',
     styleTemplate: '',
     templateId: '',
@@ -182,11 +190,11 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     set: (patch) => {
       if (patch.transcript !== undefined && locked(get())) {
         // Said, not silently dropped: "Use as transcript" from Dictation lands here too.
-        const { transcript, ...rest } = patch;
+        const { transcript, transcriptUnsureShare: _share, ...rest } = patch;
         const error = transcript === get().transcript ? get().error : 'The note is signed: its transcript stays as it is. Press “Start a new version” to write a new draft from other text.';
         return set({ ...rest, error });
       }
-      set(patch);
+      set(patch.transcript !== undefined && !patch.transcript.trim() ? { ...patch, transcriptUnsureShare: null } : patch);
     },
     startNewVersion: (on) => set({ newVersion: on && get().signature.status !== 'draft', error: undefined }),
     async refreshVersions(visitId) {
@@ -242,6 +250,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         ...(s.date ? { date: s.date } : {}),
         ...(s.patientName || s.dateOfBirth ? { patientInfo: { ...(s.patientName ? { name: s.patientName } : {}), ...(s.dateOfBirth ? { dateOfBirth: s.dateOfBirth } : {}) } } : {}),
         ...(s.medicationList.trim() ? { medicationList: s.medicationList.trim() } : {}),
+        ...(s.transcriptUnsureShare !== null ? { transcriptUnsureShare: s.transcriptUnsureShare } : {}),
       };
       const mine = ++generation;
       set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined });
@@ -268,7 +277,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
     reset() {
       ++generation;
       set({
-        transcript: '', patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
+        transcript: '', transcriptUnsureShare: null, patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
         status: 'idle', noteId: undefined, generated: undefined, markdown: '', savedMarkdown: undefined, version: undefined, editing: false, error: undefined,
         signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined,
       });
@@ -348,7 +357,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
           const record = await client.getTranscription(id);
-          if (record.status === 'completed') return set({ encounter: 'completed', transcript: transcriptFromRecord(record) });
+          if (record.status === 'completed') return set({ encounter: 'completed', transcript: transcriptFromRecord(record), transcriptUnsureShare: recordUnsureShare(record) });
           if (record.status === 'failed') return set({ encounter: 'failed', encounterError: record.error ?? 'The recording could not be transcribed.' });
           set({ encounter: record.status });
           if (Date.now() > deadline) return set({ encounter: 'failed', encounterError: 'Transcription is taking too long.' });

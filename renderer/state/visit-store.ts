@@ -86,6 +86,7 @@ function snapshot(d: DictationState, n: NoteState, refs: NoteRef[]): Required<Om
     encounterDate: n.date,
     dictation: { text: docs.docText(d.doc), pieces: d.doc.pieces as unknown as Record<string, unknown>[] },
     transcript: n.transcript,
+    transcriptUnsureShare: n.transcriptUnsureShare,
     noteOptions: { kind: n.kind, language: n.language, styleTemplate: n.styleTemplate, templateId: n.templateId, medicationList: n.medicationList },
     recordings: n.recordings,
     notes,
@@ -200,7 +201,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       const notes = deps.notes.getState();
       notes.reset();
       notes.set({
-        transcript: visit.transcript, patientName: visit.patient.name ?? '', dateOfBirth: visit.patient.dateOfBirth ?? '', date: visit.encounterDate,
+        transcript: visit.transcript, transcriptUnsureShare: visit.transcriptUnsureShare ?? null, patientName: visit.patient.name ?? '', dateOfBirth: visit.patient.dateOfBirth ?? '', date: visit.encounterDate,
         ...(o.kind ? { kind: o.kind as NoteKind } : {}), ...(o.language ? { language: o.language as NoteLanguage } : {}),
         styleTemplate: o.styleTemplate ?? '', templateId: o.templateId ?? '', medicationList: o.medicationList ?? '',
       });
@@ -349,7 +350,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
         refs = at >= 0 ? refs.map((r, i) => (i === at ? { noteId: r.noteId, version } : r)) : [...refs, { noteId: n.noteId, version }];
       }
     }
-    const changed = s.transcript !== prev.transcript || s.patientName !== prev.patientName || s.dateOfBirth !== prev.dateOfBirth || s.date !== prev.date ||
+    const changed = s.transcript !== prev.transcript || s.transcriptUnsureShare !== prev.transcriptUnsureShare || s.patientName !== prev.patientName || s.dateOfBirth !== prev.dateOfBirth || s.date !== prev.date ||
       s.kind !== prev.kind || s.language !== prev.language || s.styleTemplate !== prev.styleTemplate || s.templateId !== prev.templateId ||
       s.medicationList !== prev.medicationList || s.recordings !== prev.recordings || s.noteId !== prev.noteId || s.version !== prev.version ||
       s.markdown !== prev.markdown;

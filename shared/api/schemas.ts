@@ -73,6 +73,12 @@ export const CreateNoteBody = Type.Object({
   context: Type.Optional(Type.String({ maxLength: 50_000 })),
   instructions: Type.Optional(Type.Array(Type.String({ maxLength: 5000 }), { maxItems: 50 })),
   medicationList: Type.Optional(str('Up to 50 medications, comma separated.', { maxLength: 10_000 })),
+  transcriptUnsureShare: Type.Optional(Type.Number({
+    minimum: 0, maximum: 1,
+    description: 'Extension (issue 27): the share of the transcript\'s words the recogniser was unsure of (0..1), as the visit keeps it (`transcriptUnsureShare`). '
+      + 'From 0.3 the note\'s review list (`payload.json.review`) opens with a `transcript` item saying the note was written from a mostly unsure transcript; '
+      + 'the note itself is written as without it. Sent by the client because a note is not tied to a visit; omitted means unknown (no item).',
+  })),
 });
 export type CreateNoteBody = Static<typeof CreateNoteBody>;
 
@@ -94,7 +100,7 @@ export type EngineUsed = Static<typeof EngineUsed>;
 
 /** One fact of a written note its sources do not support (`payload.json.review`). */
 export const FidelityReviewItem = Type.Object({
-  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date', 'diagnosis', 'vital', 'order', 'register', 'engine'] as const, { description: '`diagnosis`: a condition stated as confirmed that the encounter holds as possible, rules out or never discusses; `vital`: a vital sign measured elsewhere (home, emergency room) given as today\'s; `order`: a test, imaging study or referral the transcript does not give; `register`: a sentence that reads as conversation (first or second person, a question, a disfluency, filler, a dictation command, a fragment), marked at its end. `engine`: the chosen engine failed and the embedded writer wrote the note instead (generatedBy.fallbackFrom); the whole note is to be read with that in mind.' }),
+  kind: StringEnum(['number', 'dose', 'unit', 'frequency', 'laterality', 'negation', 'medication', 'date', 'diagnosis', 'vital', 'order', 'register', 'engine', 'transcript'] as const, { description: '`transcript`: the transcript was mostly words the recogniser was unsure of (request `transcriptUnsureShare` from 0.3); the whole note is to be checked against the recording or the physician\'s memory. `diagnosis`: a condition stated as confirmed that the encounter holds as possible, rules out or never discusses; `vital`: a vital sign measured elsewhere (home, emergency room) given as today\'s; `order`: a test, imaging study or referral the transcript does not give; `register`: a sentence that reads as conversation (first or second person, a question, a disfluency, filler, a dictation command, a fragment), marked at its end. `engine`: the chosen engine failed and the embedded writer wrote the note instead (generatedBy.fallbackFrom); the whole note is to be read with that in mind.' }),
   text: Type.String({ description: 'The fact as the writer wrote it.' }),
   reason: Type.String({ description: 'What is wrong, as the marker says it.' }),
   action: StringEnum(['removed', 'marked'] as const, { description: 'removed: taken out of the note, the marker stands in its place; marked: kept, the marker follows it.' }),

@@ -38,6 +38,13 @@ export const VisitNoteOptions = Type.Object(
   { description: 'How the note of this visit is to be written, as chosen in the interface.' },
 );
 
+/** Decision (issue 27): the share of unsure words travels with the transcript it describes. */
+export const TranscriptUnsureShare = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+  description: 'Share of the transcript\'s words the recogniser was unsure of (0..1, from the live stream\'s word confidences or a transcription\'s), null when unknown '
+    + '(typed or pasted text, or a visit saved before this field). Set by the client with the transcript it describes; a PATCH that changes `transcript` without it keeps the old share, '
+    + 'so a client that replaces the transcript from another source sends null. From 0.3 the interface warns before a note is generated and sends it as POST /v1/notes `transcriptUnsureShare`.',
+});
+
 export const VisitRecording = Type.Object({
   transcriptionId: Type.String({ minLength: 1, maxLength: 200, description: 'A transcription of this account (`/v2/audio/transcriptions/{id}`).' }),
   name: Type.Optional(Type.String({ maxLength: 300 })),
@@ -60,6 +67,7 @@ const fields = {
   encounterDate: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD, or empty.' })),
   dictation: Type.Optional(VisitDictation),
   transcript: Type.Optional(Type.String({ maxLength: 500_000, description: 'The encounter transcript the note is written from.' })),
+  transcriptUnsureShare: Type.Optional(TranscriptUnsureShare),
   noteOptions: Type.Optional(VisitNoteOptions),
   recordings: Type.Optional(Type.Array(VisitRecording, { maxItems: 200, description: 'Recordings of the encounter and their transcriptions.' })),
   notes: Type.Optional(Type.Array(VisitNoteRef, { maxItems: 200, description: 'Notes written for the visit, newest last.' })),
@@ -81,6 +89,7 @@ export const VisitView = Type.Object(
     encounterDate: Type.String(),
     dictation: VisitDictation,
     transcript: Type.String(),
+    transcriptUnsureShare: TranscriptUnsureShare,
     noteOptions: VisitNoteOptions,
     recordings: Type.Array(VisitRecording),
     notes: Type.Array(VisitNoteRef),

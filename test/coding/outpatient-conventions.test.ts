@@ -44,6 +44,12 @@ describe('outpatient coding conventions', () => {
     expect(codes(ap('1. Chronic hepatitis C.', '- Plan: start treatment.'))).toEqual(['B18.2']);
   });
 
+  it('codes a past or family condition only where the assessment relies on it', () => {
+    expect(codes(ap('She has had a headache for two days, better with ibuprofen. Her mother has migraines. Ibuprofen as needed.'))).toEqual(['R51.9']);
+    expect(codes('ASSESSMENT\nSymptomatic macromastia.\nPLAN\nAn extensive discussion of the surgery was held with consideration of her age, body habitus and smoking history.')).not.toContain('Z87.891');
+    expect(codes(ap('Rectal bleeding.', 'We will get a colonoscopy given her family history of colon cancer.'))).toContain('Z80.0');
+  });
+
   it('codes smoking named as history as history, never as current dependence', () => {
     const out = codes(ap('Lung nodule. Given his smoking history, a CT in 3 months.'));
     expect(out).toContain('Z87.891');
@@ -112,6 +118,13 @@ describe('outpatient coding conventions', () => {
     const out = coder.analyze(text).codes;
     expect(out.map((c) => c.code)).toEqual(['J45.909', 'K21.9', 'I10']);
     expect(out[0]!.rule).toMatch(/Excludes1: J30\.2 is not coded beside it/);
+  });
+
+  it('codes an adenoma as the benign neoplasm of its site, and a vaccine only when given at this visit', () => {
+    expect(codes(ap('1. Pituitary adenoma.', '- Surgery was discussed.'))).toEqual(['D35.2']);
+    expect(codes(ap('1. Adrenal adenoma.', '- Repeat CT in a year.'))).toEqual(['D35.00']);
+    expect(codes(ap('Health maintenance.', '- Medical Treatment: he will receive his tetanus vaccine in office today.'))).toEqual(['Z23']);
+    expect(codes(ap('Health maintenance.', '- He is due for a flu shot and declined it.'))).toEqual([]);
   });
 
   it('explains every code: the rule or convention that chose it, and evidence exact in the text', () => {

@@ -50,6 +50,13 @@ describe('medication orders', () => {
   });
 });
 
+describe('plan items under their problem', () => {
+  it('lets the diagnosis name the problem a complaint opened, with its orders under it (ACI valid D2N070)', () => {
+    const f = understandEncounter({ transcript: `${AP}[doctor] so for your first problem , your back pain . you know , i think you have a lumbar strain from the lifting . so , let's go ahead . we can prescribe you some meloxicam 15 mg once a day .` });
+    expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['lumbar strain', ['Meloxicam']]]);
+  });
+});
+
 describe('conditional and completed orders', () => {
   it('keeps a conditional order conditional and says so in the note', () => {
     const t = "[doctor] so my assessment is lumbar radiculopathy .\n[doctor] if it doesn't improve in a few weeks , we'll do an epidural .";

@@ -78,7 +78,7 @@ describe('visit autosave and reload', () => {
     await waitFor(async () => (b.notes.getState().status === 'STATUS_DONE' ? true : undefined));
     expect(b.notes.getState().markdown).toBe('# Assessment\n\nViral cough (edited before the reload).');
     expect(b.notes.getState().noteId).toBe(a.notes.getState().noteId);
-  });
+  }, 90_000); // the first note of a server waits for a compute worker to load the writer (seconds; more on a loaded machine)
 
   it('does not let two windows overwrite each other silently, and lets the physician choose', async () => {
     const storage = new MemoryStorage();

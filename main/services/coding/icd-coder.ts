@@ -15,7 +15,7 @@ import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
 import { addBmi } from './bmi.js';
-import { isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
+import { dropUnreliedHistory, isProblemHeading, qualifyFromLines, statesHighGlucose, unconfirmedHeadings } from './problem-blocks.js';
 import { confidenceOf, rank } from './ranking.js';
 import { withAbnormalFindings } from './first-listed.js';
 import type { CodeEntry, CodeTable, IcdSuggestion } from './ports.js';
@@ -57,6 +57,9 @@ export const WARM_UP = [
 ];
 
 const BASE = { synonym: 0.9, title: 0.82, weak: 0.62 } as const;
+/** Done at this visit ("will receive his tetanus vaccine in office today", "flu shot given"), not merely due or advised. */
+const AT_VISIT = /\b(?:today|in\s+(?:the\s+)?(?:office|clinic)|administered|was\s+given|were\s+given|given\s+today)\b/i;
+const DECLINED = /\b(?:declin|refus|defer|due\s+for|recommend|advis|next\s+visit|not\s+(?:receive|get|have))/i;
 const HISTORY_ROOTS = ['Z85', 'Z86', 'Z87'];
 const FAMILY_ROOTS = ['Z80', 'Z81', 'Z82', 'Z83', 'Z84'];
 
@@ -105,7 +108,10 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       const code = c?.history ? resolveCode(table, c.history) : searchPool(historyPool, m, ['personal', 'history'])?.entry;
       return code ? [{ entry: code, score: base * 0.95 * (c?.history ? 1 : 0.8), role: roleOfCode(code.code, 'history'), why: ['personal history'], how: found }] : [];
     }
-    if (c?.current === false) return [];
+    if (c?.current === false) {
+      const entry = c.atVisit && AT_VISIT.test(m.sentence.text) && !DECLINED.test(m.sentence.text) ? c.anchors.find((a) => a.billable) : undefined;
+      return entry ? [{ entry, score: base * sectionFactor, role: roleOfCode(entry.code, 'status'), why: [], how: `${found}; given at this visit` }] : [];
+    }
     const anchors = c ? (m.titleEntry ? [...c.anchors, m.titleEntry] : c.anchors) : [m.titleEntry!];
     const role = roleOfCode(anchors[0]!.code, c?.kind === 'status' ? 'status' : 'current');
     if (anchors.length === 1 && anchors[0]!.billable) return [{ entry: anchors[0]!, score: base * sectionFactor, role, why: [], how: found }];
@@ -242,6 +248,7 @@ export function createIcdCoder(table: CodeTable, lexiconData: CodingLexicon): Ic
       for (const c of out.values()) if (/^E(0[89]|1[013])\.65/.test(c.entry.code)) (c.spans.push(highGlucose), c.why.push('diabetes with hyperglycemia: the note states the glucose or A1c high'));
     }
     dropHistoryOfCurrent(out);
+    if (doc.hasAssessment) dropUnreliedHistory(text, scope, out);
     applyCombinations(table, lexicon, out);
     applyExclusions(lexicon, out);
     absorbIntoCombinations(table, titleOf, out);

@@ -27,6 +27,8 @@ export interface LexiconConcept {
   weak?: string[];
   /** False: coded only as history or family history ("cancer" alone names no site). */
   current?: boolean;
+  /** Coded (its own anchor) only when its sentence says it is done at this visit: a vaccine given today is Z23. */
+  atVisit?: boolean;
 }
 
 /** The JSON document of the index. */

@@ -5,6 +5,7 @@
  * specificity: the site or side the heading leaves out, and the control of a diabetes the plan
  * describes. This module finds the headings, their lines, and those qualifiers.
  */
+import type { Candidate } from './conventions.js';
 import type { NoteSentence } from './document.js';
 import { readRole, type Mention } from './mentions.js';
 import { wordsOf } from './words.js';
@@ -115,4 +116,23 @@ export function unconfirmedHeadings(text: string, scope: readonly NoteSentence[]
     for (const m of mentions) if (m.sentence === heading && m.role === 'current' && m.concept?.kind !== 'symptom') out.add(m);
   }
   return out;
+}
+
+/** A past or family condition the assessment relies on: a reason for a decision, screening, surveillance or risk. */
+const RELIED_ON = /\b(?:given|because\s+of|due\s+to|in\s+light\s+of|considering|since|screen(?:ing)?|surveillance|risk|status\s+post|s\/p)\b/i;
+
+/**
+ * Outpatient rule: history and family-history codes (Z80-Z87) only where they bear on the visit:
+ * named as a problem or on a line of its own, said as the reason for a decision ("because of his
+ * smoking history"), or discussed under a current problem. A history recited in passing is not coded.
+ */
+export function dropUnreliedHistory(text: string, scope: readonly NoteSentence[], candidates: Map<string, Candidate>): void {
+  const underProblems = new Set([...problemBlocks(text, scope).values()].flat());
+  const sentenceAt = (at: number): NoteSentence | undefined => scope.find((s) => s.start <= at && at < s.end);
+  for (const [code, c] of [...candidates]) {
+    if ((c.role !== 'history' && c.role !== 'family') || c.headline) continue;
+    const sentences = c.spans.map((x) => sentenceAt(x.start)).filter((s): s is NoteSentence => !!s);
+    if (sentences.some((s) => underProblems.has(s) || isProblemHeading(text, s) || RELIED_ON.test(s.text))) continue;
+    candidates.delete(code);
+  }
 }

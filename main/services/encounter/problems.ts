@@ -45,6 +45,11 @@ export function isProblemName(name: string): boolean {
   return conditions.find(name).length > 0 || symptomsIn(name).length > 0 || DIAGNOSTIC_WORD.test(name);
 }
 
+/** A complaint rather than a diagnosis ("back pain", "headache"): a symptom the condition lexicon does not hold. */
+export function isSymptomOnly(name: string): boolean {
+  return symptomsIn(name).length > 0 && conditions.find(name).length === 0;
+}
+
 /** True when a clinician's statement (not a question) judges a named condition's state: an assessment said outside the plan. */
 export function judgesCondition(sentence: string): boolean {
   const t = stripTalk(sentence);

@@ -13,7 +13,7 @@ import { readHistory, readPatient } from './history.js';
 import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
 import { withdrawContradicted } from './denials.js';
-import { judgesCondition, problemIn, problemTerm, type ProblemMention } from './problems.js';
+import { isSymptomOnly, judgesCondition, problemIn, problemTerm, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
@@ -163,7 +163,15 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
       // A problem named earlier is withdrawn: every problem whose name ends in the withdrawn words is ruled out.
       for (const p of problems) if (p.name === mention.withdrawn || p.name.endsWith(` ${mention.withdrawn}`)) p.certainty = 'ruled-out';
     }
-    if (mention) {
+    // "For your first problem, your back pain. I think you have a lumbar strain": the diagnosis names the
+    // problem the symptom opened, rather than standing beside it as a second one.
+    if (mention && !mention.opens && mention.certainty !== 'ruled-out' && current && current.plan.length === 0 && isSymptomOnly(current.name)
+      && !isSymptomOnly(mention.name) && !problems.some((p) => p.name === mention.name) && s.i - (current.evidence.length ? said.findIndex((x) => x.start === current!.evidence[0]!.start) : -9) <= 2) {
+      current.name = mention.name;
+      current.certainty = mention.certainty;
+      if (mention.laterality) current.laterality = mention.laterality;
+      current.evidence.push(...evidenceOf(s));
+    } else if (mention) {
       const p = open(mention, s);
       if (mention.opens || mention.certainty !== 'ruled-out') current = p;
       used.add(s.i);

@@ -8,6 +8,7 @@ import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.j
 import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
 import { checkFidelity, fidelitySourcesOf, type FidelityFlag } from './fidelity.js';
+import { unsureSourceItem } from './unsure-source.js';
 
 /** The note creation body after schema validation (contract + API-DECISIONS). */
 export interface CreateNoteRequest {
@@ -27,6 +28,7 @@ export interface CreateNoteRequest {
   context?: string;
   instructions?: string[];
   medicationList?: string;
+  transcriptUnsureShare?: number;
 }
 
 /**
@@ -155,6 +157,7 @@ export function createNoteService(deps: {
         ...(request.context !== undefined ? { context: request.context } : {}),
         ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
         ...(request.medicationList !== undefined ? { medicationList: request.medicationList } : {}),
+        ...(request.transcriptUnsureShare !== undefined ? { transcriptUnsureShare: request.transcriptUnsureShare } : {}),
       };
       const id = randomUUID();
       await deps.notes.insert({
@@ -207,6 +210,9 @@ export function createNoteService(deps: {
             reason: `the chosen engine failed (${fellBack.reason})`, action: 'marked', position: { start: 0, end: 0, line: 1 },
           });
         }
+        // A note written from a mostly unsure transcript says so first of all: every other check compares the note with that transcript.
+        const unsure = unsureSourceItem(input.transcriptUnsureShare);
+        if (unsure) checked.review.unshift(unsure);
         // What must reach the physician even without includeJson: flagged facts and passages left untranslated.
         const { untranslated, unplaced } = (checked.json ?? {}) as { untranslated?: unknown[]; unplaced?: unknown[] };
         // What was said but not placed in the note (issue 24) reaches the physician too, beside the review list.

@@ -26,6 +26,8 @@ export interface NoteGenerationInput {
   instructions?: string[];
   /** Comma-separated medication names used to correct spelling. */
   medicationList?: string;
+  /** Share of the transcript's words the recogniser was unsure of (0..1), when the client knows it (issue 27). */
+  transcriptUnsureShare?: number;
 }
 
 /**

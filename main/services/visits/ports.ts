@@ -6,6 +6,8 @@ export interface VisitContent {
   encounterDate: string;
   dictation: { text: string; pieces?: Record<string, unknown>[] };
   transcript: string;
+  /** Share of the transcript's words the recogniser was unsure of (0..1); null when unknown. Absent in visits saved before issue 27. */
+  transcriptUnsureShare?: number | null;
   noteOptions: { kind?: string; language?: string; styleTemplate?: string; templateId?: string; medicationList?: string };
   recordings: { transcriptionId: string; name?: string; createdAt?: number }[];
   notes: { noteId: string; version: number }[];

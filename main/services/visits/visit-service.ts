@@ -51,12 +51,13 @@ export interface VisitService {
   delete(accountId: string, id: string): Promise<void>;
 }
 
-const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', noteOptions: {}, recordings: [], notes: [], codes: [] };
+const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', transcriptUnsureShare: null, noteOptions: {}, recordings: [], notes: [], codes: [] };
 const FIELDS = Object.keys(EMPTY) as (keyof VisitContent)[];
 /** Visits opened per step of a search. */
 const SCAN_BATCH = 100;
 
-const view = (r: VisitRecord): VisitView => ({ id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content });
+// A visit saved before the unsure share existed reads as unknown (null).
+const view = (r: VisitRecord): VisitView => ({ id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content, transcriptUnsureShare: r.content.transcriptUnsureShare ?? null });
 
 const SIGNED = new Set(['signed', 'amended']);
 

@@ -158,7 +158,8 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
     else if (m.status === 'stopped') push('hpi', stop(`${subj} stopped taking ${m.name}`), {}, 5);
   }
   const tried = f.medications.filter((m) => m.status === 'past').map((m) => m.name);
-  if (tried.length) push('hpi', stop(`${subj} has tried ${listOf(tried)}`), {}, 5);
+  // English prose with no phrase-table fact: kept out of a note in another language, as the narrative is.
+  if (tried.length && narrative) push('hpi', stop(`${subj} has tried ${listOf(tried)}`), {}, 5);
   for (const v of f.vitals.filter((x) => x.source !== 'today')) {
     const where = v.source === 'home' ? 'at home' : v.source === 'emergency' ? 'in the emergency department' : 'elsewhere';
     push('hpi', stop(`${VITAL_NAME[v.kind]} ${where} was reported as ${v.value}`), {}, 5);
