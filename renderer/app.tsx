@@ -11,6 +11,7 @@ import { VisitsPage } from './pages/visits-page.js';
 import { VisitHeader } from './components/visit-header.js';
 import { useConnection, useDictation, useStores, useVisits } from './state/stores.js';
 import { dictationUnsureShare } from './state/unsure-share.js';
+import { mostlyUnsure } from '../shared/dictation/unsure-share.js';
 
 export type PageId = 'dictation' | 'notes' | 'visits' | 'macros' | 'templates' | 'settings';
 
@@ -91,8 +92,11 @@ export function App() {
       if (dictation.getState().status !== 'idle') await dictation.getState().stop();
       const text = dictation.getState().text();
       if (!text.trim()) return;
-      notes.getState().set({ transcript: text, transcriptUnsureShare: dictationUnsureShare(dictation.getState().doc) });
+      const share = dictationUnsureShare(dictation.getState().doc);
+      notes.getState().set({ transcript: text, transcriptUnsureShare: share });
       go('notes');
+      // Mostly unsure words: the physician reads the warning beside Generate first; Ctrl+Enter again writes the note.
+      if (mostlyUnsure(share)) return;
     } else if (page !== 'notes') return;
     const busy = ['submitting', 'STATUS_PENDING', 'STATUS_PROCESSING'].includes(notes.getState().status);
     if (!busy) await notes.getState().generate();

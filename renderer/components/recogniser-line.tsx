@@ -3,7 +3,8 @@ import type { EngineMeasurement, EngineTaskStatus, ModelView } from '../../share
 import { useConnection } from '../state/stores.js';
 import { ErrorMessage } from './messages.js';
 
-const mb = (bytes: number): string => `${Math.round(bytes / 1e6).toLocaleString()} MB`;
+/** MB for people, one decimal below 10 MB (as the Models panel shows them). */
+const mb = (bytes: number): string => `${(bytes / 1e6).toLocaleString(undefined, { maximumFractionDigits: bytes < 1e7 ? 1 : 0 })} MB`;
 /** Set once the physician closed the offer: it opens by itself only on first run. */
 const SEEN = 'clindoc.recogniserOfferSeen';
 const seen = (): boolean => { try { return globalThis.localStorage?.getItem(SEEN) === '1'; } catch { return true; } };
@@ -43,6 +44,13 @@ export function RecogniserLine() {
     void client.listModels().then((l) => setModels(l.items), () => setModels([]));
   }, [client]);
   useEffect(refresh, [refresh]);
+  // While a speech model downloads, look again each second, so Install turns into "Use it" by itself.
+  const downloading = models.some((m) => m.task === 'speech' && !m.installed && (m.pull?.status === 'queued' || m.pull?.status === 'running'));
+  useEffect(() => {
+    if (!downloading) return;
+    const timer = setTimeout(refresh, 1000);
+    return () => clearTimeout(timer);
+  }, [downloading, models, refresh]);
 
   if (!client || !task) return null;
   const embedded = task.kind === 'embedded' || task.engine === 'pocketsphinx';
@@ -60,6 +68,8 @@ export function RecogniserLine() {
   const act = (work: () => Promise<unknown>, said: string): void => {
     setBusy(true);
     setError(undefined);
+    // Kept open to say what happened, also once the recogniser is no longer the embedded one.
+    setOpen(true);
     void work().then(() => { setDone(said); refresh(); }, (e: Error) => setError(e.message)).finally(() => setBusy(false));
   };
 
@@ -83,7 +93,10 @@ export function RecogniserLine() {
           {toInstall.map((m) => (
             <p key={m.id}>
               Recommended: <strong>{m.title}</strong>{m.approxBytes ? `, about ${mb(m.approxBytes)}` : ''}{m.catalog ? ` (for ${m.catalog.recommendedFor})` : ''}.{' '}
-              <button type="button" className="primary" disabled={busy} onClick={() => act(() => client.pullModel(m.id), `Downloading ${m.title}; it can be chosen once installed.`)}>Install {m.title}</button>
+              {m.pull?.status === 'queued' || m.pull?.status === 'running'
+                ? <span role="status">Downloading… {mb(m.pull.receivedBytes)}{m.pull.totalBytes ? ` of ${mb(m.pull.totalBytes)}` : ''}</span>
+                : <button type="button" className="primary" disabled={busy} onClick={() => act(() => client.pullModel(m.id), `Downloading ${m.title}; it can be chosen once installed.`)}>Install {m.title}</button>}
+              {m.pull?.status === 'failed' && <span className="hint bad"> The last download failed: {m.pull.error}</span>}
             </p>
           ))}
           {idle.map((m) => (
@@ -92,7 +105,7 @@ export function RecogniserLine() {
               <button type="button" className="primary" disabled={busy} onClick={() => act(() => client.setEngineSettings({ asrEngine: m.id }), `Dictation now uses ${m.title}.`)}>Use it for dictation</button>
             </p>
           ))}
-          {toInstall.length === 0 && (
+          {!speech.some((m) => m.origin === 'catalog') && (
             <p data-testid="no-catalog-speech">
               The model catalog lists no speech model to download: the publisher of the Whisper models states no SHA-256 for some of their files,
               and Clindoc downloads nothing it cannot check. Import a copied Whisper folder instead (for example Xenova/whisper-base, as

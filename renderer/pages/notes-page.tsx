@@ -9,7 +9,7 @@ import { CarryPanel, NoteVersions } from '../components/note-versions.js';
 import { SignPanel } from '../components/sign-panel.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { StyleMaker } from '../components/style-maker.js';
-import { UNSURE_NOTICE_ID, UnsureNotice } from '../components/unsure-notice.js';
+import { UNSURE_NOTICE_ID, UnsureDetail, UnsureFlag } from '../components/unsure-notice.js';
 import { mostlyUnsure } from '../../shared/dictation/unsure-share.js';
 import { dictationUnsureShare } from '../state/unsure-share.js';
 import { locked } from '../state/note-store.js';
@@ -76,6 +76,7 @@ export function NotesPage() {
             onChange={(e) => s.set({ transcript: e.target.value })}
             placeholder="Paste or type the encounter transcript, record it above, or use your dictation."
           />
+          {!isLocked && <UnsureDetail share={s.transcriptUnsureShare} />}
           <div className="toolbar">
             <button type="button" disabled={!dictated || isLocked} onClick={() => s.set({ transcript: dictated, transcriptUnsureShare: dictationUnsureShare(dictation.getState().doc) })}>Use dictated text</button>
           </div>
@@ -133,8 +134,8 @@ export function NotesPage() {
             <textarea id="medications" rows={2} value={s.medicationList} onChange={(e) => s.set({ medicationList: e.target.value })} aria-describedby="med-count" />
             <span id="med-count" className={medCount > 50 ? 'hint bad' : 'hint'}>{medCount} of 50 medications</span>
           </fieldset>
-          {!isLocked && <UnsureNotice share={s.transcriptUnsureShare} />}
           <div className="toolbar generate-bar">
+            {!isLocked && <UnsureFlag share={s.transcriptUnsureShare} />}
             {isLocked ? (
               // Own keys: React must not turn this very button into the submit button during its click,
               // or the click would go on to submit the form and write a version at once.
@@ -179,6 +180,11 @@ export function NotesPage() {
               <CarryPanel />
               {/* Signing sits above the note, so it is in sight at 1366x768 however long the note is. */}
               <SignPanel />
+              {s.sourceUnsure && (
+                <p className="message warning" data-testid="note-source-unsure">
+                  <strong>Review:</strong> this note was {s.sourceUnsure}. Read every line against the visit before signing.
+                </p>
+              )}
               {s.editing ? (
                 <>
                   <label htmlFor="note-edit">Edit note (markdown)</label>

@@ -61,6 +61,8 @@ export interface NoteState extends NoteInputs {
   newVersion: boolean;
   /** Lines of the previous version the new draft lacks, offered to the physician. */
   carry?: CarryOffer;
+  /** The note's review list says it was written from a mostly unsure transcript (its `transcript` item's text). */
+  sourceUnsure?: string;
   /** Changes the inputs; the transcript of a signed note stays as it is (see `locked`). */
   set(patch: Partial<NoteInputs>): void;
   /** Opens (true) or closes the inputs of a signed note for a new draft version; the signed note is kept. */
@@ -152,7 +154,9 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       if (note.status === 'STATUS_DONE') {
         const md = note.payload?.markdown ?? '';
         const versions = upsertVersion(store.getState().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start });
-        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda, versions });
+        const review = (note.payload?.json as { review?: { kind: string; text: string }[] } | undefined)?.review;
+        const sourceUnsure = review?.find((r) => r.kind === 'transcript')?.text;
+        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda, versions, sourceUnsure });
       }
       if (note.status === 'STATUS_FAILED') return store.setState({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
       store.setState({ status: note.status });
@@ -253,7 +257,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         ...(s.transcriptUnsureShare !== null ? { transcriptUnsureShare: s.transcriptUnsureShare } : {}),
       };
       const mine = ++generation;
-      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined });
+      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined });
       try {
         const { noteId } = await client.createNote(body);
         set({ noteId, status: 'STATUS_PENDING', versions: upsertVersion(get().versions, { noteId, status: 'STATUS_PENDING', signature: { status: 'draft' }, createdAt: Date.now() }) });
@@ -267,7 +271,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       const client = deps.client();
       if (!client) return;
       const mine = ++generation;
-      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined });
+      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined });
       try {
         await follow(client, noteId, mine);
       } catch (err) {
@@ -279,7 +283,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       set({
         transcript: '', transcriptUnsureShare: null, patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
         status: 'idle', noteId: undefined, generated: undefined, markdown: '', savedMarkdown: undefined, version: undefined, editing: false, error: undefined,
-        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined,
+        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined, sourceUnsure: undefined,
       });
     },
     setEditing: (editing) => set({ editing: editing && get().signature.status === 'draft' }),

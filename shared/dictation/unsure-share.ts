@@ -27,8 +27,8 @@ export function countWords(text: string): number {
   return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }
 
-/** `unsure` of `total` words as a share in 0..1, rounded to 3 decimals; null when there are no words. */
+/** `unsure` of `total` words as a share in 0..1, to 4 decimals (so its whole percent is the true one); null when there are no words. */
 export function unsureShare(unsure: number, total: number): number | null {
   if (total <= 0) return null;
-  return Math.round(Math.min(1, Math.max(0, unsure / total)) * 1000) / 1000;
+  return Math.round(Math.min(1, Math.max(0, unsure / total)) * 10_000) / 10_000;
 }

@@ -96,8 +96,8 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(OUT, name), fullPage: true });
 }
 
-/** A final as a recogniser would send it; `say(text)` sends one. */
-export type Say = (text: string) => Promise<void>;
+/** A final as a recogniser would send it; `say(text)` sends one, its words at 0.95 unless `confidences` gives theirs. */
+export type Say = (text: string, confidences?: readonly number[]) => Promise<void>;
 
 /**
  * Puts the page's dictation socket behind a switch (Playwright's routeWebSocket): after `next()`,
@@ -122,8 +122,8 @@ export async function scriptableDictationSocket(page: Page): Promise<{ next(): P
             if (String(m).includes('CloseStream')) void ws.close({ code: 1000 }).catch(() => undefined);
           });
           ws.send(JSON.stringify({ type: 'status', status: 'connected', timestamp: new Date().toISOString() }));
-          resolve(async (text) => {
-            const words = text.split(' ').map((w, i) => ({ word: w.toLowerCase(), punctuated_word: w, start: at + i * 0.4, end: at + i * 0.4 + 0.3, confidence: 0.95 }));
+          resolve(async (text, confidences) => {
+            const words = text.split(' ').map((w, i) => ({ word: w.toLowerCase(), punctuated_word: w, start: at + i * 0.4, end: at + i * 0.4 + 0.3, confidence: confidences?.[i] ?? 0.95 }));
             const end = at + words.length * 0.4;
             ws.send(JSON.stringify({ type: 'transcript', audio_start: at, audio_end: end, duration: end - at, text, is_final: true, isFinal: true, words, timestamp: new Date().toISOString() }));
             at = end + 0.5;

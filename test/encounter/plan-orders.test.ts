@@ -55,6 +55,11 @@ describe('plan items under their problem', () => {
     const f = understandEncounter({ transcript: `${AP}[doctor] so for your first problem , your back pain . you know , i think you have a lumbar strain from the lifting . so , let's go ahead . we can prescribe you some meloxicam 15 mg once a day .` });
     expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['lumbar strain', ['Meloxicam']]]);
   });
+
+  it('opens the problem named as "your first problem of this X", so the note does not say "Assessment: Not discussed" (ACI valid D2N085)', () => {
+    const f = understandEncounter({ transcript: `${AP}[doctor] for your first problem of this acute nephrolithiasis or kidney stone . i'm going to prescribe oxycodone 5 mg every 6 hours as needed for pain .` });
+    expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['acute nephrolithiasis', ['Oxycodone']]]);
+  });
 });
 
 describe('conditional and completed orders', () => {

@@ -89,6 +89,7 @@ describe('recognition that is honest', () => {
     const notice = await screen.findByTestId('unsure-notice');
     expect(notice.textContent).toContain('unsure of 40% of its words');
     expect(notice.textContent).toContain('warns from 30%');
+    expect(screen.getByTestId('unsure-detail').textContent).toContain('review list will say');
     const generate = screen.getByRole('button', { name: 'Generate note' });
     expect(generate.getAttribute('aria-describedby')).toBe(notice.id);
 
@@ -97,6 +98,8 @@ describe('recognition that is honest', () => {
     await waitFor(async () => (app.notes.getState().status === 'STATUS_DONE' ? true : undefined), 60_000);
     const note = await api<{ payload: { json: { review: { kind: string; text: string }[] } } }>(`/v1/notes/${app.notes.getState().noteId}`);
     expect(note.payload.json.review[0]).toMatchObject({ kind: 'transcript', text: expect.stringContaining('40%') });
+    // And the note on screen says it above the note.
+    expect((await screen.findByTestId('note-source-unsure')).textContent).toContain('written from a transcript with 40% of its words unsure');
     // The visit keeps the share with its transcript.
     await waitFor(async () => (app.visits.getState().save === 'saved' ? true : undefined));
     expect((await api<{ transcriptUnsureShare: number | null }>(`/v1/visits/${app.visits.getState().currentId}`)).transcriptUnsureShare).toBe(0.4);
@@ -107,6 +110,18 @@ describe('recognition that is honest', () => {
     fireEvent.change(transcript, { target: { value: 'Typed by the physician: chest pain for two days.' } });
     await waitForDom(() => expect(screen.queryByTestId('unsure-notice')).toBeNull());
     expect(app.notes.getState().transcriptUnsureShare).toBeNull();
+  });
+
+  it('stops Ctrl+Enter from Dictation at the warning: the note is written on the second Ctrl+Enter', { timeout: 90_000 }, async () => {
+    const app = await openApp();
+    act(() => app.dictation.setState({ doc: { ...emptyDoc(), pieces: unsureDictation(), nextId: 300 } }));
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true }));
+    expect((await screen.findByTestId('unsure-notice')).textContent).toContain('40%');
+    expect(app.notes.getState().status).toBe('idle');
+    expect(app.notes.getState().noteId).toBeUndefined();
+    await act(async () => fireEvent.keyDown(document.body, { key: 'Enter', ctrlKey: true }));
+    await waitFor(async () => (app.notes.getState().status === 'STATUS_DONE' ? true : undefined), 60_000);
+    expect(await screen.findByTestId('note-source-unsure')).toBeTruthy();
   });
 
   it('imports a speech model from the line and makes it the recogniser in one step', { timeout: 90_000 }, async () => {

@@ -212,14 +212,14 @@ export function readRole(sentence: NoteSentence, start: number, end: number, con
   const ctx = readContext ? contextOf(win.text, win.start, win.end) : NO_CONTEXT;
   let role = roleOf(ctx, win.text, sentence, concept, win.start);
   const after = win.text.slice(win.end, win.end + 60);
-  if (role === 'current') {
-    const before = clauseBefore(win.text, win.start);
-    if (SPECULATIVE.test(before) || DOUBTED_BEFORE.test(before) || GENERIC_STATEMENT.test(after) || TEST_OF.test(after) || DOUBTED_AFTER.test(after)) role = 'uncertain';
-  }
+  const before = clauseBefore(win.text, win.start);
+  // The coder's own patterns reach a few words back: the clause's last 160 characters are enough.
+  const near = before.slice(-160);
+  if (role === 'current' && (SPECULATIVE.test(before) || DOUBTED_BEFORE.test(near) || GENERIC_STATEMENT.test(after) || TEST_OF.test(after) || DOUBTED_AFTER.test(after))) role = 'uncertain';
   if (role === 'current' && HISTORY_AFTER.test(after)) role = 'history';
   // "History of MI, on aspirin": a drug the patient is on is current whatever scope it sits in.
   if (role === 'history' && concept?.kind === 'status' && ON_DRUG.test(win.text.slice(Math.max(0, win.start - 60), win.start))) role = 'current';
-  if (role === 'current' && USED_TO.test(clauseBefore(win.text, win.start))) role = 'history';
+  if (role === 'current' && USED_TO.test(near)) role = 'history';
   return role;
 }
 
@@ -276,6 +276,7 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
         setAside.push({ start: h.start, end: h.end, why: role, ...(h.concept ? { conceptId: h.concept.id } : {}), ...(h.titleEntry ? { code: h.titleEntry.code } : {}) });
         continue;
       }
+      const near = sentence.text.slice(Math.max(0, h.start - sentence.start - 160), h.start - sentence.start).split(/[;:.]\s/).pop() ?? '';
       const from = wordIndexAt(h.start);
       let to = from;
       while (to < words.length && words[to]!.start < h.end) to++;
@@ -283,8 +284,8 @@ export function findMentions(doc: NoteDocument, lexicon: CompiledLexicon, titles
       mentions.push({
         ...(h.concept ? { concept: h.concept } : {}), ...(h.titleEntry ? { titleEntry: h.titleEntry } : {}),
         start: h.start, end: h.end, sentence, role, source: h.titleEntry ? 'title' : h.weak ? 'weak' : 'synonym', discussion: DISCUSSION.test(sentence.text),
-        ...(WORKED_UP.test(clauseBefore(sentence.text, h.start - sentence.start)) ? { workedUp: true } : {}),
-        ...(REASON.test(clauseBefore(sentence.text, h.start - sentence.start)) ? { reason: true } : {}),
+        ...(WORKED_UP.test(near) ? { workedUp: true } : {}),
+        ...(REASON.test(near) ? { reason: true } : {}),
         words: [], context: mentionContext(sentence, words, from, to, lexicon, h.concept?.words ?? []),
       });
       const m = mentions[mentions.length - 1]!;
