@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The repository stands alone: clone it (the committed HEAD, as a user gets it) into a temporary
 # folder with nothing beside it (no ../shared), run the README's start command there, and check
-# that the local API answers /openapi.json and uses the clinical language model.
+# that the local API answers /openapi.json, runs compiled on the pinned Node.js and uses the
+# clinical language model.
 #
 # To stay cheap, the clone borrows this checkout's node_modules (a symlink) and its lockfile is
 # dated back so scripts/install.sh sees the packages as current instead of reinstalling; the rest
@@ -60,6 +61,14 @@ done
 [ -n "$URL" ] || fail "the API did not start within 5 minutes"
 
 curl -fsS "$URL/openapi.json" -o "$WORK/openapi.json" || fail "GET /openapi.json failed"
+# `npm run serve` runs the compiled server (built by install.sh) on the Node.js package.json pins,
+# not the TypeScript sources through tsx, nor whatever `node` is on PATH.
+SERVER=$(ps -s "$PGID" -o args= | grep -F "$CLONE/dist/main/cli.js serve" || true)
+[ -n "$SERVER" ] || fail "the server is not the compiled build: $(ps -s "$PGID" -o args= | tr '\n' ';')"
+case "$SERVER" in
+  "$CLONE/node_modules/node-linux-"*"/bin/node "*) ;;
+  *) fail "the server does not run on the pinned Node.js: $SERVER" ;;
+esac
 CREDS="$WORK/data/local-credentials.json"
 [ -f "$CREDS" ] || fail "no local account was created on first start"
 ACCOUNT=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).accountId)' "$CREDS")

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command from a fresh Debian machine to the whole test suite: install, type-check, test on
 # SQLite, test the integration suite again on PostgreSQL, then check that a fresh clone with nothing
-# beside it starts (scripts/check-standalone.sh).
+# beside it starts (scripts/check-standalone.sh). All of it on the Node.js that package.json pins
+# (scripts/runtime.sh), after the dependency check (npm audit where the registry answers it, and the
+# lockfile against the reviewed list: scripts/review-dependencies.mjs).
 #
 # One throwaway PostgreSQL cluster serves the whole run (CLINDOC_TEST_PG_URL): the PostgreSQL store
 # and queue tests make their databases on it, and in the second pass every server the integration
@@ -10,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
+source scripts/runtime.sh
+node scripts/review-dependencies.mjs
 npm run typecheck
 
 # Assigned first, so a cluster that cannot start stops the run here (`eval "$(...)"` would not).

@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -15,7 +16,9 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swag
 /** Browsable API docs (Swagger UI from the swagger-ui-dist package, served locally). */
 export function docsRouter(): Router {
   const router = express.Router();
-  const assets = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+  // The package's folder only: its main module would also load the 1.5 MB browser bundles into
+  // Node, a quarter of a second of every start.
+  const assets = dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs', (_req, res) => void res.type('html').send(PAGE));
   router.get('/docs/init.js', (_req, res) => void res.type('application/javascript').send(INIT));
   router.use('/docs/assets', express.static(assets, { index: false }));

@@ -71,11 +71,14 @@ export function alternation(phrases: Iterable<string>): RegExp {
 export function createPhraseMatcher<T>(entries: readonly PhraseEntry<T>[], options: PhraseMatcherOptions = {}): PhraseMatcher<T> {
   const byKey = new Map<string, { value: T; phrase: string }>();
   for (const entry of entries) for (const phrase of entry.phrases) if (!byKey.has(phraseKey(phrase))) byKey.set(phraseKey(phrase), { value: entry.value, phrase });
-  const re = alternation(byKey.keys());
+  // Built at the first search, not here: the lexicons' matchers are made when their modules load,
+  // and building their expressions then took a large part of every start.
+  let re: RegExp | undefined;
   const capitalsUpTo = options.capitalsUpTo ?? 0;
   return {
     find(text: string): PhraseHit<T>[] {
       const out: PhraseHit<T>[] = [];
+      re ??= alternation(byKey.keys());
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const surface = m[0];
