@@ -170,12 +170,13 @@ describe.skipIf(clinicUnavailable !== null)('clinic mode: two API and two worker
     try {
       transcriptionId = await submitAudio(apis[0]!, long.bytes);
       await until(async () => (await readTranscription(apis[1]!, transcriptionId)).status === 'processing', 'the transcription to start', 30_000, 50);
-      // A note queued meanwhile waits: the doomed worker is busy and the other paused.
+      // A note queued meanwhile: the embedded writer has job slots of its own (one per engine), so
+      // the doomed worker may take it beside the transcription; either way it must be finished.
       noteId = await submitNote(apis[1]!, TRANSCRIPTS[0]!);
-      // The queue is shared: an API process, which runs no jobs, reports the backlog of the workers.
+      // The queue is shared: an API process, which runs no jobs, reports what the workers run.
       const metrics = await (await fetch(`${apis[1]!.base}/metrics`)).text();
       expect(metrics).toMatch(/^clindoc_jobs_running\{kind="audio_transcription"\} 1$/m);
-      expect(metrics).toMatch(/^clindoc_jobs_queued\{kind="note_generation"\} [1-9]/m);
+      expect(metrics).toMatch(/^clindoc_jobs_queued\{kind="note_generation"\} \d+$/m);
       expect((await readTranscription(apis[0]!, transcriptionId)).status).toBe('processing');
       await doomed.kill9();
     } finally {

@@ -139,14 +139,13 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     expect(shift).toBe(0);
     expect(after).toEqual({ sign: before.sign, height: before.height });
 
-    // The instrument sees a shift when there is one: content pushed down on purpose is counted.
-    await page.evaluate(() => {
-      const pad = document.createElement('div');
-      pad.style.height = '120px';
-      document.querySelector('.output')!.prepend(pad);
-    });
+    // The instrument sees a shift when there is one: the note pushed down on purpose, where it is in
+    // view, is counted.
+    await note.scrollIntoViewIfNeeded();
+    await frames(page);
+    await note.evaluate((el) => ((el as HTMLElement).style.marginTop = '120px'));
     await page.waitForFunction(() => (window as unknown as { shift: number }).shift > 0, undefined, { timeout: 5_000 });
-    await page.evaluate(() => document.querySelector('.output > div:first-child')?.remove());
+    await note.evaluate((el) => ((el as HTMLElement).style.marginTop = ''));
   }, 150_000);
 
   it('signs: the transcript is read-only, a new version is a new draft, the signed note stays listed and opens', async () => {
