@@ -50,16 +50,8 @@ interface ChatChoice {
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): LanguageModel {
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const stream = options.stream ?? false;
-  const http = createOpenAiHttpClient({
-    server: 'language model server',
-    timeoutHint: 'set by CLINDOC_LLM_TIMEOUT_MS',
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
-    ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // The options' key, time limit, retries and fetch are the client's own.
+  const http = createOpenAiHttpClient({ ...options, server: 'language model server', timeoutHint: 'set by CLINDOC_LLM_TIMEOUT_MS' });
   // Learned once per server: a server that rejected json_schema is not asked again.
   let schemaMode: SchemaMode = 'json_schema';
 

@@ -120,16 +120,8 @@ export function toRecognitionResult(body: VerboseJson): RecognitionResult {
 export function createOpenAiCompatibleRecognizer(options: OpenAiCompatibleOptions): SpeechRecognizer {
   const url = endpoint(options.baseUrl);
   const sampleRate = 16000;
-  const http = createOpenAiHttpClient({
-    server: 'OpenAI-compatible speech server',
-    timeoutHint: 'set by CLINDOC_ASR_TIMEOUT_MS',
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-    ...(options.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: options.retryBaseDelayMs } : {}),
-    ...(options.maxRetryDelayMs !== undefined ? { maxRetryDelayMs: options.maxRetryDelayMs } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // The options' key, time limit, retries and fetch are the client's own.
+  const http = createOpenAiHttpClient({ ...options, server: 'OpenAI-compatible speech server', timeoutHint: 'set by CLINDOC_ASR_TIMEOUT_MS' });
 
   const upload = (wav: Buffer, language: string): FormData => {
     const form = new FormData();
