@@ -8,8 +8,7 @@
 // In a checkout whose sources changed since that build (a developer, the tests) it runs the
 // sources through tsx instead, so nobody runs a stale build by mistake; a production install has
 // no tsx (`npm prune --omit=dev`, docs/deploy.md) and always runs the build.
-import { spawn } from 'node:child_process';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -58,17 +57,7 @@ function entryArguments() {
 // The pinned runtime when it is installed for this machine, else the Node that runs this file.
 const pinned = join(root, 'node_modules', `node-linux-${process.arch}`, 'bin', 'node');
 const runtime = process.platform === 'linux' && existsSync(pinned) ? pinned : process.execPath;
-// One child, waited for, so exit codes pass straight through. A signal sent to this process alone
-// (a container runtime or supervisor that signals only the PID it started) is passed on, so the
-// server drains and stops with it; one sent to the group (Ctrl-C, systemd) reaches both anyway.
-const child = spawn(runtime, [...entryArguments(), ...process.argv.slice(2)], { stdio: 'inherit' });
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
-  process.on(signal, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  });
-}
-child.on('error', (err) => {
-  process.stderr.write(`clindoc: could not start ${runtime}: ${err.message}\n`);
-  process.exit(1);
-});
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
+// One child, waited for, so exit codes pass straight through; signals reach it through the process
+// group (a terminal's Ctrl-C, systemd's KillMode=control-group).
+const result = spawnSync(runtime, [...entryArguments(), ...process.argv.slice(2)], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -7,13 +7,10 @@ import { createClindoc, localCredentialsPath } from './composition.js';
  * connections, `/readyz` answers 503 at once, requests in flight and running jobs get
  * CLINDOC_DRAIN_SECONDS to finish (unfinished jobs stay queued for the next start), live
  * dictation sockets get the protocol's close, the database is closed, and the process exits 0.
- * Work still running 5 s after that period, or a second signal while draining (2 s or more after
- * the first), exits with 1.
+ * Work still running 5 s after that period, or a second signal while draining, exits with 1.
  */
 /** Time allowed after the drain period for closing the engines and the database. */
 const DRAIN_MARGIN_MS = 5000;
-/** Signals this close together are one stop request, delivered twice (group and wrapper). */
-const SAME_STOP_MS = 2000;
 
 async function main(): Promise<void> {
   let config;
@@ -29,16 +26,13 @@ async function main(): Promise<void> {
   const clindoc = await createClindoc(config);
   // Handlers first: a signal that arrives once `local API listening` is logged (a service manager
   // or a test stopping it at once) is drained, not left to Node's default of dying on the spot.
-  let closingSince: number | undefined;
+  let closing = false;
   const shutdown = (signal: string): void => {
-    if (closingSince !== undefined) {
-      // The same stop delivered twice (to the process group and again by bin/clindoc.js, which
-      // passes on a signal sent to it alone) is one request; a later one means "stop now".
-      if (performance.now() - closingSince < SAME_STOP_MS) return;
+    if (closing) {
       clindoc.logger.warn({ signal }, 'second signal while draining: exiting now');
       process.exit(1);
     }
-    closingSince = performance.now();
+    closing = true;
     clindoc.logger.info({ signal, drainSeconds: config.drainSeconds }, 'draining');
     // Work still running past the grace period (a recognition the engines will not abandon) is not
     // waited for: its job stays claimed in the database and runs again at the next start.

@@ -111,7 +111,13 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     await page.mouse.move(2, 300); // off any suggestion
     await frames(page);
     const sign = page.getByRole('button', { name: 'Sign note' });
-    const before = { sign: await pageTop(sign), height: await page.evaluate(() => document.documentElement.scrollHeight), headings: await note.locator('h3, h4').count() };
+    // Where each heading of the note sits on the page: hovering must move none of them.
+    const headingTops = (article: typeof note): Promise<number[]> =>
+      article.locator('h3, h4').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top + window.scrollY)));
+    const before = {
+      sign: await pageTop(sign), height: await page.evaluate(() => document.documentElement.scrollHeight),
+      headings: await note.locator('h3, h4').count(), headingTops: await headingTops(note),
+    };
     await page.evaluate(() => {
       // Without scroll anchoring, so growth above the viewport moves what is in view and is counted.
       document.documentElement.style.overflowAnchor = 'none';
@@ -130,6 +136,9 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     // Still the formatted note: its headings, no markdown marks.
     expect(await shown.locator('h3, h4').count()).toBe(before.headings);
     expect(await shown.innerText()).not.toMatch(/^#+ /m);
+    // Nothing reflowed while the evidence is marked: every heading where it was (the raw-markdown
+    // rendering this replaced moved them all).
+    expect(await headingTops(shown)).toEqual(before.headingTops);
     await shot(page, 'versions-2-evidence-hover-1366.png');
     await page.mouse.move(2, 300);
     await page.getByRole('article', { name: 'Generated note' }).waitFor();
@@ -139,13 +148,9 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     expect(shift).toBe(0);
     expect(after).toEqual({ sign: before.sign, height: before.height });
 
-    // The instrument sees a shift when there is one: the note pushed down on purpose, where it is in
-    // view, is counted.
-    await note.scrollIntoViewIfNeeded();
-    await frames(page);
-    await note.evaluate((el) => ((el as HTMLElement).style.marginTop = '120px'));
-    await page.waitForFunction(() => (window as unknown as { shift: number }).shift > 0, undefined, { timeout: 5_000 });
-    await note.evaluate((el) => ((el as HTMLElement).style.marginTop = ''));
+    // Chromium's layout-shift entries are not reliably reported in a loaded headless run (a shift
+    // made on purpose went unseen in two fresh-clone runs), so the headings' positions above are
+    // the check that holds; the observer's zero is kept as a second view.
   }, 150_000);
 
   it('signs: the transcript is read-only, a new version is a new draft, the signed note stays listed and opens', async () => {
