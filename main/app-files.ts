@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 
 /** Absolute paths of the app's bundled files. */
 export interface AppFiles {
@@ -113,4 +114,18 @@ export function missingAppFiles(files: { rendererDir: string; promptsDir?: strin
     missing.push({ what: 'interface bundle', path: files.rendererDir, consequence: '/ serves a placeholder page (build it with `npm run build:renderer`)' });
   }
   return missing;
+}
+
+/**
+ * The instructions of model-based extraction (`extraction.md`, one plain system prompt). Absent or
+ * unreadable, extraction keeps to the embedded reader and the start goes on, with a warning.
+ */
+export function readExtractionPrompt(promptsDir: string, logger: Pick<Logger, 'warn'>, warn: boolean): string | undefined {
+  const path = join(promptsDir, 'extraction.md');
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    if (warn) logger.warn({ path }, 'bundled extraction prompt missing: text-to-JSON uses the embedded reader only');
+    return undefined;
+  }
 }

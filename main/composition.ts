@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { chmodSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger, type DestinationStream } from 'pino';
 import type { ClindocConfig } from './config.js';
@@ -44,7 +44,8 @@ import { createLlmStyleWriter } from './engines/text/llm/style-writer.js';
 import { createFfmpegDecoder, createStreamDecoder } from './engines/audio/index.js';
 import { clinicalModelStatus } from './engines/speech/pocketsphinx/index.js';
 
-import { missingAppFiles } from './app-files.js';
+import { missingAppFiles, readExtractionPrompt } from './app-files.js';
+import { localCredentialsPath, readLocalCredentials } from './local-credentials.js';
 import { createEnergyEndpointer, createRobustVad, createSileroVad, type RobustVad } from './engines/vad/index.js';
 import { createClusteringDiarizer } from './engines/diarization/index.js';
 
@@ -128,29 +129,7 @@ export interface ComposeOptions {
   rateWindows?: RateWindows;
 }
 
-/** The file where the local account's key is kept for the desktop app (owner-only). */
-export const localCredentialsPath = (dataDir: string): string => join(dataDir, 'local-credentials.json');
-
-export function readLocalCredentials(dataDir: string): { accountId: string; apiKey: string } | undefined {
-  const path = localCredentialsPath(dataDir);
-  if (!existsSync(path)) return undefined;
-  return JSON.parse(readFileSync(path, 'utf8')) as { accountId: string; apiKey: string };
-}
-
-/**
- * The instructions of model-based extraction (`extraction.md`, one plain system prompt). Absent or
- * unreadable, extraction keeps to the embedded reader and the start goes on, with a warning.
- */
-function readExtractionPrompt(promptsDir: string, logger: Logger, warn: boolean): string | undefined {
-  const path = join(promptsDir, 'extraction.md');
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    if (warn) logger.warn({ path }, 'bundled extraction prompt missing: text-to-JSON uses the embedded reader only');
-    return undefined;
-  }
-}
-
+export { localCredentialsPath, readLocalCredentials } from './local-credentials.js';
 
 /**
  * The one composition of Clindoc: configuration in, a wired server out. The Electron main

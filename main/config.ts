@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { locateAppFiles, type AppFiles } from './app-files.js';
+import { checkoutRoot, ConfigError, flag, fraction, int, list, platformDataDir, url, type Env } from './config-values.js';
 import { parseWebhookAllow } from './services/webhooks/destination-policy.js';
+
+export { ConfigError, platformDataDir } from './config-values.js';
 
 /**
  * Clindoc's configuration: one schema, read from environment variables. Every field documents
@@ -273,78 +276,11 @@ export interface ModelSettings {
 export type BundledResources = Pick<AppFiles, 'asrDir' | 'promptsDir' | 'codesDir' | 'modelsDir'>;
 
 
-export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-const int = (env: Env, name: string, fallback: number, min: number, max: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-};
-
-const fraction = (env: Env, name: string, fallback: number): number => {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!/^\d*\.?\d+$/.test(raw) || value < 0 || value > 1) throw new ConfigError(name, `must be a number from 0 to 1, got "${raw}"`);
-  return value;
-};
-
 /** CLINDOC_ENGINE_FAILURE: `embedded` (fall back, marked) or `fail`. */
 function engineFailure(env: Env): 'embedded' | 'fail' {
   const value = env.CLINDOC_ENGINE_FAILURE?.trim() || 'embedded';
   if (value !== 'embedded' && value !== 'fail') throw new ConfigError('CLINDOC_ENGINE_FAILURE', `must be embedded or fail, not "${value.slice(0, 20)}"`);
   return value;
-}
-
-const flag = (env: Env, name: string, fallback: boolean): boolean => {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-};
-
-const list = (env: Env, name: string): string[] =>
-  (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-
-const url = (env: Env, name: string): string | undefined => {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  try {
-    const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
-  } catch {
-    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
-  }
-  return raw.replace(/\/+$/, '');
-};
-
-/** The folder a checkout of Clindoc runs from, if the working directory is one. */
-function checkoutRoot(cwd: string): string | undefined {
-  const pkg = join(cwd, 'package.json');
-  if (!existsSync(pkg)) return undefined;
-  try {
-    return (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'clindoc' ? cwd : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The platform's per-user application data folder for Clindoc. */
-export function platformDataDir(env: Env = process.env, platform = process.platform): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Clindoc');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Clindoc');
-  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'clindoc');
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
