@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Request, Response, NextFunction } from 'express';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { DomainError, invalidRequest } from '../services/errors.js';
 import type { Principal } from '../services/accounts/account-service.js';
 import type { IdempotencyStore } from '../services/storage.js';
 import { createIdempotencyGate, type IdempotencyEntry } from './idempotency-gate.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
 import { classifyRoute, type RouteLocals } from './middleware/audit.js';
+import { checkResponse } from './response-check.js';
 
 /** How a route's success body is wrapped (API-DECISIONS "Wire conventions"). */
 export type Envelope = 'standard' | 'data-only' | 'delete' | 'raw';
@@ -50,16 +51,36 @@ export interface RouteSpec {
   operator?: true;
 }
 
-export interface RouteContext<B = any, Q = any, P = any> {
+/** A request or response schema: a TypeBox schema, or a plain JSON Schema object (typed `unknown`). */
+type Schema = TSchema | Record<string, unknown>;
+
+/** What a value that passed `S` is: `Static<S>` for a TypeBox schema, `unknown` for a plain JSON Schema. */
+type StaticOf<S> = S extends TSchema ? Static<S> : unknown;
+
+/** The static type of the spec's `key` schema, or `None` when the spec declares none. */
+type Declared<Spec, Key extends string, None> = Spec extends { [K in Key]: infer S } ? (S extends Schema ? StaticOf<S> : None) : None;
+
+/** The request parts a route's handler receives, typed by the schemas its spec declares. */
+export interface RouteContext<Spec extends RouteSpec = RouteSpec> {
   req: Request;
   res: Response;
-  body: B;
-  query: Q;
-  params: P;
+  /** The validated JSON body; `undefined` for a route without a `body` schema. */
+  body: Declared<Spec, 'body', undefined>;
+  /** The validated query (numbers and booleans coerced, defaults filled); empty for a route without a `query` schema. */
+  query: Declared<Spec, 'query', Record<string, never>>;
+  params: Declared<Spec, 'params', Record<string, never>>;
   principal: Principal;
 }
 
-export type RouteHandler = (ctx: RouteContext) => unknown | Promise<unknown>;
+/** What a route's handler must answer: the success schema's static type (anything for a route that sends no body). */
+export type SuccessOf<Spec extends RouteSpec> = Spec extends { success: { schema: infer S } } ? StaticOf<S> : unknown;
+
+/**
+ * A route's handler, typed from its spec (as Fastify's type provider types a route from its
+ * schemas): the body, query and params are the schemas' static types, and answering anything
+ * but the success schema's type is a type error.
+ */
+export type RouteHandler<Spec extends RouteSpec = RouteSpec> = (ctx: RouteContext<Spec>) => SuccessOf<Spec> | Promise<SuccessOf<Spec>>;
 
 export interface RegisteredRoute {
   spec: RouteSpec;
@@ -136,6 +157,12 @@ export interface RegistryDeps {
   requirePrincipal: (req: Request) => Principal;
   /** Rejects (403) unless the principal's account holds the operator role; needed by routes marked `operator`. */
   requireOperator?: (principal: Principal) => Promise<void>;
+  /**
+   * Check every success body against its route's success schema before it is sent, and answer a
+   * 500 (ResponseSchemaError, logged) when it does not match. On in the tests' servers so every
+   * route the suite calls holds its published promise; off by default (it parses each answer again).
+   */
+  validateResponses?: boolean;
 }
 
 /** What `res.type('application/json')` sets. */
@@ -154,7 +181,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
   const table = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 500 });
   const idempotency = createIdempotencyGate({ store: deps.idempotency, ...(deps.onIdempotencyWait ? { onWait: deps.onIdempotencyWait } : {}) });
 
-  const add = (spec: RouteSpec, handler: RouteHandler): void => {
+  /** Registers a route; its handler's types come from `spec`'s schemas (see {@link RouteHandler}). */
+  const add = <Spec extends RouteSpec>(spec: Spec, handler: RouteHandler<Spec>): void => {
     routes.push({ spec });
     const validateBody = spec.body ? compile(bodyAjv, spec.body) : undefined;
     const validateQuery = spec.query ? compile(queryAjv, spec.query) : undefined;
@@ -202,7 +230,8 @@ export function createRouteRegistry(deps: RegistryDeps) {
         const claim = entry?.kind === 'claimed' ? entry : undefined;
         let data: unknown;
         try {
-          data = await handler({ req, res, body, query, params: req.params, principal });
+          // The one place the schemas' types are taken on trust: params, query and body passed them just above.
+          data = await handler({ req, res, body, query, params: req.params, principal } as RouteContext<Spec>);
         } catch (err) {
           await claim?.giveBack();
           throw err;
@@ -213,6 +242,14 @@ export function createRouteRegistry(deps: RegistryDeps) {
           return;
         }
         const payload = JSON.stringify(wrap(spec.envelope, data));
+        if (deps.validateResponses) {
+          try {
+            checkResponse(spec, payload);
+          } catch (err) {
+            await claim?.giveBack();
+            throw err;
+          }
+        }
         await claim?.keep(spec.success.status, payload);
         // Set directly: express's status() and type() checks and mime lookup cost a constant answer per request.
         res.statusCode = spec.success.status;

@@ -86,7 +86,7 @@ export interface TranscriptionService {
   /** Streams uploaded audio into blob storage (415 for unsupported types, 413 past the limit). */
   storeAudio(stream: NodeJS.ReadableStream, contentType: string): Promise<{ key: string; type: string }>;
   /** Records stored audio as a pending transcription and queues it (400, audio dropped, for an engine not configured here). */
-  accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Promise<Pick<TranscriptionV2View, 'id' | 'status' | 'created_at' | 'updated_at'>>;
+  accept(accountId: string, audio: { key: string; type: string }, options: TranscriptionOptions): Promise<Pick<TranscriptionV2View, 'id' | 'created_at' | 'updated_at'> & { status: 'pending' }>;
   /** Drops audio stored for an upload that was then refused. */
   discardAudio(key: string): Promise<void>;
   getV2(accountId: string, id: string): Promise<TranscriptionV2View>;

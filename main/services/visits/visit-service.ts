@@ -16,8 +16,8 @@ import { DomainError, invalidRequest, notFound } from '../errors.js';
 import type { VisitContent, VisitLinks, VisitNoteState, VisitRecord, VisitStore } from './ports.js';
 import { matchesFilter, preview, queryWords, type VisitFilter } from './visit-search.js';
 
-/** A visit as the API answers it. */
-export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & VisitContent;
+/** A visit as the API answers it; a visit saved before the unsure share existed answers null (unknown). */
+export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & Omit<VisitContent, 'transcriptUnsureShare'> & { transcriptUnsureShare: number | null };
 
 /** A visit in a list. */
 export interface VisitSummary {
