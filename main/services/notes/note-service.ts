@@ -9,6 +9,7 @@ import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
 import { checkFidelity, fidelitySourcesOf, type FidelityFlag } from './fidelity.js';
 import { unsureSourceItem } from './unsure-source.js';
+import type { ServiceJob, WebhookSubject } from '../background-work.js';
 
 /** The note creation body after schema validation (contract + API-DECISIONS). */
 export interface CreateNoteRequest {
@@ -237,6 +238,22 @@ export function createNoteService(deps: {
       // A late give-up (after a crash, or after another run succeeded) leaves a finished note as it is.
       if (!(await deps.notes.update(noteId, { status: 'STATUS_FAILED', error: message, completedAt: now() }, UNFINISHED, { event: 'note_generation.failed' }))) return;
       await deps.events?.noteFinished?.({ accountId: note.accountId, id: noteId, status: 'STATUS_FAILED' });
+    },
+  };
+}
+
+/** The note generation job, for the composition to register with the queue: write a note, or record that the queue gave up. */
+export function noteJobs(service: Pick<NoteService, 'generate' | 'fail'>): ServiceJob[] {
+  return [{ kind: NOTE_JOB, run: (id) => service.generate(id), giveUp: (id, message) => service.fail(id, message) }];
+}
+
+/** What a note's webhook events (`note_generation.*`) re-read before each attempt: its status, or nothing once deleted. */
+export function noteWebhooks(store: Pick<NoteStore, 'get'>): WebhookSubject {
+  return {
+    subject: NOTE_JOB,
+    state: async (accountId, id) => {
+      const note = await store.get(accountId, id);
+      return note ? { status: note.status } : undefined;
     },
   };
 }

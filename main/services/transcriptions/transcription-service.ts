@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Announcement, BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import type { EngineSettingsService } from './engine-settings.js';
+import type { ServiceJob, WebhookSubject } from '../background-work.js';
 
 /** Options of a V2 upload (API-DECISIONS "Transcriptions"). */
 export interface TranscriptionOptions {
@@ -243,6 +244,22 @@ export function createTranscriptionService(deps: {
       // A late give-up (after a crash, or after another run completed) leaves a finished transcription as it is.
       if (!(await deps.store.update(id, { status: 'failed', error: message, completedAt: t, updatedAt: t }, UNFINISHED, announcement(record, 'failed')))) return;
       await finish(record, 'failed');
+    },
+  };
+}
+
+/** The transcription job, for the composition to register with the queue: recognise a recording, or record that the queue gave up. */
+export function transcriptionJobs(service: Pick<TranscriptionService, 'process' | 'fail'>): ServiceJob[] {
+  return [{ kind: TRANSCRIPTION_JOB, run: (id) => service.process(id), giveUp: (id, message) => service.fail(id, message) }];
+}
+
+/** What a transcription's webhook events (`audio_transcription.*`) re-read before each attempt: its status, or nothing once deleted. */
+export function transcriptionWebhooks(store: Pick<TranscriptionStore, 'get'>): WebhookSubject {
+  return {
+    subject: TRANSCRIPTION_JOB,
+    state: async (accountId, id) => {
+      const t = await store.get(accountId, id);
+      return t ? { status: t.status } : undefined;
     },
   };
 }
