@@ -6,6 +6,7 @@
  * on `speech_end`, so `endSilenceMs` is most of the final's latency.
  */
 import type { EndpointEvent, Endpointer } from '../../services/transcriptions/ports.js';
+import { createSpeechRuns } from './speech-runs.js';
 
 export interface EndpointerOptions {
   /** Speech probability threshold. Default: the detector's (0.5). */
@@ -38,41 +39,13 @@ export function createEndpointer(scorer: FrameScorer, options: EndpointerOptions
   const minSpeechFrames = Math.max(1, Math.round(((options.minSpeechMs ?? 96) * RATE) / 1000 / FRAME));
   let carry = new Float32Array(0);
   let frameIndex = 0;
-  let inSpeech = false;
-  let speechRun = 0;
-  let candidateStart = -1;
-  let silenceRun = 0;
-  let silenceStart = -1;
+  const runs = createSpeechRuns(minSpeechFrames, endSilenceFrames, FRAME, RATE);
   let queue: Promise<unknown> = Promise.resolve();
 
   const step = async (frame: Float32Array, events: EndpointEvent[]): Promise<void> => {
     const p = await scorer.score(frame);
-    const idx = frameIndex++;
-    if (!inSpeech) {
-      if (p >= threshold) {
-        if (speechRun === 0) candidateStart = idx;
-        speechRun++;
-        if (speechRun >= minSpeechFrames) {
-          inSpeech = true;
-          silenceRun = 0;
-          events.push({ type: 'speech_start', time: (candidateStart * FRAME) / RATE });
-        }
-      } else {
-        speechRun = 0;
-      }
-      return;
-    }
-    if (p < negThreshold) {
-      if (silenceRun === 0) silenceStart = idx;
-      silenceRun++;
-      if (silenceRun >= endSilenceFrames) {
-        inSpeech = false;
-        speechRun = 0;
-        events.push({ type: 'speech_end', time: (silenceStart * FRAME) / RATE });
-      }
-    } else if (p >= threshold) {
-      silenceRun = 0;
-    }
+    frameIndex++;
+    runs.frame(p >= threshold ? 'speech' : p < negThreshold ? 'silence' : 'between', events);
   };
 
   const run = async (pcm: Int16Array): Promise<EndpointEvent[]> => {
@@ -94,7 +67,7 @@ export function createEndpointer(scorer: FrameScorer, options: EndpointerOptions
       return next;
     },
     get inSpeech() {
-      return inSpeech;
+      return runs.inSpeech;
     },
     get time() {
       return (frameIndex * FRAME) / RATE;

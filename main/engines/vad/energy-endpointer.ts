@@ -4,6 +4,7 @@
  * stands 12 dB over an adaptive noise floor (and over an absolute minimum). Cruder than Silero.
  */
 import type { EndpointEvent, Endpointer, EndpointingOptions } from '../../services/transcriptions/ports.js';
+import { createSpeechRuns } from './speech-runs.js';
 
 const RATE = 16000;
 const FRAME = 320; // 20 ms
@@ -14,15 +15,10 @@ export function createEnergyEndpointer(options: EndpointingOptions): Endpointer 
   const startFrames = Math.max(1, Math.round((options.minSpeechMs * RATE) / 1000 / FRAME));
   let floor = 200;
   let carry = new Int16Array(0);
-  let index = 0;
-  let inSpeech = false;
-  let speechRun = 0;
-  let runStart = 0;
-  let silenceRun = 0;
-  let silenceStart = 0;
+  const runs = createSpeechRuns(startFrames, endFrames, FRAME, RATE);
   return {
     get inSpeech() {
-      return inSpeech;
+      return runs.inSpeech;
     },
     async push(pcm) {
       const all = new Int16Array(carry.length + pcm.length);
@@ -36,24 +32,7 @@ export function createEnergyEndpointer(options: EndpointingOptions): Endpointer 
         const rms = Math.sqrt(sum / FRAME);
         const speech = rms > Math.max(300, floor * 4);
         if (!speech) floor = floor * 0.95 + rms * 0.05;
-        const idx = index++;
-        if (!inSpeech) {
-          if (speech) {
-            if (speechRun === 0) runStart = idx;
-            if (++speechRun >= startFrames) {
-              inSpeech = true;
-              silenceRun = 0;
-              events.push({ type: 'speech_start', time: (runStart * FRAME) / RATE });
-            }
-          } else speechRun = 0;
-        } else if (!speech) {
-          if (silenceRun === 0) silenceStart = idx;
-          if (++silenceRun >= endFrames) {
-            inSpeech = false;
-            speechRun = 0;
-            events.push({ type: 'speech_end', time: (silenceStart * FRAME) / RATE });
-          }
-        } else silenceRun = 0;
+        runs.frame(speech ? 'speech' : 'silence', events);
       }
       carry = all.slice(off);
       return events;
