@@ -11,11 +11,12 @@
  */
 import * as ort from 'onnxruntime-node';
 import { join } from 'node:path';
-import { engineUnavailable, invalidRequest } from '../../../services/errors.js';
+import { engineUnavailable } from '../../../services/errors.js';
 import { logMelSpectrogram } from '../../diarization/log-mel.js';
-import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecognizer } from '../../../services/transcriptions/ports.js';
+import type { RecognizedWord, SpeechRecognizer } from '../../../services/transcriptions/ports.js';
 import { decodeCtcGreedy, toResult } from './ctc-decode.js';
-import { findCtcModel, readFolderConfig, readJson, requireFolder, supportsLanguage, type ModelFolderConfig } from './model-folder.js';
+import { findCtcModel, readFolderConfig, readJson, requireFolder, type ModelFolderConfig } from './model-folder.js';
+import { modelRecognizer } from './model-recognizer.js';
 import { loadVocabulary, type CtcVocabulary } from './vocabulary.js';
 import { lazyModel } from '../../models/lazy-model.js';
 
@@ -164,14 +165,12 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
     return decodeCtcGreedy(scores.data as Float32Array, frames, vocabSize, padded, frameSec, offsetSec);
   }
 
-  return {
+  return modelRecognizer({
     name: 'onnx-ctc',
     sampleRate: SAMPLE_RATE,
-    async transcribe(pcm: Int16Array, opts: RecognitionOptions): Promise<RecognitionResult> {
-      if (!supportsLanguage(languages, opts.language)) {
-        throw invalidRequest(`language: the onnx-ctc model does not recognise '${opts.language}'`);
-      }
-      const m = await model.get();
+    languages,
+    model,
+    async recognise(m, pcm) {
       const words: RecognizedWord[] = [];
       // Pieces run one after another: one onnxruntime session is not re-entrant-friendly on 2 cores.
       for (const piece of splitAtQuiet(pcm, SAMPLE_RATE, config.maxChunkSec ?? 30)) {
@@ -180,9 +179,5 @@ export function createOnnxCtcRecognizer(options: OnnxCtcOptions): SpeechRecogniz
       }
       return toResult(words);
     },
-    async load(): Promise<void> {
-      await model.get();
-    },
-    close: () => model.release(),
-  };
+  });
 }

@@ -14,11 +14,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { engineUnavailable, invalidRequest } from '../../../services/errors.js';
-import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecognizer } from '../../../services/transcriptions/ports.js';
+import { engineUnavailable } from '../../../services/errors.js';
+import type { RecognizedWord, SpeechRecognizer } from '../../../services/transcriptions/ports.js';
 import { toResult } from './ctc-decode.js';
 import { splitAtQuiet } from './ctc-recognizer.js';
-import { readFolderConfig, readJson, requireFolder, supportsLanguage } from './model-folder.js';
+import { readFolderConfig, readJson, requireFolder } from './model-folder.js';
+import { modelRecognizer } from './model-recognizer.js';
 import { lazyModel } from '../../models/lazy-model.js';
 
 export interface OnnxWhisperOptions {
@@ -165,14 +166,12 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
     return { words, text: text.trim() };
   }
 
-  return {
+  return modelRecognizer({
     name: 'onnx-whisper',
     sampleRate: SAMPLE_RATE,
-    async transcribe(pcm: Int16Array, opts: RecognitionOptions): Promise<RecognitionResult> {
-      if (!supportsLanguage(languages, opts.language)) {
-        throw invalidRequest(`language: the onnx-whisper model does not recognise '${opts.language}'`);
-      }
-      const m = await loaded.get();
+    languages,
+    model: loaded,
+    async recognise(m, pcm, opts) {
       const language = opts.language.toLowerCase().split(/[-_]/)[0]!;
       const words: RecognizedWord[] = [];
       const texts: string[] = [];
@@ -185,9 +184,5 @@ export function createOnnxWhisperRecognizer(options: OnnxWhisperOptions): Speech
       // Whisper writes cased, punctuated text: keep it as the text, words stay bare for matching.
       return { ...toResult(words), text: texts.join(' ') };
     },
-    async load(): Promise<void> {
-      await loaded.get();
-    },
-    close: () => loaded.release(),
-  };
+  });
 }
