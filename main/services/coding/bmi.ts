@@ -1,6 +1,6 @@
 /** The BMI status code (Z68) beside a weight diagnosis, as the guideline allows it (never alone). */
 import type { Candidate } from './conventions.js';
-import type { NoteSentence } from './document.js';
+import type { NoteSentence } from '../encounter/written-note.js';
 import type { CodeTable } from './ports.js';
 
 /** Adds the BMI code when the note documents a weight diagnosis the BMI qualifies (guideline: never alone). */

@@ -3,7 +3,7 @@
  * text or of a stored note, each with evidence spans into the text analysed.
  */
 import { invalidRequest, notFound, payloadTooLarge, DomainError } from '../errors.js';
-import { readDocument } from './document.js';
+import { readDocument } from '../encounter/written-note.js';
 import { suggestEmLevel, type EmReasoning } from './em-level.js';
 import type { IcdCoder, IcdSuggestion } from './icd-coder.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';

@@ -5,7 +5,7 @@
  * level. Code numbers only: the CPT descriptors are the AMA's and are shown only from a table the
  * operator licenses.
  */
-import type { NoteDocument } from './document.js';
+import type { NoteDocument } from '../encounter/written-note.js';
 import type { IcdSuggestion } from './icd-coder.js';
 import type { EvidenceSpan } from './offsets.js';
 

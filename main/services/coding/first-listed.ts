@@ -5,7 +5,7 @@
  * (I.C.21.c.13: the findings are coded beside it).
  */
 import type { Candidate } from './conventions.js';
-import type { NoteSentence } from './document.js';
+import type { NoteSentence } from '../encounter/written-note.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import type { ParsedTitle } from './words.js';
 

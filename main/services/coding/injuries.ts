@@ -9,8 +9,8 @@
  * ligament is a sprain; where the site is named but the table has no code for it, "other
  * specified" rather than "unspecified".
  */
-import type { NoteDocument, NoteSentence } from './document.js';
-import { readRole, sentencesInScope } from './mentions.js';
+import type { NoteSentence } from '../encounter/written-note.js';
+import { readRole } from './mentions.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import { parseTitle, STOP_WORDS, wordsOf, type ParsedTitle } from './words.js';
 
@@ -136,8 +136,8 @@ function rankTie(a: { other: boolean; unspecified: boolean; used: Set<string> },
  * doubts or places in the past is not coded. When the sentence names no side or no site, the
  * lines of the same problem (up to the next heading) supply them.
  */
-export function findInjuries(doc: NoteDocument, pool: Pool): InjuryFinding[] {
-  const scope = sentencesInScope(doc).filter((s) => s.section !== 'medications');
+export function findInjuries(inScope: readonly NoteSentence[], pool: Pool): InjuryFinding[] {
+  const scope = inScope.filter((s) => s.section !== 'medications');
   const out: InjuryFinding[] = [];
   scope.forEach((sentence, index) => {
     const words = wordsOf(sentence.text, sentence.start);

@@ -5,7 +5,7 @@
  * embedded coder let it through. The display is the table's title, never the model's words.
  */
 import { contextOf } from '../clinical-language/context.js';
-import { readDocument } from './document.js';
+import { readDocument } from '../encounter/written-note.js';
 import type { IcdSuggestion } from './icd-coder.js';
 import { toEvidence } from './offsets.js';
 import type { CodeTable } from './ports.js';

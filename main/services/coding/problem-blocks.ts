@@ -1,12 +1,13 @@
 /**
  * A problem-oriented assessment names each problem in a heading ("1. Left knee pain.", "Diabetes
  * type 2.") and qualifies it in the lines under it ("Medical Reasoning: His hemoglobin A1c was
- * elevated at 8", "lumbar spine x-ray"). A coder reads the heading as the problem and the lines for
- * specificity: the site or side the heading leaves out, and the control of a diabetes the plan
- * describes. This module finds the headings, their lines, and those qualifiers.
+ * elevated at 8", "lumbar spine x-ray"). The encounter understanding of the note (note-facts.ts)
+ * finds the problems, their lines, certainty and side; the coder reads the lines for specificity:
+ * the site or side the heading leaves out, and the control of a diabetes the plan describes.
  */
 import type { Candidate } from './conventions.js';
-import type { NoteSentence } from './document.js';
+import type { NoteProblem } from '../encounter/note-facts.js';
+import type { NoteSentence } from '../encounter/written-note.js';
 import { readRole, type Mention } from './mentions.js';
 import { wordsOf } from './words.js';
 
@@ -16,47 +17,16 @@ const SITE_WORDS: Record<string, string[]> = {
   foot: ['foot'], lumbar: ['lumbar', 'low', 'back'], lumbosacral: ['lumbar', 'low', 'back'], cervical: ['cervical', 'neck'],
   thoracic: ['thoracic'],
 };
-const MAX_HEADING_WORDS = 9;
 
-/** True when a sentence opens a line and is short enough to be a problem's heading. */
-export function isProblemHeading(text: string, s: NoteSentence): boolean {
-  if (s.section !== 'assessment' && s.section !== 'plan') return false;
-  const lineStart = s.start === 0 || /\n\s*$/.test(text.slice(Math.max(0, s.start - 4), s.start)) || /^\s*(?:[-*•]|\(?\d{1,2}[.)])/.test(s.text);
-  if (!lineStart) return false;
-  const words = s.text.replace(/^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/, '').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length > 0 && words.length <= MAX_HEADING_WORDS && !/:\s*\S/.test(s.text);
-}
-
-/** Each heading of the scope with the lines under it (up to the next heading or section). */
-export function problemBlocks(text: string, scope: readonly NoteSentence[]): Map<NoteSentence, NoteSentence[]> {
-  const blocks = new Map<NoteSentence, NoteSentence[]>();
-  let current: NoteSentence | undefined;
-  for (const s of scope) {
-    if (isProblemHeading(text, s)) {
-      current = s;
-      blocks.set(s, []);
-    } else if (current && s.sectionIndex === current.sectionIndex) blocks.get(current)!.push(s);
-    else current = undefined;
-  }
-  return blocks;
-}
-
-/** Site and side words the lines give, when they name exactly one site and one side. */
-export function linesQualifiers(lines: readonly NoteSentence[]): string[] {
+/** Site words the lines give, when they name exactly one site, and the side the encounter understanding read from them. */
+export function linesQualifiers(problem: NoteProblem): string[] {
   const sites = new Set<string>();
-  const sides = new Set<string>();
-  for (const s of lines) {
-    for (const w of wordsOf(s.text)) {
-      if (SITE_WORDS[w.norm]) sites.add(w.norm);
-      if (w.norm === 'right' || w.norm === 'left') sides.add(w.norm);
-    }
-  }
+  for (const s of problem.lines) for (const w of wordsOf(s.text)) if (SITE_WORDS[w.norm]) sites.add(w.norm);
   const out: string[] = [];
   if (sites.size === 1) out.push(...SITE_WORDS[[...sites][0]!]!);
-  if (sides.size === 1) out.push(...sides, 'unilateral');
+  if (problem.sideFromLines && (problem.laterality === 'right' || problem.laterality === 'left')) out.push(problem.laterality, 'unilateral');
   return out;
 }
-
 /** Glucose or A1c stated above goal: diabetes "with hyperglycemia" (the guideline's reading of poorly controlled). */
 const HIGH_GLUCOSE = /\b(?:a1c|glucose|blood sugars?|sugars?)\b[^.;:]{0,50}?\b(?:elevated|high|above (?:goal|target)|uncontrolled|not (?:well )?controlled)\b|\b(?:elevated|high)\s+(?:hemoglobin\s+)?(?:a1c|glucose|blood sugars?|sugars?)\b/i;
 
@@ -79,10 +49,11 @@ const SITE_OR_SIDE = /^(knee|ankle|hip|shoulder|elbow|wrist|hand|foot|lumbar|low
  * A problem heading that leaves out the site or the side ("Back pain.", "Osteoarthritis.") takes
  * them from the lines under it when those name exactly one ("lumbar spine x-ray", "the knee").
  */
-export function qualifyFromLines(text: string, scope: readonly NoteSentence[], mentions: Mention[]): void {
-  for (const [heading, lines] of problemBlocks(text, scope)) {
-    if (!lines.length) continue;
-    const extra = linesQualifiers(lines);
+export function qualifyFromLines(problems: readonly NoteProblem[], mentions: Mention[]): void {
+  for (const problem of problems) {
+    const heading = problem.heading;
+    if (!problem.lines.length) continue;
+    const extra = linesQualifiers(problem);
     if (!extra.length) continue;
     for (const m of mentions) {
       if (m.sentence !== heading) continue;
@@ -102,18 +73,15 @@ export function qualifyFromLines(text: string, scope: readonly NoteSentence[], m
   }
 }
 
-/** Tests ordered "to confirm the diagnosis": the heading's diagnosis is not yet established. */
-const TO_CONFIRM = /\b(?:to confirm (?:the|this|a|her|his|their) (?:diagnosis|suspicion)|confirmatory (?:test|testing|labs?))\b/i;
-
 /**
- * Outpatient rule: a diagnosis whose own lines order tests to confirm it is not coded (its findings
- * are). Returns the heading mentions so set aside; the caller drops them.
+ * Outpatient rule: a diagnosis the encounter understanding holds unconfirmed (its own lines order
+ * tests to confirm it) is not coded; its findings are. Returns the heading mentions so set aside.
  */
-export function unconfirmedHeadings(text: string, scope: readonly NoteSentence[], mentions: readonly Mention[]): Set<Mention> {
+export function unconfirmedHeadings(problems: readonly NoteProblem[], mentions: readonly Mention[]): Set<Mention> {
   const out = new Set<Mention>();
-  for (const [heading, lines] of problemBlocks(text, scope)) {
-    if (!lines.some((l) => TO_CONFIRM.test(l.text))) continue;
-    for (const m of mentions) if (m.sentence === heading && m.role === 'current' && m.concept?.kind !== 'symptom') out.add(m);
+  for (const p of problems) {
+    if (p.certainty === 'confirmed') continue;
+    for (const m of mentions) if (m.sentence === p.heading && m.role === 'current' && m.concept?.kind !== 'symptom') out.add(m);
   }
   return out;
 }
@@ -126,13 +94,14 @@ const RELIED_ON = /\b(?:given|because\s+of|due\s+to|in\s+light\s+of|considering|
  * named as a problem or on a line of its own, said as the reason for a decision ("because of his
  * smoking history"), or discussed under a current problem. A history recited in passing is not coded.
  */
-export function dropUnreliedHistory(text: string, scope: readonly NoteSentence[], candidates: Map<string, Candidate>): void {
-  const underProblems = new Set([...problemBlocks(text, scope).values()].flat());
+export function dropUnreliedHistory(scope: readonly NoteSentence[], problems: readonly NoteProblem[], candidates: Map<string, Candidate>): void {
+  const underProblems = new Set(problems.flatMap((p) => p.lines));
+  const headings = new Set(problems.map((p) => p.heading));
   const sentenceAt = (at: number): NoteSentence | undefined => scope.find((s) => s.start <= at && at < s.end);
   for (const [code, c] of [...candidates]) {
     if ((c.role !== 'history' && c.role !== 'family') || c.headline) continue;
     const sentences = c.spans.map((x) => sentenceAt(x.start)).filter((s): s is NoteSentence => !!s);
-    if (sentences.some((s) => underProblems.has(s) || isProblemHeading(text, s) || RELIED_ON.test(s.text))) continue;
+    if (sentences.some((s) => underProblems.has(s) || headings.has(s) || RELIED_ON.test(s.text))) continue;
     candidates.delete(code);
   }
 }

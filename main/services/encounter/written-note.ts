@@ -1,6 +1,7 @@
 /**
- * The parts of a note the coder reads: section headings ("ASSESSMENT AND PLAN", "PMH:",
- * "## Family History") and the sentences under them, with offsets into the submitted text.
+ * A written note read as the encounter it records: section headings ("ASSESSMENT AND PLAN",
+ * "PMH:", "## Family History") and the sentences under them, with offsets into the submitted
+ * text. The encounter understanding of a note (note-facts.ts) and the coder's E/M reader start here.
  */
 import { sentenceSpans } from '../clinical-language/tokenize.js';
 
