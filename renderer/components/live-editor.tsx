@@ -34,6 +34,7 @@ export const LiveEditor = forwardRef<LiveEditorHandle>(function LiveEditor(_prop
   const { dictation } = useStores();
   const doc = useDictation((s) => s.doc);
   const partial = useDictation((s) => s.partial);
+  const announcement = useDictation((s) => s.announcement);
   const insertion = useDictation((s) => s.insertion);
   const active = useDictation((s) => s.status !== 'idle');
   const area = useRef<HTMLTextAreaElement>(null);
@@ -105,7 +106,11 @@ export const LiveEditor = forwardRef<LiveEditorHandle>(function LiveEditor(_prop
           onClick={(e) => onClick(e.currentTarget)}
         />
       </div>
-      <p className="partial" aria-label="Words being recognised" data-testid="partial-text">{partial}</p>
+      {/* The words still being recognised change several times a second: shown, not announced. */}
+      <p className="partial" data-testid="partial-text">{partial}</p>
+      <p className="sr-only" aria-live="polite" data-testid="final-announcement">
+        {announcement.text && <span key={announcement.count}>Dictated: {announcement.text}</span>}
+      </p>
       <p id="dictation-text-hint" className="hint">
         Type to correct at any time; new dictation goes {where}.
         {unsure.length > 0 && ` ${unsure.length} unsure word${unsure.length === 1 ? '' : 's'} underlined.`}

@@ -151,8 +151,8 @@ export function SectionEditor({ template, section, path, depth, drag, parent, on
         </div>
       </details>
       <div className="toolbar">
-        <button type="button" className="link" aria-label={`Move ${name} up`} onClick={() => onChange(moveSection(template, path, -1))}>Move up</button>
-        <button type="button" className="link" aria-label={`Move ${name} down`} onClick={() => onChange(moveSection(template, path, 1))}>Move down</button>
+        <button type="button" className="link" aria-label={`Move up: ${name}`} onClick={() => onChange(moveSection(template, path, -1))}>Move up</button>
+        <button type="button" className="link" aria-label={`Move down: ${name}`} onClick={() => onChange(moveSection(template, path, 1))}>Move down</button>
         <button type="button" className="link" aria-label={`Remove ${name}`} onClick={() => onChange(removeSection(template, path))}>Remove</button>
       </div>
       {section.type === 'heading' && (

@@ -30,6 +30,11 @@ export interface DictationState {
   macros: MacroDefinition[];
   /** Audio end of the last final's last word to its text in the store, in ms. */
   lastLatencyMs?: number;
+  /**
+   * The last final's words, for screen readers (a polite live region): `count` changes with each
+   * final so the same words said twice are announced twice.
+   */
+  announcement: { count: number; text: string };
   start(): Promise<void>;
   stop(): Promise<void>;
   toggle(): Promise<void>;
@@ -174,7 +179,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
       return;
     }
     const inserted = docs.insertUtterance(store.getState().doc, parsed.text, { mode, punctuate: formatting, capitalise: formatting, words: m.words });
-    store.setState({ doc: inserted.doc, partial: '', ...timing });
+    store.setState((s) => ({ doc: inserted.doc, partial: '', announcement: { count: s.announcement.count + 1, text: parsed.text }, ...timing }));
     void expand(inserted.utterance);
   };
 
@@ -189,6 +194,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     status: 'idle',
     doc: docs.emptyDoc(),
     partial: '',
+    announcement: { count: 0, text: '' },
     errors: [],
     level: 0,
     microphones: [],

@@ -1,7 +1,7 @@
 /**
  * Accessibility and settings end to end in Debian's Chromium: every page is reached and walked
  * with the keyboard alone, every interactive element in Chromium's accessibility tree has a name,
- * and Settings shows the account's storage size and deletes all data after confirmation.
+ * axe-core finds nothing serious or critical on any page, and Settings shows the account's storage size and deletes all data after confirmation.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { ensureRendererBuild, missingTools, openApp, RENDERER, shot, speechRecording } from './harness.js';
+import { ensureRendererBuild, missingTools, openApp, RENDERER, seriousAxeFindings, shot, speechRecording } from './harness.js';
 
 const missing = missingTools();
 const PAGES = ['Dictation', 'Note', 'Macros', 'Templates', 'Settings'];
@@ -58,6 +58,7 @@ describe.skipIf(missing.length > 0)('Clindoc accessibility and settings in a bro
 
     const unnamed = await unnamedControls(page);
     expect(unnamed, `controls without an accessible name on ${name}`).toEqual([]);
+    expect(await seriousAxeFindings(page), `axe-core serious or critical findings on ${name}`).toEqual([]);
 
     const { total, missed } = await tabWalk(page);
     expect(total).toBeGreaterThan(3);

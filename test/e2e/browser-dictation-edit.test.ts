@@ -165,7 +165,7 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     await fire('drop', target);
     await fire('dragend', handle);
     expect((await legends()).map(clean)).toEqual(['Heading: Allergies', 'Heading: History of present illness', 'Heading: Plan']);
-    await editor.getByRole('button', { name: 'Move Allergies down' }).click();
+    await editor.getByRole('button', { name: 'Move down: Allergies', exact: true }).click();
     expect((await legends()).map(clean)).toEqual(['Heading: History of present illness', 'Heading: Allergies', 'Heading: Plan']);
     await page.getByTestId('preview-status').filter({ hasText: 'Preview up to date.' }).waitFor({ timeout: 60_000 });
     const md = (await preview.textContent()) ?? '';

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { startServer, type TestServer } from '../support/server.js';
-import { ensureRendererBuild, missingTools, openApp, OUT, RENDERER, shot, speechRecording } from './harness.js';
+import { ensureRendererBuild, missingTools, openApp, OUT, RENDERER, seriousAxeFindings, shot, speechRecording } from './harness.js';
 
 const missing = missingTools();
 const VIEW = { width: 1366, height: 768 };
@@ -140,6 +140,8 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     // rendering this replaced moved them all).
     expect(await headingTops(shown)).toEqual(before.headingTops);
     await shot(page, 'versions-2-evidence-hover-1366.png');
+    // A note, its codes and the evidence marks, as a screen reader meets them.
+    expect(await seriousAxeFindings(page), 'axe-core serious or critical findings on a note with codes').toEqual([]);
     await page.mouse.move(2, 300);
     await page.getByRole('article', { name: 'Generated note' }).waitFor();
     await frames(page);

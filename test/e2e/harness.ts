@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type WebSocketRoute } from 'playwright-core';
+import axe from 'axe-core';
 import type { TestServer } from '../support/server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -131,4 +132,24 @@ export async function scriptableDictationSocket(page: Page): Promise<{ next(): P
         };
       }),
   };
+}
+
+/** axe-core's serious and critical violations on the page as it stands, one line each (rule, element). */
+export async function seriousAxeFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    // The app's Content-Security-Policy refuses inline scripts (rightly); the debugger protocol's evaluate is not a page script.
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      await cdp.send('Runtime.evaluate', { expression: axe.source });
+    } finally {
+      await cdp.detach();
+    }
+  }
+  const violations = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => String(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.targets.map((t) => `${v.impact} ${v.id}: ${t}`));
 }

@@ -39,11 +39,16 @@ describe('dictation page', () => {
         { kind: 'macro', id: 3, utterance: 1, macroId: 'exam', original: 'physical exam', tail: '', expansion: 'Physical exam: lungs clear.', undone: false, confidence: 0.9 },
       ] },
       partial: 'and the patient',
+      announcement: { count: 1, text: 'Normal physical exam.' },
     });
     await act(async () => {
       render(<StoresProvider stores={app}><DictationPage onUseAsTranscript={() => undefined} /></StoresProvider>);
     });
     expect(screen.getByTestId('partial-text').textContent).toBe('and the patient');
+    // The last final is said politely to a screen reader; the changing partial is not.
+    const live = screen.getByTestId('final-announcement');
+    expect([live.getAttribute('aria-live'), live.textContent]).toEqual(['polite', 'Dictated: Normal physical exam.']);
+    expect(screen.getByTestId('partial-text').closest('[aria-live]')).toBeNull();
     expect(screen.getByText('Physical exam: lungs clear.').tagName).toBe('MARK');
     expect((screen.getByLabelText('Dictated text') as HTMLTextAreaElement).value).toBe('Normal Physical exam: lungs clear.');
     fireEvent.click(screen.getByRole('button', { name: 'Undo expansion of macro exam' }));

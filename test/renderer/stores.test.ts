@@ -144,6 +144,8 @@ describe('dictation store', () => {
     expect(dictation.getState().partial).toBe('Normal physical');
     emit!({ ...t, text: 'Normal physical exam.', is_final: true, isFinal: true });
     expect(dictation.getState().partial).toBe('');
+    // Each final is announced to screen readers, the same words twice as two announcements.
+    expect(dictation.getState().announcement).toEqual({ count: 1, text: 'Normal physical exam.' });
     const deadline = Date.now() + 5000;
     while (Object.keys(dictation.getState().doc.pending).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(dictation.getState().text()).toContain('Physical exam: lungs clear, heart regular.');
