@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type NextFunction, typ
 import type { Logger } from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRouteRegistry } from './route-registry.js';
+import { createRouteRegistry, type RouteRegistry } from './route-registry.js';
 import { frontDoor, requestAddress } from './middleware/front-door.js';
 import { pathOf } from './middleware/request-log.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -141,6 +141,11 @@ export interface ApiOptions {
   secure?: boolean;
   /** Express `trust proxy` (CLINDOC_TRUSTED_PROXIES behind a TLS proxy); default none trusted. */
   trustProxy?: string[];
+  /**
+   * Check every success body against its route's success schema before it is sent; a mismatch is a
+   * logged 500 (ResponseSchemaError). The tests' servers turn it on; default off (it costs a parse per answer).
+   */
+  validateResponses?: boolean;
   /** Operations endpoints (routes/ops.ts) and drain; each part defaults to an empty or fresh one. */
   ops?: { checks?: ReadinessCheck[]; metrics?: OpsMetrics; drain?: DrainState; metricsToken?: string };
 }
@@ -181,26 +186,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     app.use(errors);
     return { app, listener: app, openapi: () => ({}), clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
   }
-  const json = express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
-  const registry = createRouteRegistry({
-    idempotency: services.idempotency,
-    onIdempotencyWait: () => metrics.observeIdempotencyWait(),
-    readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => {
-      if (err) return reject(err);
-      const deep = tooDeep(req.body);
-      return deep ? reject(deep) : resolve(req.body);
-    })),
-    requirePrincipal: (req) => {
-      const res = req.res!;
-      if (res.locals.principal) return res.locals.principal as Principal;
-      throw (res.locals.authError as DomainError | undefined) ?? new DomainError('unauthorized', 'X-API-KEY and X-ACCOUNT-ID headers are required');
-    },
-    requireOperator: async (principal) => {
-      if (!(await services.accounts.isOperator(principal.accountId))) {
-        throw new DomainError('forbidden', 'this installation-wide operation needs the operator role (the local account, or an account named by the administrator)');
-      }
-    },
-  });
+  const registry = createApiRegistry(services, options, metrics);
   // Wrong keys are counted per address and account: slowed, then 429 (main/services/auth-throttle).
   const authenticate = authenticateRequests({
     throttle: services.authThrottle ?? createAuthThrottle(),
@@ -222,31 +208,7 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
     });
   };
 
-  registerNoteRoutes(registry, { notes: services.notes, styles: services.styles });
-  registerUtilityRoutes(registry, { extraction: services.extraction, macros: services.macros });
-  registerTemplateRoutes(registry, { templates: services.templates });
-  registerTranscriptionRoutes(registry, {
-    transcriptions: services.transcriptions,
-    accounts: services.accounts,
-    maxAudioBytes: options.maxAudioBytes,
-    streamTokenTtlSeconds: options.streamTokenTtlSeconds,
-    validateWebhookUrl: (accountId, url) => services.webhooks.requireRegistered(accountId, url),
-  });
-  registerWebhookRoutes(registry, { webhooks: services.webhooks });
-  registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
-  registerAuditRoutes(registry, { audit: services.audit });
-  registerStorageRoutes(registry, { storage: services.storage });
-  registerVisitRoutes(registry, { visits: services.visits });
-  if (services.signIn) registerSignInRoutes(registry, { signIn: services.signIn, port: options.port });
-  registerSettingsRoutes(registry, { engines: services.engines, isOperator: (accountId) => services.accounts.isOperator(accountId) });
-  if (services.models) registerModelRoutes(registry, { models: services.models });
-  if (services.engineStatus) registerEngineRoutes(registry, { status: services.engineStatus });
-
-
-  registerCodingRoutes(registry, { coding: services.coding, visits: services.visits });
-  if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
-  if (services.deadLetters) registerJobRoutes(registry, { deadLetters: services.deadLetters });
-  registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
+  registerApiRoutes(registry, services, options);
 
   let doc: Record<string, unknown> | undefined;
   const openapi = (): Record<string, unknown> =>
@@ -274,6 +236,63 @@ export function createApiApp(services: ApiServices, options: ApiOptions): {
   app.use((_req, _res, next) => next(new DomainError('not_found', 'no such endpoint')));
   app.use(errors);
   return { app, listener: apiFirst(app, door, api, errors), openapi, clientAddress: clientAddress(app.get('trust proxy fn') as ProxyTrust) };
+}
+
+/**
+ * The API's route registry: JSON bodies read within the size and depth limits, the principal the
+ * auth middleware set, the operator role from the accounts.
+ */
+function createApiRegistry(services: ApiServices, options: ApiOptions, metrics: OpsMetrics): RouteRegistry {
+  const json = express.json({ limit: options.bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  return createRouteRegistry({
+    idempotency: services.idempotency,
+    onIdempotencyWait: () => metrics.observeIdempotencyWait(),
+    validateResponses: options.validateResponses ?? false,
+    readJson: (req, res) => new Promise((resolve, reject) => json(req, res, (err?: unknown) => {
+      if (err) return reject(err);
+      const deep = tooDeep(req.body);
+      return deep ? reject(deep) : resolve(req.body);
+    })),
+    requirePrincipal: (req) => {
+      const res = req.res!;
+      if (res.locals.principal) return res.locals.principal as Principal;
+      throw (res.locals.authError as DomainError | undefined) ?? new DomainError('unauthorized', 'X-API-KEY and X-ACCOUNT-ID headers are required');
+    },
+    requireOperator: async (principal) => {
+      if (!(await services.accounts.isOperator(principal.accountId))) {
+        throw new DomainError('forbidden', 'this installation-wide operation needs the operator role (the local account, or an account named by the administrator)');
+      }
+    },
+  });
+}
+
+/** Registers every route of the API; a route whose optional service is absent is left out. */
+export function registerApiRoutes(registry: RouteRegistry, services: ApiServices, options: Pick<ApiOptions, 'port' | 'maxAudioBytes' | 'streamTokenTtlSeconds'>): void {
+  registerNoteRoutes(registry, { notes: services.notes, styles: services.styles });
+  registerUtilityRoutes(registry, { extraction: services.extraction, macros: services.macros });
+  registerTemplateRoutes(registry, { templates: services.templates });
+  registerTranscriptionRoutes(registry, {
+    transcriptions: services.transcriptions,
+    accounts: services.accounts,
+    maxAudioBytes: options.maxAudioBytes,
+    streamTokenTtlSeconds: options.streamTokenTtlSeconds,
+    validateWebhookUrl: (accountId, url) => services.webhooks.requireRegistered(accountId, url),
+  });
+  registerWebhookRoutes(registry, { webhooks: services.webhooks });
+  registerMacroLibraryRoutes(registry, { library: services.macroLibrary });
+  registerAuditRoutes(registry, { audit: services.audit });
+  registerStorageRoutes(registry, { storage: services.storage });
+  registerVisitRoutes(registry, { visits: services.visits });
+  if (services.signIn) registerSignInRoutes(registry, { signIn: services.signIn, port: options.port });
+  registerSettingsRoutes(registry, { engines: services.engines, isOperator: (accountId) => services.accounts.isOperator(accountId) });
+  if (services.models) registerModelRoutes(registry, { models: services.models });
+  if (services.engineStatus) registerEngineRoutes(registry, { status: services.engineStatus });
+
+
+  registerCodingRoutes(registry, { coding: services.coding, visits: services.visits });
+  if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
+  if (services.deadLetters) registerJobRoutes(registry, { deadLetters: services.deadLetters });
+  registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 }
 
 /** Paths under the API's versions (`/v1`, `/v1/…`, `/v2/…`). */

@@ -14,6 +14,8 @@ const VERSION = /^(?:W\/)?"?(\d{1,15})"?$/;
  * The version named by If-Match. Missing: a 428 when `required`, else undefined. `*` (any
  * version) is undefined too. Anything else that is not one of our ETags is a 400.
  */
+export function ifMatchVersion(req: Request, required: true): number;
+export function ifMatchVersion(req: Request, required: boolean): number | undefined;
 export function ifMatchVersion(req: Request, required: boolean): number | undefined {
   const raw = req.get('If-Match')?.trim();
   if (raw === undefined || raw === '') {

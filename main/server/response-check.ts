@@ -1,7 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import * as formatsModule from 'ajv-formats';
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
-import type { RouteSpec } from './route-registry.js';
 
 // ajv-formats is CommonJS; its default export arrives as a property (as in services/extraction/schema-registry.ts).
 const addFormats = ((formatsModule as unknown as { default: { default?: unknown } }).default.default ??
@@ -23,13 +22,20 @@ responseAjv.addSchema(NOTE_TEMPLATE_SCHEMA as unknown as Record<string, unknown>
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
+/** What the check reads of a route's spec (route-registry's RouteSpec; declared here so neither module imports the other). */
+interface CheckedRoute {
+  operationId: string;
+  envelope: 'standard' | 'data-only' | 'delete' | 'raw';
+  success: { schema?: object };
+}
+
 /**
  * Checks the answer a route is about to send (`payload`, the JSON text on the wire, envelope
  * included) against its success schema, and throws {@link ResponseSchemaError} on a mismatch.
  * Run only where `validateResponses` is on (the tests' servers): parsing every answer again
  * costs what a production request should not pay.
  */
-export function checkResponse(spec: Pick<RouteSpec, 'operationId' | 'envelope' | 'success'>, payload: string): void {
+export function checkResponse(spec: CheckedRoute, payload: string): void {
   const schema = spec.success.schema;
   if (!schema || spec.envelope === 'delete') return;
   let validate = compiled.get(schema);

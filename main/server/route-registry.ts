@@ -10,6 +10,7 @@ import { createIdempotencyGate, type IdempotencyEntry } from './idempotency-gate
 import { NOTE_TEMPLATE_SCHEMA } from '../../shared/note-template-schema.js';
 import { classifyRoute, type RouteLocals } from './middleware/audit.js';
 import { checkResponse } from './response-check.js';
+import { addRequestFormats, REQUEST_FORMATS } from './request-formats.js';
 
 /** How a route's success body is wrapped (API-DECISIONS "Wire conventions"). */
 export type Envelope = 'standard' | 'data-only' | 'delete' | 'raw';
@@ -86,7 +87,7 @@ export interface RegisteredRoute {
   spec: RouteSpec;
 }
 
-const bodyAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: false });
+const bodyAjv = addRequestFormats(new Ajv({ allErrors: false, strict: false, coerceTypes: false }));
 // Shared models referenced by $id from route schemas.
 bodyAjv.addSchema(NOTE_TEMPLATE_SCHEMA as unknown as Record<string, unknown>);
 const queryAjv = new Ajv({ allErrors: false, strict: false, coerceTypes: true, useDefaults: true });
@@ -102,6 +103,8 @@ function fieldOf(error: ErrorObject, root: string): string {
     const missing = String(error.params.missingProperty);
     return `${base ? `${base}.` : ''}${missing}: is required`;
   }
+  const format = error.keyword === 'format' ? REQUEST_FORMATS[String(error.params.format)] : undefined;
+  if (format) return `${base || root || 'body'}: must be ${format.words}`;
   if (error.keyword === 'additionalProperties') return `${base || root}: unknown property "${String(error.params.additionalProperty)}"`;
   const allowed = error.keyword === 'enum' ? ` (${(error.params.allowedValues as unknown[]).map(String).join(', ')})` : '';
   return `${base || root || 'body'}: ${error.message ?? 'is invalid'}${allowed}`;

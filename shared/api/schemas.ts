@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TString } from '@sinclair/typebox';
 import { NOTE_LANGUAGES } from '../languages.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../note-template-schema.js';
 import type { NoteTemplate } from '../note-template.js';
@@ -31,7 +31,9 @@ export const ErrorBody = Type.Object(
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /** Path parameter `name`: an id of 1-200 characters. */
-export const IdParam = (name: string) => Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 200 }) });
+export const IdParam = <const N extends string>(name: N) =>
+  // A computed key widens to `string` in TypeScript; the record type keeps the parameter's name in `Static<>`.
+  Type.Object({ [name]: Type.String({ minLength: 1, maxLength: 200 }) } as Record<N, TString>);
 
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (1-100, default 20).' })),
@@ -64,10 +66,10 @@ export const CreateNoteBody = Type.Object({
       templateId: Type.Optional(str('Id of a stored note template (note_template).', { maxLength: 200 })),
     }),
   ),
-  date: Type.Optional(str('Encounter date: YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ.', { maxLength: 20 })),
+  date: Type.Optional(str('Encounter date: YYYY-MM-DD or YYYY-MM-DDTHH:mm:ssZ.', { maxLength: 20, format: 'encounter-date' })),
   language: Type.Optional(StringEnum(NOTE_LANGUAGES, { default: 'en', description: 'Output language of the note.' })),
   patientInfo: Type.Optional(
-    Type.Object({ name: Type.Optional(Type.String({ maxLength: 500 })), dateOfBirth: Type.Optional(str('YYYY-MM-DD', { maxLength: 10 })) }),
+    Type.Object({ name: Type.Optional(Type.String({ maxLength: 500 })), dateOfBirth: Type.Optional(str('YYYY-MM-DD', { maxLength: 10, format: 'date' })) }),
   ),
   previousNote: Type.Optional(Type.String({ maxLength: 200_000 })),
   context: Type.Optional(Type.String({ maxLength: 50_000 })),

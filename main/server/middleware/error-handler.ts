@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { ResponseSchemaError } from '../response-check.js';
 import { databaseBusy, DomainError, insufficientStorage, isDatabaseBusy, isOutOfSpace } from '../../services/errors.js';
 
 interface HttpishError {
@@ -46,7 +47,9 @@ export function errorHandler(logger: Logger) {
     }
     domain ??= fromParser((err ?? {}) as HttpishError);
     if (!domain) {
-      logger.error({ reqId: res.locals.requestId, errName: (err as Error)?.name, frames: (err as Error)?.stack?.split('\n').slice(1, 5).map((l) => l.trim()).join(' | ') }, 'unhandled error');
+      // A ResponseSchemaError's message names the route and the schema path, never a value: logged so the broken promise is found.
+      const problem = err instanceof ResponseSchemaError ? { problem: err.message } : {};
+      logger.error({ reqId: res.locals.requestId, errName: (err as Error)?.name, ...problem, frames: (err as Error)?.stack?.split('\n').slice(1, 5).map((l) => l.trim()).join(' | ') }, 'unhandled error');
       domain = new DomainError('internal', 'internal error');
     }
     if (res.headersSent) {

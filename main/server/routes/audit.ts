@@ -52,11 +52,11 @@ export function registerAuditRoutes(registry: RouteRegistry, deps: { audit: Audi
     ({ principal, query }) => {
       let since: number | undefined;
       if (query.since !== undefined) {
-        since = Date.parse(query.since as string);
+        since = Date.parse(query.since);
         if (!Number.isFinite(since)) throw invalidRequest('since: must be an ISO 8601 date-time');
       }
-      return deps.audit.list(principal.accountId, (query.limit as number | undefined) ?? 50, query.cursor as string | undefined, {
-        ...(query.resourceId !== undefined ? { resourceId: query.resourceId as string } : {}),
+      return deps.audit.list(principal.accountId, query.limit ?? 50, query.cursor, {
+        ...(query.resourceId !== undefined ? { resourceId: query.resourceId } : {}),
         ...(since !== undefined ? { since } : {}),
       });
     },
@@ -74,6 +74,6 @@ export function registerAuditRoutes(registry: RouteRegistry, deps: { audit: Audi
       description: 'A background sweep deletes notes, transcriptions and their audio once they are older than this many days.',
       body: RetentionBody, envelope: 'standard', success: { status: 200, description: 'Retention in days', schema: Retention }, errors: [400, 415],
     },
-    ({ principal, body }) => deps.audit.setRetentionDays(principal.accountId, (body as { days: number | null }).days),
+    ({ principal, body }) => deps.audit.setRetentionDays(principal.accountId, body.days),
   );
 }

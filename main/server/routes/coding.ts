@@ -22,8 +22,8 @@ export function registerCodingRoutes(registry: RouteRegistry, deps: { coding: Co
       errors: [400, 404, 409, 413, 415, 422, 503],
     },
     async ({ principal, body }) => {
-      requireOneSource(body as Record<string, unknown>);
-      const { text, noteId, transcript, visitId } = body as { text?: string; noteId?: string; transcript?: string; visitId?: string };
+      requireOneSource(body);
+      const { text, noteId, transcript, visitId } = body;
       if (noteId !== undefined) return deps.coding.analyzeNote(principal.accountId, noteId);
       if (transcript !== undefined) return deps.coding.analyzeText(transcript, { source: 'transcript', accountId: principal.accountId });
       if (visitId !== undefined) {

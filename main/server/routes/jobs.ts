@@ -46,7 +46,7 @@ export function registerJobRoutes(registry: RouteRegistry, deps: { deadLetters: 
       success: { status: 200, description: 'Dead letters, newest first', schema: Type.Object({ items: Type.Array(DeadLetter) }) }, errors: [400],
     },
     async ({ principal, query }) => {
-      const items = await deps.deadLetters(principal.accountId, (query.limit as number | undefined) ?? 50);
+      const items = await deps.deadLetters(principal.accountId, query.limit ?? 50);
       return { items: items.map((d) => ({ ...d, failedAt: new Date(d.failedAt).toISOString() })) };
     },
   );

@@ -1,5 +1,5 @@
 import type { RouteRegistry } from '../route-registry.js';
-import type { MacroLibraryService, SavedMacro } from '../../services/macros/library-service.js';
+import type { MacroLibraryService } from '../../services/macros/library-service.js';
 import { IdParam, MacroDefinitionSchema, PageQuery, pageOf } from '../schemas.js';
 
 /** The physician's macro library (extension: `/v1/macro-library`). */
@@ -17,7 +17,7 @@ export function registerMacroLibraryRoutes(registry: RouteRegistry, deps: { libr
       method: 'post', path: '/v1/macro-library', operationId: 'createSavedMacro', tags, summary: 'Save a macro',
       body: MacroDefinitionSchema, envelope: 'standard', success: { status: 201, description: 'Saved', schema: MacroDefinitionSchema }, errors: [400, 409, 415],
     },
-    ({ principal, body }) => deps.library.create(principal.accountId, body as SavedMacro),
+    ({ principal, body }) => deps.library.create(principal.accountId, body),
   );
   registry.add(
     {
@@ -32,7 +32,7 @@ export function registerMacroLibraryRoutes(registry: RouteRegistry, deps: { libr
       params: IdParam('macroId'), body: MacroDefinitionSchema, envelope: 'standard',
       success: { status: 200, description: 'Replaced', schema: MacroDefinitionSchema }, errors: [400, 404, 415],
     },
-    ({ principal, params, body }) => deps.library.replace(principal.accountId, params.macroId, body as SavedMacro),
+    ({ principal, params, body }) => deps.library.replace(principal.accountId, params.macroId, body),
   );
   registry.add(
     {

@@ -27,7 +27,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
       description: 'For clinics without internet: copies a .gguf file or a model folder (a USB stick, a share) into the models folder. A catalog entry\'s files must have its publisher hashes (or those pinned at an earlier install); another model\'s hashes are pinned now. Written beside the installed models and moved into place only when complete.',
       body: ModelImportBody, envelope: 'standard', success: { status: 201, description: 'The installed model', schema: ModelView }, errors: [400, 409, 415, 507], operator: true,
     },
-    ({ body }) => deps.models.importFrom((body as ModelImportBody).path, (body as ModelImportBody).id),
+    ({ body }) => deps.models.importFrom(body.path, body.id),
   );
   registry.add(
     {

@@ -1,5 +1,5 @@
 import type { RouteRegistry } from '../route-registry.js';
-import { toNoteView, type NoteService, type CreateNoteRequest } from '../../services/notes/note-service.js';
+import { toNoteView, type NoteService } from '../../services/notes/note-service.js';
 import type { StyleService } from '../../services/notes/style-service.js';
 import { CreateNoteBody, IdParam, NoteCreated, NoteStyleBody, NoteStyleResult, NoteView, PageQuery, pageOf } from '../schemas.js';
 import { AddendumBody, AddendumView, IfMatchHeader, NoteEditBody, SignBody } from '../../../shared/api/signing.js';
@@ -16,7 +16,7 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       success: { status: 202, description: 'Note accepted for generation', schema: NoteCreated },
       errors: [400, 413, 415],
     },
-    ({ principal, body }) => deps.notes.create(principal.accountId, body as CreateNoteRequest),
+    ({ principal, body }) => deps.notes.create(principal.accountId, body),
   );
   registry.add(
     {
@@ -46,7 +46,7 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       success: { status: 200, description: 'The edited note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415, 428],
     },
     async ({ principal, params, body, req, res }) => {
-      const note = await deps.notes.edit(principal.accountId, params.noteId, body.markdown as string, ifMatchVersion(req, true)!);
+      const note = await deps.notes.edit(principal.accountId, params.noteId, body.markdown, ifMatchVersion(req, true));
       setEtag(res, note.version);
       return toNoteView(note);
     },
@@ -60,7 +60,7 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       success: { status: 200, description: 'The signed note', schema: NoteView, etag: true }, errors: [400, 404, 409, 412, 415],
     },
     async ({ principal, params, body, req, res }) => {
-      const note = await deps.notes.sign(principal.accountId, params.noteId, body.signer as string, ifMatchVersion(req, false));
+      const note = await deps.notes.sign(principal.accountId, params.noteId, body.signer, ifMatchVersion(req, false));
       res.locals.auditSigner = note.signedBy;
       setEtag(res, note.version);
       return toNoteView(note);
@@ -74,7 +74,7 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       success: { status: 201, description: 'The addendum', schema: AddendumView, etag: true }, errors: [400, 404, 409, 415],
     },
     async ({ principal, params, body, res }) => {
-      const { note, addendum } = await deps.notes.amend(principal.accountId, params.noteId, { text: body.text as string, author: body.author as string });
+      const { note, addendum } = await deps.notes.amend(principal.accountId, params.noteId, { text: body.text, author: body.author });
       res.locals.auditSigner = addendum.author;
       setEtag(res, note.version);
       return addendum;
@@ -95,6 +95,6 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
       body: NoteStyleBody, envelope: 'standard',
       success: { status: 200, description: 'The template', schema: NoteStyleResult }, errors: [400, 413, 415, 422, 503],
     },
-    async ({ principal, body }) => ({ template: await deps.styles.createTemplate(body.sampleNote as string, (body.instructions as string[] | undefined) ?? [], principal.accountId) }),
+    async ({ principal, body }) => ({ template: await deps.styles.createTemplate(body.sampleNote, body.instructions ?? [], principal.accountId) }),
   );
 }

@@ -30,12 +30,11 @@ export function registerSettingsRoutes(registry: RouteRegistry, deps: { engines:
       body: EngineSettingsBody, envelope: 'standard', success: { status: 200, description: 'Engine settings', schema: EngineSettings }, errors: [400, 403, 415, 503],
     },
     async ({ principal, body }) => {
-      const choice = body as EngineSettingsBody;
-      const naming = Object.values(choice.servers ?? {}).some((server) => server !== null && server !== undefined);
+      const naming = Object.values(body.servers ?? {}).some((server) => server !== null && server !== undefined);
       if (naming && !(await deps.isOperator(principal.accountId))) {
         throw new DomainError('forbidden', 'servers: setting up a server Clindoc connects to needs the operator role; choose among the engines this installation offers');
       }
-      return deps.engines.choose(principal.accountId, choice);
+      return deps.engines.choose(principal.accountId, body);
     },
   );
 }

@@ -37,7 +37,7 @@ export function registerSignInRoutes(registry: RouteRegistry, deps: { signIn: Si
       if (origin === undefined || !own.includes(origin.toLowerCase())) throw new DomainError('forbidden', 'sign-in links work only in the Clindoc page itself');
       const site = req.get('sec-fetch-site');
       if (site !== undefined && site !== 'same-origin') throw new DomainError('forbidden', 'sign-in links work only in the Clindoc page itself');
-      return deps.signIn.exchange(body.token as string);
+      return deps.signIn.exchange(body.token);
     },
   );
 }

@@ -128,14 +128,15 @@ export function registerTranscriptionRoutes(registry: RouteRegistry, deps: Trans
       }),
       envelope: 'raw', success: { status: 202, description: 'Accepted', schema: TranscriptionAccepted }, errors: [400, 413, 415],
     },
-    async ({ req, principal }) => {
+    async ({ req, query, principal }) => {
       const length = Number(req.get('content-length') ?? 0);
       if (length > deps.maxAudioBytes + MULTIPART_SLACK) {
         req.resume(); // discard, never buffer
         throw payloadTooLarge(`audio exceeds the ${deps.maxAudioBytes} byte limit`);
       }
       let stored: { key: string; type: string };
-      let fields: Record<string, unknown> = req.query as Record<string, unknown>;
+      // The query's options, overridden by a multipart upload's own fields.
+      let fields: Record<string, unknown> = query;
       try {
         if (req.is('multipart/form-data')) {
           const parsed = await readMultipart(req, deps);

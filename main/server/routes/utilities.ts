@@ -1,6 +1,6 @@
 import type { RouteRegistry } from '../route-registry.js';
 import type { ExtractionService } from '../../services/extraction/index.js';
-import type { MacroService, MacroDetectRequest } from '../../services/macros/index.js';
+import type { MacroService } from '../../services/macros/index.js';
 import { MacroBody, MacroResult, TextToJsonBody, TextToJsonResult } from '../schemas.js';
 
 /** Text-to-JSON extraction and macro detection: synchronous utilities answering `{data}`. */
@@ -15,7 +15,7 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
       success: { status: 200, description: '`data` conforms to the schema; `engine` names who read the text; `review` lists what the check removed or marked in a language model\'s answer', schema: TextToJsonResult },
       errors: [400, 413, 415, 422, 503],
     },
-    ({ principal, body }) => deps.extraction.extractChecked(body.text as string, body.schema, principal.accountId),
+    ({ principal, body }) => deps.extraction.extractChecked(body.text, body.schema, principal.accountId),
   );
   registry.add(
     {
@@ -25,6 +25,6 @@ export function registerUtilityRoutes(registry: RouteRegistry, deps: { extractio
       body: MacroBody, envelope: 'data-only',
       success: { status: 200, description: 'Detections and the expanded text', schema: MacroResult }, errors: [400, 413, 415, 422, 503],
     },
-    ({ body }) => deps.macros.detect(body as MacroDetectRequest),
+    ({ body }) => deps.macros.detect(body),
   );
 }

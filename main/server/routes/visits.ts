@@ -1,5 +1,5 @@
 import type { RouteRegistry } from '../route-registry.js';
-import type { VisitPatch, VisitService } from '../../services/visits/visit-service.js';
+import type { VisitService } from '../../services/visits/visit-service.js';
 import { IdParam, pageOf } from '../schemas.js';
 import { VisitBody, VisitListQuery, VisitSummary, VisitView } from '../../../shared/api/visits.js';
 import { ifMatchVersion, setEtag } from '../preconditions.js';
@@ -19,7 +19,7 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
       body: VisitBody, envelope: 'standard', success: { status: 201, description: 'The new visit', schema: VisitView, etag: true }, errors: [400, 413, 415],
     },
     async ({ principal, body, res }) => {
-      const visit = await deps.visits.create(principal.accountId, body as VisitPatch);
+      const visit = await deps.visits.create(principal.accountId, body);
       setEtag(res, visit.version);
       return visit;
     },
@@ -55,7 +55,7 @@ export function registerVisitRoutes(registry: RouteRegistry, deps: { visits: Vis
       success: { status: 200, description: 'The visit after the change', schema: VisitView, etag: true }, errors: [400, 404, 409, 412, 413, 415, 428],
     },
     async ({ principal, params, body, req, res }) => {
-      const visit = await deps.visits.update(principal.accountId, params.visitId, body as VisitPatch, ifMatchVersion(req, true)!);
+      const visit = await deps.visits.update(principal.accountId, params.visitId, body, ifMatchVersion(req, true));
       setEtag(res, visit.version);
       return visit;
     },

@@ -14,7 +14,7 @@ export function registerWebhookRoutes(registry: RouteRegistry, deps: { webhooks:
       body: WebhookBody, envelope: 'standard', success: { status: 201, description: 'Registered; the secret is shown only now', schema: WebhookView },
       errors: [400, 415],
     },
-    ({ principal, body }) => deps.webhooks.create(principal.accountId, body as { url: string; events?: string[] }),
+    ({ principal, body }) => deps.webhooks.create(principal.accountId, body),
   );
   registry.add(
     {
