@@ -127,6 +127,8 @@ export interface ComposeOptions {
   throttleClock?: () => number;
   /** Rate-limit counters instead of the configured ones (benchmarks compare them); default memory, or the database with CLINDOC_DATABASE_URL. */
   rateWindows?: RateWindows;
+  /** Check every API answer against its route's success schema, a mismatch a logged 500 (the tests' servers); default off. */
+  validateResponses?: boolean;
 }
 
 export { localCredentialsPath, readLocalCredentials } from './local-credentials.js';
@@ -393,6 +395,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
       }),
     },
     {
+      ...(options.validateResponses ? { validateResponses: true } : {}),
       logger, port: () => boundPort, host: config.host, version: VERSION, bodyLimitBytes: config.bodyLimitBytes, maxAudioBytes: config.maxAudioBytes,
       rateLimit: { limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, ...(rateWindows ? { windows: rateWindows } : {}) }, allowedOrigins: config.allowedOrigins,
       allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins, streamTokenTtlSeconds: config.streamTokenTtlSeconds,

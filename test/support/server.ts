@@ -61,7 +61,8 @@ export async function startServer(env: Record<string, string> = {}, options: Com
       ...database, ...env,
     }, dataDir);
     // A clinic server makes no account of its own; the tests' servers have one on either backend.
-    clindoc = await createClindoc(config, { logDestination: sink, createLocalAccount: true, ...options });
+    // Every answer is checked against its route's success schema: a route that breaks its published promise fails the test that calls it.
+    clindoc = await createClindoc(config, { logDestination: sink, createLocalAccount: true, validateResponses: true, ...options });
   } catch (err) {
     if (ownFolder) await dropDatabaseOf(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
