@@ -54,6 +54,130 @@ export interface JobRunner {
   idle(): Promise<void>;
 }
 
+/** Requeues a full disk would not let us write: kept here and written at the next pass with room. */
+function createRequeues(store: JobStore, logger: Logger) {
+  // A full disk can refuse even the queue's own bookkeeping. Jobs whose requeue could not be
+  // written wait here (still `running` in the database, so a restart recovers them too) and are
+  // put back in the queue as soon as a write succeeds again: no accepted job is ever dropped.
+  const stranded = new Map<string, { runAfter: number; message: string | null; refund: boolean }>();
+  let diskFull = false;
+  return {
+    /** Rethrows what is not a full disk; says once per spell that jobs wait for space. */
+    noteSpace(err: unknown): void {
+      if (!isOutOfSpace(err)) throw err;
+      if (!diskFull) logger.warn('the disk is full: background jobs wait for space and resume when it returns');
+      diskFull = true;
+    },
+    spaceReturned(): void {
+      diskFull = false;
+    },
+    /** Resolves false when the requeue could not be written (the job waits to be written at the next pass). */
+    async requeue(id: string, runAfter: number, message: string | null, refund = false): Promise<boolean> {
+      try {
+        await store.requeue(id, runAfter, message, refund);
+        return true;
+      } catch {
+        stranded.set(id, { runAfter, message, refund });
+        return false;
+      }
+    },
+    strand(id: string, runAfter: number, message: string): void {
+      stranded.set(id, { runAfter, message, refund: true });
+    },
+    /** Writes the requeues that waited; throws (and keeps the rest) when the disk is still full. */
+    async flush(): Promise<void> {
+      for (const [id, r] of stranded) {
+        await store.requeue(id, r.runAfter, r.message, r.refund);
+        stranded.delete(id);
+      }
+    },
+  };
+}
+
+type Requeues = ReturnType<typeof createRequeues>;
+
+interface Execution {
+  store: JobStore;
+  logger: Logger;
+  handlers: Record<string, JobHandler>;
+  maxAttempts: number;
+  retryDelay: (attempt: number) => number;
+  spaceRetryMs: number;
+  requeues: Requeues;
+}
+
+/**
+ * Runs one claimed job and records how it ended: done; failed and retried after its backoff;
+ * waiting without using an attempt (a full disk, another process's database lock); or given up.
+ */
+async function executeJob(job: JobRecord, x: Execution): Promise<void> {
+  const { store, requeues } = x;
+  const handler = x.handlers[job.kind];
+  const log = x.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
+  if (!handler) {
+    await store.finish(job.id, 'failed', 'no handler for this job kind');
+    return;
+  }
+  const startedAt = Date.now();
+  try {
+    await handler.run(job.resourceId);
+    await store.finish(job.id, 'done', null);
+    log.info({ durationMs: Date.now() - startedAt }, 'job done');
+    requeues.spaceReturned();
+  } catch (err) {
+    // Messages of domain errors are written for callers and carry no patient data.
+    const message = err instanceof DomainError ? err.message : 'job failed';
+    if (isOutOfSpace(err)) {
+      // Not the job's fault: it waits for room without using up one of its attempts.
+      requeues.noteSpace(err);
+      await requeues.requeue(job.id, Date.now() + x.spaceRetryMs, 'waiting for disk space', true);
+      return;
+    }
+    if (isDatabaseBusy(err)) {
+      // Another process holds the database: not the job's fault either; it runs again shortly, its attempt given back.
+      await requeues.requeue(job.id, Date.now() + BUSY_RETRY_MS, 'waiting for the database', true);
+      return;
+    }
+    const errKind = err instanceof DomainError ? err.kind : 'internal';
+    if (job.attempts < x.maxAttempts) {
+      await requeues.requeue(job.id, Date.now() + x.retryDelay(job.attempts), message);
+      log.warn({ errKind }, 'job failed; will retry');
+      return;
+    }
+    try {
+      await handler.giveUp(job.resourceId, message);
+      await store.finish(job.id, 'failed', message);
+      log.error({ errKind }, 'job failed; giving up');
+    } catch (bookkeeping) {
+      requeues.noteSpace(bookkeeping);
+      await requeues.requeue(job.id, Date.now() + x.spaceRetryMs, message, true);
+    }
+  }
+}
+
+/** Jobs running now, in all and per engine (when jobs have lanes). */
+function createSlots(options: Pick<JobRunnerOptions, 'concurrency' | 'laneOf'>) {
+  const lanes = new Map<string, number>();
+  let running = 0;
+  return {
+    get running(): number {
+      return running;
+    },
+    /** Whether another job may be claimed: per engine, up to {@link MAX_LANES} engines run side by side. */
+    room: (): boolean => running < (options.laneOf ? options.concurrency * MAX_LANES : options.concurrency),
+    laneOf: async (job: JobRecord): Promise<string | undefined> => (options.laneOf ? options.laneOf(job).catch(() => 'default') : undefined),
+    full: (lane: string | undefined): boolean => lane !== undefined && (lanes.get(lane) ?? 0) >= options.concurrency,
+    take(lane: string | undefined): void {
+      if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
+      running += 1;
+    },
+    free(lane: string | undefined): void {
+      running -= 1;
+      if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 1) - 1);
+    },
+  };
+}
+
 /**
  * The durable job runner: jobs are rows in the database, claimed atomically (one conditional
  * UPDATE in the store, so two runners, or two processes, never take the same job), retried with
@@ -64,128 +188,63 @@ export interface JobRunner {
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { store, logger } = options;
   const pollMs = options.pollMs ?? 500;
-  const maxAttempts = options.maxAttempts ?? 5;
-  const retryDelay = options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1)));
   const spaceRetryMs = options.spaceRetryMs ?? 5000;
-  let running = 0;
-  // Jobs running per engine, when jobs have lanes.
-  const lanes = new Map<string, number>();
+  const requeues = createRequeues(store, logger);
+  const execution: Execution = {
+    store, logger, handlers: options.handlers, maxAttempts: options.maxAttempts ?? 5, spaceRetryMs, requeues,
+    retryDelay: options.retryDelayMs ?? ((attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1))),
+  };
+  const slots = createSlots(options);
   let started = false;
   let timer: NodeJS.Timeout | undefined;
   const active = new Set<Promise<void>>();
-  // A full disk can refuse even the queue's own bookkeeping. Jobs whose requeue could not be
-  // written wait here (still `running` in the database, so a restart recovers them too) and are
-  // put back in the queue as soon as a write succeeds again: no accepted job is ever dropped.
-  const stranded = new Map<string, { runAfter: number; message: string | null; refund: boolean }>();
   let recoverPending = false;
-  let diskFull = false;
 
-  const noteSpace = (err: unknown): void => {
-    if (!isOutOfSpace(err)) throw err;
-    if (!diskFull) logger.warn('the disk is full: background jobs wait for space and resume when it returns');
-    diskFull = true;
-  };
-  /** Resolves false when the requeue could not be written (the job waits in `stranded`). */
-  const requeue = async (id: string, runAfter: number, message: string | null, refund = false): Promise<boolean> => {
-    try {
-      await store.requeue(id, runAfter, message, refund);
-      return true;
-    } catch {
-      stranded.set(id, { runAfter, message, refund });
-      return false;
+  /** Claims jobs while there is room, and starts each. */
+  const claimJobs = async (): Promise<void> => {
+    while (started && slots.room()) {
+      const job = await store.claim(Date.now());
+      if (!job) break;
+      const lane = await slots.laneOf(job);
+      if (slots.full(lane)) {
+        // Its engine is busy: back to the queue without using an attempt; other engines' jobs go on.
+        // A requeue that could not be written ends the pass: claiming on would take no step forward
+        // and, every call answering at once, would hold the event loop (a full disk spun a core).
+        if (!(await requeues.requeue(job.id, Date.now() + LANE_RETRY_MS, null, true))) break;
+        continue;
+      }
+      slots.take(lane);
+      const p = executeJob(job, execution)
+        .catch((err: unknown) => {
+          // Only bookkeeping on a full disk gets here; anything else is a bug worth a log line.
+          if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'job bookkeeping failed');
+          requeues.strand(job.id, Date.now() + spaceRetryMs, 'waiting for disk space');
+        })
+        .finally(() => {
+          slots.free(lane);
+          active.delete(p);
+          pump();
+        });
+      active.add(p);
     }
   };
 
-  const execute = async (job: JobRecord): Promise<void> => {
-    const handler = options.handlers[job.kind];
-    const log = logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    if (!handler) {
-      await store.finish(job.id, 'failed', 'no handler for this job kind');
-      return;
-    }
-    const startedAt = Date.now();
-    try {
-      await handler.run(job.resourceId);
-      await store.finish(job.id, 'done', null);
-      log.info({ durationMs: Date.now() - startedAt }, 'job done');
-      diskFull = false;
-    } catch (err) {
-      // Messages of domain errors are written for callers and carry no patient data.
-      const message = err instanceof DomainError ? err.message : 'job failed';
-      if (isOutOfSpace(err)) {
-        // Not the job's fault: it waits for room without using up one of its attempts.
-        noteSpace(err);
-        await requeue(job.id, Date.now() + spaceRetryMs, 'waiting for disk space', true);
-        return;
-      }
-      if (isDatabaseBusy(err)) {
-        // Another process holds the database: not the job's fault either; it runs again shortly, its attempt given back.
-        await requeue(job.id, Date.now() + BUSY_RETRY_MS, 'waiting for the database', true);
-        return;
-      }
-      if (job.attempts < maxAttempts) {
-        await requeue(job.id, Date.now() + retryDelay(job.attempts), message);
-        log.warn({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; will retry');
-      } else {
-        try {
-          await handler.giveUp(job.resourceId, message);
-          await store.finish(job.id, 'failed', message);
-          log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'job failed; giving up');
-        } catch (bookkeeping) {
-          noteSpace(bookkeeping);
-          await requeue(job.id, Date.now() + spaceRetryMs, message, true);
-        }
-      }
-    }
-  };
-
-  /** One pass; never rejects (failures are logged, and the next poll tries again). */
+  /** One pass: recovers, requeues and claims; never rejects (failures are logged, and the next poll tries again). */
   const pumpOnce = async (): Promise<void> => {
     try {
       if (recoverPending) {
         await store.recoverInterrupted();
         recoverPending = false;
       }
-      for (const [id, r] of stranded) {
-        await store.requeue(id, r.runAfter, r.message, r.refund);
-        stranded.delete(id);
-      }
-      const total = options.laneOf ? options.concurrency * MAX_LANES : options.concurrency;
-      while (started && running < total) {
-        const job = await store.claim(Date.now());
-        if (!job) break;
-        const lane = options.laneOf ? await options.laneOf(job).catch(() => 'default') : undefined;
-        if (lane !== undefined && (lanes.get(lane) ?? 0) >= options.concurrency) {
-          // Its engine is busy: back to the queue without using an attempt; other engines' jobs go on.
-          // A requeue that could not be written ends the pass: claiming on would take no step forward
-          // and, every call answering at once, would hold the event loop (a full disk spun a core).
-          if (!(await requeue(job.id, Date.now() + LANE_RETRY_MS, null, true))) break;
-          continue;
-        }
-        if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
-        running += 1;
-        const p = execute(job)
-          .catch((err: unknown) => {
-            // Only bookkeeping on a full disk gets here; anything else is a bug worth a log line.
-            if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'job bookkeeping failed');
-            stranded.set(job.id, { runAfter: Date.now() + spaceRetryMs, message: 'waiting for disk space', refund: true });
-          })
-          .finally(() => {
-            running -= 1;
-            if (lane !== undefined) lanes.set(lane, lanes.get(lane)! - 1);
-            active.delete(p);
-            pump();
-          });
-        active.add(p);
-      }
+      await requeues.flush();
+      await claimJobs();
     } catch (err) {
       // Claiming is a write too; on a full disk the next tick tries again.
-      if (isOutOfSpace(err)) noteSpace(err);
+      if (isOutOfSpace(err)) requeues.noteSpace(err);
       else logger.error({ errName: (err as Error)?.name }, 'job queue could not be read');
     }
   };
 
-  // The pass that recovers, requeues and claims.
   const passes = createOnePass(pumpOnce, () => started);
   const pump = passes.request;
 
@@ -198,6 +257,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     timer.unref();
   };
 
+  /** Recovery is a pass of its own, before the first claim: a job claimed first would be put back in the queue by it and run twice. */
+  const recover = (): Promise<void> => passes.exclusive(async () => {
+    try {
+      const recovered = await store.recoverInterrupted();
+      if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
+    } catch (err) {
+      if (!isOutOfSpace(err)) throw err;
+      recoverPending = true;
+    }
+  });
+
   return {
     async enqueue(kind, accountId, resourceId) {
       await store.enqueue({ id: randomUUID(), kind, accountId, resourceId, runAfter: Date.now() });
@@ -206,18 +276,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async start() {
       if (started || options.concurrency <= 0) return;
       started = true;
-      // Recovery is a pass of its own, before the first claim: a job claimed first would be put
-      // back in the queue by it and run twice.
       try {
-        await passes.exclusive(async () => {
-          try {
-            const recovered = await store.recoverInterrupted();
-            if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
-          } catch (err) {
-            if (!isOutOfSpace(err)) throw err;
-            recoverPending = true;
-          }
-        });
+        await recover();
       } catch (err) {
         started = false;
         throw err;
@@ -233,7 +293,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     },
     async idle() {
-      while (running > 0 || (await store.countOpen()) > 0) {
+      while (slots.running > 0 || (await store.countOpen()) > 0) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
