@@ -2,7 +2,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobHandler, JobRunner } from './job-runner.js';
-import { pgBossTables, type DeadLetterRow } from './pg-boss-tables.js';
+import { pgBossTables, type DeadLetterRow, type PgBossTables } from './pg-boss-tables.js';
 import { createPgJobWorker, DEAD_LETTER_QUEUE, messageOf, type JobPayload } from './pg-job-worker.js';
 import { listenForJobs, WAKEUP_CHANNEL, type PgJobWakeup } from './pg-job-wakeup.js';
 
@@ -106,33 +106,10 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
   boss.on('error', (err: Error & { code?: string }) => logger.warn({ code: err.code, errName: err.name }, 'job queue maintenance failed'));
 
   // pg-boss cannot be started again after a failed start, so neither can the queue: the process
-  // exits and its service manager starts it again.
+  // exits and its service manager starts it again. Instances take turns at installing (installQueues).
   let readyPromise: Promise<void> | undefined;
   const ready = (): Promise<void> => {
-    readyPromise ??= (async () => {
-      // Instances starting together on a new database must take turns: pg-boss creates each queue's
-      // table and attaches it (DDL) with no lock, which deadlocked, and an instance that waited on
-      // pg-boss's own install lock could still fail with a duplicate 'pgboss' schema (its
-      // IF NOT EXISTS check does not see the schema committed during the wait). A session advisory
-      // lock, held on a connection of its own through the install and the queue creation, lets the
-      // next instance find everything in place.
-      const lock = await pool.connect();
-      try {
-        await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`${schema}.start`]);
-        try {
-          await boss.start();
-          // The dead-letter queue first: the others name it, and the database checks that it exists.
-          await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: 'standard' });
-          for (const kind of kinds) await boss.createQueue(kind, { name: kind, policy: 'standard', deadLetter: DEAD_LETTER_QUEUE });
-        } finally {
-          await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`${schema}.start`]);
-        }
-      } catch (err) {
-        lock.release(true); // closed, so no lock can stay behind on a pooled connection
-        throw err;
-      }
-      lock.release();
-    })();
+    readyPromise ??= installQueues(pool, boss, schema, kinds);
     return readyPromise;
   };
 
@@ -153,31 +130,14 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
     async enqueue(kind, accountId, resourceId) {
       if (!handlers[kind]) throw new Error(`no handler for job kind ${kind}`);
       await ready();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await tables.lockKey(client, kind, resourceId);
-        if (!(await tables.hasOpenJob(client, kind, resourceId))) {
-          const payload: JobPayload = { kind, accountId, resourceId };
-          await boss.send(kind, payload, {
-            singletonKey: resourceId,
-            retryLimit: maxAttempts - 1,
-            retryDelay: options.retryDelaySeconds ?? 1,
-            retryBackoff: options.retryBackoff ?? true,
-            expireInSeconds: expiry(kind),
-            deadLetter: DEAD_LETTER_QUEUE,
-            db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
-          });
-          // Delivered at commit to every listening worker, on any instance.
-          await client.query('SELECT pg_notify($1, $2)', [WAKEUP_CHANNEL, kind]);
-        }
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+      await sendOnce(pool, tables, boss, { kind, accountId, resourceId }, {
+        singletonKey: resourceId,
+        retryLimit: maxAttempts - 1,
+        retryDelay: options.retryDelaySeconds ?? 1,
+        retryBackoff: options.retryBackoff ?? true,
+        expireInSeconds: expiry(kind),
+        deadLetter: DEAD_LETTER_QUEUE,
+      });
       worker.wake();
     },
     start() {
@@ -221,6 +181,57 @@ export function createPgJobQueue(options: PgJobQueueOptions): PgJobQueue {
       return out;
     },
   };
+}
+
+/**
+ * Installs pg-boss's schema and creates the queues. Instances starting together on a new database
+ * must take turns: pg-boss creates each queue's table and attaches it (DDL) with no lock, which
+ * deadlocked, and an instance that waited on pg-boss's own install lock could still fail with a
+ * duplicate 'pgboss' schema (its IF NOT EXISTS check does not see the schema committed during the
+ * wait). A session advisory lock, held on a connection of its own through the install and the
+ * queue creation, lets the next instance find everything in place.
+ */
+async function installQueues(pool: pg.Pool, boss: PgBoss, schema: string, kinds: string[]): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`${schema}.start`]);
+    try {
+      await boss.start();
+      // The dead-letter queue first: the others name it, and the database checks that it exists.
+      await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, policy: 'standard' });
+      for (const kind of kinds) await boss.createQueue(kind, { name: kind, policy: 'standard', deadLetter: DEAD_LETTER_QUEUE });
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`${schema}.start`]);
+    }
+  } catch (err) {
+    lock.release(true); // closed, so no lock can stay behind on a pooled connection
+    throw err;
+  }
+  lock.release();
+}
+
+/**
+ * Sends a job in one transaction unless one for the same (kind, resourceId) is already waiting
+ * or running; the key lock makes two racing sends see each other.
+ */
+async function sendOnce(pool: pg.Pool, tables: PgBossTables, boss: PgBoss, payload: JobPayload, send: Omit<PgBoss.SendOptions, 'db'>): Promise<void> {
+  const { kind, resourceId } = payload;
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await tables.lockKey(client, kind, resourceId);
+    if (!(await tables.hasOpenJob(client, kind, resourceId))) {
+      await boss.send(kind, payload, { ...send, db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) } });
+      // Delivered at commit to every listening worker, on any instance.
+      await client.query('SELECT pg_notify($1, $2)', [WAKEUP_CHANNEL, kind]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 function toDeadLetter(row: DeadLetterRow): DeadLetter {

@@ -68,55 +68,12 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
   const lanes = new Map<string, number>();
   const slots = options.laneOf ? options.concurrency * MAX_LANES : options.concurrency;
 
-  // A job given back by `stop` may still finish here; its row then belongs to whoever runs it next.
-  const finishJob = async (job: Running, work: () => Promise<void>, output?: object): Promise<void> => {
-    await work();
-    if (!job.abandoned) await boss.complete(job.queue, job.id, output);
-  };
-
-  const runJob = async (job: Running, data: JobPayload, attempt: number, lastAttempt: boolean): Promise<void> => {
-    const log = logger.child({ jobId: job.id, kind: job.queue, attempt });
-    const startedAt = Date.now();
-    try {
-      await finishJob(job, () => handlers[job.queue]!.run(data.resourceId));
-      log.info({ durationMs: Date.now() - startedAt }, 'job done');
-    } catch (err) {
-      if (job.abandoned) return;
-      const errKind = err instanceof DomainError ? err.kind : 'internal';
-      if (isOutOfSpace(err)) {
-        // Not the job's fault: it waits for room without using up one of its attempts.
-        log.warn('the disk is full: the job waits for space');
-        await tables.release(job.queue, job.id, options.spaceRetrySeconds);
-        return;
-      }
-      // Messages of domain errors are written for callers and carry no patient data.
-      const message = err instanceof DomainError ? err.message : 'job failed';
-      await boss.fail(job.queue, job.id, { message, attempts: attempt });
-      if (lastAttempt) log.error({ errKind }, 'job failed; giving up');
-      else log.warn({ errKind }, 'job failed; will retry');
-    }
-  };
-
-  const runDeadLetter = async (job: Running, data: JobPayload, output: unknown): Promise<void> => {
-    const handler = handlers[data.kind];
-    const log = logger.child({ jobId: job.id, kind: data.kind });
-    try {
-      if (!handler) throw new Error('no handler for this job kind');
-      // Completing a job replaces its output, so the dead letter keeps its message and attempts for the listing.
-      await finishJob(job, async () => handler.giveUp(data.resourceId, messageOf(output)), (output ?? undefined) as object | undefined);
-    } catch (err) {
-      if (job.abandoned) return;
-      log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'giving up on a job failed; will try again');
-      await boss.fail(job.queue, job.id, (output ?? { message: 'job failed' }) as object);
-    }
-  };
-
   const launch = (queue: string, fetched: PgBoss.JobWithMetadata<JobPayload>, lane?: string): void => {
     const job: Running = { queue, id: fetched.id, done: Promise.resolve(), abandoned: false, ...(lane !== undefined ? { lane } : {}) };
     if (lane !== undefined) lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
     const work = queue === DEAD_LETTER_QUEUE
-      ? runDeadLetter(job, fetched.data, fetched.output)
-      : runJob(job, fetched.data, fetched.retryCount + 1, fetched.retryCount >= fetched.retryLimit);
+      ? runDeadLetter(options, job, fetched.data, fetched.output)
+      : runJob(options, job, fetched.data, fetched.retryCount + 1, fetched.retryCount >= fetched.retryLimit);
     job.done = work
       .catch((err: Error & { code?: string }) => logger.error({ jobId: job.id, code: err.code, errName: err.name }, 'job bookkeeping failed; the job runs again when its lease lapses'))
       .finally(() => {
@@ -168,29 +125,12 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
     return pumping;
   };
 
-  const beat = async (): Promise<void> => {
-    const byKind = new Map<string, string[]>();
-    for (const job of running.values()) {
-      if (job.queue === DEAD_LETTER_QUEUE || job.abandoned) continue;
-      byKind.set(job.queue, [...(byKind.get(job.queue) ?? []), job.id]);
-    }
-    for (const [kind, ids] of byKind) {
-      try {
-        const held = new Set(await tables.heartbeat(kind, ids, expiry(kind)));
-        const lost = ids.filter((id) => !held.has(id));
-        if (lost.length > 0) logger.warn({ kind, jobIds: lost }, 'running jobs lost their lease; another worker may run them again');
-      } catch (err) {
-        logger.warn({ code: (err as { code?: string }).code }, 'job heartbeat failed');
-      }
-    }
-  };
-
   return {
     start() {
       if (working || options.concurrency <= 0) return;
       working = true;
       pollTimer = setInterval(() => void pump(), options.pollMs);
-      heartbeatTimer = setInterval(() => void beat(), options.heartbeatMs);
+      heartbeatTimer = setInterval(() => void renewLeases(options, running.values()), options.heartbeatMs);
       pollTimer.unref();
       heartbeatTimer.unref();
       void pump();
@@ -216,6 +156,73 @@ export function createPgJobWorker(options: PgJobWorkerOptions): PgJobWorker {
     },
     runningCount: () => running.size,
   };
+}
+
+/** What running one job needs from the worker's options. */
+type JobRunDeps = Pick<PgJobWorkerOptions, 'boss' | 'tables' | 'handlers' | 'logger' | 'spaceRetrySeconds'>;
+
+// A job given back by `stop` may still finish here; its row then belongs to whoever runs it next.
+async function finishJob(boss: PgBoss, job: Running, work: () => Promise<void>, output?: object): Promise<void> {
+  await work();
+  if (!job.abandoned) await boss.complete(job.queue, job.id, output);
+}
+
+/** Runs one attempt of a job; a failure is recorded for pg-boss to retry, a full disk waits without using an attempt. */
+async function runJob(deps: JobRunDeps, job: Running, data: JobPayload, attempt: number, lastAttempt: boolean): Promise<void> {
+  const { boss, tables, handlers, logger } = deps;
+  const log = logger.child({ jobId: job.id, kind: job.queue, attempt });
+  const startedAt = Date.now();
+  try {
+    await finishJob(boss, job, () => handlers[job.queue]!.run(data.resourceId));
+    log.info({ durationMs: Date.now() - startedAt }, 'job done');
+  } catch (err) {
+    if (job.abandoned) return;
+    const errKind = err instanceof DomainError ? err.kind : 'internal';
+    if (isOutOfSpace(err)) {
+      // Not the job's fault: it waits for room without using up one of its attempts.
+      log.warn('the disk is full: the job waits for space');
+      await tables.release(job.queue, job.id, deps.spaceRetrySeconds);
+      return;
+    }
+    // Messages of domain errors are written for callers and carry no patient data.
+    const message = err instanceof DomainError ? err.message : 'job failed';
+    await boss.fail(job.queue, job.id, { message, attempts: attempt });
+    if (lastAttempt) log.error({ errKind }, 'job failed; giving up');
+    else log.warn({ errKind }, 'job failed; will retry');
+  }
+}
+
+/** Runs `giveUp` for a job that reached the dead-letter queue; a failure leaves it there to try again. */
+async function runDeadLetter(deps: JobRunDeps, job: Running, data: JobPayload, output: unknown): Promise<void> {
+  const handler = deps.handlers[data.kind];
+  const log = deps.logger.child({ jobId: job.id, kind: data.kind });
+  try {
+    if (!handler) throw new Error('no handler for this job kind');
+    // Completing a job replaces its output, so the dead letter keeps its message and attempts for the listing.
+    await finishJob(deps.boss, job, async () => handler.giveUp(data.resourceId, messageOf(output)), (output ?? undefined) as object | undefined);
+  } catch (err) {
+    if (job.abandoned) return;
+    log.error({ errKind: err instanceof DomainError ? err.kind : 'internal' }, 'giving up on a job failed; will try again');
+    await deps.boss.fail(job.queue, job.id, (output ?? { message: 'job failed' }) as object);
+  }
+}
+
+/** Renews the lease of every job this worker runs; says which ones another worker may have taken. */
+async function renewLeases(deps: Pick<PgJobWorkerOptions, 'tables' | 'expiry' | 'logger'>, jobs: Iterable<Running>): Promise<void> {
+  const byKind = new Map<string, string[]>();
+  for (const job of jobs) {
+    if (job.queue === DEAD_LETTER_QUEUE || job.abandoned) continue;
+    byKind.set(job.queue, [...(byKind.get(job.queue) ?? []), job.id]);
+  }
+  for (const [kind, ids] of byKind) {
+    try {
+      const held = new Set(await deps.tables.heartbeat(kind, ids, deps.expiry(kind)));
+      const lost = ids.filter((id) => !held.has(id));
+      if (lost.length > 0) deps.logger.warn({ kind, jobIds: lost }, 'running jobs lost their lease; another worker may run them again');
+    } catch (err) {
+      deps.logger.warn({ code: (err as { code?: string }).code }, 'job heartbeat failed');
+    }
+  }
 }
 
 /** Only the queue's own `{message}` is shown; pg-boss's texts (a lapsed lease) are replaced by ours. */
