@@ -1,14 +1,18 @@
 /**
  * Configuration truth: the variables the README documents are exactly the ones the code reads.
- * App variables (read by main/) belong in the README's Configuration table; development variables
- * (read only by scripts/, bench/ and the tests) in its Development table; every CLINDOC_ name mentioned
- * anywhere in the docs or the code must be read by something.
+ * App variables (read by main/) are rows of main/config-table.ts, from which the README's
+ * Configuration table and docs/configuration.md are generated (and must be as generated);
+ * development variables (read only by scripts/, bench/ and the tests) belong in the README's
+ * Development table; every CLINDOC_ name mentioned anywhere in the docs or the code must be read by something.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { transformSync } from 'esbuild';
 import { ROOT } from '../support/child.js';
+import { CONFIG_VARIABLES, type ConfigVariable } from '../../main/config-table.js';
+import { configurationPage, withReadmeTable } from '../../main/config-docs.js';
+import { ConfigError, loadConfig } from '../../main/config.js';
 
 const MENTION = /\bCLINDOC_[A-Z0-9_]*[A-Z0-9]\b/g;
 
@@ -72,11 +76,17 @@ const scriptFiles = ['scripts', 'bench', 'test'].flatMap((dir) => filesUnder(joi
 const appReads = readsIn(appFiles);
 const scriptReads = readsIn(scriptFiles);
 const configured = tableVariables(readme, 'Configuration');
+const TABLE = 'main/config-table.ts';
+const rows: readonly ConfigVariable[] = CONFIG_VARIABLES;
+// The table names every variable as a string, which the reader heuristic counts as a read; what
+// the rest of main/ reads is counted without it.
+const readsOutsideTable = readsIn(appFiles.filter((f) => relative(ROOT, f) !== TABLE));
 const development = tableVariables(readme, 'Development');
 
 describe('configuration truth', () => {
   it('finds the readers it checks (a parser that found nothing would pass everything)', () => {
-    expect(appReads.get('CLINDOC_PORT')).toContain('main/config.ts');
+    expect(appReads.get('CLINDOC_PORT')).toContain(TABLE);
+    expect(readsOutsideTable.get('CLINDOC_TYPING')).toContain('main/app/dictate-anywhere.ts');
     expect(scriptReads.get('CLINDOC_EVAL_DATA')).toContain('scripts/eval-data.ts');
     expect(configured.length).toBeGreaterThan(30);
     expect(development).toContain('CLINDOC_EVAL_DATA');
@@ -98,15 +108,44 @@ describe('configuration truth', () => {
   });
 
   it('reads the environment only where configuration is chosen (config, CLI, Electron glue)', () => {
-    const allowed = (file: string): boolean => ['main/config.ts', 'main/cli.ts', 'main/headless.ts'].includes(file) || file.startsWith('main/app/');
+    const allowed = (file: string): boolean => ['main/config.ts', TABLE, 'main/cli.ts', 'main/headless.ts'].includes(file) || file.startsWith('main/app/') || file.startsWith('main/cli/');
     const elsewhere = [...appReads.entries()].flatMap(([name, files]) => files.filter((f) => !allowed(f)).map((f) => `${name} in ${f}`));
     expect(elsewhere).toEqual([]);
   });
 
-  it('gives every variable main/config.ts reads a JSDoc line on its configuration field', () => {
-    const config = readFileSync(join(ROOT, 'main', 'config.ts'), 'utf8');
-    const iface = config.slice(config.indexOf('export interface ClindocConfig'), config.indexOf('\n}\n', config.indexOf('export interface ClindocConfig')));
-    expect(minus([...readsOf(join(ROOT, 'main', 'config.ts'))], [...iface.matchAll(MENTION)].map((m) => m[0]))).toEqual([]);
+  it('has one table row for each variable the app reads, and a variable read elsewhere is read there', () => {
+    const names = rows.map((row) => row.name);
+    expect({ listedTwice: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ listedTwice: [] });
+    expect({ readWithoutRow: minus(readsOutsideTable.keys(), names) }).toEqual({ readWithoutRow: [] });
+    // A row with a field is read by loadConfig walking the table; one without says who reads it, and must be right.
+    const unread = rows.filter((row) => !row.field && !(readsOutsideTable.get(row.name) ?? []).length).map((row) => row.name);
+    expect({ documentedForAReaderThatDoesNotReadIt: unread }).toEqual({ documentedForAReaderThatDoesNotReadIt: [] });
+  });
+
+  it('has the README table and docs/configuration.md exactly as the table generates them (npm run docs:config)', () => {
+    expect(withReadmeTable(readme)).toBe(readme);
+    expect(readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8')).toBe(configurationPage());
+    expect(configured).toEqual(rows.map((row) => row.name));
+  });
+
+  it('never quotes a secret\'s value in the error a bad value gets', () => {
+    const marker = 'Zq9-not-a-valid-value';
+    const refusal = (env: Record<string, string>): string => {
+      try {
+        loadConfig(env, '/nonexistent-dir');
+        return '';
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+    };
+    // The check can fail: an ordinary variable's refusal quotes the value.
+    expect(refusal({ CLINDOC_HOST: `${marker} x` })).toContain(marker);
+    const secrets = rows.filter((row) => row.secret && row.field);
+    expect(secrets.map((row) => row.name)).toEqual(expect.arrayContaining(['CLINDOC_ENCRYPTION_KEY', 'CLINDOC_DATABASE_URL', 'CLINDOC_METRICS_TOKEN', 'CLINDOC_LLM_API_KEY']));
+    for (const { name } of secrets) {
+      for (const value of [marker, `postgres://clindoc:${marker}@db/clindoc`]) expect({ name, message: refusal({ [name]: value }) }).not.toEqual({ name, message: expect.stringContaining(marker) });
+    }
   });
 
   it('names no variable that nothing reads, in the docs or in the code', () => {
