@@ -44,7 +44,9 @@ export const CONTEXT_TRIGGERS: readonly ContextTrigger[] = [
     doesn't have; does not have; don't have; do not have; didn't have; did not have; hasn't had; has not had; haven't had;
     have not had; hadn't; isn't; wasn't; weren't; aren't; doesn't; don't; didn't; hasn't; haven't; not had; no known;
     unremarkable for; not experiencing; not having; denied any; denies any; not any; none of`),
-  ...list('negated', 'forward', 'non; absent; resolved', 2),
+  ...list('negated', 'forward', 'absent; resolved', 2),
+  // "Non" prefixes the one word it negates: a "non-healing diabetic foot ulcer" is diabetic, a "non-productive cough" a cough.
+  ...list('negated', 'forward', 'non', 1),
   ...list('negated', 'backward', `negative; denied; absent; none; ruled out; not present; not seen; not found; resolved; excluded;
     has resolved; have resolved; free; not detected; not identified; not appreciated; not noted`),
   // Uncertainty: the finding is possible, probable or suspected, not established.

@@ -5,6 +5,7 @@
  * (I.C.21.c.13: the findings are coded beside it).
  */
 import type { Candidate } from './conventions.js';
+import { assertInNote } from '../encounter/note-facts.js';
 import type { NoteSentence } from '../encounter/written-note.js';
 import type { CodeEntry, CodeTable } from './ports.js';
 import type { ParsedTitle } from './words.js';
@@ -18,9 +19,10 @@ export const isFirstListed = (code: string, prefixes: readonly string[]): boolea
  * for a procedure. A stable chronic condition continued as before is no finding of this visit.
  */
 const FINDING = /\b(?:to\s+(?:further\s+)?(?:evaluate|investigate|work\s*up|assess)\s+(?:his|her|their|the|this|these|that)\b|demonstrat(?:ed|es|ing)|reveal(?:ed|s|ing)|show(?:ed|s)|positive\s+for|abnormal(?:ity|ities)?|elevated|uncontrolled|not\s+(?:well\s+)?controlled|worsening|experiencing|refer(?:red|ral)?\b[^.;]{0,50}?\bfor\s+(?:an?\s+)?(?:\w+\s+)?(?:ablation|surgery|biopsy|procedure|repair|replacement|evaluation))\b/i;
-/** The words after a finding verb that take it back ("revealed no fracture", "showed normal"). */
-const NO_FINDING_AFTER = /^\W*(?:(?:a|an|the|some)\s+)?(?:no|not|normal|unremarkable|negative|nothing|stable)\b/i;
-const NEGATED_BEFORE = /\b(?:no|not|without|denies|denied)\s+(?:\w+\s+)?$/i;
+/** A result the finding verb reports as normal ("showed normal", "revealed unremarkable", "was negative"). */
+const NORMAL_AFTER = /^\W*(?:(?:a|an|the|some)\s+)?(?:normal|unremarkable|negative|nothing|stable)\b/i;
+/** What the finding verb names ("revealed no fracture" -> "fracture"): the encounter understanding says whether the note negates it. */
+const OBJECT = /^\W*(?:(?:a|an|the|some|any|no|not)\s+)*([\p{L}-]+)/iu;
 /** Counselling and agreement bullets talk about what may happen, not what was found. */
 const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:/i;
 
@@ -28,9 +30,13 @@ const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)
 export function findsAbnormal(scope: readonly NoteSentence[]): { start: number; end: number } | undefined {
   for (const s of scope) {
     if (DISCUSSION.test(s.text)) continue;
+    const negated = (from: number, to: number): boolean => /^(?:denied|ruled-out)$/.test(assertInNote(s, s.start + from, s.start + to).status);
     for (const m of s.text.matchAll(new RegExp(FINDING.source, 'gi'))) {
-      const after = s.text.slice(m.index + m[0].length, m.index + m[0].length + 30);
-      if (NO_FINDING_AFTER.test(after) || NEGATED_BEFORE.test(s.text.slice(Math.max(0, m.index - 20), m.index))) continue;
+      const at = m.index + m[0].length;
+      const after = s.text.slice(at, at + 30);
+      const object = OBJECT.exec(after);
+      const objectAt = object ? at + object[0].length - object[1]!.length : at;
+      if (NORMAL_AFTER.test(after) || negated(m.index, at) || (object && negated(objectAt, objectAt + object[1]!.length))) continue;
       return { start: s.start + m.index, end: s.start + m.index + m[0].length };
     }
   }

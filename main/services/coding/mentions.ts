@@ -5,6 +5,7 @@
  * (encounter/assertion.ts via note-facts.ts); this module only reads the words around a mention
  * that choose the specific code.
  */
+import { CONTEXT_TRIGGERS } from '../clinical-language/context-triggers.js';
 import { assertInNote } from '../encounter/note-facts.js';
 import type { NoteSentence } from '../encounter/written-note.js';
 import type { CompiledLexicon, ResolvedConcept } from './lexicon.js';
@@ -57,11 +58,12 @@ const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)
 
 const WINDOW = 6;
 const CUT_WORDS = new Set(['and', 'but', 'or', 'plus', 'also', 'then', 'however', 'while', 'which']);
-const NEGATORS = new Set(['no', 'not', 'without', 'denies', 'denied', 'negative', 'non', 'never', 'nor']);
+// The one-word negation cues of the clinical-language core: cue words, not qualifiers of the finding.
+const NEGATION_CUES = new Set(CONTEXT_TRIGGERS.filter((t) => t.category === 'negated' && !/\s/.test(t.phrase)).map((t) => t.phrase));
 
 /**
  * The words around a mention that qualify it: its clause up to a conjunction or a semicolon,
- * nearer words (no comma between) weighing more; words after "no"/"without" count as absent.
+ * nearer words (no comma between) weighing more; words the encounter understanding reads as negated count as absent.
  */
 export function mentionContext(sentence: NoteSentence, words: readonly Word[], from: number, to: number, lexicon: CompiledLexicon, conceptWords: readonly string[]): MentionContext {
   const text = sentence.text;
@@ -78,16 +80,12 @@ export function mentionContext(sentence: NoteSentence, words: readonly Word[], f
     if (STOP_WORDS.has(w)) return;
     if ((positive.get(w) ?? 0) < weight) positive.set(w, weight);
   };
-  let negating = false;
+  // A word the encounter understanding reads as negated ("without hyperglycemia", "no retinopathy") is absent.
+  const negated = (x: Word): boolean => /^(?:denied|ruled-out)$/.test(assertInNote(sentence, x.start, x.end).status);
   for (let i = left; i < right; i++) {
     const w = words[i]!.norm;
-    if (i > left && /,/.test(gap(i - 1))) negating = false;
-    if (w === 'with') negating = false;
-    if (NEGATORS.has(w)) {
-      negating = true;
-      continue;
-    }
-    if (negating) {
+    if (NEGATION_CUES.has(w)) continue;
+    if (negated(words[i]!)) {
       absent.add(w);
       continue;
     }
@@ -101,8 +99,7 @@ export function mentionContext(sentence: NoteSentence, words: readonly Word[], f
   const segStart = words[left]!.start - sentence.start;
   const segEnd = words[right - 1]!.end - sentence.start;
   for (const q of lexicon.qualifierMatcher.find(text.slice(segStart, segEnd))) {
-    const before = text.slice(Math.max(0, segStart + q.start - 12), segStart + q.start).toLowerCase();
-    if (/\b(no|not|without|denies)\s+$/.test(before)) continue;
+    if (/^(?:denied|ruled-out)$/.test(assertInNote(sentence, sentence.start + segStart + q.start, sentence.start + segStart + q.end).status)) continue;
     // A qualifier states the clinical meaning outright ("poorly controlled" = hyperglycemia): it outweighs loose words.
     for (const w of q.value) put(w, 1.3);
   }

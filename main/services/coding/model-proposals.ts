@@ -1,10 +1,10 @@
 /**
  * The gate for codes a language model proposes. A proposal is shown only when its code is a
  * billable code of the loaded table, its evidence is really in the text (the span is found, never
- * taken from the model), and the same negation, uncertainty, history and family rules as the
- * embedded coder let it through. The display is the table's title, never the model's words.
+ * taken from the model), and the encounter understanding reads its evidence as the patient's
+ * present condition (not denied, uncertain, ruled out, past or a relative's), as for the embedded coder. The display is the table's title, never the model's words.
  */
-import { contextOf } from '../clinical-language/context.js';
+import { assertInNote } from '../encounter/note-facts.js';
 import { readDocument } from '../encounter/written-note.js';
 import type { IcdSuggestion } from './icd-coder.js';
 import { toEvidence } from './offsets.js';
@@ -65,17 +65,17 @@ export function checkProposals(text: string, proposals: readonly ModelProposal[]
       continue;
     }
     const sentence = sentences.find((s) => s.start <= span.start && span.end <= s.end);
-    const ctx = sentence ? contextOf(sentence.text, span.start - sentence.start, span.end - sentence.start) : undefined;
-    const family = ctx?.family || sentence?.section === 'family';
-    if (ctx?.negated || ctx?.uncertain) {
-      reject(ctx.negated ? 'negated in the text' : 'uncertain or ruled out in the text');
+    // What the text asserts of the evidence is the encounter understanding's answer, as for the embedded coder.
+    const said = sentence ? assertInNote(sentence, span.start, span.end) : undefined;
+    if (said?.status === 'denied' || said?.status === 'ruled-out' || said?.status === 'uncertain') {
+      reject(said.status === 'denied' ? 'negated in the text' : 'uncertain or ruled out in the text');
       continue;
     }
-    if (family && !/^Z8[0-4]/.test(entry.code)) {
+    if (said?.subject === 'family' && !/^Z8[0-4]/.test(entry.code)) {
       reject("a relative's condition, not the patient's");
       continue;
     }
-    if (ctx?.historical && !/^Z8[5-7]|^Z9|^I25\.2$/.test(entry.code)) {
+    if (said?.status === 'historical' && said.subject === 'patient' && !/^Z8[5-7]|^Z9|^I25\.2$/.test(entry.code)) {
       reject('history, not a current condition');
       continue;
     }

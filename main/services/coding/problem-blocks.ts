@@ -37,8 +37,10 @@ export function statesHighGlucose(scope: readonly NoteSentence[]): { start: numb
     if (!m) continue;
     const start = s.start + m.index;
     const end = start + m[0].length;
-    if (/\b(?:not|no|never)\s+(?:\w+\s+){0,2}$/i.test(s.text.slice(0, m.index)) || /\bnot\s+(?:been\s+)?(?:elevated|high)/i.test(m[0])) continue;
-    if (readRole(s, start, end) === 'current') return { start, end };
+    // Whether the note states it (not "not elevated", not "if the A1c is high") is the encounter understanding's answer, read at the state word.
+    const state = /(?:elevated|high|above (?:goal|target)|uncontrolled|not (?:well )?controlled)\b/i.exec(m[0]);
+    const at = state ? start + state.index : start;
+    if (readRole(s, start, end) === 'current' && readRole(s, at, at + (state?.[0].length ?? 0)) === 'current') return { start, end };
   }
   return undefined;
 }
