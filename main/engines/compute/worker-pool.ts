@@ -63,169 +63,186 @@ interface Slot {
   retired: boolean;
 }
 
+/** The pool's state, shared by the functions below: its workers and the tasks waiting for one. */
+interface Pool {
+  options: WorkerPoolOptions;
+  slots: Set<Slot>;
+  waiting: Job[];
+  nextId: number;
+  closed: boolean;
+}
+
 export function createWorkerPool(options: WorkerPoolOptions): ComputePool {
-  const slots = new Set<Slot>();
-  const waiting: Job[] = [];
-  let nextId = 1;
-  let closed = false;
-
-  const spawn = (prepare: ComputeTask[] = []): void => {
-    const data = prepare.length > 0 ? { ...(options.workerData as object), prepare } : options.workerData;
-    const worker = startWorker(options.entry, data, options.maxHeapMb);
-    const slot: Slot = { worker, ready: false, retired: false };
-    slots.add(slot);
-    worker.unref();
-    worker.on('message', (message: FromWorker) => onMessage(slot, message));
-    worker.on('error', (err: Error & { code?: string }) => {
-      options.onWorkerLost?.({ errName: err.name, ...(err.code ? { code: err.code } : {}) });
-      drop(slot, receivedError(sendableError(err)));
-    });
-    worker.on('exit', () => drop(slot, new Error('compute worker exited')));
-  };
-
-  /** Removes a slot (its worker is gone or going): its task, if any, fails with `err`. */
-  const drop = (slot: Slot, err: Error): void => {
-    if (!slots.delete(slot)) return;
-    // A worker that dies before it is ready would die again: the waiting tasks fail instead of respawning it forever.
-    if (!slot.ready && !closed) {
-      for (const waiter of waiting.splice(0)) {
-        clearTimeout(waiter.waitTimer);
-        waiter.reject(err);
-      }
-    }
-    const job = slot.job;
-    slot.job = undefined;
-    if (job) {
-      clearTimeout(job.budgetTimer);
-      job.reject(err);
-    }
-    dispatch();
-  };
-
-  const startBudget = (slot: Slot, job: Job): void => {
-    job.runningSince = performance.now();
-    job.budgetTimer = setTimeout(() => {
-      void slot.worker.terminate();
-      drop(slot, workOverBudget(WHAT[job.task], options.budgetMs));
-    }, Math.max(0, job.leftMs));
-  };
-
-  const pauseBudget = (job: Job): void => {
-    if (job.runningSince === undefined) return;
-    clearTimeout(job.budgetTimer);
-    job.leftMs -= performance.now() - job.runningSince;
-    job.runningSince = undefined;
-  };
-
-  const onMessage = (slot: Slot, message: FromWorker): void => {
-    if (message.type === 'ready') {
-      slot.ready = true;
-      dispatch();
-      return;
-    }
-    const job = slot.job;
-    if (!job) return;
-    if (message.type === 'untimed') {
-      if (message.on) {
-        if (job.pauses++ === 0) pauseBudget(job);
-      } else if (--job.pauses === 0) startBudget(slot, job);
-      return;
-    }
-    if (message.type === 'call') {
-      if (job.pauses++ === 0) pauseBudget(job);
-      const fn = options.host[message.fn] as (...args: unknown[]) => Promise<unknown>;
-      Promise.resolve()
-        .then(() => fn(...message.args))
-        .then(
-          (value) => reply(slot, { type: 'reply', id: message.id, ok: true, value }),
-          (err: unknown) => reply(slot, { type: 'reply', id: message.id, ok: false, error: sendableError(err) }),
-        )
-        .finally(() => {
-          if (slot.job === job && --job.pauses === 0) startBudget(slot, job);
-        });
-      return;
-    }
-    clearTimeout(job.budgetTimer);
-    slot.job = undefined;
-    if (message.ok) job.resolve(message.value);
-    else job.reject(receivedError(message.error));
-    if (slot.retired || closed) {
-      slots.delete(slot);
-      void slot.worker.terminate();
-    }
-    dispatch();
-  };
-
-  const reply = (slot: Slot, message: ToWorker): void => {
-    if (slots.has(slot)) slot.worker.postMessage(message);
-  };
-
-  const dispatch = (): void => {
-    if (closed) return;
-    while (waiting.length > 0) {
-      const free = [...slots].find((s) => s.ready && !s.job && !s.retired);
-      if (!free) {
-        const live = [...slots].filter((s) => !s.retired);
-        const starting = live.filter((s) => !s.ready).length;
-        // Workers still starting take the next tasks when they say `ready`.
-        if (live.length < options.size && starting < waiting.length) spawn();
-        return;
-      }
-      const job = waiting.shift()!;
-      clearTimeout(job.waitTimer);
-      free.job = job;
-      startBudget(free, job);
-      free.worker.postMessage({ type: 'task', id: job.id, task: job.task, args: job.args } satisfies ToWorker);
-    }
-  };
-
+  const pool: Pool = { options, slots: new Set(), waiting: [], nextId: 1, closed: false };
   return {
-    run(task, args) {
-      if (closed) return Promise.reject(busyNow('the server is shutting down'));
-      if (waiting.length >= options.maxWaiting) {
-        return Promise.reject(busyNow(`every compute worker is busy and ${options.maxWaiting} tasks are waiting: try again shortly`));
-      }
-      return new Promise((resolve, reject) => {
-        const job: Job = { id: nextId++, task, args, resolve, reject, leftMs: options.budgetMs, pauses: 0 };
-        job.waitTimer = setTimeout(() => {
-          const at = waiting.indexOf(job);
-          if (at >= 0) waiting.splice(at, 1);
-          reject(busyNow(`no compute worker was free for ${Math.round(options.maxWaitMs / 1000)} s: try again shortly`));
-        }, options.maxWaitMs);
-        waiting.push(job);
-        dispatch();
-      });
-    },
+    run: (task, args) => submit(pool, task, args),
     prepare(tasks) {
-      if (!closed && slots.size === 0) spawn(tasks);
+      if (!pool.closed && pool.slots.size === 0) spawn(pool, tasks);
     },
-    recycle() {
-      for (const slot of slots) {
-        slot.retired = true;
-        if (!slot.job) {
-          slots.delete(slot);
-          void slot.worker.terminate();
-        }
-      }
-      dispatch();
-    },
-    async close() {
-      closed = true;
-      for (const job of waiting.splice(0)) {
-        clearTimeout(job.waitTimer);
-        job.reject(busyNow('the server is shutting down'));
-      }
-      const all = [...slots];
-      slots.clear();
-      for (const slot of all) {
-        if (slot.job) {
-          clearTimeout(slot.job.budgetTimer);
-          slot.job.reject(busyNow('the server is shutting down'));
-        }
-      }
-      await Promise.all(all.map((s) => s.worker.terminate()));
-    },
+    recycle: () => recycle(pool),
+    close: () => close(pool),
   };
+}
+
+/** Queues a task for the next free worker; refused (503) when shutting down or too many wait. */
+function submit(pool: Pool, task: ComputeTask, args: unknown[]): Promise<unknown> {
+  const { options, waiting } = pool;
+  if (pool.closed) return Promise.reject(busyNow('the server is shutting down'));
+  if (waiting.length >= options.maxWaiting) {
+    return Promise.reject(busyNow(`every compute worker is busy and ${options.maxWaiting} tasks are waiting: try again shortly`));
+  }
+  return new Promise((resolve, reject) => {
+    const job: Job = { id: pool.nextId++, task, args, resolve, reject, leftMs: options.budgetMs, pauses: 0 };
+    job.waitTimer = setTimeout(() => {
+      const at = waiting.indexOf(job);
+      if (at >= 0) waiting.splice(at, 1);
+      reject(busyNow(`no compute worker was free for ${Math.round(options.maxWaitMs / 1000)} s: try again shortly`));
+    }, options.maxWaitMs);
+    waiting.push(job);
+    dispatch(pool);
+  });
+}
+
+function spawn(pool: Pool, prepare: ComputeTask[] = []): void {
+  const { options } = pool;
+  const data = prepare.length > 0 ? { ...(options.workerData as object), prepare } : options.workerData;
+  const worker = startWorker(options.entry, data, options.maxHeapMb);
+  const slot: Slot = { worker, ready: false, retired: false };
+  pool.slots.add(slot);
+  worker.unref();
+  worker.on('message', (message: FromWorker) => onMessage(pool, slot, message));
+  worker.on('error', (err: Error & { code?: string }) => {
+    options.onWorkerLost?.({ errName: err.name, ...(err.code ? { code: err.code } : {}) });
+    drop(pool, slot, receivedError(sendableError(err)));
+  });
+  worker.on('exit', () => drop(pool, slot, new Error('compute worker exited')));
+}
+
+/** Removes a slot (its worker is gone or going): its task, if any, fails with `err`. */
+function drop(pool: Pool, slot: Slot, err: Error): void {
+  if (!pool.slots.delete(slot)) return;
+  // A worker that dies before it is ready would die again: the waiting tasks fail instead of respawning it forever.
+  if (!slot.ready && !pool.closed) {
+    for (const waiter of pool.waiting.splice(0)) {
+      clearTimeout(waiter.waitTimer);
+      waiter.reject(err);
+    }
+  }
+  const job = slot.job;
+  slot.job = undefined;
+  if (job) {
+    clearTimeout(job.budgetTimer);
+    job.reject(err);
+  }
+  dispatch(pool);
+}
+
+function startBudget(pool: Pool, slot: Slot, job: Job): void {
+  job.runningSince = performance.now();
+  job.budgetTimer = setTimeout(() => {
+    void slot.worker.terminate();
+    drop(pool, slot, workOverBudget(WHAT[job.task], pool.options.budgetMs));
+  }, Math.max(0, job.leftMs));
+}
+
+function pauseBudget(job: Job): void {
+  if (job.runningSince === undefined) return;
+  clearTimeout(job.budgetTimer);
+  job.leftMs -= performance.now() - job.runningSince;
+  job.runningSince = undefined;
+}
+
+function onMessage(pool: Pool, slot: Slot, message: FromWorker): void {
+  if (message.type === 'ready') {
+    slot.ready = true;
+    dispatch(pool);
+    return;
+  }
+  const job = slot.job;
+  if (!job) return;
+  if (message.type === 'untimed') {
+    if (message.on) {
+      if (job.pauses++ === 0) pauseBudget(job);
+    } else if (--job.pauses === 0) startBudget(pool, slot, job);
+    return;
+  }
+  if (message.type === 'call') return answerHostCall(pool, slot, job, message);
+  clearTimeout(job.budgetTimer);
+  slot.job = undefined;
+  if (message.ok) job.resolve(message.value);
+  else job.reject(receivedError(message.error));
+  if (slot.retired || pool.closed) {
+    pool.slots.delete(slot);
+    void slot.worker.terminate();
+  }
+  dispatch(pool);
+}
+
+/** Runs what a task asked of this thread; its budget stands still until the answer is sent. */
+function answerHostCall(pool: Pool, slot: Slot, job: Job, message: Extract<FromWorker, { type: 'call' }>): void {
+  if (job.pauses++ === 0) pauseBudget(job);
+  const fn = pool.options.host[message.fn] as (...args: unknown[]) => Promise<unknown>;
+  const reply = (answer: ToWorker): void => {
+    if (pool.slots.has(slot)) slot.worker.postMessage(answer);
+  };
+  Promise.resolve()
+    .then(() => fn(...message.args))
+    .then(
+      (value) => reply({ type: 'reply', id: message.id, ok: true, value }),
+      (err: unknown) => reply({ type: 'reply', id: message.id, ok: false, error: sendableError(err) }),
+    )
+    .finally(() => {
+      if (slot.job === job && --job.pauses === 0) startBudget(pool, slot, job);
+    });
+}
+
+function dispatch(pool: Pool): void {
+  const { slots, waiting } = pool;
+  if (pool.closed) return;
+  while (waiting.length > 0) {
+    const free = [...slots].find((s) => s.ready && !s.job && !s.retired);
+    if (!free) {
+      const live = [...slots].filter((s) => !s.retired);
+      const starting = live.filter((s) => !s.ready).length;
+      // Workers still starting take the next tasks when they say `ready`.
+      if (live.length < pool.options.size && starting < waiting.length) spawn(pool);
+      return;
+    }
+    const job = waiting.shift()!;
+    clearTimeout(job.waitTimer);
+    free.job = job;
+    startBudget(pool, free, job);
+    free.worker.postMessage({ type: 'task', id: job.id, task: job.task, args: job.args } satisfies ToWorker);
+  }
+}
+
+/** Retires every worker: idle ones end now, busy ones after their task; fresh ones start on demand. */
+function recycle(pool: Pool): void {
+  for (const slot of pool.slots) {
+    slot.retired = true;
+    if (!slot.job) {
+      pool.slots.delete(slot);
+      void slot.worker.terminate();
+    }
+  }
+  dispatch(pool);
+}
+
+async function close(pool: Pool): Promise<void> {
+  pool.closed = true;
+  for (const job of pool.waiting.splice(0)) {
+    clearTimeout(job.waitTimer);
+    job.reject(busyNow('the server is shutting down'));
+  }
+  const all = [...pool.slots];
+  pool.slots.clear();
+  for (const slot of all) {
+    if (slot.job) {
+      clearTimeout(slot.job.budgetTimer);
+      slot.job.reject(busyNow('the server is shutting down'));
+    }
+  }
+  await Promise.all(all.map((s) => s.worker.terminate()));
 }
 
 /**
