@@ -161,3 +161,11 @@ const NOT_DONE = /\b(?:declin|refus|defer|due\s+for|recommend|advis|next\s+visit
 export function givenAtVisit(sentence: string): boolean {
   return AT_VISIT.test(sentence) && !NOT_DONE.test(sentence);
 }
+
+/** Tests ordered "to confirm the diagnosis": the diagnosis they are for is not yet established. */
+const TO_CONFIRM = /\b(?:to confirm (?:the|this|a|her|his|their) (?:diagnosis|suspicion)|confirmatory (?:test|testing|labs?))\b/i;
+
+/** True when a line orders tests to confirm a diagnosis (its problem is then probable, not confirmed). */
+export function ordersTestsToConfirm(line: string): boolean {
+  return TO_CONFIRM.test(line);
+}

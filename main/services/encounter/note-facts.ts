@@ -4,7 +4,7 @@
  * with its certainty and side, and what the note asserts of any finding it names (assertion.ts).
  * The coder codes from this; it keeps no negation, uncertainty, history or family rules of its own.
  */
-import { assertFinding, type AssertionHints, type FindingAssertion } from './assertion.js';
+import { assertFinding, ordersTestsToConfirm, type AssertionHints, type FindingAssertion } from './assertion.js';
 import { laterality } from './attributes.js';
 import { problemTerm } from './problems.js';
 import type { Certainty, Laterality } from './types.js';
@@ -32,8 +32,6 @@ export interface NoteFacts {
 }
 
 const MAX_HEADING_WORDS = 9;
-/** Tests ordered "to confirm the diagnosis": the heading's diagnosis is not yet established. */
-const TO_CONFIRM = /\b(?:to confirm (?:the|this|a|her|his|their) (?:diagnosis|suspicion)|confirmatory (?:test|testing|labs?))\b/i;
 const LIST_MARK = /^\s*(?:[-*•]|\(?\d{1,2}[.)])\s*/;
 
 /** True when a sentence opens a line of the assessment or plan and is short enough to be a problem's heading. */
@@ -70,7 +68,7 @@ function readProblems(text: string, scope: readonly NoteSentence[]): NoteProblem
     else current = undefined;
   }
   for (const p of problems) {
-    if (p.lines.some((l) => TO_CONFIRM.test(l.text))) p.certainty = 'probable';
+    if (p.lines.some((l) => ordersTestsToConfirm(l.text))) p.certainty = 'probable';
     const own = laterality(p.heading.text);
     const fromLines = own ? undefined : sideOfLines(p.lines);
     if (own ?? fromLines) p.laterality = own ?? fromLines;

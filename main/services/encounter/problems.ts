@@ -5,9 +5,9 @@
  * "new", "resolved"). A correction said later ("actually, not a sprain, it's a fracture")
  * supersedes what was said first: the first becomes ruled out.
  */
-import { contextOf } from '../clinical-language/context.js';
 import { CONDITIONS, findingPhrases, symptomsIn } from '../clinical-language/lexicon.js';
 import { createPhraseMatcher } from '../clinical-language/phrase-match.js';
+import { assertFinding } from './assertion.js';
 import { laterality } from './attributes.js';
 import { stripTalk } from './talk.js';
 import type { Certainty, ProblemStatus } from './types.js';
@@ -75,9 +75,10 @@ export interface ProblemMention {
 const CORRECTION = /\b(?:(?:it's|it is|this is|that's|that is)\s+)?not\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?),?\s+(?:it's|it is|but|rather|this is|but rather|but it's|instead it's)\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?)(?=[,.;]|$)/iu;
 
 function judged(sentence: string, name: string, at: number): Pick<ProblemMention, 'certainty' | 'status'> {
-  const ctx = contextOf(sentence, Math.max(0, at), Math.max(0, at) + name.length);
+  // The one reading of what is said of a finding (assertion.ts), as the coder reads a written note.
+  const said = assertFinding(sentence, Math.max(0, at), Math.max(0, at) + name.length, { spoken: true });
   const lead = sentence.slice(Math.max(0, at - 60), Math.max(0, at));
-  const certainty: Certainty = ctx.negated || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : ctx.uncertain || PROBABLE.test(lead) ? 'probable' : 'confirmed';
+  const certainty: Certainty = said.status === 'denied' || said.status === 'ruled-out' || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : said.status === 'uncertain' || PROBABLE.test(lead) ? 'probable' : 'confirmed';
   const status: ProblemStatus = RESOLVED.test(sentence) ? 'resolved' : NEW.test(sentence) ? 'new' : CHRONIC.test(sentence) ? 'chronic' : 'unknown';
   return { certainty, status };
 }

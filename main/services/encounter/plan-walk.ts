@@ -1,0 +1,195 @@
+/**
+ * The clinician's assessment and plan walked sentence by sentence: each problem as it is opened
+ * or stated ("for your first problem, your back pain", "I think you have a lumbar strain"), a
+ * correction superseding what was said first, the orders said under it, its reasoning in clinical
+ * register, orders said before the plan or dictated to the assistant, and the patient's assent.
+ */
+import { drugMatcher } from './medications.js';
+import { clausesOf, planItemsIn } from './plan.js';
+import { danglingCondition } from './plan-condition.js';
+import { isSymptomOnly, judgesCondition, problemIn, type ProblemMention } from './problems.js';
+import { registerFailure } from './register.js';
+import { evidenceOf, type Said } from './said.js';
+import { isNarration, stripTalk } from './talk.js';
+import type { EncounterFacts, HistoryItem, PatientFacts, PlanItem, Problem, Unplaced } from './types.js';
+
+const STOP = new Set('a an the and or but so if then of to in on at for with by from as is are was were be been am i me my you your he she it we they them his her its our this that these those there here what which who how when where why do does did have has had not no yes yeah okay ok just really very like um uh well also too get got go going come can could will would should may might let know think see say said tell mean way good great sure right oh all some any one about up out more much now still even back thing things lot bit little kind sort'.split(' '));
+/** Words that carry content (not function words or fillers). */
+export const contentWords = (t: string): number => (t.toLowerCase().match(/[\p{L}]+/gu) ?? []).filter((w) => !STOP.has(w) && w.length > 2).length;
+const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:just\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b/i;
+const ASSENT_ASKED = /\b(?:sound good|sounds good|does that sound|any questions|okay\?|all right\?|is that okay|how does that sound|do you agree)\b/i;
+const ASSENT = /^\W*(?:yes|yeah|yep|okay|ok|sure|sounds good|that sounds (?:good|great|fine|reasonable)|i agree|alright|all right|perfect|great)\b/i;
+const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:do|does|did|is|are|have|has|can|could|would|any)\s+(?:you|he|she|we|there)\b/i;
+
+type Drugs = ReturnType<typeof drugMatcher>;
+
+/** What the walk builds, sentence by sentence. */
+export interface PlanWalk {
+  problems: Problem[];
+  /** Plan items of no single problem. */
+  general: PlanItem[];
+  current?: Problem;
+  agreement?: EncounterFacts['agreement'];
+  /** Sentences a fact was read from. */
+  used: Set<number>;
+  unplaced: Unplaced[];
+}
+
+/**
+ * Visit narration can still carry an order ("I'm going to go ahead and start you on doxycycline
+ * 100 mg twice a day", "I want to go ahead and just order an x-ray of your right knee"): such a
+ * sentence is read for its orders, not skipped as narration.
+ */
+function carriesOrder(text: string, drugs: Drugs): boolean {
+  return clausesOf(text).some((c) => planItemsIn(c, drugs).some((i) => i.kind !== 'education' && i.kind !== 'follow-up'));
+}
+
+/** The order in a command to the dictation assistant ("hey dragon, order an echocardiogram"), if it gives one. */
+function dictatedOrder(text: string): string | undefined {
+  const m = /\b(?:hey,?\s+)?(?:dragon|dax)\s*,?\s*((?:order|prescribe|refer|schedule|send|refill|start|continue|increase|decrease|stop)\b.*)$/i.exec(text);
+  return m?.[1];
+}
+
+/** Third person for a clinician's statement about the patient ("you're doing well" -> "He is doing well"). */
+export function thirdPerson(text: string, patient: PatientFacts): string {
+  const [subj, obj, poss] = patient.sex === 'female' ? ['she', 'her', 'her'] : patient.sex === 'male' ? ['he', 'him', 'his'] : ['the patient', 'the patient', "the patient's"];
+  let t = stripTalk(text).replace(/[,\s]+$/, '');
+  t = t
+    .replace(/\byou(?:'re| are)\b/gi, `${subj} is`).replace(/\byou(?:'ve| have) been\b/gi, `${subj} has been`).replace(/\byou(?:'ve| have)\b/gi, `${subj} has`)
+    .replace(/\byou were\b/gi, `${subj} was`).replace(/\byou do\b/gi, `${subj} does`).replace(/\byou don't\b/gi, `${subj} does not`).replace(/\byou(?:'ll| will)\b/gi, `${subj} will`)
+    .replace(/\byour\b/gi, poss).replace(/\byourself\b/gi, `${obj}self`).replace(/(?<=\b(?:to|for|with|on|give|tell|see|help|send|let)\s)you\b/gi, obj).replace(/^you\b/i, subj);
+  if (!t) return t;
+  t = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** A problem named again is the same problem; a later statement supersedes ("actually, it's not a fracture"). */
+function openProblem(walk: PlanWalk, m: ProblemMention, s: Said, history: readonly HistoryItem[]): Problem {
+  const existing = walk.problems.find((p) => p.name === m.name);
+  if (existing) {
+    if (m.certainty !== 'confirmed' || existing.certainty === 'probable') existing.certainty = m.certainty;
+    existing.evidence.push(...evidenceOf(s));
+    return existing;
+  }
+  const p: Problem = { name: m.name, status: m.status, certainty: m.certainty, ...(m.laterality ? { laterality: m.laterality } : {}), reasoning: [], plan: [], evidence: evidenceOf(s) };
+  if (p.status === 'unknown' && history.some((h) => h.kind === 'medical' && h.term === p.name)) p.status = 'chronic';
+  walk.problems.push(p);
+  return p;
+}
+
+/** The problem a clinician's sentence names, placed; returns what the sentence says beyond naming it. */
+function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: readonly HistoryItem[]): string {
+  const mention = problemIn(s.text);
+  if (!mention) return s.text;
+  // A problem named earlier is withdrawn: every problem whose name ends in the withdrawn words is ruled out.
+  if (mention.withdrawn) for (const p of walk.problems) if (p.name === mention.withdrawn || p.name.endsWith(` ${mention.withdrawn}`)) p.certainty = 'ruled-out';
+  const current = walk.current;
+  // "For your first problem, your back pain. I think you have a lumbar strain": the diagnosis names the
+  // problem the symptom opened, rather than standing beside it as a second one.
+  if (!mention.opens && mention.certainty !== 'ruled-out' && current && current.plan.length === 0 && isSymptomOnly(current.name)
+    && !isSymptomOnly(mention.name) && !walk.problems.some((p) => p.name === mention.name) && s.i - (current.evidence.length ? said.findIndex((x) => x.start === current.evidence[0]!.start) : -9) <= 2) {
+    current.name = mention.name;
+    current.certainty = mention.certainty;
+    if (mention.laterality) current.laterality = mention.laterality;
+    current.evidence.push(...evidenceOf(s));
+    return s.text;
+  }
+  const p = openProblem(walk, mention, s, history);
+  if (mention.opens || mention.certainty !== 'ruled-out') walk.current = p;
+  walk.used.add(s.i);
+  const rest = mention.rest;
+  // "Not a sprain, it's a fracture": the second name said is the one kept.
+  const second = mention.certainty === 'ruled-out' ? problemIn(rest.slice(rest.toLowerCase().indexOf(mention.name.split(' ')[0]!) + mention.name.length)) : undefined;
+  if (second && second.name !== mention.name) walk.current = openProblem(walk, second, s, history);
+  return rest;
+}
+
+/** The orders and reasoning of a clinician's sentence, under the current problem or for the visit. */
+function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string | undefined, drugs: Drugs, patient: PatientFacts): void {
+  for (const clause of clausesOf(rest)) {
+    // "Let's continue the Prozac 20 mg a day and do you need a refill?": the question part asks, the rest orders.
+    if (QUESTION_CLAUSE.test(clause)) continue;
+    const items = planItemsIn(clause, drugs);
+    if (items.length) {
+      for (const item of items) {
+        const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };
+        // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
+        if (item.kind === 'follow-up' || item.kind === 'education' || !walk.current) walk.general.push(placed);
+        else walk.current.plan.push(placed);
+      }
+      walk.used.add(s.i);
+      continue;
+    }
+    if (isNarration(clause) || contentWords(clause) < 2) continue;
+    const written = thirdPerson(clause, patient);
+    const failure = registerFailure(written);
+    if (walk.current && !failure && walk.current.reasoning.length < 2 && written.split(/\s+/).length <= 30) {
+      walk.current.reasoning.push(written);
+      walk.used.add(s.i);
+    } else if (contentWords(clause) >= 3) {
+      walk.unplaced.push({ text: stripTalk(clause), section: 'plan', reason: failure ? `failed register gate (${failure})` : 'no plan item read', evidence: evidenceOf(s) });
+    }
+  }
+}
+
+/** An order dictated to the assistant ("Dragon, order a refill of Prozac 20 mg daily"): true when the sentence is one. */
+function readDictatedOrder(walk: PlanWalk, s: Said, drugs: Drugs): boolean {
+  const command = s.talk === 'dictation command' ? dictatedOrder(s.text) : undefined;
+  if (command && s.phase !== 'history') {
+    const items = planItemsIn(command, drugs).filter((i) => i.kind !== 'education' && i.kind !== 'follow-up');
+    for (const item of items) (walk.current ?? { plan: walk.general }).plan.push({ ...item, evidence: evidenceOf(s) });
+    if (items.length) walk.used.add(s.i);
+    return true;
+  }
+  return false;
+}
+
+/** Walk the said sentences for the assessment and plan. */
+export function walkPlan(said: readonly Said[], drugs: Drugs, history: readonly HistoryItem[], patient: PatientFacts, used: Set<number>, unplaced: Unplaced[]): PlanWalk {
+  const walk: PlanWalk = { problems: [], general: [], used, unplaced };
+  // "Let's get an x-ray today and if it shows a fracture." / "We'll refer you to orthopedics.": a condition
+  // left open at a sentence's end governs the orders of the clinician's next sentence.
+  let pending: string | undefined;
+  for (const s of said) {
+    const condition = pending;
+    if (s.speaker === 'clinician') pending = danglingCondition(s.text);
+    if (readDictatedOrder(walk, s, drugs)) continue;
+    // Narration can still carry an order: "I want to go ahead and just order an x-ray of your right knee".
+    if ((s.talk && !(s.talk === 'narration' && carriesOrder(s.text, drugs))) || (s.question && s.phase !== 'plan')) continue;
+    if (s.speaker === 'patient' && ASSENT.test(s.text) && s.answers !== undefined && ASSENT_ASKED.test(said[s.answers]!.text)) {
+      walk.agreement = { evidence: evidenceOf(said[s.answers], s) };
+      used.add(s.i);
+      continue;
+    }
+    if (s.speaker !== 'clinician') continue;
+    if (s.phase !== 'plan' && !judgesCondition(s.text)) {
+      // An order said before the plan ("I'm going to order an x-ray of your knee") is still an order.
+      if (!ORDER_SAID.test(s.text) || used.has(s.i)) continue;
+      const items = planItemsIn(s.text, drugs).filter((i) => i.kind !== 'education');
+      for (const item of items) walk.general.push({ ...item, evidence: evidenceOf(s) });
+      if (items.length) used.add(s.i);
+      continue;
+    }
+    if (isNarration(s.text) && !carriesOrder(s.text, drugs)) continue;
+    placeClauses(walk, placeMention(walk, s, said, history), s, condition, drugs, patient);
+  }
+  return walk;
+}
+
+/**
+ * The same order said twice is one. "Continue lisinopril 10 mg" then "Dragon, order lisinopril 10
+ * mg daily" is one order, whatever its verb; an order said firmly once is not also kept as conditional.
+ */
+export function dedupePlan(items: PlanItem[]): PlanItem[] {
+  const keyOf = (i: PlanItem): string => JSON.stringify(i.kind === 'medication' && i.medication?.dose ? [i.kind, i.medication.generic, i.medication.dose] : [i.kind, i.action, i.medication?.generic, i.target, i.when, i.text]);
+  const firm = new Set(items.filter((i) => !i.condition).map(keyOf));
+  // "We will start you on the Prilosec" after "Prilosec 20 mg once a day": the dosed order says it all.
+  const dosed = new Set(items.filter((i) => i.medication?.dose).map((i) => i.medication!.generic));
+  const kept = items.filter((i) => i.kind !== 'medication' || i.medication?.dose || !dosed.has(i.medication?.generic));
+  const seen = new Set<string>();
+  return kept.filter((i) => {
+    const key = keyOf(i);
+    if (i.condition && firm.has(key)) return false;
+    return !seen.has(key) && seen.add(key);
+  });
+}
