@@ -12,11 +12,28 @@ import type { ComputePool } from './services/compute/ports.js';
 import type { CodableNote } from './services/coding/coding-service.js';
 import type { CompletionRequest, LanguageModel } from './services/language-model.js';
 import { engineUnavailable } from './services/errors.js';
+import { missingAppFiles, readExtractionPrompt } from './app-files.js';
 
 /** Tasks that may wait for a worker at once: beyond, a 503 with Retry-After rather than an ever longer queue. */
 const MAX_WAITING = 64;
 /** Heap of one worker: the ICD-10-CM table and a large schema fit with room; a task that allocates without end loses its worker, not the process. */
 const WORKER_HEAP_MB = 2048;
+
+/**
+ * Warns of bundled files that are missing (the interface; the prompts when a language model is
+ * configured, as an installed one can be chosen later too) and reads the extraction model's
+ * instructions: services never read files, so they are read here and handed in. Read whether or not
+ * a model is configured now, since an account may choose one it installs later.
+ */
+export function readBundledPrompts(config: ClindocConfig, logger: Logger, defaultTextEngine: string): { extractionPrompt?: string } {
+  const { promptsDir } = config.resources;
+  const languageModelPossible = defaultTextEngine !== 'embedded';
+  for (const m of missingAppFiles({ rendererDir: config.rendererDir, ...(languageModelPossible ? { promptsDir } : {}) })) {
+    logger.warn({ path: m.path }, `bundled ${m.what} missing: ${m.consequence}`);
+  }
+  const extractionPrompt = readExtractionPrompt(promptsDir, logger, languageModelPossible);
+  return extractionPrompt !== undefined ? { extractionPrompt } : {};
+}
 
 export function composeCompute(
   config: ClindocConfig,

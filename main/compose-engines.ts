@@ -9,32 +9,24 @@
  * session leases the real engine for as long as it works, so a switch or an idle unload never
  * takes an engine from under running work, and a live session keeps its engine until it ends.
  */
-import { basename } from 'node:path';
-import type { Logger } from 'pino';
-import type { ClindocConfig } from './config.js';
-import { DomainError, engineUnavailable, invalidRequest } from './services/errors.js';
-import { createEnginePool, type Lease } from './services/engines/engine-pool.js';
+import { DomainError, engineUnavailable } from './services/errors.js';
+import { createEnginePool, type EnginePool as Pool, type Lease } from './services/engines/engine-pool.js';
 import { createEngineHealth, type EngineHealth, type EngineHealthView } from './services/engines/engine-health.js';
 import { withNoteFallback, withSpeechFallback, type EngineFailurePolicy } from './services/engines/fallback.js';
-import { ACCOUNT_SERVER, type EngineServer } from './services/transcriptions/engine-settings.js';
-import { serverModel, serverRecognizer, startServerChecks, testServer } from './compose-engine-servers.js';
+import type { EngineServer } from './services/transcriptions/engine-settings.js';
+import { testServer } from './compose-engine-servers.js';
 import { loadModelCatalog } from './compose-models.js';
+import { createServerBook, notHere, speechSpecs, textSpecs, type EngineDeps, type EngineTask, type Policy, type Spec, type TextSpec } from './compose-engine-specs.js';
+import type { ClindocConfig } from './config.js';
 import { withLanguageNotice } from './services/engines/language-notice.js';
 import { createUtteranceStream } from './services/live/utterance-stream.js';
-import type { InstalledModelRecord } from './services/models/ports.js';
 import type { EngineUsed, NoteWriter } from './services/notes/ports.js';
 import type { LanguageModel } from './services/language-model.js';
 import type { SpeechRecognizer, SpeechStream } from './services/transcriptions/ports.js';
-import type { RobustVad } from './engines/vad/index.js';
-import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
-import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
-import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
-import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
-import { createLlamaCppModel } from './engines/llm/llama-cpp.js';
 import { createLlmNoteWriter } from './engines/text/llm/note-writer.js';
 import { createEmbeddedNoteWriter } from './engines/text/embedded/index.js';
 
-export type EngineTask = 'speech' | 'text';
+export type { EngineDeps, EngineTask } from './compose-engine-specs.js';
 
 /** What a name stands for: the engine, its model, and whether it is embedded, a downloaded model or a server. */
 export interface EngineDescription {
@@ -47,6 +39,13 @@ export interface EngineDescription {
   loaded: boolean;
   /** Speech: recognises while the speaker talks (partial words); the others answer each utterance when it ends. */
   streaming?: boolean;
+}
+
+export interface NoteWriterOptions {
+  /** The account's wish when the engine fails (default the device's, CLINDOC_ENGINE_FAILURE). */
+  policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy;
+  /** The embedded writer a failed model's or server's note falls back to (default: one in this thread; the server hands in the compute pool's). */
+  fallback?: NoteWriter;
 }
 
 export interface EngineRegistry {
@@ -62,7 +61,7 @@ export interface EngineRegistry {
    * The note writer answering to `name`; its notes carry `generatedBy`. `policy` is the account's
    * wish when the engine fails (default the device's, CLINDOC_ENGINE_FAILURE).
    */
-  noteWriter(name: string, options?: { policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy }): NoteWriter;
+  noteWriter(name: string, options?: NoteWriterOptions): NoteWriter;
   /** Where engines find the servers accounts set up (`account-server@…` names): the engine settings. */
   useAccountServers(lookup: (name: string, task: EngineTask) => EngineServer | undefined): void;
   /** One real call to a server an account offers, before it is saved; throws what went wrong. */
@@ -81,13 +80,6 @@ export interface EngineRegistry {
   /** The record every call is written to (background checks add theirs). */
   readonly healthRecord: EngineHealth;
   close(): Promise<void>;
-}
-
-interface Spec<T> {
-  engine: string;
-  model?: string;
-  kind: EngineDescription['kind'];
-  make(): T;
 }
 
 /** A live stream that gives its engine lease back once closed and its last recognition settled. */
@@ -110,114 +102,14 @@ function leasedStream(inner: SpeechStream, lease: Lease<unknown>): SpeechStream 
   };
 }
 
-export function composeEngines(config: ClindocConfig, deps: {
-  logger: Pick<Logger, 'info'>;
-  /** Installed models (read at each use, so a model installed a moment ago is there). */
-  installedModels: () => Array<InstalledModelRecord & { location: string }>;
-  batchVad: () => RobustVad;
-  pocketsphinxFiles: { medical: boolean; resourcesDir: string };
-  /** The embedded writer notes fall back to when a chosen model or server fails (default: in this thread). */
-  fallbackNoteWriter?: () => NoteWriter;
-  /** What to do when a chosen engine fails: the embedded engine's work, marked (default), or fail. */
-  failurePolicy?: () => EngineFailurePolicy | Promise<EngineFailurePolicy>;
-  health?: EngineHealth;
-}): EngineRegistry {
-  const health = deps.health ?? createEngineHealth({ coolDownMs: config.engineRetryAfterSeconds * 1000 });
-  const policy = deps.failurePolicy ?? ((): EngineFailurePolicy => config.engineFailure);
-  let accountServers: (name: string, task: EngineTask) => EngineServer | undefined = () => undefined;
-  // Servers engines were asked for, by health key, for the background checks.
-  const servers = new Map<string, EngineServer>();
-  if (config.llmBaseUrl && config.llmModel) servers.set('text:openai-compatible', { url: config.llmBaseUrl, model: config.llmModel, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}) });
-  if (config.asrBaseUrl) servers.set('speech:openai-compatible', { url: config.asrBaseUrl, model: config.asrModel ?? 'whisper-1', ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}) });
-  /** An account's own server, when `name` is one of {@link accountServerName}'s. */
-  const ownServer = (task: EngineTask, name: string): EngineServer | undefined => {
-    if (!name.startsWith(`${ACCOUNT_SERVER}@`)) return undefined;
-    const server = accountServers(name, task);
-    if (server) servers.set(`${task}:${name}`, server);
-    return server;
-  };
-  const stopChecks = startServerChecks({
-    servers: () => [...servers].map(([key, server]) => ({ key, server })), health,
-    everyMs: config.engineCheckSeconds * 1000, timeoutMs: Math.min(config.llmTimeoutMs, 10_000),
-  });
-  const threads = config.asrThreads ? { threads: config.asrThreads } : {};
-  const clinicalLoaded = clinicalModelStatus(deps.pocketsphinxFiles).loaded;
-  const installed = (task: EngineTask, name: string) => deps.installedModels().find((m) => m.id === name && m.task === task);
+type EnginePool = Pool<SpeechRecognizer | LanguageModel>;
 
-  const speechSpec = (name: string): Spec<SpeechRecognizer> | undefined => {
-    const own = ownServer('speech', name);
-    if (own) return { engine: 'openai-compatible', kind: 'server', model: own.model, make: () => serverRecognizer(config, own) };
-    if (name === 'pocketsphinx') {
-      return {
-        engine: 'pocketsphinx', kind: 'embedded', model: clinicalLoaded ? 'en-us + clinical' : 'en-us',
-        make: () => createPocketsphinxRecognizer({
-          ...deps.pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: deps.batchVad(), ...threads,
-          libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
-        }),
-      };
-    }
-    if (name === 'openai-compatible' && config.asrBaseUrl) {
-      const model = config.asrModel ?? 'whisper-1';
-      return {
-        engine: name, kind: 'server', model,
-        make: () => createOpenAiCompatibleRecognizer({
-          baseUrl: config.asrBaseUrl!, model, timeoutMs: config.asrTimeoutMs, maxRetries: config.asrMaxRetries, ...(config.asrApiKey ? { apiKey: config.asrApiKey } : {}),
-        }),
-      };
-    }
-    if ((name === 'onnx-ctc' || name === 'onnx-whisper') && config.asrModelDir) {
-      const onnx = { modelDir: config.asrModelDir, ...threads };
-      return { engine: name, kind: 'model', model: basename(config.asrModelDir), make: () => (name === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx)) };
-    }
-    const m = installed('speech', name);
-    if (m && (m.engine === 'onnx-ctc' || m.engine === 'onnx-whisper')) {
-      const onnx = { modelDir: m.location, ...threads };
-      return { engine: m.engine, kind: 'model', model: m.id, make: () => (m.engine === 'onnx-ctc' ? createOnnxCtcRecognizer(onnx) : createOnnxWhisperRecognizer(onnx)) };
-    }
-    return undefined;
-  };
-
-  const llama = (modelPath: string): LanguageModel => createLlamaCppModel({
-    modelPath, ...(config.llmThreads ? { threads: config.llmThreads } : {}), ...(config.llmContextSize ? { contextSize: config.llmContextSize } : {}),
-  });
-  const textSpec = (name: string): Spec<LanguageModel> | { engine: 'embedded'; kind: 'embedded' } | undefined => {
-    const own = ownServer('text', name);
-    if (own) return { engine: 'openai-compatible', kind: 'server', model: own.model, make: () => serverModel(config, own) };
-    if (name === 'embedded') return { engine: 'embedded', kind: 'embedded' };
-    if (name === 'openai-compatible' && config.llmBaseUrl && config.llmModel) {
-      return {
-        engine: name, kind: 'server', model: config.llmModel,
-        make: () => createOpenAiCompatibleModel({
-          baseUrl: config.llmBaseUrl!, model: config.llmModel!, timeoutMs: config.llmTimeoutMs, ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
-          ...(config.llmMaxRetries !== undefined ? { maxRetries: config.llmMaxRetries } : {}), stream: config.llmStream,
-        }),
-      };
-    }
-    if (name === 'llama-cpp' && config.llmModelPath) return { engine: name, kind: 'model', model: basename(config.llmModelPath), make: () => llama(config.llmModelPath!) };
-    const m = installed('text', name);
-    if (m?.engine === 'llama-cpp') return { engine: 'llama-cpp', kind: 'model', model: m.id, make: () => llama(m.location) };
-    return undefined;
-  };
-
-  const specOf = (key: string): Spec<SpeechRecognizer | LanguageModel> => {
-    const [task, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
-    if (!spec || !('make' in spec)) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
-    return spec;
-  };
-  const pool = createEnginePool<SpeechRecognizer | LanguageModel>({
-    create: (key) => specOf(key).make(),
-    load: (_key, instance) => instance.load?.() ?? Promise.resolve(),
-    dispose: async (_key, instance) => void (await instance.close?.()),
-    // Embedded engines and servers hold little; models go when unused for CLINDOC_MODEL_IDLE_SECONDS.
-    idleMs: (key) => (specOf(key).kind === 'model' ? config.models.idleSeconds * 1000 : 0),
-    onUnload: (key) => deps.logger.info({ engine: key }, 'model unloaded after being unused'),
-  });
-
+/** Recognisers by name: handles that lease the pooled engine for each recognition or live session, and hand a failed model's or server's work to the embedded recogniser. */
+function createRecognizers(pool: EnginePool, speechSpec: (name: string) => Spec<SpeechRecognizer> | undefined, fallback: { health: EngineHealth; policy: Policy }) {
   const recognizers = new Map<string, SpeechRecognizer>();
   const recognizer = (name: string): SpeechRecognizer => {
     const spec = speechSpec(name);
-    if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+    if (!spec) throw notHere(name);
     const cached = recognizers.get(name);
     if (cached && cached.name === spec.engine && cached.model === spec.model) return cached;
     const key = `speech:${name}`;
@@ -244,13 +136,17 @@ export function composeEngines(config: ClindocConfig, deps: {
     };
     // A model or server that fails hands the recording to the embedded recogniser, marked (fallback.ts).
     const guarded = spec.kind === 'embedded' ? handle : withSpeechFallback(handle, recognizer('pocketsphinx'), {
-      name: key, chosen: { engine: spec.engine, ...(spec.model ? { model: spec.model } : {}) }, health, policy,
+      name: key, chosen: { engine: spec.engine, ...(spec.model ? { model: spec.model } : {}) }, ...fallback,
     });
     recognizers.set(name, guarded);
     return guarded;
   };
+  return recognizer;
+}
 
-  const modelHandle = (name: string, engine: string): LanguageModel => ({
+/** A language model handle that leases the pooled model for each completion. */
+function modelHandle(pool: EnginePool, name: string, engine: string): LanguageModel {
+  return {
     name: engine,
     async complete(request) {
       const lease = pool.acquire(`text:${name}`) as Lease<LanguageModel>;
@@ -260,83 +156,104 @@ export function composeEngines(config: ClindocConfig, deps: {
         lease.release();
       }
     },
-  });
-  const withProvenance = (writer: NoteWriter, by: EngineUsed): NoteWriter => ({
+  };
+}
+
+function withProvenance(writer: NoteWriter, by: EngineUsed): NoteWriter {
+  return {
     name: writer.name,
     write: async (input) => ({ ...(await writer.write(input)), generatedBy: by }),
-  });
+  };
+}
+
+/** Note writers by name: each marks its notes with the engine that wrote them, says when a model does not list the note's language, and falls back to the embedded writer when its model or server fails. */
+function createNoteWriters(config: ClindocConfig, pool: EnginePool, textSpec: (name: string) => TextSpec | undefined, fallback: { health: EngineHealth; policy: Policy }) {
   // The note languages each catalog model supports (data: the catalog's `languages`, from its model card).
   const catalogLanguages = new Map(loadModelCatalog(config, () => undefined).entries.map((e) => [e.id, e.languages]));
   const writers = new Map<string, NoteWriter>();
-  const noteWriter = (name: string, options: { policy?: () => Promise<EngineFailurePolicy> | EngineFailurePolicy } = {}): NoteWriter => {
+  return (name: string, options: NoteWriterOptions = {}): NoteWriter => {
     const spec = textSpec(name);
-    if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
-    const id = `${name}|${'model' in spec ? spec.model : ''}`;
+    if (!spec) throw notHere(name);
+    const model = 'model' in spec ? spec.model : undefined;
+    const chosen = { engine: spec.engine, ...(model ? { model } : {}) };
+    const id = `${name}|${model ?? ''}`;
     let writer = writers.get(id);
     if (!writer) {
-      const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
       writer = spec.engine === 'embedded'
         ? withProvenance(createEmbeddedNoteWriter(), { engine: 'embedded' })
-        : withProvenance(createLlmNoteWriter(modelHandle(name, spec.engine), { promptsDir: config.resources.promptsDir }), chosen);
+        : withProvenance(createLlmNoteWriter(modelHandle(pool, name, spec.engine), { promptsDir: config.resources.promptsDir }), chosen);
       writers.set(id, writer);
     }
     if (spec.engine === 'embedded') return writer;
-    const model = 'model' in spec ? spec.model : undefined;
     const languages = model ? catalogLanguages.get(model) : undefined;
     if (model && languages) writer = withLanguageNotice(writer, model, languages);
     // A model or server that fails hands the note to the embedded writer, marked, unless the account asked to fail (fallback.ts).
-    const chosen = { engine: spec.engine, ...('model' in spec && spec.model ? { model: spec.model } : {}) };
-    return withNoteFallback(writer, deps.fallbackNoteWriter?.() ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, {
-      name: `text:${name}`, chosen, health, policy: options.policy ?? policy,
+    return withNoteFallback(writer, options.fallback ?? createEmbeddedNoteWriter(), { engine: 'embedded' }, {
+      name: `text:${name}`, chosen, health: fallback.health, policy: options.policy ?? fallback.policy,
     });
   };
+}
 
+/** The engine registry of this device (see the top of this file). */
+export function composeEngines(config: ClindocConfig, deps: EngineDeps): EngineRegistry {
+  const health = deps.health ?? createEngineHealth({ coolDownMs: config.engineRetryAfterSeconds * 1000 });
+  const fallback = { health, policy: deps.failurePolicy ?? ((): EngineFailurePolicy => config.engineFailure) };
+  const book = createServerBook(config, health);
+  const speechSpec = speechSpecs(config, deps, book);
+  const textSpec = textSpecs(config, deps, book);
+  const specOf = (key: string): Spec<SpeechRecognizer | LanguageModel> => {
+    const [task, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
+    if (!spec || !('make' in spec)) throw notHere(name);
+    return spec;
+  };
+  const pool = createEnginePool<SpeechRecognizer | LanguageModel>({
+    create: (key) => specOf(key).make(),
+    load: (_key, instance) => instance.load?.() ?? Promise.resolve(),
+    dispose: async (_key, instance) => void (await instance.close?.()),
+    // Embedded engines and servers hold little; models go when unused for CLINDOC_MODEL_IDLE_SECONDS.
+    idleMs: (key) => (specOf(key).kind === 'model' ? config.models.idleSeconds * 1000 : 0),
+    onUnload: (key) => deps.logger.info({ engine: key }, 'model unloaded after being unused'),
+  });
+  const specFor = (task: EngineTask, name: string): Spec<unknown> | TextSpec | undefined => (task === 'speech' ? speechSpec(name) : textSpec(name));
   const defaultTextEngine = config.llmBaseUrl && config.llmModel ? 'openai-compatible' : config.llmModelPath ? 'llama-cpp' : 'embedded';
-  const loadedNames = (): Set<string> => new Set(pool.loaded());
+  const installedNames = (task: EngineTask): string[] => deps.installedModels().filter((m) => m.task === task).map((m) => m.id);
   return {
-    speechNames: () => [
-      'pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : []),
-      ...deps.installedModels().filter((m) => m.task === 'speech').map((m) => m.id),
-    ],
-    textNames: () => [
-      'embedded', ...(config.llmBaseUrl && config.llmModel ? ['openai-compatible'] : []), ...(config.llmModelPath ? ['llama-cpp'] : []),
-      ...deps.installedModels().filter((m) => m.task === 'text').map((m) => m.id),
-    ],
+    speechNames: () => ['pocketsphinx', ...(config.asrBaseUrl ? ['openai-compatible'] : []), ...(config.asrModelDir ? ['onnx-ctc', 'onnx-whisper'] : []), ...installedNames('speech')],
+    textNames: () => ['embedded', ...(config.llmBaseUrl && config.llmModel ? ['openai-compatible'] : []), ...(config.llmModelPath ? ['llama-cpp'] : []), ...installedNames('text')],
     defaultTextEngine,
     describe(task, name) {
-      const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
+      const spec = specFor(task, name);
       if (!spec) return undefined;
       const model = 'model' in spec ? spec.model : undefined;
       return {
         name, task, engine: spec.engine, ...(model ? { model } : {}), kind: spec.kind,
-        loaded: spec.kind === 'embedded' && task === 'text' ? true : loadedNames().has(`${task}:${name}`),
+        loaded: spec.kind === 'embedded' && task === 'text' ? true : new Set(pool.loaded()).has(`${task}:${name}`),
         ...(task === 'speech' ? { streaming: spec.engine === 'pocketsphinx' } : {}),
       };
     },
-    recognizer,
-    noteWriter,
+    recognizer: createRecognizers(pool, speechSpec, fallback),
+    noteWriter: createNoteWriters(config, pool, textSpec, fallback),
     languageModel(name) {
       const spec = textSpec(name);
-      if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
-      return spec.engine === 'embedded' ? undefined : modelHandle(name, spec.engine);
+      if (!spec) throw notHere(name);
+      return spec.engine === 'embedded' ? undefined : modelHandle(pool, name, spec.engine);
     },
     async warm(task, name) {
-      const spec = task === 'speech' ? speechSpec(name) : textSpec(name);
-      if (!spec) throw invalidRequest(`engine: "${name.slice(0, 40)}" is not configured or installed on this device`);
+      const spec = specFor(task, name);
+      if (!spec) throw notHere(name);
       if ('make' in spec) await pool.warm(`${task}:${name}`);
     },
     inUse: (name) => pool.inUse(`speech:${name}`) || pool.inUse(`text:${name}`),
     health: (task, name) => health.view(`${task}:${name}`),
     healthRecord: health,
-    useAccountServers(lookup) {
-      accountServers = lookup;
-    },
+    useAccountServers: (lookup) => book.useAccountServers(lookup),
     testServer: (task, server) => testServer(config, task, server).catch((err: unknown) => {
       throw err instanceof DomainError ? err : engineUnavailable('the test request failed');
     }),
     unload: async (name) => (await pool.unload(`speech:${name}`)) && (await pool.unload(`text:${name}`)),
     close: () => {
-      stopChecks();
+      book.stopChecks();
       return pool.close();
     },
   };

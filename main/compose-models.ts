@@ -18,6 +18,7 @@ import { parseCatalog, parseQuality, type ModelCatalog } from './services/models
 import type { EngineQualityFile } from '../shared/api/models.js';
 import { createModelService, MODEL_PULL_JOB, type ModelService } from './services/models/model-service.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { lateBound, type LateBound } from './late-bound.js';
 
 export { MODEL_PULL_JOB };
 
@@ -73,10 +74,42 @@ export function composeModelManager(config: ClindocConfig, db: Db, logger: Pick<
 }
 
 /** A job runner that takes only model downloads, one at a time, retried with backoff (they resume). */
-export function createDownloadRunner(db: Db, logger: Logger, models: () => ModelService, concurrency = 1): JobRunner {
+export function createDownloadRunner(db: Db, logger: Logger, models: Pick<ModelService, 'runPull' | 'failPull'>, concurrency = 1): JobRunner {
   return createJobRunner({
     store: createJobStore(db, { only: [MODEL_PULL_JOB] }), logger, concurrency,
     retryDelayMs: (attempt) => Math.min(60_000, 2000 * 2 ** (attempt - 1)),
-    handlers: { [MODEL_PULL_JOB]: { run: (id) => models().runPull(id), giveUp: (id, message) => models().failPull(id, message) } },
+    handlers: { [MODEL_PULL_JOB]: { run: (id) => models.runPull(id), giveUp: (id, message) => models.failPull(id, message) } },
   });
+}
+
+/** What the model manager asks of the engines: whether one uses a model now, and to let it go. */
+export interface ModelEngines {
+  inUse(id: string): boolean;
+  unload(id: string): Promise<boolean>;
+}
+
+export interface ComposedModels {
+  service: ModelService;
+  /** The downloads' own job runner, so a long download never waits behind notes, nor they behind it. */
+  downloads: JobRunner;
+  /** The engine registry, bound once it exists (it reads this manager's installed models). */
+  engines: LateBound<ModelEngines>;
+}
+
+/**
+ * The server's model manager: the service, its downloads runner (which the service enqueues into, and
+ * which runs the service's pulls) and the list of installed models read once, because the engines
+ * ask for it at every use and cannot wait.
+ */
+export async function composeModels(config: ClindocConfig, db: Db, logger: Logger): Promise<ComposedModels> {
+  const pulls = lateBound<JobRunner>('model downloads runner');
+  const engines = lateBound<ModelEngines>('engine registry');
+  const { service } = composeModelManager(config, db, logger, {
+    enqueue: (kind, accountId, id) => pulls.get().enqueue(kind, accountId, id),
+    inUse: (id) => engines.get().inUse(id), unload: async (id) => void (await engines.get().unload(id)),
+  });
+  const downloads = createDownloadRunner(db, logger, service, config.jobConcurrency > 0 ? 1 : 0);
+  pulls.bind(downloads);
+  await service.refreshInstalled();
+  return { service, downloads, engines };
 }

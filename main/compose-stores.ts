@@ -92,5 +92,7 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
     visits: createVisitStore(db, cipher),
     storageUsage: createStorageUsageStore(db, blobs),
   };
+  // This process owns the SQLite file: Idempotency-Key claims still pending are its last run's.
+  if (!shared) await stores.idempotency.abandonClaims?.();
   return { db, protection, blobs, stores, ...(shared ? { shared } : {}) };
 }

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { createClindoc, localCredentialsPath } from './composition.js';
+import { createClindoc, localCredentialsPath, saveLocalCredentials } from './composition.js';
 
 /**
  * Starts the local API without Electron (`npm run serve`, `clindoc serve`): for integrations,
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const clindoc = await createClindoc(config);
+  // The local account this first start made is kept for the app and `clindoc credentials` (owner-only).
+  saveLocalCredentials(config.dataDir, clindoc.localCredentials);
   // Handlers first: a signal that arrives once `local API listening` is logged (a service manager
   // or a test stopping it at once) is drained, not left to Node's default of dying on the spot.
   let closing = false;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { locateAppFiles } from '../app-files.js';
-import { createClindoc, readLocalCredentials, type Clindoc } from '../composition.js';
+import { createClindoc, readLocalCredentials, saveLocalCredentials, type Clindoc } from '../composition.js';
 import { navigationAllowed, permissionAllowed, windowOptions } from './window-options.js';
 import { loadKeychainKey } from './keychain-key.js';
 import { createClinicServerVault } from './clinic-server-vault.js';
@@ -46,6 +46,8 @@ async function start(): Promise<void> {
   // The data folder's master key is kept by the OS keychain (safeStorage) when there is one.
   const keychainKey = process.env.CLINDOC_ENCRYPTION_KEY ? undefined : loadKeychainKey(safeStorage, config.dataDir);
   clindoc = await createClindoc(config, keychainKey ? { keychainKey } : {});
+  // The local account this first start made is kept for the window's connection and `clindoc credentials` (owner-only).
+  saveLocalCredentials(config.dataDir, clindoc.localCredentials);
   const port = await clindoc.listen();
   appOrigin = `http://127.0.0.1:${port}`;
   const credentials = readLocalCredentials(config.dataDir);

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DeliveryRecord, WebhookStore } from '../services/storage.js';
 import { isOutOfSpace } from '../services/errors.js';
+import { subjectOf, type ResourceState } from '../services/background-work.js';
 import { createOnePass } from './one-pass.js';
 import { postToDestination, type CheckedDestination } from './webhook-destination.js';
 
@@ -11,8 +12,12 @@ export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18
 export interface DispatcherOptions {
   store: WebhookStore;
   logger: Logger;
-  /** Re-reads the object an event is about; a deleted object's events are not delivered. */
-  resourceState: (event: string, accountId: string, resourceId: string) => Promise<{ status: string } | undefined>;
+  /**
+   * Re-reads the object an event is about, by the event's subject (`note_generation` for
+   * `note_generation.succeeded`): each service that sends events registers its own. A deleted
+   * object's events, and events of a subject nobody registered, are not delivered.
+   */
+  subjects: Record<string, ResourceState>;
   retryDelaysMs?: number[];
   timeoutMs?: number;
   pollMs?: number;
@@ -50,6 +55,96 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+type DeliveryPatch = Parameters<WebhookStore['updateDelivery']>[1];
+
+/** The body and headers of one attempt, signed the Standard Webhooks way. */
+function signedRequest(d: DeliveryRecord, status: string): { body: string; headers: Record<string, string> } {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    type: d.event,
+    timestamp: new Date(timestamp * 1000).toISOString(),
+    data: { id: d.resourceId, status },
+  });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'Clindoc-Webhooks/1',
+      'webhook-id': d.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(d.secret, d.id, timestamp, body),
+    },
+  };
+}
+
+/** Sends one attempt; resolves with the receiver's status code, or why there was none. */
+async function sendAttempt(
+  d: DeliveryRecord, request: { body: string; headers: Record<string, string> },
+  options: Pick<DispatcherOptions, 'destinations'> & { send: typeof postToDestination; timeoutMs: number },
+): Promise<{ statusCode: number | null; error: string | null }> {
+  let error: string | null = null;
+  try {
+    // Resolved and checked at every attempt: a name registered while it pointed elsewhere is refused
+    // once it points at a refused address, and the attempt connects to exactly the address checked.
+    const destination = await options.destinations.resolveForDelivery(d.url).catch((err: unknown) => {
+      error = /does not resolve/.test((err as Error).message) ? 'host not found' : 'destination refused';
+      throw err;
+    });
+    return { statusCode: await options.send(destination, request.headers, request.body, options.timeoutMs), error: null };
+  } catch (err) {
+    const name = (err as Error).name;
+    return { statusCode: null, error: error ?? (name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection failed') };
+  }
+}
+
+/** One delivery attempt: re-reads the object, sends, records the attempt and what comes next (delivered, retried later, abandoned). */
+function createAttempt(options: DispatcherOptions, delays: number[], timeoutMs: number) {
+  const { store, logger } = options;
+  const send = options.send ?? postToDestination;
+  return async (d: DeliveryRecord): Promise<void> => {
+    const state = await options.subjects[subjectOf(d.event)]?.(d.accountId, d.resourceId);
+    if (!state) {
+      await store.updateDelivery(d.id, { status: 'cancelled' });
+      return;
+    }
+    const number = d.attempts + 1;
+    const started = Date.now();
+    const { statusCode, error } = await sendAttempt(d, signedRequest(d, state.status), { destinations: options.destinations, send, timeoutMs });
+    await store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      await store.updateDelivery(d.id, { status: 'delivered', attempts: number });
+      return;
+    }
+    if (number > delays.length) {
+      await store.updateDelivery(d.id, { status: 'failed', attempts: number });
+      logger.warn({ deliveryId: d.id, attempts: number }, 'webhook delivery abandoned');
+      return;
+    }
+    await store.updateDelivery(d.id, { status: 'pending', attempts: number, nextAttemptAt: Date.now() + (delays[number - 1] ?? 0) });
+  };
+}
+
+/** Delivery states a full disk would not let us write: kept here and written at the next pass, so a delivery is never stranded half-sent until a restart. */
+function createUnsaved(store: WebhookStore, logger: Logger) {
+  const unsaved = new Map<string, DeliveryPatch>();
+  return {
+    async save(id: string, patch: DeliveryPatch): Promise<void> {
+      try {
+        await store.updateDelivery(id, patch);
+      } catch (err) {
+        if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook delivery state could not be saved');
+        unsaved.set(id, patch);
+      }
+    },
+    async flush(): Promise<void> {
+      for (const [id, patch] of unsaved) {
+        await store.updateDelivery(id, patch);
+        unsaved.delete(id);
+      }
+    },
+  };
+}
+
 /**
  * Delivers queued webhook events in the background: signed, no redirects followed, a timeout
  * per attempt, the response body never read beyond its status, exponential backoff, every
@@ -62,93 +157,40 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollMs = options.pollMs ?? 1000;
   const claimedForMs = options.recoverClaimedForMs ?? timeoutMs + 30_000;
-  const send = options.send ?? postToDestination;
+  const attempt = createAttempt(options, delays, timeoutMs);
+  const unsaved = createUnsaved(store, logger);
   let timer: NodeJS.Timeout | undefined;
   let started = false;
   let recoveredAt = Date.now();
   const inFlight = new Set<Promise<void>>();
-  // Delivery states a full disk would not let us write: kept here and written at the next tick, so
-  // a delivery is never stranded half-sent until a restart.
-  const unsaved = new Map<string, Parameters<WebhookStore['updateDelivery']>[1]>();
-  const save = async (id: string, patch: Parameters<WebhookStore['updateDelivery']>[1]): Promise<void> => {
+
+  /** On a shared database: takes back what an instance that is gone left sending. */
+  const recoverPeriodically = async (): Promise<void> => {
+    if (options.recoverEveryMs === undefined || Date.now() - recoveredAt < options.recoverEveryMs) return;
+    recoveredAt = Date.now();
+    const taken = await store.recoverInterrupted({ claimedBefore: recoveredAt - claimedForMs });
+    if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
+  };
+
+  /** A bounded number of batches per pass, so a backlog never holds up the deliveries already due; an outbox that cannot be drained now (a full disk) is tried again next pass, after the sends. */
+  const drainOutbox = async (): Promise<void> => {
     try {
-      await store.updateDelivery(id, patch);
+      for (let round = 0; options.drainOutbox && round < 20 && (await options.drainOutbox()) > 0; round++);
     } catch (err) {
-      if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook delivery state could not be saved');
-      unsaved.set(id, patch);
+      if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook outbox could not be drained');
     }
   };
 
-  const attempt = async (d: DeliveryRecord): Promise<void> => {
-    const state = await options.resourceState(d.event, d.accountId, d.resourceId);
-    if (!state) {
-      await store.updateDelivery(d.id, { status: 'cancelled' });
-      return;
-    }
-    const timestamp = Math.floor(Date.now() / 1000);
-    const body = JSON.stringify({
-      type: d.event,
-      timestamp: new Date(timestamp * 1000).toISOString(),
-      data: { id: d.resourceId, status: state.status },
-    });
-    const number = d.attempts + 1;
-    const started = Date.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      // Resolved and checked at every attempt: a name registered while it pointed elsewhere is refused
-      // once it points at a refused address, and the attempt connects to exactly the address checked.
-      const destination = await options.destinations.resolveForDelivery(d.url).catch((err: unknown) => {
-        error = /does not resolve/.test((err as Error).message) ? 'host not found' : 'destination refused';
-        throw err;
-      });
-      statusCode = await send(destination, {
-        'content-type': 'application/json',
-        'user-agent': 'Clindoc-Webhooks/1',
-        'webhook-id': d.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(d.secret, d.id, timestamp, body),
-      }, body, timeoutMs);
-    } catch (err) {
-      const name = (err as Error).name;
-      error ??= name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'connection failed';
-    }
-    await store.recordAttempt({ deliveryId: d.id, attempt: number, at: started, statusCode, error, durationMs: Date.now() - started });
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      await store.updateDelivery(d.id, { status: 'delivered', attempts: number });
-      return;
-    }
-    if (number > delays.length) {
-      await store.updateDelivery(d.id, { status: 'failed', attempts: number });
-      logger.warn({ deliveryId: d.id, attempts: number }, 'webhook delivery abandoned');
-      return;
-    }
-    await store.updateDelivery(d.id, { status: 'pending', attempts: number, nextAttemptAt: Date.now() + delays[number - 1]! });
-  };
-
-  /** One pass; never rejects (failures are logged, and the next tick tries again). */
+  /** One pass: writes unsaved states, recovers, drains the outbox, claims and sends; never rejects (failures are logged, and the next tick tries again). */
   const pumpOnce = async (): Promise<void> => {
     try {
-      for (const [id, patch] of unsaved) {
-        await store.updateDelivery(id, patch);
-        unsaved.delete(id);
-      }
+      await unsaved.flush();
       if (!started) return;
-      if (options.recoverEveryMs !== undefined && Date.now() - recoveredAt >= options.recoverEveryMs) {
-        recoveredAt = Date.now();
-        const taken = await store.recoverInterrupted({ claimedBefore: recoveredAt - claimedForMs });
-        if (taken > 0) logger.info({ deliveries: taken }, 'webhook deliveries of a stopped instance taken back');
-      }
-      // A bounded number of batches per pass, so a backlog never holds up the deliveries already due;
-      // an outbox that cannot be drained now (a full disk) is tried again next pass, after the sends.
-      try {
-        for (let round = 0; options.drainOutbox && round < 20 && (await options.drainOutbox()) > 0; round++);
-      } catch (err) {
-        if (!isOutOfSpace(err)) logger.error({ errName: (err as Error)?.name }, 'webhook outbox could not be drained');
-      }
+      await recoverPeriodically();
+      await drainOutbox();
       for (const d of await store.claimDue(Date.now(), 10)) {
         const p = attempt(d)
-          .catch(() => save(d.id, { status: 'pending', nextAttemptAt: Date.now() + delays[0]! }))
+          .catch(() => unsaved.save(d.id, { status: 'pending', nextAttemptAt: Date.now() + (delays[0] ?? 0) }))
           .finally(() => inFlight.delete(p));
         inFlight.add(p);
       }
@@ -158,9 +200,18 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     }
   };
 
-  // The pass that writes unsaved states and claims.
   const passes = createOnePass(pumpOnce, () => started);
   const pump = passes.request;
+
+  /** Recovery is a pass of its own, before the first claim: a delivery claimed first would be put back to pending by it and sent twice. */
+  const recoverAtStart = (): Promise<void> => passes.exclusive(async () => {
+    try {
+      await store.recoverInterrupted();
+      recoveredAt = Date.now();
+    } catch (err) {
+      if (!isOutOfSpace(err)) throw err;
+    }
+  });
 
   return {
     /**
@@ -170,17 +221,8 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     async start(): Promise<void> {
       if (started) return;
       started = true;
-      // Recovery is a pass of its own, before the first claim: a delivery claimed first would be
-      // put back to pending by it and sent twice.
       try {
-        await passes.exclusive(async () => {
-          try {
-            await store.recoverInterrupted();
-            recoveredAt = Date.now();
-          } catch (err) {
-            if (!isOutOfSpace(err)) throw err;
-          }
-        });
+        await recoverAtStart();
       } catch (err) {
         started = false;
         throw err;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../main/config.js';
-import { createClindoc, type Clindoc } from '../../main/composition.js';
+import { createClindoc, saveLocalCredentials, type Clindoc } from '../../main/composition.js';
 
 /** A fixed master key, so a backup and its restore belong to the same installation. */
 export const KEY = 'a'.repeat(64);
@@ -21,6 +21,8 @@ export async function startOn(dataDir: string, env: Record<string, string> = {})
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const config = loadConfig({ CLINDOC_PORT: '0', CLINDOC_DATA_DIR: dataDir, CLINDOC_ENCRYPTION_KEY: KEY, CLINDOC_LOG_LEVEL: 'warn', ...env }, dataDir);
   const clindoc = await createClindoc(config, { logDestination: sink });
+  // As the entry points do: a backup carries the local account's file, and a restore brings it back.
+  saveLocalCredentials(dataDir, clindoc.localCredentials);
   const port = await clindoc.listen();
   return { clindoc, base: `http://127.0.0.1:${port}`, dataDir, close: () => clindoc.close() };
 }

@@ -73,7 +73,7 @@ describe.skipIf(pgUnavailable !== null)('webhook deliveries of an instance that 
       // The receiver listens on loopback, as a desktop integration would (CLINDOC_WEBHOOK_ALLOW=loopback).
       destinations: createWebhookDestinations({ allow: ['loopback'] }),
       store: counted, logger: pino({ level: 'silent' }), pollMs: 20, recoverEveryMs: 50, recoverClaimedForMs: 0,
-      resourceState: async () => ({ status: 'STATUS_DONE' }),
+      subjects: { note_generation: async () => ({ status: 'STATUS_DONE' }) },
     });
     await dispatcher.start();
     // A fresh delivery goes out, and several recovery passes run, while the sender still lives.

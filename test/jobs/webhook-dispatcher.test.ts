@@ -72,7 +72,7 @@ describe('webhook dispatcher on a store that answers late', () => {
       // The receiver listens on loopback, as a desktop integration would (CLINDOC_WEBHOOK_ALLOW=loopback).
       destinations: createWebhookDestinations({ allow: ['loopback'] }),
       store: slowRecovery(store, 60), logger: pino({ level: 'silent' }), pollMs: 10,
-      resourceState: async () => ({ status: 'STATUS_DONE' }),
+      subjects: { note_generation: async () => ({ status: 'STATUS_DONE' }) },
     });
     const starting = dispatcher.start();
     dispatcher.wake(); // an event arrives while recovery is still waiting on the database

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../../main/config.js';
-import { createClindoc, type Clindoc, type ComposeOptions } from '../../main/composition.js';
+import { createClindoc, saveLocalCredentials, type Clindoc, type ComposeOptions } from '../../main/composition.js';
 import { waitFor } from './wait.js';
 import { filesContaining } from './files.js';
 import { databaseEnv, dropDatabaseOf, queryRows, tablesContaining } from './database.js';
@@ -63,6 +63,8 @@ export async function startServer(env: Record<string, string> = {}, options: Com
     // A clinic server makes no account of its own; the tests' servers have one on either backend.
     // Every answer is checked against its route's success schema: a route that breaks its published promise fails the test that calls it.
     clindoc = await createClindoc(config, { logDestination: sink, createLocalAccount: true, validateResponses: true, ...options });
+    // As the entry points do, so a test's data folder is the one a real start leaves.
+    saveLocalCredentials(config.dataDir, clindoc.localCredentials);
   } catch (err) {
     if (ownFolder) await dropDatabaseOf(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
