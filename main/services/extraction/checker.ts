@@ -17,8 +17,21 @@ export interface Checker {
 }
 
 export function createChecker(draft: Draft, refs: RefResolver): Checker {
+  const c: CheckContext = { draft, refs, pattern: patternCache() };
+  return { check: (schema, value) => checkSchema(c, schema, value), format: checkFormat, pattern: c.pattern };
+}
+
+/** What checking needs beyond the schema and the value: the draft, `$ref` targets, compiled patterns. */
+interface CheckContext {
+  draft: Draft;
+  refs: RefResolver;
+  pattern(source: string): SafeRegExp | undefined;
+}
+
+/** Patterns compiled once per source; one that cannot be compiled safely is `undefined` (never matches). */
+function patternCache(): (source: string) => SafeRegExp | undefined {
   const patterns = new Map<string, SafeRegExp | undefined>();
-  const pattern = (source: string): SafeRegExp | undefined => {
+  return (source) => {
     if (!patterns.has(source)) {
       try {
         patterns.set(source, compileSafeRegExp(source));
@@ -28,126 +41,125 @@ export function createChecker(draft: Draft, refs: RefResolver): Checker {
     }
     return patterns.get(source);
   };
+}
 
-  const format = (name: string, value: string): boolean => {
-    const def = (fullFormats as Record<string, unknown>)[name];
-    if (def instanceof RegExp) return def.test(value);
-    if (typeof def === 'function') return Boolean((def as (s: string) => boolean)(value));
-    if (isObject(def) && typeof def.validate === 'function') {
-      if (def.type !== undefined && def.type !== 'string') return true;
-      return Boolean((def.validate as (s: string) => boolean)(value));
-    }
-    if (isObject(def) && def.validate instanceof RegExp) return def.validate.test(value);
-    return true; // unknown formats are annotations
-  };
+function checkFormat(name: string, value: string): boolean {
+  const def = (fullFormats as Record<string, unknown>)[name];
+  if (def instanceof RegExp) return def.test(value);
+  if (typeof def === 'function') return Boolean((def as (s: string) => boolean)(value));
+  if (isObject(def) && typeof def.validate === 'function') {
+    if (def.type !== undefined && def.type !== 'string') return true;
+    return Boolean((def.validate as (s: string) => boolean)(value));
+  }
+  if (isObject(def) && def.validate instanceof RegExp) return def.validate.test(value);
+  return true; // unknown formats are annotations
+}
 
-  const check = (schema: Schema | undefined, value: unknown, depth = 0): boolean => {
-    if (schema === undefined || schema === true) return true;
-    if (schema === false) return false;
-    if (depth > 64) return true;
-    const s = schema;
-    if (typeof s.$ref === 'string') {
-      const target = refs.resolve(s.$ref);
-      if (!check(target, value, depth + 1)) return false;
-      // Before 2019-09 a `$ref` hides its sibling keywords.
-      if (draft === '04' || draft === '06' || draft === '07') return true;
-    }
-    const type = jsonTypeOf(value);
-    const types = typesOf(s);
-    if (types && !types.some((t) => t === type || (t === 'number' && type === 'integer'))) return false;
-    if (Array.isArray(s.enum) && !s.enum.some((e) => jsonEqual(e, value))) return false;
-    if ('const' in s && !jsonEqual(s.const, value)) return false;
-    if (Array.isArray(s.allOf) && !s.allOf.every((sub) => check(sub as Schema, value, depth + 1))) return false;
-    if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => check(sub as Schema, value, depth + 1))) return false;
-    if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => check(sub as Schema, value, depth + 1)).length !== 1) return false;
-    if (s.not !== undefined && check(s.not as Schema, value, depth + 1)) return false;
-    if (s.if !== undefined) {
-      const branch = check(s.if as Schema, value, depth + 1) ? s.then : s.else;
-      if (!check(branch as Schema | undefined, value, depth + 1)) return false;
-    }
-    if (typeof value === 'number') return checkNumber(s, value);
-    if (typeof value === 'string') return checkString(s, value);
-    if (Array.isArray(value)) return checkArray(s, value, depth);
-    if (isObject(value)) return checkObject(s, value, depth);
-    return true;
-  };
+function checkSchema(c: CheckContext, schema: Schema | undefined, value: unknown, depth = 0): boolean {
+  if (schema === undefined || schema === true) return true;
+  if (schema === false) return false;
+  if (depth > 64) return true;
+  const s = schema;
+  const check = (sub: unknown, v: unknown): boolean => checkSchema(c, sub as Schema | undefined, v, depth + 1);
+  if (typeof s.$ref === 'string') {
+    if (!check(c.refs.resolve(s.$ref), value)) return false;
+    // Before 2019-09 a `$ref` hides its sibling keywords.
+    if (c.draft === '04' || c.draft === '06' || c.draft === '07') return true;
+  }
+  const type = jsonTypeOf(value);
+  const types = typesOf(s);
+  if (types && !types.some((t) => t === type || (t === 'number' && type === 'integer'))) return false;
+  if (Array.isArray(s.enum) && !s.enum.some((e) => jsonEqual(e, value))) return false;
+  if ('const' in s && !jsonEqual(s.const, value)) return false;
+  if (Array.isArray(s.allOf) && !s.allOf.every((sub) => check(sub, value))) return false;
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => check(sub, value))) return false;
+  if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => check(sub, value)).length !== 1) return false;
+  if (s.not !== undefined && check(s.not, value)) return false;
+  if (s.if !== undefined) {
+    const branch = check(s.if, value) ? s.then : s.else;
+    if (!check(branch, value)) return false;
+  }
+  if (typeof value === 'number') return checkNumber(s, value);
+  if (typeof value === 'string') return checkString(c, s, value);
+  if (Array.isArray(value)) return checkArray(c, s, value, depth);
+  if (isObject(value)) return checkObject(c, s, value, depth);
+  return true;
+}
 
-  const checkNumber = (s: Record<string, unknown>, value: number): boolean => {
-    const b = numericBounds(s);
-    if (b.min !== undefined && (b.exMin ? value <= b.min : value < b.min)) return false;
-    if (b.max !== undefined && (b.exMax ? value >= b.max : value > b.max)) return false;
-    if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
-      const q = value / s.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9) return false;
-    }
-    return true;
-  };
+function checkNumber(s: Record<string, unknown>, value: number): boolean {
+  const b = numericBounds(s);
+  if (b.min !== undefined && (b.exMin ? value <= b.min : value < b.min)) return false;
+  if (b.max !== undefined && (b.exMax ? value >= b.max : value > b.max)) return false;
+  if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
+    const q = value / s.multipleOf;
+    if (Math.abs(q - Math.round(q)) > 1e-9) return false;
+  }
+  return true;
+}
 
-  const checkString = (s: Record<string, unknown>, value: string): boolean => {
-    const length = [...value].length;
-    if (typeof s.minLength === 'number' && length < s.minLength) return false;
-    if (typeof s.maxLength === 'number' && length > s.maxLength) return false;
-    if (typeof s.pattern === 'string') {
-      const re = pattern(s.pattern);
-      if (!re || !re.test(value)) return false;
-    }
-    if (typeof s.format === 'string' && !format(s.format, value)) return false;
-    return true;
-  };
+function checkString(c: CheckContext, s: Record<string, unknown>, value: string): boolean {
+  const length = [...value].length;
+  if (typeof s.minLength === 'number' && length < s.minLength) return false;
+  if (typeof s.maxLength === 'number' && length > s.maxLength) return false;
+  if (typeof s.pattern === 'string') {
+    const re = c.pattern(s.pattern);
+    if (!re || !re.test(value)) return false;
+  }
+  if (typeof s.format === 'string' && !checkFormat(s.format, value)) return false;
+  return true;
+}
 
-  const checkArray = (s: Record<string, unknown>, value: unknown[], depth: number): boolean => {
-    if (typeof s.minItems === 'number' && value.length < s.minItems) return false;
-    if (typeof s.maxItems === 'number' && value.length > s.maxItems) return false;
-    const tuple = tupleItems(s, draft);
-    const rest = restItems(s, draft);
+function checkArray(c: CheckContext, s: Record<string, unknown>, value: unknown[], depth: number): boolean {
+  if (typeof s.minItems === 'number' && value.length < s.minItems) return false;
+  if (typeof s.maxItems === 'number' && value.length > s.maxItems) return false;
+  const tuple = tupleItems(s, c.draft);
+  const rest = restItems(s, c.draft);
+  for (let i = 0; i < value.length; i++) {
+    const sub = i < tuple.length ? tuple[i] : rest;
+    if (!checkSchema(c, sub, value[i], depth + 1)) return false;
+  }
+  if (s.uniqueItems === true) {
     for (let i = 0; i < value.length; i++) {
-      const sub = i < tuple.length ? tuple[i] : rest;
-      if (!check(sub, value[i], depth + 1)) return false;
+      for (let j = i + 1; j < value.length; j++) if (jsonEqual(value[i], value[j])) return false;
     }
-    if (s.uniqueItems === true) {
-      for (let i = 0; i < value.length; i++) {
-        for (let j = i + 1; j < value.length; j++) if (jsonEqual(value[i], value[j])) return false;
-      }
-    }
-    if (s.contains !== undefined) {
-      const hits = value.filter((v) => check(s.contains as Schema, v, depth + 1)).length;
-      const min = typeof s.minContains === 'number' ? s.minContains : 1;
-      if (hits < min) return false;
-      if (typeof s.maxContains === 'number' && hits > s.maxContains) return false;
-    }
-    return true;
-  };
+  }
+  if (s.contains !== undefined) {
+    const hits = value.filter((v) => checkSchema(c, s.contains as Schema, v, depth + 1)).length;
+    const min = typeof s.minContains === 'number' ? s.minContains : 1;
+    if (hits < min) return false;
+    if (typeof s.maxContains === 'number' && hits > s.maxContains) return false;
+  }
+  return true;
+}
 
-  const checkObject = (s: Record<string, unknown>, value: Record<string, unknown>, depth: number): boolean => {
-    const keys = Object.keys(value);
-    if (typeof s.minProperties === 'number' && keys.length < s.minProperties) return false;
-    if (typeof s.maxProperties === 'number' && keys.length > s.maxProperties) return false;
-    if (Array.isArray(s.required) && !s.required.every((k) => typeof k !== 'string' || k in value)) return false;
-    const props = isObject(s.properties) ? s.properties : {};
-    const patternProps = isObject(s.patternProperties) ? Object.entries(s.patternProperties) : [];
-    for (const key of keys) {
-      let matched = false;
-      if (Object.prototype.hasOwnProperty.call(props, key)) {
+function checkObject(c: CheckContext, s: Record<string, unknown>, value: Record<string, unknown>, depth: number): boolean {
+  const check = (sub: unknown, v: unknown): boolean => checkSchema(c, sub as Schema | undefined, v, depth + 1);
+  const keys = Object.keys(value);
+  if (typeof s.minProperties === 'number' && keys.length < s.minProperties) return false;
+  if (typeof s.maxProperties === 'number' && keys.length > s.maxProperties) return false;
+  if (Array.isArray(s.required) && !s.required.every((k) => typeof k !== 'string' || k in value)) return false;
+  const props = isObject(s.properties) ? s.properties : {};
+  const patternProps = isObject(s.patternProperties) ? Object.entries(s.patternProperties) : [];
+  for (const key of keys) {
+    let matched = false;
+    if (Object.prototype.hasOwnProperty.call(props, key)) {
+      matched = true;
+      if (!check(props[key], value[key])) return false;
+    }
+    for (const [source, sub] of patternProps) {
+      if (c.pattern(source)?.test(key)) {
         matched = true;
-        if (!check(props[key] as Schema, value[key], depth + 1)) return false;
+        if (!check(sub, value[key])) return false;
       }
-      for (const [source, sub] of patternProps) {
-        if (pattern(source)?.test(key)) {
-          matched = true;
-          if (!check(sub as Schema, value[key], depth + 1)) return false;
-        }
-      }
-      if (!matched && s.additionalProperties !== undefined && !check(s.additionalProperties as Schema, value[key], depth + 1)) return false;
-      if (s.propertyNames !== undefined && !check(s.propertyNames as Schema, key, depth + 1)) return false;
     }
-    for (const [key, needed] of Object.entries(dependentRequired(s))) {
-      if (key in value && !needed.every((k) => k in value)) return false;
-    }
-    for (const [key, sub] of Object.entries(dependentSchemas(s))) {
-      if (key in value && !check(sub, value, depth + 1)) return false;
-    }
-    return true;
-  };
-
-  return { check: (schema, value) => check(schema, value), format, pattern };
+    if (!matched && s.additionalProperties !== undefined && !check(s.additionalProperties, value[key])) return false;
+    if (s.propertyNames !== undefined && !check(s.propertyNames, key)) return false;
+  }
+  for (const [key, needed] of Object.entries(dependentRequired(s))) {
+    if (key in value && !needed.every((k) => k in value)) return false;
+  }
+  for (const [key, sub] of Object.entries(dependentSchemas(s))) {
+    if (key in value && !check(sub, value)) return false;
+  }
+  return true;
 }
