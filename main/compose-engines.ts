@@ -89,12 +89,13 @@ function leasedStream(inner: SpeechStream, lease: Lease<unknown>): SpeechStream 
     pending = Promise.allSettled([pending, p]);
     return p;
   };
+  const { acceptAsync, finalizeUtteranceAsync } = inner;
   return {
     accept: (pcm) => inner.accept(pcm),
     partial: () => inner.partial(),
     finalizeUtterance: () => inner.finalizeUtterance(),
-    ...(inner.acceptAsync ? { acceptAsync: (pcm: Int16Array) => track(inner.acceptAsync!(pcm)) } : {}),
-    ...(inner.finalizeUtteranceAsync ? { finalizeUtteranceAsync: () => track(inner.finalizeUtteranceAsync!()) } : {}),
+    ...(acceptAsync ? { acceptAsync: (pcm: Int16Array) => track(acceptAsync.call(inner, pcm)) } : {}),
+    ...(finalizeUtteranceAsync ? { finalizeUtteranceAsync: () => track(finalizeUtteranceAsync.call(inner)) } : {}),
     close() {
       inner.close();
       void pending.then(() => lease.release());
