@@ -5,30 +5,24 @@
  */
 import type { CompletionRequest, CompletionResult, LanguageModel } from '../../services/language-model.js';
 import { engineUnavailable } from '../../services/errors.js';
-import { createOpenAiHttpClient } from '../openai/http-client.js';
+import { createOpenAiHttpClient, type OpenAiHttpOptions } from '../openai/http-client.js';
 import { readSseData } from './sse.js';
 
 export { retryAfterMs } from '../openai/http-client.js';
 
-export interface OpenAiCompatibleOptions {
+/**
+ * The connection fields (`apiKey`, `timeoutMs`, `maxRetries`, `retryBaseDelayMs`,
+ * `maxRetryDelayMs`, `fetch`) are the shared client's (engines/openai/http-client.ts, same
+ * defaults); here they come from `CLINDOC_LLM_API_KEY`, `CLINDOC_LLM_TIMEOUT_MS` and
+ * `CLINDOC_LLM_MAX_RETRIES`.
+ */
+export interface OpenAiCompatibleOptions extends Omit<OpenAiHttpOptions, 'server' | 'timeoutHint'> {
   /** Server base URL including the version path, e.g. `http://127.0.0.1:8080/v1`. Env `CLINDOC_LLM_BASE_URL`. */
   baseUrl: string;
   /** Model name the server knows. Env `CLINDOC_LLM_MODEL`. */
   model: string;
-  /** Bearer token, sent only when set. Env `CLINDOC_LLM_API_KEY`. */
-  apiKey?: string;
-  /** Limit for one HTTP attempt, answer included. Env `CLINDOC_LLM_TIMEOUT_MS`; default 120000. */
-  timeoutMs?: number;
-  /** Further attempts after a 429, a 5xx or a refused connection. Env `CLINDOC_LLM_MAX_RETRIES`; default 2. */
-  maxRetries?: number;
-  /** Injected fetch (tests, proxies); default the global fetch. */
-  fetch?: typeof fetch;
   /** Ask for server-sent events and assemble the answer from deltas. Env `CLINDOC_LLM_STREAM`; default false. */
   stream?: boolean;
-  /** First backoff delay when the server gives no `Retry-After`; doubles each attempt. Default 500. */
-  retryBaseDelayMs?: number;
-  /** Longest wait between attempts; a `Retry-After` beyond it ends the retries. Default 30000. */
-  maxRetryDelayMs?: number;
 }
 
 /** How a JSON schema is passed: native structured output, JSON mode, or only in the prompt. */

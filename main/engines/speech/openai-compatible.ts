@@ -8,10 +8,16 @@
  * an error message; errors name the HTTP status only.
  */
 import { DomainError } from '../../services/errors.js';
-import { createOpenAiHttpClient } from '../openai/http-client.js';
+import { createOpenAiHttpClient, type OpenAiHttpOptions } from '../openai/http-client.js';
 import type { RecognitionOptions, RecognitionResult, RecognizedWord, SpeechRecognizer } from '../../services/transcriptions/ports.js';
 
-export interface OpenAiCompatibleOptions {
+/**
+ * The connection fields (`apiKey`, `timeoutMs`, `maxRetries`, `retryBaseDelayMs`,
+ * `maxRetryDelayMs`, `fetch`) are the shared client's (engines/openai/http-client.ts, same
+ * defaults); here they come from `CLINDOC_ASR_API_KEY`, `CLINDOC_ASR_TIMEOUT_MS` and
+ * `CLINDOC_ASR_MAX_RETRIES`.
+ */
+export interface OpenAiCompatibleOptions extends Omit<OpenAiHttpOptions, 'server' | 'timeoutHint'> {
   /**
    * Server address, with or without the `/v1` suffix: `http://127.0.0.1:8000` and
    * `https://api.openai.com/v1` both work. Environment (read by the composition root):
@@ -20,18 +26,6 @@ export interface OpenAiCompatibleOptions {
   baseUrl: string;
   /** Model name sent as `model` (`whisper-1`, `Systran/faster-whisper-small`...). Env `CLINDOC_ASR_MODEL`, default `whisper-1`. */
   model: string;
-  /** Sent as `Authorization: Bearer`; local servers usually need none. Env `CLINDOC_ASR_API_KEY`. */
-  apiKey?: string;
-  /** Per-attempt time limit in milliseconds. Default 120000 (long dictations on a slow CPU server). */
-  timeoutMs?: number;
-  /** Extra attempts after a 429, 5xx or connection failure. Default 2. */
-  maxRetries?: number;
-  /** Longest wait between attempts; a `Retry-After` beyond it ends the retries (and is passed on). Default 30000 ms. */
-  maxRetryDelayMs?: number;
-  /** First backoff delay when the server gives no `Retry-After`; doubles each attempt, with jitter. Default 500 ms. */
-  retryBaseDelayMs?: number;
-  /** Injected fetch (tests, proxies); default the global fetch. */
-  fetch?: typeof fetch;
 }
 
 /** The parts of an OpenAI `verbose_json` transcription this adapter reads. */
