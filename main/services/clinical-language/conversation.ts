@@ -94,3 +94,15 @@ export function noteStatements(note: string): string[] {
   }
   return out;
 }
+
+/**
+ * A spoken sentence with the openers and closing tag questions its speaker stacked around it
+ * ("okay, so, um, ... , okay?") trimmed, `rounds` times at most. Each reader passes its own lists.
+ */
+export function trimSpokenEnds(sentence: string, openers: RegExp, closers: RegExp, rounds = 3): string {
+  const trimRound = (t: string, left: number): string => {
+    const next = t.replace(openers, '').replace(closers, '');
+    return next === t || left <= 1 ? next : trimRound(next, left - 1);
+  };
+  return trimRound(sentence.trim(), rounds).trim();
+}

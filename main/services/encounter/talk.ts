@@ -4,6 +4,7 @@
  * vital signs"), narration of the visit ("let's move on to the plan", "I'm going to examine you"),
  * and the openers and tag questions around a statement ("okay, so ...", "..., okay?").
  */
+import { trimSpokenEnds } from '../clinical-language/conversation.js';
 
 // Discourse markers and fillers that open a spoken sentence.
 const OPENERS =
@@ -14,13 +15,7 @@ const CLOSERS =
 
 /** Removes openers and a closing tag question; keeps every clinical word. */
 export function stripTalk(sentence: string): string {
-  let t = sentence.trim();
-  for (let i = 0; i < 3; i++) {
-    const next = t.replace(OPENERS, '').replace(CLOSERS, '');
-    if (next === t) break;
-    t = next;
-  }
-  return t.trim();
+  return trimSpokenEnds(sentence, OPENERS, CLOSERS);
 }
 
 const SMALL_TALK =

@@ -44,6 +44,11 @@ export type Presence = 'reported' | 'denied' | 'uncertain';
 /** Whose symptom or condition it is. */
 export type Subject = 'patient' | 'family' | 'other';
 
+/** Where a problem stands: new at this visit, chronic, resolved, or not said. */
+export type ProblemStatus = 'new' | 'chronic' | 'resolved' | 'unknown';
+/** How sure the clinician is of a diagnosis: a probable or ruled-out one is not coded (outpatient rule). */
+export type Certainty = 'confirmed' | 'probable' | 'ruled-out';
+
 /** A symptom the encounter speaks of, with its attributes as said. */
 export interface Symptom extends Evidenced {
   /** Lexicon term ("cough", "knee pain") or a short normalised phrase. */
@@ -183,9 +188,6 @@ export interface PlanItem extends Evidenced {
    */
   condition?: string;
 }
-
-export type ProblemStatus = 'new' | 'chronic' | 'resolved' | 'unknown';
-export type Certainty = 'confirmed' | 'probable' | 'ruled-out';
 
 /** A problem of the assessment, with its reasoning and plan. */
 export interface Problem extends Evidenced {
