@@ -306,3 +306,37 @@ describe('rooms and their allowed imports', () => {
     expect(importCycles(graph)).toEqual([]);
   });
 });
+
+/**
+ * One queue per live session (issue 28): the session's work waits in main/services/live/session-queue.ts
+ * and nowhere else. The socket layer (main/server/streaming/) once kept an inbox of messages in front
+ * of a recognition queue: two queues in a row, each with its own limits and ordering. So in the live
+ * path (server/streaming and services/live) only session-queue.ts may take items out of an array
+ * (`shift`, `unshift`, `splice`: a FIFO's tell), and only the streaming session creates a queue, once.
+ */
+describe('one queue per live session', () => {
+  const LIVE_PATH = /^main\/(server\/streaming|services\/live)\//;
+  const withoutComments = (source: string): string => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const queueKeepers = (sources: Record<string, string>): string[] =>
+    Object.entries(sources)
+      .filter(([file, source]) => LIVE_PATH.test(file) && /\.(shift|unshift|splice)\(/.test(withoutComments(source)))
+      .map(([file]) => file)
+      .sort();
+  const sources = Object.fromEntries(sourceFiles('main').map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+
+  it('finds a second queue when one is written', () => {
+    expect(queueKeepers({
+      'main/server/streaming/session.ts': 'const inbox: ClientMessage[] = [];\nconst m = inbox.shift();',
+      'main/services/live/session-queue.ts': 'items.splice(i, 1);',
+      'main/services/live/notes.ts': '// an inbox.shift() in a comment is no queue',
+      'main/services/notes/x.ts': 'list.shift();',
+    })).toEqual(['main/server/streaming/session.ts', 'main/services/live/session-queue.ts']);
+  });
+
+  it('holds: only services/live/session-queue.ts keeps a queue, and only the streaming session creates one', () => {
+    expect(queueKeepers(sources)).toEqual(['main/services/live/session-queue.ts']);
+    const calls = Object.entries(sources).flatMap(([file, source]) =>
+      [...withoutComments(source).matchAll(/\bcreateSessionQueue\(/g)].map(() => file).filter((f) => !f.endsWith('session-queue.ts')));
+    expect(calls).toEqual(['main/server/streaming/session.ts']);
+  });
+});

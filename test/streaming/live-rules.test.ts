@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import {
-  acceptsChunk, createRecognitionQueue, DEFAULT_SESSION_TUNING, readingPaused, sessionEndpointer, type LiveTranscript,
+  acceptsChunk, createSessionQueue, DEFAULT_SESSION_TUNING, readingPaused, sessionEndpointer, type LiveTranscript,
 } from '../../main/services/live/index.js';
 import type { EndpointEvent, Endpointer, EndpointingDetector, RecognitionResult, SpeechStream } from '../../main/services/transcriptions/ports.js';
 
@@ -53,8 +53,8 @@ function scriptedEndpointer(script: EndpointEvent[][], failAt = Infinity): Endpo
 
 function queueWith(stream: SpeechStream, endpointer: Endpointer, extra: { fallback?: Endpointer; onFailure?: (err: unknown) => void } = {}) {
   const sent: LiveTranscript[] = [];
-  const queue = createRecognitionQueue({
-    stream, endpointer, fallbackEndpointer: () => extra.fallback ?? scriptedEndpointer([]), sampleRate: RATE, dictation: false,
+  const queue = createSessionQueue({
+    stream, endpointer, fallbackEndpointer: () => extra.fallback ?? scriptedEndpointer([]), sampleRate: RATE, dictation: false, decode: () => undefined,
     tuning: DEFAULT_SESSION_TUNING, emit: (t) => sent.push(t), afterChunk: () => undefined, onFailure: (err) => { throw err; },
     ...(extra.onFailure ? { onEndpointerFailure: extra.onFailure } : {}),
   });
@@ -121,6 +121,73 @@ describe('live session rules: when a segment ends', () => {
     expect(failures).toHaveLength(1);
     expect(fallback.pushes).toBe(2);
     expect(sent.filter((t) => t.isFinal).map((t) => t.text)).toEqual(['Better.']);
+  });
+});
+
+/** A gate a test opens by hand: what a slow external decoder looks like to the queue. */
+function gate(): { wait: () => Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { wait: () => opened, open };
+}
+
+describe('live session rules: one queue, in the order the client asked', () => {
+  /** A queue whose decoder turns each byte pair into one sample at once, as the in-process PCM decoder does. */
+  function decodingQueue(stream = scriptedStream()) {
+    const decoded: number[] = [];
+    const sent: LiveTranscript[] = [];
+    const queue: ReturnType<typeof createSessionQueue> = createSessionQueue({
+      stream, endpointer: scriptedEndpointer([]), fallbackEndpointer: () => scriptedEndpointer([]), sampleRate: RATE, dictation: false,
+      tuning: DEFAULT_SESSION_TUNING, emit: (t) => sent.push(t), afterChunk: () => undefined, onFailure: (err) => { throw err; },
+      decode(bytes) {
+        decoded.push(bytes.length);
+        queue.pushAudio(new Int16Array(bytes.length / 2));
+      },
+    });
+    return { queue, decoded, sent, stream };
+  }
+  const bytes = (seconds: number): Buffer => Buffer.alloc(Math.round(seconds * RATE) * 2);
+
+  it('holds encoded audio that arrives behind a final until the final is done, and counts it as pending', async () => {
+    const { queue, decoded, sent } = decodingQueue();
+    const decoder = gate();
+    queue.pushEncoded(bytes(0.5));
+    expect(decoded).toEqual([16000]);
+    const final = queue.finalize(true, decoder.wait);
+    queue.pushEncoded(bytes(0.25));
+    expect(decoded).toEqual([16000]);
+    expect(queue.pendingBytes).toBe(8000);
+    expect(queue.busy).toBe(true);
+    decoder.open();
+    expect(await final).toBe(true);
+    expect(decoded).toEqual([16000, 8000]);
+    expect(queue.pendingBytes).toBe(0);
+    await queue.finalize(true);
+    // The first final covers the audio before Finalize, the second the audio after it.
+    expect(sent.map((t) => [t.start, t.end])).toEqual([[0, 0.5], [0.5, 0.75]]);
+  });
+
+  it('recognises audio the decoder hands over while a final waits for it before that final', async () => {
+    const { queue, sent } = decodingQueue();
+    queue.pushAudio(chunk(0.5));
+    // A decoder that still held 0.25 s when Finalize came: it hands it over during the wait.
+    const final = queue.finalize(true, async () => queue.pushAudio(chunk(0.25)));
+    expect(await final).toBe(true);
+    expect(sent.map((t) => [t.isFinal, t.start, t.end])).toEqual([[true, 0, 0.75]]);
+  });
+
+  it('on a server-side end drops the audio and the finals that have not started; those finals answer false', async () => {
+    const { queue, decoded, sent } = decodingQueue();
+    const decoder = gate();
+    const waiting = queue.finalize(true, decoder.wait);
+    queue.pushEncoded(bytes(1));
+    queue.drop();
+    expect(queue.pendingBytes).toBe(0);
+    decoder.open();
+    expect(await waiting).toBe(false);
+    expect(await queue.finalize(false)).toBe(true);
+    expect(decoded).toEqual([]);
+    expect(sent).toEqual([]);
   });
 });
 

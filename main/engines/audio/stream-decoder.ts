@@ -7,9 +7,12 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DomainError, invalidRequest } from '../../services/errors.js';
-import { createPcmChunkDecoder, floatToInt16, isPcmEncoding } from './pcm-codecs.js';
+import { createPcmChunkDecoder, floatToInt16, isPcmEncoding, type PcmEncoding } from './pcm-codecs.js';
 import { createResampler } from '../../../shared/audio/resampler.js';
 import { bytesToInt16 } from './ffmpeg-decoder.js';
+import type { StreamDecoder } from '../../services/live/ports.js';
+
+export type { StreamDecoder } from '../../services/live/ports.js';
 
 /** Streaming encodings of the contract; absent means container audio that ffmpeg identifies. */
 export const STREAM_ENCODINGS = [
@@ -29,21 +32,6 @@ export interface StreamDecoderOptions {
   ffmpegPath?: string;
   /** How long `end()` waits for ffmpeg to drain before killing it. Default 5000 ms. */
   endTimeoutMs?: number;
-}
-
-export interface StreamDecoder {
-  /** Feeds encoded bytes. Errors arrive through the `error` listener; the session can go on. */
-  write(chunk: Buffer): void;
-  on(event: 'pcm', listener: (pcm: Int16Array) => void): void;
-  on(event: 'error', listener: (err: DomainError) => void): void;
-  /** Flushes everything written so far into `pcm` events, then releases the decoder. */
-  end(): Promise<void>;
-  /** Releases at once (kills ffmpeg); safe to call twice. */
-  close(): void;
-  /** Encoded bytes accepted but not yet consumed by the decoder (for back-pressure). */
-  backlogBytes(): number;
-  /** The ffmpeg process id while one runs (tests check it is gone after close). */
-  readonly pid: number | undefined;
 }
 
 /** ffmpeg demuxer for a contract encoding, or for a container recognised by its magic bytes. */
@@ -69,120 +57,118 @@ function ffmpegFormat(encoding: string | undefined, head: Buffer): { format?: st
   return {};
 }
 
-/** Creates a streaming decoder for one live session. */
-export function createStreamDecoder(options: StreamDecoderOptions): StreamDecoder {
-  const outputRate = options.outputRate ?? 16000;
-  const encoding = options.encoding;
-  if (encoding !== undefined && !(STREAM_ENCODINGS as readonly string[]).includes(encoding)) {
-    throw invalidRequest(`encoding must be one of ${STREAM_ENCODINGS.join(', ')}`);
-  }
-  if (!Number.isInteger(options.sampleRate) || options.sampleRate < 4000 || options.sampleRate > 192000) {
-    throw invalidRequest('sample_rate must be an integer between 4000 and 192000');
-  }
+/** The `pcm` and `error` listeners every decoder keeps, and how it calls them. */
+function listeners() {
   const pcmListeners: Array<(pcm: Int16Array) => void> = [];
   const errorListeners: Array<(err: DomainError) => void> = [];
-  const emitPcm = (pcm: Int16Array): void => {
-    if (pcm.length > 0) for (const l of pcmListeners) l(pcm);
-  };
-  const emitError = (err: DomainError): void => {
-    for (const l of errorListeners) l(err);
-  };
-  let closed = false;
-
-  const base = {
+  return {
     on(event: 'pcm' | 'error', listener: ((pcm: Int16Array) => void) | ((err: DomainError) => void)): void {
       if (event === 'pcm') pcmListeners.push(listener as (pcm: Int16Array) => void);
       else errorListeners.push(listener as (err: DomainError) => void);
     },
+    emitPcm(pcm: Int16Array): void {
+      if (pcm.length > 0) for (const l of pcmListeners) l(pcm);
+    },
+    emitError(err: DomainError): void {
+      for (const l of errorListeners) l(err);
+    },
   };
+}
 
-  if (encoding !== undefined && isPcmEncoding(encoding)) {
-    const decoder = createPcmChunkDecoder(encoding, options.channels ?? 1);
-    const resampler = createResampler(options.sampleRate, outputRate);
-    return {
-      ...base,
-      pid: undefined,
-      write(chunk) {
-        if (closed) return;
-        emitPcm(floatToInt16(resampler.push(decoder.decode(chunk))));
-      },
-      async end() {
-        if (closed) return;
-        emitPcm(floatToInt16(resampler.flush()));
-        closed = true;
-      },
-      close() {
-        closed = true;
-      },
-      backlogBytes: () => 0,
-    } as StreamDecoder;
-  }
+type Listeners = ReturnType<typeof listeners>;
 
+/** Raw PCM, A-law or mu-law: decoded and resampled in process, nothing held back. */
+function createPcmStreamDecoder(encoding: PcmEncoding, options: StreamDecoderOptions, outputRate: number, events: Listeners): StreamDecoder {
+  const decoder = createPcmChunkDecoder(encoding, options.channels ?? 1);
+  const resampler = createResampler(options.sampleRate, outputRate);
+  let closed = false;
+  return {
+    on: events.on,
+    pid: undefined,
+    write(chunk) {
+      if (closed) return;
+      events.emitPcm(floatToInt16(resampler.push(decoder.decode(chunk))));
+    },
+    async end() {
+      if (closed) return;
+      events.emitPcm(floatToInt16(resampler.flush()));
+      closed = true;
+    },
+    close() {
+      closed = true;
+    },
+    backlogBytes: () => 0,
+  } as StreamDecoder;
+}
+
+/** Starts ffmpeg for a stream whose first bytes are `head`: stdin in, 16-bit mono PCM out. */
+function spawnStreamFfmpeg(ffmpegPath: string, encoding: string | undefined, head: Buffer, outputRate: number): ChildProcessWithoutNullStreams {
+  const { format, rate } = ffmpegFormat(encoding, head);
+  const input = format ? ['-f', format] : [];
+  if (rate) input.push('-ar', String(rate));
+  // Small probe and no analysis: the first chunk may be all there is for a while.
+  const args = [
+    '-nostdin', '-v', 'error', '-fflags', 'nobuffer', '-probesize', '32', '-analyzeduration', '0',
+    ...input, '-i', 'pipe:0', '-vn', '-ac', '1', '-ar', String(outputRate),
+    '-acodec', 'pcm_s16le', '-flush_packets', '1', '-f', 's16le', 'pipe:1',
+  ];
+  return spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Compressed and container audio: one ffmpeg for the session, started by the first chunk. */
+function createFfmpegStreamDecoder(options: StreamDecoderOptions, outputRate: number, events: Listeners): StreamDecoder {
   const ffmpegPath = options.ffmpegPath ?? 'ffmpeg';
   let child: ChildProcessWithoutNullStreams | undefined;
   let exited: Promise<void> = Promise.resolve();
+  let closed = false;
   let failed = false;
   let odd: Buffer = Buffer.alloc(0);
+  const undecodable = (): DomainError => new DomainError('unsupported_media_type', 'the audio stream could not be decoded');
 
-  const start = (head: Buffer): void => {
-    const { format, rate } = ffmpegFormat(encoding, head);
-    const input = format ? ['-f', format] : [];
-    if (rate) input.push('-ar', String(rate));
-    // Small probe and no analysis: the first chunk may be all there is for a while.
-    const args = [
-      '-nostdin', '-v', 'error', '-fflags', 'nobuffer', '-probesize', '32', '-analyzeduration', '0',
-      ...input, '-i', 'pipe:0', '-vn', '-ac', '1', '-ar', String(outputRate),
-      '-acodec', 'pcm_s16le', '-flush_packets', '1', '-f', 's16le', 'pipe:1',
-    ];
-    const proc = spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    child = proc;
+  const start = (head: Buffer): ChildProcessWithoutNullStreams => {
+    const proc = spawnStreamFfmpeg(ffmpegPath, options.encoding, head, outputRate);
     exited = new Promise((resolve) => proc.once('close', () => resolve()));
     proc.stdout.on('data', (data: Buffer) => {
       const buf = odd.length > 0 ? Buffer.concat([odd, data]) : data;
       const even = buf.length & ~1;
       odd = Buffer.from(buf.subarray(even));
-      emitPcm(bytesToInt16(buf.subarray(0, even)));
+      events.emitPcm(bytesToInt16(buf.subarray(0, even)));
     });
     proc.stderr.resume();
     proc.stdin.on('error', () => undefined); // EPIPE after ffmpeg gave up; reported through 'close'
     proc.on('error', () => {
       failed = true;
-      emitError(new DomainError('engine_unavailable', 'the audio decoder could not be started'));
+      events.emitError(new DomainError('engine_unavailable', 'the audio decoder could not be started'));
     });
     proc.on('close', (code, signal) => {
       if (!closed && code !== 0 && signal === null && !failed) {
         failed = true;
-        emitError(new DomainError('unsupported_media_type', 'the audio stream could not be decoded'));
+        events.emitError(undecodable());
       }
     });
+    return proc;
   };
-
+  const running = (): boolean => child !== undefined && child.exitCode === null && child.signalCode === null;
   const kill = (): void => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (running()) child!.kill('SIGKILL');
   };
 
   return {
-    ...base,
+    on: events.on,
     get pid() {
-      return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+      return running() ? child!.pid : undefined;
     },
     write(chunk) {
       if (closed || chunk.length === 0) return;
-      if (failed) {
-        emitError(new DomainError('unsupported_media_type', 'the audio stream could not be decoded'));
-        return;
-      }
-      if (!child) start(chunk);
-      child!.stdin.write(chunk);
+      if (failed) return events.emitError(undecodable());
+      child ??= start(chunk);
+      child.stdin.write(chunk);
     },
     async end() {
       if (closed) return;
       if (child && !failed) {
         child.stdin.end();
-        const timeout = new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, options.endTimeoutMs ?? 5000);
-          t.unref();
-        });
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.endTimeoutMs ?? 5000).unref());
         await Promise.race([exited, timeout]);
       }
       closed = true;
@@ -194,4 +180,18 @@ export function createStreamDecoder(options: StreamDecoderOptions): StreamDecode
     },
     backlogBytes: () => child?.stdin.writableLength ?? 0,
   } as StreamDecoder;
+}
+
+/** Creates a streaming decoder for one live session. */
+export function createStreamDecoder(options: StreamDecoderOptions): StreamDecoder {
+  const outputRate = options.outputRate ?? 16000;
+  const encoding = options.encoding;
+  if (encoding !== undefined && !(STREAM_ENCODINGS as readonly string[]).includes(encoding)) {
+    throw invalidRequest(`encoding must be one of ${STREAM_ENCODINGS.join(', ')}`);
+  }
+  if (!Number.isInteger(options.sampleRate) || options.sampleRate < 4000 || options.sampleRate > 192000) {
+    throw invalidRequest('sample_rate must be an integer between 4000 and 192000');
+  }
+  if (encoding !== undefined && isPcmEncoding(encoding)) return createPcmStreamDecoder(encoding, options, outputRate, listeners());
+  return createFfmpegStreamDecoder(options, outputRate, listeners());
 }

@@ -1,8 +1,8 @@
 /**
  * One live transcription session on a socket: client messages in, decoded audio through the
- * session's rules (main/services/live: segments, partials and finals, back-pressure), transcript
- * messages out. The socket, decoder, recogniser stream and endpointer come in as dependencies, so
- * the session can be exercised without a network.
+ * session's rules (main/services/live: its one queue, segments, partials and finals,
+ * back-pressure), transcript messages out. The socket, decoder, recogniser stream and endpointer
+ * come in as dependencies, so the session can be exercised without a network.
  *
  * Protocol (documented in docs/streaming.md):
  * - messages are handled strictly in arrival order; audio is decoded as it comes;
@@ -13,11 +13,13 @@
  *   idleness), or `maxSessionSeconds` of audio, ends the session.
  */
 import type { Logger } from 'pino';
-import { acceptsChunk, createRecognitionQueue, DEFAULT_SESSION_TUNING, readingPaused, type SessionTuning } from '../../services/live/index.js';
+import {
+  acceptsChunk, createSessionQueue, DEFAULT_SESSION_TUNING, readingPaused, type SessionQueue, type SessionTuning, type StreamDecoder,
+} from '../../services/live/index.js';
 import type { Endpointer, SpeechStream } from '../../services/transcriptions/ports.js';
-import { errorMessage, parseClientMessage, statusMessage, transcriptMessage, type ClientMessage, type ServerMessage } from './messages.js';
-import { sniffContainer } from './containers.js';
+import { errorMessage, parseClientMessage, statusMessage, transcriptMessage, type ServerMessage } from './messages.js';
 import type { StreamingLimits } from './limits.js';
+import { createSessionAudio } from './session-audio.js';
 
 export type { SessionTuning } from '../../services/live/index.js';
 
@@ -30,21 +32,9 @@ export interface SessionSocket {
   resume(): void;
 }
 
-/** Streaming decoder shape (`createStreamDecoder` of the audio engines). */
-export interface ChunkDecoder {
-  write(chunk: Buffer): void;
-  on(event: 'pcm', listener: (pcm: Int16Array) => void): void;
-  on(event: 'error', listener: (err: Error) => void): void;
-  end(): Promise<void>;
-  close(): void;
-  backlogBytes(): number;
-  /** Set while an external decoder process runs. */
-  readonly pid: number | undefined;
-}
-
 export interface SessionDeps {
   socket: SessionSocket;
-  createDecoder: () => ChunkDecoder;
+  createDecoder: () => StreamDecoder;
   stream: SpeechStream;
   endpointer: Endpointer;
   /** Endpointer used if the primary one fails at run time. */
@@ -88,237 +78,198 @@ export interface StreamSession {
   readonly ended: boolean;
 }
 
+/** Pausing and resuming the socket's reading as the session's backlog grows and shrinks (flow-control.ts). */
+function createPressure(socket: SessionSocket, limits: StreamingLimits, backlog: () => { queuedSeconds: number; pendingBytes: number }) {
+  const state = { paused: false, peakQueuedSeconds: 0 };
+  return {
+    state,
+    update(): void {
+      const now = backlog();
+      if (now.queuedSeconds > state.peakQueuedSeconds) state.peakQueuedSeconds = now.queuedSeconds;
+      const next = readingPaused(state.paused, now, limits);
+      if (next === state.paused) return;
+      state.paused = next;
+      if (next) socket.pause();
+      else socket.resume();
+    },
+    /** Reads again whatever the backlog (a session that is ending must see the client's close frame). */
+    release(): void {
+      if (!state.paused) return;
+      state.paused = false;
+      socket.resume();
+    },
+  };
+}
+
+/** Ends the session after `seconds` without audio or KeepAlive; while `busy`, the clock restarts instead. */
+function createIdleTimer(seconds: number, busy: () => boolean, onIdle: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  const touch = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => (busy() ? touch() : onIdle()), seconds * 1000);
+    timer.unref();
+  };
+  return { touch, stop: () => clearTimeout(timer) };
+}
+
+/** What the session counts for its stats and its end-of-session log line. */
+function statsOf(queue: SessionQueue, pressure: ReturnType<typeof createPressure>, counts: { errors: number; droppedChunks: number }, backlogBytes: number, sampleRate: number): SessionStats {
+  return {
+    audioSeconds: queue.fedSamples / sampleRate,
+    queuedSeconds: queue.queuedSamples / sampleRate,
+    pendingBytes: backlogBytes,
+    peakQueuedSeconds: pressure.state.peakQueuedSeconds,
+    paused: pressure.state.paused,
+    partials: queue.partials,
+    finals: queue.finals,
+    errors: counts.errors,
+    droppedChunks: counts.droppedChunks,
+  };
+}
+
+/** The session's one queue (main/services/live), wired to its socket, decoder and logger. */
+function queueFor(deps: SessionDeps, hooks: {
+  send(m: ServerMessage): void;
+  decode(bytes: Buffer): void;
+  failed(err: unknown): void;
+  shutdown(code: number, reason: string, error: string): Promise<void>;
+  afterChunk(): void;
+}): SessionQueue {
+  const { logger } = deps;
+  return createSessionQueue({
+    stream: deps.stream, endpointer: deps.endpointer, fallbackEndpointer: deps.fallbackEndpointer, sampleRate: deps.sampleRate,
+    dictation: deps.dictation, tuning: { ...DEFAULT_SESSION_TUNING, ...deps.tuning },
+    emit: (transcript) => hooks.send(transcriptMessage(transcript)),
+    decode(bytes) {
+      try {
+        hooks.decode(bytes);
+      } catch (err) {
+        hooks.failed(err);
+      }
+    },
+    onEndpointerFailure(err) {
+      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
+    },
+    afterChunk: hooks.afterChunk,
+    onFailure(err) {
+      logger.error({ err: (err as Error).name }, 'speech recognition failed in a streaming session');
+      void hooks.shutdown(1011, 'recognition failed', 'speech recognition failed: session closed');
+    },
+  });
+}
+
 /** Starts a session; the caller has already sent `connected`. */
 export function createStreamSession(deps: SessionDeps): StreamSession {
   const { socket, stream, limits, sampleRate, logger } = deps;
-  const tuning: SessionTuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
-
-  let decoder: ChunkDecoder | undefined;
-  let lastPcmAt = 0;
-  const inbox: ClientMessage[] = [];
-  let pendingBytes = 0; // audio bytes in the inbox
-  let draining = false;
   let released = false;
   let closing = false;
   let ending: Promise<void> | undefined;
-  let paused = false;
-  const stats = { errors: 0, droppedChunks: 0, peakQueuedSeconds: 0 };
-  let idleTimer: NodeJS.Timeout | undefined;
-
+  const counts = { errors: 0, droppedChunks: 0 };
   const send = (m: ServerMessage): void => {
     if (!released) socket.send(m);
   };
   const sendError = (text: string): void => {
-    stats.errors++;
+    counts.errors++;
     send(errorMessage(text));
   };
-  const recognition = createRecognitionQueue({
-    stream, endpointer: deps.endpointer, fallbackEndpointer: deps.fallbackEndpointer, sampleRate,
-    dictation: deps.dictation, tuning, emit: (transcript) => send(transcriptMessage(transcript)),
-    onEndpointerFailure(err) {
-      logger.warn({ err: (err as Error).name }, 'voice activity detector failed; energy endpointing for this session');
+  const failed = (err: unknown): void => {
+    logger.error({ err: (err as Error).name }, 'streaming session failed');
+    void shutdown(1011, 'internal error', 'the session failed: session closed');
+  };
+  const audio = createSessionAudio({
+    createDecoder: deps.createDecoder, container: deps.container, onError: sendError,
+    onPcm(pcm) {
+      queue.pushAudio(pcm);
+      pressure.update();
     },
+  });
+  const queue: SessionQueue = queueFor(deps, {
+    send, decode: audio.write, failed, shutdown,
     afterChunk() {
-      updatePressure();
-      if (recognition.fedSamples / sampleRate >= limits.maxSessionSeconds) {
+      pressure.update();
+      if (queue.fedSamples / sampleRate >= limits.maxSessionSeconds) {
         void shutdown(1008, 'session too long', `session reached its maximum of ${limits.maxSessionSeconds} s of audio: session closed`);
       }
     },
-    onFailure(err) {
-      logger.error({ err: (err as Error).name }, 'speech recognition failed in a streaming session');
-      void shutdown(1011, 'recognition failed', 'speech recognition failed: session closed');
-    },
   });
-  const queuedSeconds = (): number => recognition.queuedSamples / sampleRate;
-  const backlog = (): number => pendingBytes + (decoder?.backlogBytes() ?? 0);
-
-  const touch = (): void => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      // Audio still being worked through is not idleness: the clock restarts when it is done.
-      if (recognition.busy || draining) return touch();
-      void shutdown(1008, 'idle timeout', `no audio or KeepAlive for ${limits.idleTimeoutSeconds} s: session closed`);
-    }, limits.idleTimeoutSeconds * 1000);
-    idleTimer.unref();
-  };
-
-  const updatePressure = (): void => {
-    const q = queuedSeconds();
-    if (q > stats.peakQueuedSeconds) stats.peakQueuedSeconds = q;
-    const next = readingPaused(paused, { queuedSeconds: q, pendingBytes: backlog() }, limits);
-    if (next === paused) return;
-    paused = next;
-    if (paused) socket.pause();
-    else socket.resume();
-  };
+  const backlog = () => ({ queuedSeconds: queue.queuedSamples / sampleRate, pendingBytes: queue.pendingBytes + audio.backlogBytes() });
+  const pressure = createPressure(socket, limits, backlog);
+  const idle = createIdleTimer(limits.idleTimeoutSeconds, () => queue.busy, () => {
+    void shutdown(1008, 'idle timeout', `no audio or KeepAlive for ${limits.idleTimeoutSeconds} s: session closed`);
+  });
 
   const release = (): void => {
     if (released) return;
     released = true;
-    clearTimeout(idleTimer);
-    decoder?.close();
-    decoder = undefined;
-    recognition.stop();
+    idle.stop();
+    audio.close();
+    queue.stop();
     // A recogniser call still running keeps its decoder until it returns (the stream sees to it).
     stream.close();
-    inbox.length = 0;
-    pendingBytes = 0;
-    const audioSeconds = Math.round((recognition.fedSamples / sampleRate) * 10) / 10;
-    logger.info({ audioSeconds, partials: recognition.partials, finals: recognition.finals, errors: stats.errors, dropped: stats.droppedChunks }, 'streaming session ended');
+    const audioSeconds = Math.round((queue.fedSamples / sampleRate) * 10) / 10;
+    logger.info({ audioSeconds, partials: queue.partials, finals: queue.finals, errors: counts.errors, dropped: counts.droppedChunks }, 'streaming session ended');
     deps.onEnd();
   };
-
-  const openDecoder = (): ChunkDecoder => {
-    const d = deps.createDecoder();
-    d.on('pcm', (pcm) => {
-      if (released || d !== decoder) return;
-      lastPcmAt = Date.now();
-      recognition.pushAudio(pcm);
-      updatePressure();
-    });
-    d.on('error', (err) => {
-      if (released || d !== decoder) return;
-      // The next chunk starts a fresh decoder: a stream that begins again with a header recovers.
-      d.close();
-      decoder = undefined;
-      sendError(err.message);
-    });
-    return d;
-  };
-
-  const writeAudio = (bytes: Buffer): void => {
-    if (!decoder && deps.container && !sniffContainer(bytes)) {
-      sendError('audio chunk could not be decoded: without encoding the stream must start with a WAV, WebM, Ogg, FLAC, MP3, MP4 or AMR header');
-      return;
-    }
-    decoder ??= openDecoder();
-    try {
-      decoder.write(bytes);
-    } catch (err) {
-      sendError(err instanceof Error ? err.message : 'audio chunk could not be decoded');
-    }
-  };
-
-  /** An external decoder holds a little audio: wait until it has handed over what it was given. */
-  const settleDecoder = async (): Promise<void> => {
-    const d = decoder;
-    if (!d || d.pid === undefined) return;
-    const started = Date.now();
-    while (!released && d === decoder && Date.now() - started < 600) {
-      if (d.backlogBytes() === 0 && Date.now() - lastPcmAt >= 80) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-
-  const closeStream = async (): Promise<void> => {
-    closing = true;
-    const d = decoder;
-    if (d) await d.end();
-    // Finalize answers with a final even when nothing was said; at the end only words matter.
-    await recognition.finalize(false);
+  const disconnect = (code: number, reason: string, error?: string): void => {
     if (released) return;
+    if (error) sendError(error);
     send(statusMessage('disconnected'));
-    socket.close(1000, 'CloseStream');
+    socket.close(code, reason);
     release();
-  };
-
-  const drain = async (): Promise<void> => {
-    if (draining) return;
-    draining = true;
-    try {
-      while (inbox.length > 0 && !released) {
-        const m = inbox.shift()!;
-        if (m.kind === 'audio') {
-          pendingBytes -= m.bytes.length;
-          writeAudio(m.bytes);
-        } else if (m.kind === 'finalize') {
-          await settleDecoder();
-          await recognition.finalize(true);
-        } else if (m.kind === 'close') {
-          await closeStream();
-        }
-        updatePressure();
-      }
-    } catch (err) {
-      logger.error({ err: (err as Error).name }, 'streaming session failed');
-      void shutdown(1011, 'internal error', 'the session failed: session closed');
-    } finally {
-      draining = false;
-    }
   };
 
   function shutdown(code: number, reason: string, error?: string): Promise<void> {
     if (released) return Promise.resolve();
     if (ending) return ending;
     closing = true;
-    clearTimeout(idleTimer);
+    idle.stop();
     // The session ends now: audio not yet recognised is dropped, what was heard gets its final.
-    inbox.length = 0;
-    pendingBytes = 0;
-    decoder?.close();
-    decoder = undefined;
-    recognition.dropAudio();
-    if (paused) {
-      // Read again so the client's close frame is seen; its audio frames are ignored from here.
-      paused = false;
-      socket.resume();
-    }
-    ending = (async () => {
-      try {
-        await recognition.finalize(false);
-      } catch {
-        // the recogniser is already broken; the client still gets its disconnect
-      }
-      if (released) return;
-      if (error) sendError(error);
-      send(statusMessage('disconnected'));
-      socket.close(code, reason);
-      release();
-    })();
+    audio.close();
+    queue.drop();
+    // Read again so the client's close frame is seen; its audio frames are ignored from here.
+    pressure.release();
+    ending = queue.finalize(false).then(
+      () => disconnect(code, reason, error),
+      // the recogniser is already broken; the client still gets its disconnect
+      () => disconnect(code, reason, error),
+    );
     return ending;
   }
 
-  touch();
+  /** One client message that passed the size check, in arrival order. */
+  const take = (data: Buffer, isBinary: boolean): void => {
+    const msg = parseClientMessage(data, isBinary);
+    if (msg.kind === 'invalid') return sendError(msg.error);
+    idle.touch();
+    if (msg.kind === 'keepalive') return;
+    if (msg.kind === 'audio') {
+      if (!acceptsChunk(backlog(), msg.bytes.length, limits)) {
+        counts.droppedChunks++;
+        return sendError('audio is arriving faster than it can be transcribed: chunk dropped');
+      }
+      queue.pushEncoded(msg.bytes);
+    } else if (msg.kind === 'finalize') {
+      queue.finalize(true, audio.settle).then(pressure.update, failed);
+    } else if (msg.kind === 'close') {
+      closing = true;
+      // Finalize answers with a final even when nothing was said; at the end only words matter.
+      queue.finalize(false, audio.end).then((ran) => ran && disconnect(1000, 'CloseStream'), failed);
+    }
+    pressure.update();
+  };
+
+  idle.touch();
   return {
     receive(data, isBinary) {
       if (released || closing) return;
       if (data.length > limits.maxMessageBytes) {
-        sendError(`message of ${data.length} bytes exceeds the limit of ${limits.maxMessageBytes} bytes: dropped`);
-        return;
+        return sendError(`message of ${data.length} bytes exceeds the limit of ${limits.maxMessageBytes} bytes: dropped`);
       }
-      const msg = parseClientMessage(data, isBinary);
-      if (msg.kind === 'invalid') {
-        sendError(msg.error);
-        return;
-      }
-      touch();
-      if (msg.kind === 'keepalive') return;
-      if (msg.kind === 'audio') {
-        if (!acceptsChunk({ queuedSeconds: queuedSeconds(), pendingBytes: backlog() }, msg.bytes.length, limits)) {
-          stats.droppedChunks++;
-          sendError('audio is arriving faster than it can be transcribed: chunk dropped');
-          return;
-        }
-        pendingBytes += msg.bytes.length;
-      }
-      if (msg.kind === 'close') closing = true;
-      inbox.push(msg);
-      updatePressure();
-      void drain();
+      take(data, isBinary);
     },
     socketClosed: release,
     shutdown,
-    stats: () => ({
-      audioSeconds: recognition.fedSamples / sampleRate,
-      queuedSeconds: queuedSeconds(),
-      pendingBytes: backlog(),
-      peakQueuedSeconds: stats.peakQueuedSeconds,
-      paused,
-      partials: recognition.partials,
-      finals: recognition.finals,
-      errors: stats.errors,
-      droppedChunks: stats.droppedChunks,
-    }),
+    stats: () => statsOf(queue, pressure, counts, backlog().pendingBytes, sampleRate),
     get ended() {
       return released;
     },

@@ -1,12 +1,15 @@
 /**
- * The rules of a live transcription session, apart from any socket: when segments end and what a
- * partial or final says (recognition-queue.ts, live-transcript.ts), how much audio a session holds
- * before pushing back (flow-control.ts), and which endpointer a session gets. The WebSocket
- * protocol layer (main/server/streaming/) applies them.
+ * The rules of a live transcription session, apart from any socket: the session's one queue and
+ * the order of its work (session-queue.ts), when segments end and what a partial or final says
+ * (segments.ts, live-transcript.ts), how much audio a session holds before pushing back
+ * (flow-control.ts), the decoder port (ports.ts), and which endpointer a session gets. The
+ * WebSocket protocol layer (main/server/streaming/) applies them.
  */
 import type { Endpointer, EndpointerFactory, EndpointingDetector, EndpointingOptions } from '../transcriptions/ports.js';
 
-export { createRecognitionQueue, DEFAULT_SESSION_TUNING, type RecognitionQueue, type RecognitionQueueDeps, type SessionTuning } from './recognition-queue.js';
+export { createSessionQueue, type SessionQueue, type SessionQueueDeps } from './session-queue.js';
+export { createSegmenter, DEFAULT_SESSION_TUNING, type Segmenter, type SegmenterDeps, type SessionTuning } from './segments.js';
+export type { StreamDecoder, StreamDecoderFactory, StreamDecoderParams } from './ports.js';
 export { liveTranscript, type LiveTranscript } from './live-transcript.js';
 export { acceptsChunk, readingPaused, type Backlog, type FlowLimits } from './flow-control.js';
 
@@ -15,7 +18,7 @@ export const DEFAULT_ENDPOINTING: EndpointingOptions = { endSilenceMs: 400, minS
 
 /**
  * A session's endpointer: the detector's own when there is a detector (Silero), else the fallback
- * (energy). The recognition queue switches to the fallback if the detector fails later.
+ * (energy). The session's segment rules switch to the fallback if the detector fails later.
  */
 export function sessionEndpointer(detector: EndpointingDetector | undefined, fallback: EndpointerFactory, options: EndpointingOptions): Endpointer {
   return detector ? detector.createEndpointer(options) : fallback(options);
