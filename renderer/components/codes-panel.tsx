@@ -68,11 +68,11 @@ function Suggestion({ c, decision, stale }: { c: CodeSuggestion; decision: 'acce
         </button>
         <button type="button" aria-pressed={decision === 'accepted'} aria-label={`Accept ${name}`}
           onClick={() => void (decision === 'accepted' ? codes.getState().undecide(c) : codes.getState().accept(c))}>
-          {decision === 'accepted' ? 'Accepted' : 'Accept'}
+          Accept
         </button>
         <button type="button" aria-pressed={decision === 'rejected'} aria-label={`Reject ${name}`}
           onClick={() => void (decision === 'rejected' ? codes.getState().undecide(c) : codes.getState().reject(c))}>
-          {decision === 'rejected' ? 'Rejected' : 'Reject'}
+          Reject
         </button>
       </div>
     </li>
@@ -91,6 +91,7 @@ export function CodesPanel() {
   const markdown = useNotes((s) => s.markdown);
   const s = useCodes((x) => x);
   const accepted = useStore(visits, (v) => v.codes);
+  const rejectedCodes = useStore(visits, (v) => v.rejectedCodes);
   const saveError = useStore(visits, (v) => (v.save === 'error' || v.save === 'conflict' ? v.saveError : undefined));
   const stale = s.analysedText !== undefined && s.analysedText !== markdown;
   return (
@@ -113,7 +114,7 @@ export function CodesPanel() {
             {s.setAside > 0 ? ` ${s.setAside} negated, ruled-out or uncertain finding${s.setAside === 1 ? '' : 's'} not coded.` : ''}
           </p>
           <ul className="code-suggestions" aria-label="Suggested codes">
-            {s.suggestions.map((c) => <Suggestion key={codeKey(c)} c={c} decision={decisionOf(s, accepted, c)} stale={stale} />)}
+            {s.suggestions.map((c) => <Suggestion key={codeKey(c)} c={c} decision={decisionOf({ codes: accepted, rejectedCodes }, c)} stale={stale} />)}
           </ul>
         </>
       )}
@@ -126,7 +127,7 @@ export function CodesPanel() {
             <li key={codeKey(a)}>
               <strong>{a.code}</strong> {a.display}
               <button type="button" className="link" aria-label={`Remove ${a.code} from the accepted codes`}
-                onClick={() => void visits.getState().setCodes(accepted.filter((x) => codeKey(x) !== codeKey(a)))}>
+                onClick={() => void visits.getState().setCodeDecisions(accepted.filter((x) => codeKey(x) !== codeKey(a)), rejectedCodes)}>
                 Remove
               </button>
             </li>

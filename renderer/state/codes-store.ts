@@ -22,15 +22,13 @@ export interface CodesState {
   active?: string;
   /** The suggestion under the pointer: shown while hovered, over `active`. */
   hover?: string;
-  /** Suggestions rejected while this analysis is shown (a rejection is not stored with the visit). */
-  rejected: string[];
   /** Asks the API for suggestions on `text` (the note as the physician sees it). */
   suggest(text: string): Promise<void>;
   setActive(key: string | undefined): void;
   setHover(key: string | undefined): void;
   /** Accepts a suggestion: it joins the visit's codes, saved at once. */
   accept(s: CodeSuggestion): Promise<void>;
-  /** Rejects a suggestion: it leaves the visit's codes if it was accepted. */
+  /** Rejects a suggestion: it leaves the visit's codes if it was accepted, and is kept as rejected with the visit. */
   reject(s: CodeSuggestion): Promise<void>;
   /** Takes back an accept or a reject. */
   undecide(s: CodeSuggestion): Promise<void>;
@@ -41,16 +39,16 @@ export interface CodesState {
 /** The key that names a suggestion in the panel and in the visit's codes. */
 export const codeKey = (c: { system: string; code: string }): string => `${c.system}|${c.code}`;
 
-/** Where a code stands: accepted (in the visit), rejected (this session), or undecided. */
-export function decisionOf(state: Pick<CodesState, 'rejected'>, accepted: readonly VisitCode[], c: { system: string; code: string }): Decision | undefined {
+/** Where a code stands in the visit: accepted, rejected, or undecided. */
+export function decisionOf(visit: { codes: readonly VisitCode[]; rejectedCodes: readonly VisitCode[] }, c: { system: string; code: string }): Decision | undefined {
   const key = codeKey(c);
-  if (accepted.some((a) => codeKey(a) === key)) return 'accepted';
-  return state.rejected.includes(key) ? 'rejected' : undefined;
+  if (visit.codes.some((a) => codeKey(a) === key)) return 'accepted';
+  return visit.rejectedCodes.some((r) => codeKey(r) === key) ? 'rejected' : undefined;
 }
 
 export interface CodesDeps {
   client(): ApiClient | undefined;
-  /** The open visit: accepted codes are stored there, saved with If-Match like every visit change. */
+  /** The open visit: accepted and rejected codes are stored there, saved with If-Match like every visit change. */
   visits: StoreApi<VisitState>;
 }
 
@@ -60,21 +58,30 @@ export interface CodesDeps {
  * over the same characters the coder read; once the note changes, the panel asks for a new run.
  */
 export function createCodesStore(deps: CodesDeps): StoreApi<CodesState> {
-  const accepted = (): VisitCode[] => deps.visits.getState().codes;
   const toVisitCode = (s: CodeSuggestion): VisitCode => ({ system: s.system, code: s.code, display: s.display.slice(0, 500) });
+  /** Saves the visit's decisions with `s` moved to `decision` (undefined: undecided). */
+  const decide = async (s: CodeSuggestion, decision: Decision | undefined): Promise<void> => {
+    const { codes, rejectedCodes, setCodeDecisions } = deps.visits.getState();
+    const key = codeKey(s);
+    const others = (list: VisitCode[]): VisitCode[] => list.filter((c) => codeKey(c) !== key);
+    if (decisionOf({ codes, rejectedCodes }, s) === decision) return;
+    await setCodeDecisions(
+      decision === 'accepted' ? [...others(codes), toVisitCode(s)] : others(codes),
+      decision === 'rejected' ? [...others(rejectedCodes), toVisitCode(s)] : others(rejectedCodes),
+    );
+  };
 
-  const store = createStore<CodesState>()((set, get) => ({
+  const store = createStore<CodesState>()((set) => ({
     status: 'idle',
     suggestions: [],
     setAside: 0,
-    rejected: [],
     async suggest(text) {
       const client = deps.client();
       if (!client) return set({ status: 'error', error: 'Not connected to the local API.' });
       set({ status: 'analysing', error: undefined, active: undefined, hover: undefined });
       try {
         const result = await client.analyzeCoding(text);
-        set({ status: 'done', analysedText: text, suggestions: result.codes, edition: result.edition, setAside: result.setAside, rejected: [] });
+        set({ status: 'done', analysedText: text, suggestions: result.codes, edition: result.edition, setAside: result.setAside });
       } catch (err) {
         set({ status: 'error', error: `Codes could not be suggested: ${(err as Error).message}` });
       }
@@ -85,24 +92,11 @@ export function createCodesStore(deps: CodesDeps): StoreApi<CodesState> {
     setHover(key) {
       set({ hover: key });
     },
-    async accept(s) {
-      const key = codeKey(s);
-      set({ rejected: get().rejected.filter((k) => k !== key) });
-      if (accepted().some((a) => codeKey(a) === key)) return;
-      await deps.visits.getState().setCodes([...accepted(), toVisitCode(s)]);
-    },
-    async reject(s) {
-      const key = codeKey(s);
-      if (!get().rejected.includes(key)) set({ rejected: [...get().rejected, key] });
-      if (accepted().some((a) => codeKey(a) === key)) await deps.visits.getState().setCodes(accepted().filter((a) => codeKey(a) !== key));
-    },
-    async undecide(s) {
-      const key = codeKey(s);
-      set({ rejected: get().rejected.filter((k) => k !== key) });
-      if (accepted().some((a) => codeKey(a) === key)) await deps.visits.getState().setCodes(accepted().filter((a) => codeKey(a) !== key));
-    },
+    accept: (s) => decide(s, 'accepted'),
+    reject: (s) => decide(s, 'rejected'),
+    undecide: (s) => decide(s, undefined),
     clear() {
-      set({ status: 'idle', error: undefined, analysedText: undefined, suggestions: [], edition: undefined, setAside: 0, active: undefined, hover: undefined, rejected: [] });
+      set({ status: 'idle', error: undefined, analysedText: undefined, suggestions: [], edition: undefined, setAside: 0, active: undefined, hover: undefined });
     },
   }));
   // Another visit opened (or a new one started): its suggestions are not this one's.

@@ -36,8 +36,10 @@ export interface VisitState {
   listError?: string;
   /** Codes the physician accepted for the open visit (saved with it, like everything else). */
   codes: VisitCode[];
-  /** Replaces the accepted codes and saves the visit now. */
-  setCodes(codes: VisitCode[]): Promise<void>;
+  /** Suggestions the physician rejected for the open visit, kept so a reload does not offer them again. */
+  rejectedCodes: VisitCode[];
+  /** Replaces the accepted and rejected codes and saves the visit now. */
+  setCodeDecisions(codes: VisitCode[], rejectedCodes: VisitCode[]): Promise<void>;
   /** Reopens the visit this browser was working on (after a reload, a crash or a quit). */
   restore(): Promise<void>;
   /** Saves the current visit, then shows `id` in Dictation and Note. */
@@ -72,8 +74,8 @@ const KEEPALIVE_BYTES = 60_000;
 
 type NoteRef = { noteId: string; version: number };
 
-/** The visit's content as the stores hold it now (the accepted codes live in the visit store itself). */
-function snapshot(d: DictationState, n: NoteState, refs: NoteRef[]): Required<Omit<VisitBody, 'codes'>> {
+/** The visit's content as the stores hold it now (the code decisions live in the visit store itself). */
+function snapshot(d: DictationState, n: NoteState, refs: NoteRef[]): Required<Omit<VisitBody, 'codes' | 'rejectedCodes'>> {
   const notes = [...refs];
   if (n.noteId) {
     const at = notes.findIndex((r) => r.noteId === n.noteId);
@@ -127,8 +129,8 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inflight: Promise<void> | undefined;
 
-  const current = (): ReturnType<typeof snapshot> & Pick<VisitBody, 'codes'> =>
-    ({ ...snapshot(deps.dictation.getState(), deps.notes.getState(), refs), codes: store.getState().codes });
+  const current = (): ReturnType<typeof snapshot> & Pick<VisitBody, 'codes' | 'rejectedCodes'> =>
+    ({ ...snapshot(deps.dictation.getState(), deps.notes.getState(), refs), codes: store.getState().codes, rejectedCodes: store.getState().rejectedCodes });
   const remember = (id: string | undefined): void => {
     if (id) deps.storage?.setItem(CURRENT_KEY, id);
     else if (deps.storage?.removeItem) deps.storage.removeItem(CURRENT_KEY);
@@ -209,7 +211,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       const last = visit.notes[visit.notes.length - 1];
       if (last) void deps.notes.getState().load(last.noteId);
       remember(visit.id);
-      store.setState({ currentId: visit.id, version: visit.version, codes: visit.codes ?? [], save: 'saved', saveError: undefined, askPatient: false });
+      store.setState({ currentId: visit.id, version: visit.version, codes: visit.codes ?? [], rejectedCodes: visit.rejectedCodes ?? [], save: 'saved', saveError: undefined, askPatient: false });
       lastSaved = JSON.stringify(current());
     } finally {
       hydrating = false;
@@ -224,7 +226,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       deps.notes.getState().reset();
       remember(undefined);
       lastSaved = '';
-      store.setState({ currentId: undefined, version: undefined, codes: [], save: 'idle', saveError: undefined, askPatient: true });
+      store.setState({ currentId: undefined, version: undefined, codes: [], rejectedCodes: [], save: 'idle', saveError: undefined, askPatient: true });
     } finally {
       hydrating = false;
     }
@@ -251,6 +253,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     nextCursor: null,
     listing: 'idle',
     codes: [],
+    rejectedCodes: [],
     // A first start, or a browser whose last visit was closed, begins with the patient.
     askPatient: !deps.storage?.getItem(CURRENT_KEY),
     setPatient({ name, dateOfBirth, encounterDate }) {
@@ -258,8 +261,8 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       set({ askPatient: false });
     },
     skipPatient: () => set({ askPatient: false }),
-    async setCodes(codes) {
-      set({ codes });
+    async setCodeDecisions(codes, rejectedCodes) {
+      set({ codes, rejectedCodes });
       await get().flush();
     },
     async restore() {

@@ -72,6 +72,10 @@ const fields = {
   recordings: Type.Optional(Type.Array(VisitRecording, { maxItems: 200, description: 'Recordings of the encounter and their transcriptions.' })),
   notes: Type.Optional(Type.Array(VisitNoteRef, { maxItems: 200, description: 'Notes written for the visit, newest last.' })),
   codes: Type.Optional(Type.Array(VisitCode, { maxItems: 200, description: 'Codes the physician accepted.' })),
+  rejectedCodes: Type.Optional(Type.Array(VisitCode, {
+    maxItems: 500,
+    description: 'Suggested codes the physician rejected, so a reload or another window does not offer them as undecided again. Not part of any export.',
+  })),
 };
 
 export const VisitBody = Type.Object(fields, {
@@ -94,6 +98,7 @@ export const VisitView = Type.Object(
     recordings: Type.Array(VisitRecording),
     notes: Type.Array(VisitNoteRef),
     codes: Type.Array(VisitCode),
+    rejectedCodes: Type.Array(VisitCode, { description: 'Empty for visits saved before this field.' }),
   },
   { description: 'A visit: one patient encounter and everything documented for it.' },
 );

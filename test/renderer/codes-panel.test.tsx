@@ -105,11 +105,13 @@ describe('codes panel', () => {
     const id = a.visits.getState().currentId!;
     const saved = await client.getVisit(id);
     expect(saved.codes.map((c) => c.code)).toEqual(['E11.22', 'M17.12']);
+    expect(saved.rejectedCodes.map((c) => c.code)).toEqual(['N18.31']);
     expect(saved.codes[0]).toMatchObject({ system: 'ICD-10-CM', display: expect.stringMatching(/diabetic chronic kidney disease/i) });
 
     // Changing one's mind: rejecting an accepted code takes it out of the visit.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Reject M17\.12 / })));
     await waitFor(async () => expect((await client.getVisit(id)).codes.map((c) => c.code)).toEqual(['E11.22']));
+    expect((await client.getVisit(id)).rejectedCodes.map((c) => c.code).sort()).toEqual(['M17.12', 'N18.31']);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Accept M17\.12 / })));
     await waitFor(() => expect(a.visits.getState().save).toBe('saved'));
     cleanup();
@@ -123,6 +125,12 @@ describe('codes panel', () => {
     render(<StoresProvider stores={reloaded}><CodesPanel /></StoresProvider>);
     const accepted = screen.getByRole('list', { name: 'Accepted codes' });
     expect(within(accepted).getAllByRole('listitem').map((li) => li.querySelector('strong')?.textContent)).toEqual(['E11.22', 'M17.12']);
+    // Suggested again after the reload, the rejected code is still rejected, not offered as undecided.
+    await act(async () => reloaded.notes.setState({ markdown: NOTE }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Suggest codes' })));
+    await screen.findByRole('list', { name: 'Suggested codes' }, { timeout: 30_000 });
+    expect(screen.getByRole('button', { name: /^Reject N18\.31 / }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: /^Accept E11\.22 / }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('does not mark a note that changed after the analysis', { timeout: 60_000 }, async () => {

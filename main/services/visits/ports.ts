@@ -12,6 +12,8 @@ export interface VisitContent {
   recordings: { transcriptionId: string; name?: string; createdAt?: number }[];
   notes: { noteId: string; version: number }[];
   codes: { system: string; code: string; display?: string }[];
+  /** Suggestions the physician rejected. Absent in visits saved before issue 27's point 10. */
+  rejectedCodes?: { system: string; code: string; display?: string }[];
 }
 
 export interface VisitRecord {

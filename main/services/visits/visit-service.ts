@@ -17,7 +17,8 @@ import type { VisitContent, VisitLinks, VisitNoteState, VisitRecord, VisitStore 
 import { matchesFilter, preview, queryWords, type VisitFilter } from './visit-search.js';
 
 /** A visit as the API answers it; a visit saved before the unsure share existed answers null (unknown). */
-export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & Omit<VisitContent, 'transcriptUnsureShare'> & { transcriptUnsureShare: number | null };
+export type VisitView = Omit<VisitRecord, 'accountId' | 'content'> & Omit<VisitContent, 'transcriptUnsureShare' | 'rejectedCodes'>
+  & { transcriptUnsureShare: number | null; rejectedCodes: NonNullable<VisitContent['rejectedCodes']> };
 
 /** A visit in a list. */
 export interface VisitSummary {
@@ -51,13 +52,16 @@ export interface VisitService {
   delete(accountId: string, id: string): Promise<void>;
 }
 
-const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', transcriptUnsureShare: null, noteOptions: {}, recordings: [], notes: [], codes: [] };
+const EMPTY: VisitContent = { patient: {}, encounterDate: '', dictation: { text: '' }, transcript: '', transcriptUnsureShare: null, noteOptions: {}, recordings: [], notes: [], codes: [], rejectedCodes: [] };
 const FIELDS = Object.keys(EMPTY) as (keyof VisitContent)[];
 /** Visits opened per step of a search. */
 const SCAN_BATCH = 100;
 
-// A visit saved before the unsure share existed reads as unknown (null).
-const view = (r: VisitRecord): VisitView => ({ id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content, transcriptUnsureShare: r.content.transcriptUnsureShare ?? null });
+// A visit saved before the unsure share existed reads as unknown (null); before rejections were kept, as none.
+const view = (r: VisitRecord): VisitView => ({
+  id: r.id, version: r.version, createdAt: r.createdAt, updatedAt: r.updatedAt, ...r.content,
+  transcriptUnsureShare: r.content.transcriptUnsureShare ?? null, rejectedCodes: r.content.rejectedCodes ?? [],
+});
 
 const SIGNED = new Set(['signed', 'amended']);
 
