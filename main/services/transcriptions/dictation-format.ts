@@ -34,26 +34,13 @@ export type PunctuatedWord = RecognizedWord & { punctuated_word: string };
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
   'september', 'october', 'november', 'december'];
 
-/** Spoken commands, longest first so "new paragraph" wins over a lone "new". */
-const COMMANDS: Array<{ words: string[]; out: string }> = [
-  { words: ['exclamation', 'point'], out: '!' },
-  { words: ['exclamation', 'mark'], out: '!' },
-  { words: ['question', 'mark'], out: '?' },
-  { words: ['new', 'paragraph'], out: '\n\n' },
-  { words: ['next', 'paragraph'], out: '\n\n' },
-  { words: ['new', 'line'], out: '\n' },
-  { words: ['next', 'line'], out: '\n' },
-  { words: ['full', 'stop'], out: '.' },
-  { words: ['open', 'parenthesis'], out: '(' },
-  { words: ['close', 'parenthesis'], out: ')' },
-  { words: ['open', 'paren'], out: '(' },
-  { words: ['close', 'paren'], out: ')' },
-  { words: ['period'], out: '.' },
-  { words: ['comma'], out: ',' },
-  { words: ['colon'], out: ':' },
-  { words: ['semicolon'], out: ';' },
-  { words: ['slash'], out: '/' },
-];
+/** Spoken commands by what they write; tried longest first so "new paragraph" wins over a lone "new". */
+const COMMANDS: Array<{ words: string[]; out: string }> = Object.entries({
+  '!': ['exclamation point', 'exclamation mark'], '?': ['question mark'],
+  '\n\n': ['new paragraph', 'next paragraph'], '\n': ['new line', 'next line'], '.': ['full stop', 'period'],
+  '(': ['open parenthesis', 'open paren'], ')': ['close parenthesis', 'close paren'],
+  ',': ['comma'], ':': ['colon'], ';': ['semicolon'], '/': ['slash'],
+}).flatMap(([out, spoken]) => spoken.map((said) => ({ words: said.split(' '), out }))).sort((a, b) => b.words.length - a.words.length);
 /** Words before "period" / "colon" that make them nouns rather than punctuation. */
 const PERIOD_NOUN_BEFORE = new Set(['menstrual', 'the', 'a', 'this', 'that', 'postoperative',
   'postpartum', 'refractory', 'incubation', 'waiting', 'trial', 'grace', 'her', 'his', 'same', 'short', 'long']);

@@ -53,18 +53,19 @@ function agreeVerbs(text: string, subjectPattern: string, subject: string): stri
 /** Rewrite a patient's own sentence into third person about the patient. */
 export function rewritePatientSentence(sentence: string, gender: Gender): string {
   const p = pronounsFor(gender);
-  let t = ` ${sentence} `;
-  t = t.replace(/\bI'm\b/gi, `${p.subject} is`).replace(/\bI am\b/gi, `${p.subject} is`);
-  t = t.replace(/\bI've\b/gi, `${p.subject} has`);
-  t = t.replace(/\bI'll\b/gi, `${p.subject} will`);
-  t = t.replace(/\bI'd\s+(been|had|gone|never|already|just)\b/gi, `${p.subject} had $1`).replace(/\bI'd\b/gi, `${p.subject} would`);
-  t = agreeVerbs(t, 'I', p.subject);
-  t = t.replace(/\bI\b/g, p.subject);
-  t = t.replace(/\bmyself\b/gi, p.reflexive).replace(/\bmy\b/gi, p.possessive).replace(/\bmine\b/gi, gender === 'male' ? 'his' : gender === 'female' ? 'hers' : "the patient's");
-  t = t.replace(/\bme\b/gi, p.object);
-  t = t.replace(/\b(he|she|the patient) has got\b/gi, '$1 has');
-  return finish(t);
+  const contracted = replaceEach(` ${sentence} `, [
+    [/\bI'm\b/gi, `${p.subject} is`], [/\bI am\b/gi, `${p.subject} is`], [/\bI've\b/gi, `${p.subject} has`], [/\bI'll\b/gi, `${p.subject} will`],
+    [/\bI'd\s+(been|had|gone|never|already|just)\b/gi, `${p.subject} had $1`], [/\bI'd\b/gi, `${p.subject} would`],
+  ]);
+  const mine = gender === 'male' ? 'his' : gender === 'female' ? 'hers' : "the patient's";
+  return finish(replaceEach(agreeVerbs(contracted, 'I', p.subject), [
+    [/\bI\b/g, p.subject], [/\bmyself\b/gi, p.reflexive], [/\bmy\b/gi, p.possessive], [/\bmine\b/gi, mine], [/\bme\b/gi, p.object],
+    [/\b(he|she|the patient) has got\b/gi, '$1 has'],
+  ]));
 }
+
+/** Verbs and prepositions after which the clinician's "you" is the object ("tell you" -> "tell her"). */
+const YOU_AS_OBJECT = /\b(to|for|with|about|tell|give|see|ask|send|call|show|help|let|want|need|get|have|from|on|at|by|asked|told|gave|sent|check|examine|put|keep|make|like|bring|refer|prescribe|start|follow|remind|teach)\s+you\b/gi;
 
 /**
  * Rewrite a clinician's sentence addressed to the patient: "you/your" become the patient;
@@ -72,18 +73,20 @@ export function rewritePatientSentence(sentence: string, gender: Gender): string
  */
 export function rewriteClinicianSentence(sentence: string, gender: Gender): string {
   const p = pronounsFor(gender);
-  let t = ` ${sentence} `;
-  t = t.replace(/\byou're\b/gi, `${p.subject} is`).replace(/\byou are\b/gi, `${p.subject} is`);
-  t = t.replace(/\byou've\b/gi, `${p.subject} has`).replace(/\byou'll\b/gi, `${p.subject} will`);
-  t = t.replace(/\byou'd\b/gi, `${p.subject} would`);
-  t = t.replace(/\byou were\b/gi, `${p.subject} was`);
-  t = t.replace(/\b(to|for|with|about|tell|give|see|ask|send|call|show|help|let|want|need|get|have|from|on|at|by|asked|told|gave|sent|check|examine|put|keep|make|like|bring|refer|prescribe|start|follow|remind|teach)\s+you\b/gi, `$1 ${p.object}`);
-  t = agreeVerbs(t, 'you', p.subject);
-  t = t.replace(/\byou\b/gi, p.subject);
-  t = t.replace(/\byourself\b/gi, p.reflexive).replace(/\byour\b/gi, p.possessive);
-  t = t.replace(/\bI'm\b/gi, 'I am').replace(/\bwe're\b/gi, 'we are').replace(/\bI'll\b/gi, 'I will').replace(/\bwe'll\b/gi, 'we will');
-  t = t.replace(/\blet's\b/gi, 'we will').replace(/\bI'd\b/gi, 'I would').replace(/\bwe've\b/gi, 'we have').replace(/\bI've\b/gi, 'I have');
-  return finish(t);
+  const contracted = replaceEach(` ${sentence} `, [
+    [/\byou're\b/gi, `${p.subject} is`], [/\byou are\b/gi, `${p.subject} is`], [/\byou've\b/gi, `${p.subject} has`], [/\byou'll\b/gi, `${p.subject} will`],
+    [/\byou'd\b/gi, `${p.subject} would`], [/\byou were\b/gi, `${p.subject} was`], [YOU_AS_OBJECT, `$1 ${p.object}`],
+  ]);
+  return finish(replaceEach(agreeVerbs(contracted, 'you', p.subject), [
+    [/\byou\b/gi, p.subject], [/\byourself\b/gi, p.reflexive], [/\byour\b/gi, p.possessive],
+    [/\bI'm\b/gi, 'I am'], [/\bwe're\b/gi, 'we are'], [/\bI'll\b/gi, 'I will'], [/\bwe'll\b/gi, 'we will'],
+    [/\blet's\b/gi, 'we will'], [/\bI'd\b/gi, 'I would'], [/\bwe've\b/gi, 'we have'], [/\bI've\b/gi, 'I have'],
+  ]));
+}
+
+/** Applies each replacement in turn, as a chain of `String.replace` calls would. */
+function replaceEach(text: string, rules: Array<[RegExp, string]>): string {
+  return rules.reduce((t, [re, by]) => t.replace(re, by), text);
 }
 
 function finish(text: string): string {
