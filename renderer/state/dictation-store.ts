@@ -174,7 +174,9 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     // Voice commands and automatic full stops come with dictation formatting (docs/desktop.md).
     const parsed = formatting ? parseUtterance(text, macros) : { kind: 'text' as const, text };
     if (parsed.kind === 'command') {
-      const spoken = parsed.command.kind === 'insert-macro' ? text.replace(/^\W*insert\s+/i, '').replace(/[.?!]+$/, '') : undefined;
+      // Undoing an inserted macro shows the words said after "insert" as a dictated sentence would read.
+      const phrase = parsed.command.kind === 'insert-macro' ? text.replace(/^\W*insert\s+/i, '').replace(/[.?!]+$/, '') : '';
+      const spoken = phrase ? `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.` : undefined;
       store.setState((s) => ({ doc: docs.applyCommand(s.doc, parsed.command, { mode, macros, ...(spoken ? { spoken } : {}) }), partial: '', ...timing }));
       return;
     }
