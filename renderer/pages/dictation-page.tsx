@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { NOTE_LANGUAGES } from '../../shared/languages.js';
 import { LiveEditor, type LiveEditorHandle } from '../components/live-editor.js';
 import { ErrorMessage } from '../components/messages.js';
 import { VoiceCommandHelp } from '../components/voice-command-help.js';
 import { RecogniserLine } from '../components/recogniser-line.js';
 import { docText } from '../state/dictation-doc.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
+import { LanguageOptions } from '../components/language-options.js';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Not listening',
@@ -95,7 +95,7 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
         <label>
           Spoken language
           <select value={language} disabled={active} onChange={(e) => dictation.getState().setLanguage(e.target.value)}>
-            {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+            <LanguageOptions />
           </select>
         </label>
       </div>

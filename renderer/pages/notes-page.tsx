@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+import type { NoteLanguage } from '../../shared/languages.js';
 import type { NoteKind } from '../api/types.js';
 import { CodesPanel, evidenceLabel, useActiveEvidence } from '../components/codes-panel.js';
 import { EncounterRecorder } from '../components/encounter-recorder.js';
@@ -14,6 +14,7 @@ import { mostlyUnsure } from '../../shared/dictation/unsure-share.js';
 import { dictationUnsureShare } from '../state/unsure-share.js';
 import { locked } from '../state/note-store.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
+import { LanguageOptions } from '../components/language-options.js';
 
 const STATUS_TEXT: Record<string, string> = {
   submitting: 'Sending the transcript…',
@@ -92,7 +93,7 @@ export function NotesPage() {
             <label>
               Note language
               <select value={s.language} onChange={(e) => s.set({ language: e.target.value as NoteLanguage })}>
-                {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+                <LanguageOptions />
               </select>
             </label>
             {s.kind === 'note_template' && (

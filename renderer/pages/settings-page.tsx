@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NOTE_LANGUAGES, type NoteLanguage } from '../../shared/languages.js';
+import type { NoteLanguage } from '../../shared/languages.js';
 import { ClinicServerPanel } from '../components/clinic-server-panel.js';
 import { CopyField } from '../components/copy-field.js';
 import { CodeEditionsPanel } from '../components/code-editions-panel.js';
@@ -10,6 +10,7 @@ import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
 import { parseCredentialLines, pasteCredentials } from '../api/connection.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
+import { LanguageOptions } from '../components/language-options.js';
 
 function ConnectionForm() {
   const { connection } = useStores();
@@ -110,7 +111,7 @@ export function SettingsPage() {
               notes.getState().set({ language: l });
               if (dictation.getState().status === 'idle') dictation.getState().setLanguage(l);
             }}>
-              {NOTE_LANGUAGES.map((l) => <option key={l} value={l}>{l}</option>)}
+              <LanguageOptions />
             </select>
           </label>
           <label className="check">
