@@ -3,6 +3,7 @@ import type { RouteRegistry } from '../route-registry.js';
 import type { AuditService } from '../../services/audit/audit-service.js';
 import { invalidRequest } from '../../services/errors.js';
 import { pageOf } from '../schemas.js';
+import { registerAccountRead } from './account-read.js';
 
 const AuditEventView = Type.Object(
   {
@@ -61,13 +62,9 @@ export function registerAuditRoutes(registry: RouteRegistry, deps: { audit: Audi
       });
     },
   );
-  registry.add(
-    {
-      method: 'get', path: '/v1/settings/retention', operationId: 'getRetention', tags, summary: "The account's retention period",
-      envelope: 'standard', success: { status: 200, description: 'Retention in days', schema: Retention }, errors: [],
-    },
-    ({ principal }) => deps.audit.getRetentionDays(principal.accountId),
-  );
+  registerAccountRead(registry, {
+    path: '/v1/settings/retention', operationId: 'getRetention', tags, summary: "The account's retention period", schema: Retention, answer: 'Retention in days',
+  }, (accountId) => deps.audit.getRetentionDays(accountId));
   registry.add(
     {
       method: 'put', path: '/v1/settings/retention', operationId: 'setRetention', tags, summary: "Set the account's retention period",

@@ -1,18 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
 import { DeletedCounts, StorageReport } from '../schemas.js';
+import { registerAccountRead } from './account-read.js';
 import type { StorageUsageService } from '../../services/storage-usage/storage-usage-service.js';
 
 /** The account's storage: usage, and deleting all of its data (extension: `/v1/storage`). */
 export function registerStorageRoutes(registry: RouteRegistry, deps: { storage: StorageUsageService }): void {
   const tags = ['Storage'];
-  registry.add(
-    {
-      method: 'get', path: '/v1/storage', operationId: 'getStorageUsage', tags, summary: "How much data the account stores",
-      envelope: 'standard', success: { status: 200, description: 'Counts and bytes by kind', schema: StorageReport }, errors: [],
-    },
-    ({ principal }) => deps.storage.usage(principal.accountId),
-  );
+  registerAccountRead(registry, {
+    path: '/v1/storage', operationId: 'getStorageUsage', tags, summary: 'How much data the account stores', schema: StorageReport, answer: 'Counts and bytes by kind',
+  }, (accountId) => deps.storage.usage(accountId));
   registry.add(
     {
       method: 'delete', path: '/v1/storage', operationId: 'deleteAllData', tags, summary: "Delete all of the account's data",

@@ -175,14 +175,6 @@ export function registerTranscriptionRoutes(registry: RouteRegistry, deps: Trans
     },
     ({ principal, params }) => deps.transcriptions.getV2(principal.accountId, params.transcriptionId),
   );
-  registry.add(
-    {
-      method: 'delete', path: '/v2/audio/transcriptions/:transcriptionId', operationId: 'deleteTranscriptionV2', tags: v2,
-      summary: 'Delete a transcription and its audio', params: IdParam('transcriptionId'), envelope: 'delete',
-      success: { status: 200, description: 'Deleted' }, errors: [404],
-    },
-    ({ principal, params }) => deps.transcriptions.delete(principal.accountId, params.transcriptionId),
-  );
   const v1 = ['Transcriptions'];
   registry.add(
     {
@@ -192,14 +184,16 @@ export function registerTranscriptionRoutes(registry: RouteRegistry, deps: Trans
     },
     ({ principal, params }) => deps.transcriptions.getV1(principal.accountId, params.transcriptionId),
   );
-  registry.add(
-    {
-      method: 'delete', path: '/v1/audio/transcriptions/:transcriptionId', operationId: 'deleteTranscription', tags: v1,
-      summary: 'Delete a transcription and its audio', params: IdParam('transcriptionId'), envelope: 'delete',
-      success: { status: 200, description: 'Deleted' }, errors: [404],
-    },
-    ({ principal, params }) => deps.transcriptions.delete(principal.accountId, params.transcriptionId),
-  );
+  // Both versions delete alike: the record and its audio.
+  for (const [path, operationId, tags] of [['/v2', 'deleteTranscriptionV2', v2], ['/v1', 'deleteTranscription', v1]] as const) {
+    registry.add(
+      {
+        method: 'delete', path: `${path}/audio/transcriptions/:transcriptionId`, operationId, tags: [...tags], summary: 'Delete a transcription and its audio',
+        params: IdParam('transcriptionId'), envelope: 'delete', success: { status: 200, description: 'Deleted' }, errors: [404],
+      },
+      ({ principal, params }) => deps.transcriptions.delete(principal.accountId, params.transcriptionId),
+    );
+  }
   registry.add(
     {
       method: 'post', path: '/v1/audio/transcriptions/stream/token', operationId: 'createStreamToken', tags: v1,
