@@ -6,6 +6,7 @@
  * that choose the specific code.
  */
 import { CONTEXT_TRIGGERS } from '../clinical-language/context-triggers.js';
+import type { FindingAssertion } from '../encounter/assertion.js';
 import { assertInNote } from '../encounter/note-facts.js';
 import type { NoteSentence } from '../encounter/written-note.js';
 import type { CompiledLexicon, ResolvedConcept } from './lexicon.js';
@@ -57,6 +58,7 @@ const REASON = /\b(?:seen|presents?|presenting|presented|here|comes?\s+in|came\s
 const DISCUSSION = /^\W*(?:patient\s+)?(?:education(?:\s+and\s+counse(?:l)?ling)?|counse(?:l)?ling|patient\s+agreements?|instructions?)\s*:|^\W*(?:i|we)\s+(?:also\s+)?(?:provided\s+(?:\w+\s+)?(?:counse(?:l)?ling|education)|counse(?:l)?led|educated|advised|instructed|cautioned|warned)\b/i;
 
 const WINDOW = 6;
+const SIDES = ['right', 'left', 'bilateral', 'both'];
 const CUT_WORDS = new Set(['and', 'but', 'or', 'plus', 'also', 'then', 'however', 'while', 'which']);
 // The one-word negation cues of the clinical-language core: cue words, not qualifiers of the finding.
 const NEGATION_CUES = new Set(CONTEXT_TRIGGERS.filter((t) => t.category === 'negated' && !/\s/.test(t.phrase)).map((t) => t.phrase));
@@ -115,7 +117,11 @@ export function mentionContext(sentence: NoteSentence, words: readonly Word[], f
  * set aside as negated (denied, ruled out) or uncertain.
  */
 export function readRole(sentence: NoteSentence, start: number, end: number, concept?: ResolvedConcept): MentionRole | 'negated' | 'uncertain' {
-  const said = assertInNote(sentence, start, end, { currentWhenListed: concept?.history === 'current', therapy: concept?.kind === 'status' });
+  return roleOf(assertInNote(sentence, start, end, { currentWhenListed: concept?.history === 'current', therapy: concept?.kind === 'status' }));
+}
+
+/** The coder's role for what the encounter understanding asserts. */
+function roleOf(said: FindingAssertion): MentionRole | 'negated' | 'uncertain' {
   if (said.status === 'denied' || said.status === 'ruled-out') return 'negated';
   if (said.status === 'uncertain') return 'uncertain';
   if (said.subject !== 'patient') return 'family';
@@ -168,7 +174,8 @@ export function findMentions(scope: readonly NoteSentence[], lexicon: CompiledLe
     for (const h of kept) {
       // In the medication list only long-term drug therapy counts (insulin, anticoagulants).
       if (sentence.section === 'medications' && h.concept?.kind !== 'status') continue;
-      const role = readRole(sentence, h.start, h.end, h.concept);
+      const said = assertInNote(sentence, h.start, h.end, { currentWhenListed: h.concept?.history === 'current', therapy: h.concept?.kind === 'status' });
+      const role = roleOf(said);
       if (role === 'negated' || role === 'uncertain') {
         setAside.push({ start: h.start, end: h.end, why: role, ...(h.concept ? { conceptId: h.concept.id } : {}), ...(h.titleEntry ? { code: h.titleEntry.code } : {}) });
         continue;
@@ -187,6 +194,8 @@ export function findMentions(scope: readonly NoteSentence[], lexicon: CompiledLe
       });
       const m = mentions[mentions.length - 1]!;
       m.words = [...new Set(own)].filter((w) => !m.context.absent.has(w) && !STOP_WORDS.has(w));
+      // The side is the encounter understanding's reading when the words around the mention name none.
+      if (said.laterality && !SIDES.some((w) => m.context.positive.has(w) || m.context.absent.has(w))) m.context.positive.set(said.laterality, 1);
     }
   }
   return { mentions, setAside };
