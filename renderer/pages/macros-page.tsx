@@ -4,6 +4,7 @@ import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.
 import { saveFile } from '../save-file.js';
 import { importMacros, macroFile, parseMacroFile } from '../state/macro-io.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
+import { ConfirmDelete } from '../components/confirm-delete.js';
 
 const EMPTY = { id: '', examples: '', expansion: '', commanded: false };
 
@@ -109,7 +110,7 @@ export function MacrosPage() {
                 <td className="expansion">{m.expansion_text}</td>
                 <td className="actions">
                   <button type="button" className="link" aria-label={`Edit macro ${m.id}`} onClick={() => { setEditing(m.id); setForm({ id: m.id, examples: m.examples.join('\n'), expansion: m.expansion_text, commanded: m.trigger === 'insert' }); }}>Edit</button>
-                  <button type="button" className="link" aria-label={`Delete macro ${m.id}`} onClick={() => void client.deleteMacro(m.id).then(reload, (err: Error) => setError(err.message))}>Delete</button>
+                  <ConfirmDelete what={`macro ${m.id}`} onConfirm={() => void client.deleteMacro(m.id).then(reload, (err: Error) => setError(err.message))} />
                 </td>
               </tr>
             ))}

@@ -9,6 +9,7 @@ import { addLibrarySection, addSection, blankTemplate, idFromTitle, SECTION_LIBR
 import { createTemplatePreview, SAMPLE_TRANSCRIPT } from '../state/template-preview.js';
 import { validateTemplate } from '../state/template-validate.js';
 import './templates-page.css';
+import { ConfirmDelete } from '../components/confirm-delete.js';
 
 const PREVIEW_STATUS: Record<string, string> = {
   idle: '',
@@ -84,7 +85,7 @@ export function TemplatesPage() {
               {templates.map((t) => (
                 <li key={t.id}>
                   <button type="button" className="link" onClick={() => open(structuredClone(t), t.id)}>{t.title}</button>{' '}
-                  <button type="button" className="link" aria-label={`Delete template ${t.title}`} onClick={() => void client.deleteTemplate(t.id).then(() => { if (storedId === t.id) setDraft(undefined); return reload(); }, (e: Error) => setError(e.message))}>Delete</button>
+                  <ConfirmDelete what={`template ${t.title}`} onConfirm={() => void client.deleteTemplate(t.id).then(() => { if (storedId === t.id) setDraft(undefined); return reload(); }, (e: Error) => setError(e.message))} />
                 </li>
               ))}
             </ul>
