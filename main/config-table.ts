@@ -245,8 +245,8 @@ export const CONFIG_VARIABLES = [
     name: 'CLINDOC_MODEL_IDLE_SECONDS', field: 'models.idleSeconds', ...integer(900, 0, 604_800),
     meaning: 'A loaded model engine (Whisper, llama.cpp) unused this long is unloaded to give its memory back; `0` keeps it loaded',
   },
-  { name: 'CLINDOC_ACCOUNT_ID', readBy: 'the command line (main/cli.ts)', type: 'text', default: 'none', meaning: 'Account `clindoc stream` uses when `--account` is not given' },
-  { name: 'CLINDOC_API_KEY', readBy: 'the command line (main/cli.ts)', type: 'text', default: 'none', secret: true, meaning: 'API key `clindoc stream` uses when `--key` is not given' },
+  { name: 'CLINDOC_ACCOUNT_ID', readBy: 'the command line (main/cli/server-commands.ts)', type: 'text', default: 'none', meaning: 'Account `clindoc stream` uses when `--account` is not given' },
+  { name: 'CLINDOC_API_KEY', readBy: 'the command line (main/cli/server-commands.ts)', type: 'text', default: 'none', secret: true, meaning: 'API key `clindoc stream` uses when `--key` is not given' },
 ] as const satisfies readonly ConfigVariable[];
 
 /** A field no row fills would be `undefined` at run time: the compiler names it here instead. */

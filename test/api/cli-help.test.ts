@@ -1,0 +1,58 @@
+/**
+ * The `clindoc` command table: the parser and every help text are built from it, and a usage
+ * mistake exits 2 where a refused command exits 1.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { buildProgram, COMMANDS } from '../../main/cli/program.js';
+import { runCli } from '../support/child.js';
+
+/** The parser's command for `accounts create`-style names. */
+function find(program: Command, name: string): Command | undefined {
+  let at: Command | undefined = program;
+  for (const word of name.split(' ')) at = at?.commands.find((c) => c.name() === word);
+  return at;
+}
+
+describe('clindoc command table', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-cli-help-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('gives every row a command whose help names its arguments and options', () => {
+    const program = buildProgram(async () => undefined);
+    expect(COMMANDS.map((c) => c.name)).toEqual(expect.arrayContaining(['accounts create', 'keys revoke', 'serve', 'stream', 'backup', 'restore', 'models pull', 'codes import', 'credentials', 'data reencrypt']));
+    for (const row of COMMANDS) {
+      const help = find(program, row.name)?.helpInformation() ?? `no command for ${row.name}`;
+      expect(help, row.name).toContain(`Usage: clindoc ${row.name}`);
+      for (const option of row.options ?? []) expect(help, `${row.name} ${option.flags}`).toContain(option.flags);
+      for (const argument of row.args ?? []) expect(help, `${row.name} ${argument.name}`).toContain(argument.name.slice(1, -1));
+    }
+  });
+
+  it('prints the help generated from the table and tells usage mistakes (2) from refusals (1)', { timeout: 60_000 }, async () => {
+    const env = { CLINDOC_DATA_DIR: join(dataDir, 'data') };
+    const help = await runCli(['--help'], env);
+    expect(help.code).toBe(0);
+    for (const row of COMMANDS) expect(help.stdout).toContain(`clindoc ${row.name}`);
+    const one = await runCli(['restore', '--help'], env);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('--key-file <key>');
+
+    const unknown = await runCli(['acounts', 'list'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^clindoc: unknown command 'acounts'/);
+    const missing = await runCli(['keys', 'revoke'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'key-id'");
+    const badRole = await runCli(['serve', '--role', 'boss'], env);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('api, worker, all');
+
+    const refused = await runCli(['accounts', 'retention', '--account', 'acct_nobody'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('clindoc: no such account\n');
+  });
+});
