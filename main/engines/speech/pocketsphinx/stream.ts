@@ -50,27 +50,32 @@ function isQuiet(pcm: Int16Array): boolean {
   return true;
 }
 
-/** Wraps a decoder as a SpeechStream; the decoder is released by `close()`. */
-export function createPocketsphinxStream(dec: NativeDecoder, options: PocketsphinxStreamOptions): SpeechStream {
+/** Where the session's utterance stands: the bookkeeping partials and finals read. */
+interface Utterance {
+  open: boolean;
+  /** Session sample where the current utterance began. */
+  start: number;
+  /** Session samples handed to the decoder. */
+  processed: number;
+}
+
+/**
+ * The cold-start rule (see the top of the file): holds back the first `warmupSec` of sound, seeds
+ * the live CMN from it, refines the mean over the first `seedWindowSec`. Cheap and synchronous: it
+ * returns the audio the search must still run over, which the sync and async paths then hand over.
+ */
+function createWarmup(dec: NativeDecoder, options: PocketsphinxStreamOptions, utt: Utterance) {
   const { sampleRate } = options;
   const warmupSamples = Math.max(0, Math.floor(options.warmupSec * sampleRate));
+  const seedWindow = Math.floor((options.seedWindowSec ?? 3) * sampleRate);
+  const refineEvery = Math.floor(sampleRate / 2);
   let pending: Int16Array[] = [];
   let pendingLen = 0;
   let seeded = warmupSamples === 0;
-  let inUtt = false;
-  let uttStart = 0; // session sample where the current utterance began
-  let processed = 0; // session samples handed to the decoder
-  let closed = false;
-  let released = false;
-  let healthy = true;
-  const seedWindow = Math.floor((options.seedWindowSec ?? 3) * sampleRate);
-  const refineEvery = Math.floor(sampleRate / 2);
   let seedSum: Float64Array | null = null;
   let seedFrames = 0;
   let seedSamples = 0;
   let lastRefine = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-  let inFlight = 0;
 
   /** Adds audio to the running cepstral mean and installs it (when `install`). */
   const accumulateSeed = (pcm: Int16Array, install: boolean): void => {
@@ -86,17 +91,14 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
     }
   };
 
-  // The bookkeeping below (seeding, utterance start) is cheap and synchronous; it returns the
-  // audio the search must still run over, which the sync and async paths then hand over.
-
   const decodeRaw = (pcm: Int16Array): Int16Array[] => {
     if (pcm.length === 0) return [];
-    if (!inUtt) {
+    if (!utt.open) {
       dec.startUtt();
-      inUtt = true;
-      uttStart = processed;
+      utt.open = true;
+      utt.start = utt.processed;
     }
-    processed += pcm.length;
+    utt.processed += pcm.length;
     return [pcm];
   };
 
@@ -112,120 +114,135 @@ export function createPocketsphinxStream(dec: NativeDecoder, options: Pocketsphi
     return decodeRaw(all);
   };
 
-  /** Takes a chunk in; returns the audio to search now (none while the warm-up is held back). */
-  const admit = (pcm: Int16Array): Int16Array[] => {
-    if (seeded) {
-      if (seedSamples > 0 && seedSamples < seedWindow) {
-        const refine = seedSamples + pcm.length - lastRefine >= refineEvery;
-        accumulateSeed(pcm, refine);
-        if (refine) lastRefine = seedSamples;
+  return {
+    /** Takes a chunk in; returns the audio to search now (none while the warm-up is held back). */
+    admit(pcm: Int16Array): Int16Array[] {
+      if (seeded) {
+        if (seedSamples > 0 && seedSamples < seedWindow) {
+          const refine = seedSamples + pcm.length - lastRefine >= refineEvery;
+          accumulateSeed(pcm, refine);
+          if (refine) lastRefine = seedSamples;
+        }
+        return decodeRaw(pcm);
       }
-      return decodeRaw(pcm);
-    }
-    pending.push(pcm.slice());
-    pendingLen += pcm.length;
-    if (pendingLen < warmupSamples) return [];
-    const all = concat(pending);
-    return flushPending(!(isQuiet(all) && processed < MAX_UNSEEDED_SEC * sampleRate));
+      pending.push(pcm.slice());
+      pendingLen += pcm.length;
+      if (pendingLen < warmupSamples) return [];
+      const all = concat(pending);
+      return flushPending(!(isQuiet(all) && utt.processed < MAX_UNSEEDED_SEC * sampleRate));
+    },
+    /** Before an utterance ends: whatever warm-up audio is still held back gets decoded. */
+    admitPending: (): Int16Array[] => (pendingLen > 0 ? flushPending(!isQuiet(concat(pending))) : []),
   };
+}
 
-  /** Before an utterance ends: whatever warm-up audio is still held back gets decoded. */
-  const admitPending = (): Int16Array[] => (pendingLen > 0 ? flushPending(!isQuiet(concat(pending))) : []);
-
-  const guard = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      healthy = false;
-      throw err;
-    }
+/**
+ * One native call at a time: async calls run one after another in call order, a synchronous call
+ * is refused while one is pending, and any failure marks the decoder unhealthy (not to be reused).
+ */
+function createCallQueue() {
+  let queue: Promise<unknown> = Promise.resolve();
+  let inFlight = 0;
+  const state = { healthy: true };
+  const failed = (err: unknown): never => {
+    state.healthy = false;
+    throw err;
   };
-
-  const assertIdle = (): void => {
-    if (inFlight > 0) throw new DomainError('internal', 'the speech stream is busy with an asynchronous call');
-  };
-
-  /** Runs `fn` after every earlier async call has settled: one native call at a time. */
-  const enqueue = <T>(fn: () => Promise<T>): Promise<T> => {
-    inFlight++;
-    const run = queue.then(async () => {
+  return {
+    state,
+    get idle() {
+      return inFlight === 0;
+    },
+    /** Settles once every call queued so far has. */
+    drained: (): Promise<unknown> => queue,
+    /** A synchronous native call: refused while an async one is pending. */
+    sync<T>(fn: () => T): T {
+      if (inFlight > 0) throw new DomainError('internal', 'the speech stream is busy with an asynchronous call');
       try {
-        return await fn();
+        return fn();
       } catch (err) {
-        healthy = false;
-        throw err;
-      } finally {
-        inFlight--;
+        return failed(err);
       }
-    });
-    queue = run.catch(() => undefined);
-    return run;
+    },
+    /** Runs `fn` after every earlier async call has settled. */
+    async<T>(fn: () => Promise<T>): Promise<T> {
+      inFlight++;
+      const run = queue.then(() => fn().catch(failed)).finally(() => inFlight--);
+      queue = run.catch(() => undefined);
+      return run;
+    },
   };
+}
+
+/** Wraps a decoder as a SpeechStream; the decoder is released by `close()`. */
+export function createPocketsphinxStream(dec: NativeDecoder, options: PocketsphinxStreamOptions): SpeechStream {
+  const { sampleRate } = options;
+  const utt: Utterance = { open: false, start: 0, processed: 0 };
+  const warmup = createWarmup(dec, options, utt);
+  const calls = createCallQueue();
+  let closed = false;
+  let released = false;
 
   const release = (): void => {
     if (released) return;
     released = true;
-    options.release(healthy);
+    options.release(calls.state.healthy);
   };
-
   return {
     accept(pcm) {
       if (closed || pcm.length === 0) return;
-      assertIdle();
-      guard(() => {
-        for (const part of admit(pcm)) dec.process(part);
+      calls.sync(() => {
+        for (const part of warmup.admit(pcm)) dec.process(part);
       });
     },
     acceptAsync(pcm) {
       if (closed || pcm.length === 0) return Promise.resolve();
-      return enqueue(async () => {
+      return calls.async(async () => {
         if (closed) return;
-        for (const part of admit(pcm)) await dec.processAsync(part);
+        for (const part of warmup.admit(pcm)) await dec.processAsync(part);
       });
     },
     partial() {
-      if (closed || !inUtt) return null;
-      assertIdle();
-      const r = guard(() => dec.result(uttStart / sampleRate, false));
+      if (closed || !utt.open) return null;
+      const r = calls.sync(() => dec.result(utt.start / sampleRate, false));
       return r.words.length > 0 ? r : null;
     },
     finalizeUtterance() {
       if (closed) return EMPTY;
-      assertIdle();
-      return guard(() => {
-        for (const part of admitPending()) dec.process(part);
-        if (!inUtt) return EMPTY;
+      return calls.sync(() => {
+        for (const part of warmup.admitPending()) dec.process(part);
+        if (!utt.open) return EMPTY;
         dec.endUtt();
-        inUtt = false;
-        return dec.result(uttStart / sampleRate, true);
+        utt.open = false;
+        return dec.result(utt.start / sampleRate, true);
       });
     },
     finalizeUtteranceAsync() {
       if (closed) return Promise.resolve(EMPTY);
-      return enqueue(async () => {
+      return calls.async(async () => {
         if (closed) return EMPTY;
-        for (const part of admitPending()) await dec.processAsync(part);
-        if (!inUtt) return EMPTY;
+        for (const part of warmup.admitPending()) await dec.processAsync(part);
+        if (!utt.open) return EMPTY;
         await dec.endUttAsync();
-        inUtt = false;
-        return dec.resultAsync(uttStart / sampleRate, true);
+        utt.open = false;
+        return dec.resultAsync(utt.start / sampleRate, true);
       });
     },
     close() {
       if (closed) return;
       closed = true;
-      if (inFlight === 0 && !inUtt) return release();
+      if (calls.idle && !utt.open) return release();
       // The decoder goes back only once the pending call has finished with it; an open
       // utterance is ended off the event loop so a pooled decoder starts clean.
-      void queue
+      void calls.drained()
         .then(async () => {
-          if (inUtt) {
-            inUtt = false;
+          if (utt.open) {
+            utt.open = false;
             await dec.endUttAsync();
           }
         })
         .catch(() => {
-          healthy = false;
+          calls.state.healthy = false;
         })
         .finally(release);
     },
