@@ -257,14 +257,22 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     timer.unref();
   };
 
-  /** Recovery is a pass of its own, before the first claim: a job claimed first would be put back in the queue by it and run twice. */
+  /**
+   * Recovery is a pass of its own, before the first claim: a job claimed first would be put back in
+   * the queue by it and run twice. A full disk postpones it to the first pass with room; any other
+   * failure means the runner did not start.
+   */
   const recover = (): Promise<void> => passes.exclusive(async () => {
     try {
       const recovered = await store.recoverInterrupted();
       if (recovered) logger.warn({ recovered }, 'jobs interrupted by a previous exit were queued again');
     } catch (err) {
-      if (!isOutOfSpace(err)) throw err;
-      recoverPending = true;
+      if (isOutOfSpace(err)) {
+        recoverPending = true;
+        return;
+      }
+      started = false;
+      throw err;
     }
   });
 
@@ -276,12 +284,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async start() {
       if (started || options.concurrency <= 0) return;
       started = true;
-      try {
-        await recover();
-      } catch (err) {
-        started = false;
-        throw err;
-      }
+      await recover();
       pump();
       schedule();
     },

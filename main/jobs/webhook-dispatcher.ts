@@ -203,13 +203,19 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   const passes = createOnePass(pumpOnce, () => started);
   const pump = passes.request;
 
-  /** Recovery is a pass of its own, before the first claim: a delivery claimed first would be put back to pending by it and sent twice. */
+  /**
+   * Recovery is a pass of its own, before the first claim: a delivery claimed first would be put back
+   * to pending by it and sent twice. On a full disk those deliveries wait for the next start; any
+   * other failure means the dispatcher did not start.
+   */
   const recoverAtStart = (): Promise<void> => passes.exclusive(async () => {
     try {
       await store.recoverInterrupted();
       recoveredAt = Date.now();
     } catch (err) {
-      if (!isOutOfSpace(err)) throw err;
+      if (isOutOfSpace(err)) return;
+      started = false;
+      throw err;
     }
   });
 
@@ -221,12 +227,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     async start(): Promise<void> {
       if (started) return;
       started = true;
-      try {
-        await recoverAtStart();
-      } catch (err) {
-        started = false;
-        throw err;
-      }
+      await recoverAtStart();
       const tick = (): void => {
         pump();
         timer = setTimeout(tick, pollMs);

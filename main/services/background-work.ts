@@ -27,6 +27,17 @@ export interface WebhookSubject {
   state: ResourceState;
 }
 
+/** The webhook subject whose state is the status of the record a store holds (nothing once it is deleted). */
+export function storedStatus(subject: string, store: { get(accountId: string, id: string): Promise<{ status: string } | undefined> }): WebhookSubject {
+  return {
+    subject,
+    state: async (accountId, id) => {
+      const record = await store.get(accountId, id);
+      return record ? { status: record.status } : undefined;
+    },
+  };
+}
+
 /** The subject of an event name: `note_generation.succeeded` is about `note_generation`. */
 export function subjectOf(event: string): string {
   const dot = event.indexOf('.');

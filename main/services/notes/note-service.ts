@@ -8,7 +8,7 @@ import { validateNoteTemplate } from '../templates/template-service.js';
 import { createNoteSigning, signatureOf, type AddendumView, type NoteSigning, type SignatureView } from './note-signing.js';
 import { checkFidelity, fidelitySourcesOf, type FidelityFlag } from './fidelity.js';
 import { unsureSourceItem } from './unsure-source.js';
-import type { ServiceJob, WebhookSubject } from '../background-work.js';
+import { storedStatus, type ServiceJob, type WebhookSubject } from '../background-work.js';
 
 /**
  * The contract's note view (`GET /v1/notes/{noteId}`), plus `error` for failed notes and, as
@@ -229,12 +229,4 @@ export function noteJobs(service: Pick<NoteService, 'generate' | 'fail'>): Servi
 }
 
 /** What a note's webhook events (`note_generation.*`) re-read before each attempt: its status, or nothing once deleted. */
-export function noteWebhooks(store: Pick<NoteStore, 'get'>): WebhookSubject {
-  return {
-    subject: NOTE_JOB,
-    state: async (accountId, id) => {
-      const note = await store.get(accountId, id);
-      return note ? { status: note.status } : undefined;
-    },
-  };
-}
+export const noteWebhooks = (store: Pick<NoteStore, 'get'>): WebhookSubject => storedStatus(NOTE_JOB, store);

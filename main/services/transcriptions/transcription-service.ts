@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Announcement, BlobStore, Page, TranscriptionRecord, TranscriptionStore } from '../storage.js';
 import { DomainError, invalidRequest, notFound, isOutOfSpace } from '../errors.js';
 import type { EngineSettingsService } from './engine-settings.js';
-import type { ServiceJob, WebhookSubject } from '../background-work.js';
+import { storedStatus, type ServiceJob, type WebhookSubject } from '../background-work.js';
 
 /** Options of a V2 upload (API-DECISIONS "Transcriptions"). */
 export interface TranscriptionOptions {
@@ -254,15 +254,7 @@ export function transcriptionJobs(service: Pick<TranscriptionService, 'process' 
 }
 
 /** What a transcription's webhook events (`audio_transcription.*`) re-read before each attempt: its status, or nothing once deleted. */
-export function transcriptionWebhooks(store: Pick<TranscriptionStore, 'get'>): WebhookSubject {
-  return {
-    subject: TRANSCRIPTION_JOB,
-    state: async (accountId, id) => {
-      const t = await store.get(accountId, id);
-      return t ? { status: t.status } : undefined;
-    },
-  };
-}
+export const transcriptionWebhooks = (store: Pick<TranscriptionStore, 'get'>): WebhookSubject => storedStatus(TRANSCRIPTION_JOB, store);
 
 /** Lower-cased MIME type without parameters; 415 unless it is an accepted audio type. */
 export function normaliseAudioType(contentType: string | undefined): string {
