@@ -4,6 +4,11 @@ import { ModelImportBody, ModelList, ModelPullView, ModelVerifyResult, ModelView
 import type { ModelService } from '../../services/models/model-service.js';
 
 const Model = IdParam('modelId');
+const tags = ['Models'];
+
+/** What every route on one model shares: its path under `/v1/models/:modelId`, the tag and the id parameter. */
+const onModel = <M extends 'get' | 'post' | 'delete'>(method: M, suffix: '' | '/pull' | '/verify', operationId: string, summary: string) =>
+  ({ method, path: `/v1/models/:modelId${suffix}`, operationId, tags, summary, params: Model });
 
 /**
  * The model manager (`/v1/models`): the catalog with what is installed on this device, downloads
@@ -12,7 +17,6 @@ const Model = IdParam('modelId');
  * installs, cancels and removes them (issue 29: any account could pull or remove the device's models).
  */
 export function registerModelRoutes(registry: RouteRegistry, deps: { models: ModelService }): void {
-  const tags = ['Models'];
   registry.add(
     {
       method: 'get', path: '/v1/models', operationId: 'listModels', tags, summary: 'Recommended and installed models',
@@ -30,15 +34,12 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
     ({ body }) => deps.models.importFrom(body.path, body.id),
   );
   registry.add(
-    {
-      method: 'get', path: '/v1/models/:modelId', operationId: 'getModel', tags, summary: 'One model', params: Model,
-      envelope: 'standard', success: { status: 200, description: 'The model', schema: ModelView }, errors: [404],
-    },
+    { ...onModel('get', '', 'getModel', 'One model'), envelope: 'standard', success: { status: 200, description: 'The model', schema: ModelView }, errors: [404] },
     ({ params }) => deps.models.get(params.modelId),
   );
   registry.add(
     {
-      method: 'delete', path: '/v1/models/:modelId', operationId: 'removeModel', tags, summary: 'Remove an installed model', params: Model,
+      ...onModel('delete', '', 'removeModel', 'Remove an installed model'),
       description: 'Deletes the model\'s files (and a download in progress). 409 while a live session uses it. The hashes pinned at its first download are kept, so installing it again must give the same files.',
       envelope: 'delete', success: { status: 200, description: 'Removed' }, errors: [404, 409], operator: true,
     },
@@ -46,7 +47,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
   );
   registry.add(
     {
-      method: 'post', path: '/v1/models/:modelId/pull', operationId: 'pullModel', tags, summary: 'Download a catalog model', params: Model,
+      ...onModel('post', '/pull', 'pullModel', 'Download a catalog model'),
       description: 'Queues the download as a durable job and answers at once; follow it with `GET /v1/models/{modelId}/pull`. Refused with 507 when the disk cannot hold it. Resumes what an interrupted or cancelled download left. A download already under way is returned as it is.',
       envelope: 'standard', success: { status: 202, description: 'The download', schema: ModelPullView }, errors: [400, 404, 409, 507], operator: true,
     },
@@ -54,14 +55,14 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
   );
   registry.add(
     {
-      method: 'get', path: '/v1/models/:modelId/pull', operationId: 'getModelPull', tags, summary: 'Progress of a model\'s latest download', params: Model,
+      ...onModel('get', '/pull', 'getModelPull', 'Progress of a model\'s latest download'),
       envelope: 'standard', success: { status: 200, description: 'The download', schema: ModelPullView }, errors: [404],
     },
     ({ params }) => deps.models.latestPull(params.modelId),
   );
   registry.add(
     {
-      method: 'delete', path: '/v1/models/:modelId/pull', operationId: 'cancelModelPull', tags, summary: 'Cancel a model download', params: Model,
+      ...onModel('delete', '/pull', 'cancelModelPull', 'Cancel a model download'),
       description: 'Stops a queued or running download. What it fetched stays, so pulling again resumes.',
       envelope: 'standard', success: { status: 200, description: 'The download, cancelled', schema: ModelPullView }, errors: [404, 409], operator: true,
     },
@@ -69,7 +70,7 @@ export function registerModelRoutes(registry: RouteRegistry, deps: { models: Mod
   );
   registry.add(
     {
-      method: 'post', path: '/v1/models/:modelId/verify', operationId: 'verifyModel', tags, summary: 'Check an installed model\'s files against their recorded hashes', params: Model,
+      ...onModel('post', '/verify', 'verifyModel', 'Check an installed model\'s files against their recorded hashes'),
       envelope: 'standard', success: { status: 200, description: 'Per-file result', schema: ModelVerifyResult }, errors: [404],
     },
     ({ params }) => deps.models.verify(params.modelId),
