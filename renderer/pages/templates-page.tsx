@@ -35,7 +35,11 @@ export function TemplatesPage() {
   const [error, setError] = useState<string>();
   const [message, setMessage] = useState<string>();
   const [dragFrom, setDragFrom] = useState<SectionPath | null>(null);
-  const [sample, setSample] = useState(SAMPLE_TRANSCRIPT);
+  // The preview reads the open visit's own conversation when it has one: a template is judged on
+  // the physician's encounters, not only on a made-up one.
+  const visitTranscript = useNotes((s) => s.transcript);
+  const [sample, setSample] = useState(() => (visitTranscript.trim() ? visitTranscript : SAMPLE_TRANSCRIPT));
+  const source = sample === SAMPLE_TRANSCRIPT ? 'sample' : sample === visitTranscript ? 'visit' : 'edited';
   const problems = useMemo(() => (draft ? validateTemplate(draft) : []), [draft]);
   const reload = useCallback(() => notes.getState().loadTemplates(), [notes]);
   const preview = useMemo(() => createTemplatePreview({ client: () => client }), [client]);
@@ -138,10 +142,16 @@ export function TemplatesPage() {
             {previewStatus === 'failed' && previewError && <ErrorMessage>{previewError}</ErrorMessage>}
             {previewMarkdown
               ? <MarkdownView markdown={previewMarkdown} label="Template preview" />
-              : <EmptyState title="The preview appears here.">A note written from a sample conversation with this template.</EmptyState>}
+              : <EmptyState title="The preview appears here.">A note written with this template from {source === 'visit' ? 'the open visit\'s transcript' : 'a sample conversation'}.</EmptyState>}
             <details>
-              <summary>Sample conversation</summary>
-              <label htmlFor="preview-sample" className="sr-only">Sample conversation for the preview</label>
+              <summary data-testid="preview-source">
+                {source === 'visit' ? 'Written from the open visit\'s transcript' : source === 'sample' ? 'Written from a sample conversation' : 'Written from the conversation below'}
+              </summary>
+              <div className="toolbar">
+                {visitTranscript.trim() && source !== 'visit' && <button type="button" onClick={() => setSample(visitTranscript)}>Use the open visit&apos;s transcript</button>}
+                {source !== 'sample' && <button type="button" onClick={() => setSample(SAMPLE_TRANSCRIPT)}>Use the sample conversation</button>}
+              </div>
+              <label htmlFor="preview-sample" className="sr-only">Conversation for the preview</label>
               <textarea id="preview-sample" rows={10} value={sample} onChange={(e) => setSample(e.target.value)} />
             </details>
           </aside>

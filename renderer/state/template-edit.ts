@@ -139,10 +139,25 @@ export function librarySection(t: NoteTemplate, item: LibrarySection): Section {
   return { id, type: 'heading', properties: { level: 2, text: item.title, hideIfEmpty: true }, children: [content] };
 }
 
-/** Appends a library section at the top level. */
+/** Where a top-level section stands in the library's order (its heading's title or its id), if it came from there. */
+function libraryRank(s: Section): number | undefined {
+  const heading = s.type === 'heading' ? s.properties.text.trim().toLowerCase() : undefined;
+  const rank = SECTION_LIBRARY.findIndex((item) => item.title.toLowerCase() === heading || s.id === item.key || s.id.startsWith(`${item.key}-`));
+  return rank < 0 ? undefined : rank;
+}
+
+/**
+ * Adds a library section at the top level where a clinician expects it: before the first section
+ * that comes later in a note (Allergies before Plan, not after it); sections of the physician's
+ * own making keep their place and are stepped over.
+ */
 export function addLibrarySection(t: NoteTemplate, key: string): NoteTemplate {
-  const item = SECTION_LIBRARY.find((x) => x.key === key);
-  return item ? { ...t, sections: [...t.sections, librarySection(t, item)] } : t;
+  const rank = SECTION_LIBRARY.findIndex((x) => x.key === key);
+  if (rank < 0) return t;
+  const added = librarySection(t, SECTION_LIBRARY[rank]!);
+  const at = t.sections.findIndex((s) => (libraryRank(s) ?? -1) > rank);
+  const sections = at < 0 ? [...t.sections, added] : [...t.sections.slice(0, at), added, ...t.sections.slice(at)];
+  return { ...t, sections };
 }
 
 /** A template id made from its title ("Urgent care visit" -> "urgent-care-visit"). */

@@ -32,14 +32,24 @@ describe('template editing', () => {
     expect(titles(t)).toEqual(['History of present illness', 'Plan', 'Plan', 'Plan']);
   });
 
+  it('adds a common section where a note has it (before Plan), stepping over the physician\'s own sections', () => {
+    let t = blankTemplate();
+    t = addLibrarySection(addLibrarySection(t, 'allergies'), 'medications');
+    expect(titles(t)).toEqual(['History of present illness', 'Medications', 'Allergies', 'Plan']);
+    t = addLibrarySection(addLibrarySection(t, 'follow-up'), 'chief-complaint');
+    expect(titles(t)).toEqual(['Chief complaint', 'History of present illness', 'Medications', 'Allergies', 'Plan', 'Follow-up']);
+    const own = { ...t, sections: [...t.sections.slice(0, 4), { id: 'work-note', type: 'text' as const, prompt: 'Whether the patient may work', properties: { label: 'Fitness for work' } }, ...t.sections.slice(4)] };
+    expect(titles(addLibrarySection(own, 'exam'))).toEqual(['Chief complaint', 'History of present illness', 'Medications', 'Allergies', 'Fitness for work', 'Physical examination', 'Plan', 'Follow-up']);
+  });
+
   it('moves a dragged section to where it was dropped among its siblings', () => {
     let t = blankTemplate();
     t = addLibrarySection(addLibrarySection(t, 'allergies'), 'medications');
-    expect(titles(t)).toEqual(['History of present illness', 'Plan', 'Allergies', 'Medications']);
+    expect(titles(t)).toEqual(['History of present illness', 'Medications', 'Allergies', 'Plan']);
     t = moveSectionTo(t, [3], 0);
-    expect(titles(t)).toEqual(['Medications', 'History of present illness', 'Plan', 'Allergies']);
+    expect(titles(t)).toEqual(['Plan', 'History of present illness', 'Medications', 'Allergies']);
     t = moveSectionTo(t, [0], 2);
-    expect(titles(t)).toEqual(['History of present illness', 'Plan', 'Medications', 'Allergies']);
+    expect(titles(t)).toEqual(['History of present illness', 'Medications', 'Plan', 'Allergies']);
     expect(sameParent([0, 1], [0, 0])).toBe(true);
     expect(sameParent([0, 1], [1])).toBe(false);
   });
