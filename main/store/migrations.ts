@@ -1,4 +1,20 @@
 /**
+ * A table of one kind of account document (templates, macros): a JSON body under an id the account
+ * chose. SQLite keeps this text as the table's definition, so it must stay byte for byte as released.
+ */
+const accountDocuments = (table: string): string => `CREATE TABLE ${table} (
+    id TEXT NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );`;
+
+/** SQLite adds one column per ALTER TABLE statement: one statement per column, on lines of their own. */
+const addColumns = (table: string, ...columns: string[]): string => columns.map((c) => `ALTER TABLE ${table} ADD COLUMN ${c};`).join('\n  ');
+
+/**
  * Versioned schema migrations. Each entry runs once, in order, inside a transaction; the
  * applied version is kept in SQLite's `user_version`. Never edit a released migration: add one.
  */
@@ -38,14 +54,7 @@ export const MIGRATIONS: readonly string[] = [
     completed_at INTEGER
   );
   CREATE INDEX notes_account_created ON notes(account_id, created_at DESC, id DESC);
-  CREATE TABLE note_templates (
-    id TEXT NOT NULL,
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    body TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (account_id, id)
-  );
+  ${accountDocuments('note_templates')}
   CREATE TABLE transcriptions (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -118,14 +127,7 @@ export const MIGRATIONS: readonly string[] = [
     duration_ms INTEGER NOT NULL,
     PRIMARY KEY (delivery_id, attempt)
   );
-  CREATE TABLE macros (
-    id TEXT NOT NULL,
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    body TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (account_id, id)
-  );
+  ${accountDocuments('macros')}
   `,
   // 3: append-only audit trail, per-account retention settings
   `
@@ -161,11 +163,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 5: notes are drafts until signed; later changes are addenda (sealed). The trail names the signer.
   `
-  ALTER TABLE notes ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
-  ALTER TABLE notes ADD COLUMN signed_at INTEGER;
-  ALTER TABLE notes ADD COLUMN signed_by TEXT;
-  ALTER TABLE notes ADD COLUMN addenda TEXT;
-  ALTER TABLE audit_events ADD COLUMN signer TEXT;
+  ${addColumns('notes', 'version INTEGER NOT NULL DEFAULT 1', 'signed_at INTEGER', 'signed_by TEXT', 'addenda TEXT')}
+  ${addColumns('audit_events', 'signer TEXT')}
   `,
   // Installed models (device-wide), the hashes pinned at a model's first download (kept when it is
   // removed), downloads with their progress; each account's note engine; the engine and model that
@@ -237,9 +236,8 @@ export const MIGRATIONS: readonly string[] = [
   // 9 (issue 26): the chosen engine a note fell back from (engine names and why, no patient data);
   // per account, what to do when a chosen engine fails and the servers chosen per task (keys sealed).
   `
-  ALTER TABLE notes ADD COLUMN engine_fallback TEXT;
-  ALTER TABLE account_settings ADD COLUMN engine_failure TEXT;
-  ALTER TABLE account_settings ADD COLUMN engine_servers TEXT;
+  ${addColumns('notes', 'engine_fallback TEXT')}
+  ${addColumns('account_settings', 'engine_failure TEXT', 'engine_servers TEXT')}
   `,
   // 10 (issue 29): failed-key counters and lockouts (auth-failures-store.ts), as PostgreSQL's
   // auth_failures, so a restart does not hand a guesser a fresh set of tries.

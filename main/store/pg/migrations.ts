@@ -1,6 +1,17 @@
 import type pg from 'pg';
 import { inTransaction } from './sql.js';
 
+/** A table of one kind of account document (templates, macros): a JSON body under an id the account chose. */
+const accountDocuments = (table: string): string => `CREATE TABLE ${table} (
+    id TEXT COLLATE "C" NOT NULL,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    body TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (account_id, id)
+  );
+  CREATE INDEX ${table}_account_created ON ${table}(account_id, created_at DESC, id DESC);`;
+
 /**
  * PostgreSQL schema, versioned. The first entry is the SQLite schema at its version 7
  * (main/store/migrations.ts, all seven applied) less the model tables, which stay in each
@@ -54,24 +65,8 @@ export const PG_MIGRATIONS: readonly string[] = [
     engine_model TEXT
   );
   CREATE INDEX notes_account_created ON notes(account_id, created_at DESC, id DESC);
-  CREATE TABLE note_templates (
-    id TEXT COLLATE "C" NOT NULL,
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    body TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL,
-    PRIMARY KEY (account_id, id)
-  );
-  CREATE INDEX note_templates_account_created ON note_templates(account_id, created_at DESC, id DESC);
-  CREATE TABLE macros (
-    id TEXT COLLATE "C" NOT NULL,
-    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-    body TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    updated_at BIGINT NOT NULL,
-    PRIMARY KEY (account_id, id)
-  );
-  CREATE INDEX macros_account_created ON macros(account_id, created_at DESC, id DESC);
+  ${accountDocuments('note_templates')}
+  ${accountDocuments('macros')}
   CREATE TABLE transcriptions (
     id TEXT COLLATE "C" PRIMARY KEY,
     account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
