@@ -39,8 +39,6 @@ export interface AccountStore {
   deleteExpiredStreamTokens(now: number): Promise<void>;
 }
 
-export type NoteStatus = 'STATUS_PENDING' | 'STATUS_PROCESSING' | 'STATUS_DONE' | 'STATUS_FAILED';
-
 /** A later addition to a signed note. Patient data (the text). */
 export interface NoteAddendum {
   id: string;
@@ -49,6 +47,9 @@ export interface NoteAddendum {
   author: string;
   createdAt: number;
 }
+
+/** Where the job writing a note stands. */
+export type NoteStatus = 'STATUS_PENDING' | 'STATUS_PROCESSING' | 'STATUS_DONE' | 'STATUS_FAILED';
 
 export interface NoteRecord {
   id: string;
@@ -73,7 +74,6 @@ export interface NoteRecord {
   generatedBy?: { engine: string; model?: string; fallbackFrom?: { engine: string; model?: string; reason: string } } | null;
 }
 
-
 /** Cursor paging: items newest first; `cursor` is opaque to callers. */
 export interface Page<T> {
   items: T[];
@@ -88,12 +88,17 @@ export interface NoteWriteCondition {
   statusIn?: readonly NoteStatus[];
 }
 
-export interface NoteStore {
-  insert(note: NoteRecord): Promise<void>;
-  get(accountId: string, id: string): Promise<NoteRecord | undefined>;
-  /** Reads a note regardless of account: for the job runner only. */
-  getForJob(id: string): Promise<NoteRecord | undefined>;
-  list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteRecord>>;
+/** What the stores of resources a job works on (notes, transcriptions) share: rows scoped by account. */
+export interface ResourceStore<T> {
+  insert(record: T): Promise<void>;
+  get(accountId: string, id: string): Promise<T | undefined>;
+  /** Reads a record regardless of account: for the job runner only. */
+  getForJob(id: string): Promise<T | undefined>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<T>>;
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+export interface NoteStore extends ResourceStore<NoteRecord> {
   /**
    * Applies `changes`; with `only`, only while the stored note meets it. The check and the write
    * are one conditional statement, so of two racing changes the second sees the first's result
@@ -102,7 +107,6 @@ export interface NoteStore {
   update(
     id: string, changes: Partial<Omit<NoteRecord, 'id' | 'accountId' | 'request' | 'createdAt'>>, only?: NoteWriteCondition, announce?: Announcement,
   ): Promise<boolean>;
-  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 export interface TemplateRecord {
@@ -143,11 +147,7 @@ export interface TranscriptionRecord {
   completedAt: number | null;
 }
 
-export interface TranscriptionStore {
-  insert(record: TranscriptionRecord): Promise<void>;
-  get(accountId: string, id: string): Promise<TranscriptionRecord | undefined>;
-  getForJob(id: string): Promise<TranscriptionRecord | undefined>;
-  list(accountId: string, limit: number, cursor?: string): Promise<Page<TranscriptionRecord>>;
+export interface TranscriptionStore extends ResourceStore<TranscriptionRecord> {
   /**
    * Applies `changes`; with `only.statusIn`, only while the stored status is one of those, checked
    * by the statement that writes. True when a transcription was written.
@@ -156,7 +156,6 @@ export interface TranscriptionStore {
     id: string, changes: Partial<Omit<TranscriptionRecord, 'id' | 'accountId' | 'createdAt'>>, only?: { statusIn?: readonly TranscriptionStatus[] },
     announce?: Announcement,
   ): Promise<boolean>;
-  delete(accountId: string, id: string): Promise<boolean>;
 }
 
 /** Audio and other large payloads, addressed by an opaque key. */

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import type { NoteRecord, NoteStore } from '../services/storage.js';
-import { createPager } from './paging.js';
+import { createRowReads } from './paging.js';
 import type { FieldCipher } from './crypto/field-cipher.js';
 import { NOTE_COLUMNS, noteFromRow, sealNoteColumn, type NOTE_SEALED, type NoteRow } from './rows/notes.js';
 import { createOutboxWriter } from './outbox.js';
@@ -12,9 +12,6 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
     `INSERT INTO notes (id, account_id, status, request, markdown, json, error, created_at, started_at, completed_at, version, signed_at, signed_by, addenda)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
-  const get = db.prepare('SELECT * FROM notes WHERE account_id = ? AND id = ?');
-  const getAny = db.prepare('SELECT * FROM notes WHERE id = ?');
-  const page = createPager<NoteRow>(db, 'notes');
   const del = db.prepare('DELETE FROM notes WHERE account_id = ? AND id = ?');
   const announced = createOutboxWriter(db, 'notes');
   return {
@@ -22,15 +19,7 @@ export function createNoteStore(db: Db, cipher: FieldCipher): NoteStore {
         void insert.run(n.id, n.accountId, n.status, seal('request', n.id, JSON.stringify(n.request)), seal('markdown', n.id, n.markdown),
           seal('json', n.id, n.json === null ? null : JSON.stringify(n.json)), n.error, n.createdAt, n.startedAt, n.completedAt,
           n.version, n.signedAt, n.signedBy, n.addenda.length ? seal('addenda', n.id, JSON.stringify(n.addenda)) : null),
-      get: async (accountId, id) => {
-        const row = get.get(accountId, id) as NoteRow | undefined;
-        return row ? noteFromRow(cipher, row) : undefined;
-      },
-      getForJob: async (id) => {
-        const row = getAny.get(id) as NoteRow | undefined;
-        return row ? noteFromRow(cipher, row) : undefined;
-      },
-      list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => noteFromRow(cipher, r)),
+      ...createRowReads<NoteRow, NoteRecord>(db, 'notes', (r) => noteFromRow(cipher, r)),
       update: async (id, changes, only, announce) => {
         const sets: string[] = [];
         const values: unknown[] = [];

@@ -1,4 +1,4 @@
-import type { Page } from '../services/storage.js';
+import type { Page, ResourceStore } from '../services/storage.js';
 import type { Db } from './database.js';
 import { invalidRequest } from '../services/errors.js';
 
@@ -45,5 +45,23 @@ export function createPager<Row extends { created_at: number; id: string }>(db: 
       rows = after.all(accountId, c.createdAt, c.createdAt, c.id, limit + 1) as Row[];
     } else rows = first.all(accountId, limit + 1) as Row[];
     return pageOf(rows, limit, map, (r) => [r.created_at, r.id]);
+  };
+}
+
+/**
+ * The reads of a resource table (notes, transcriptions): one row of an account, one row by id for
+ * the job working on it, and newest-first pages, each row read through `fromRow`.
+ */
+export function createRowReads<Row extends { created_at: number; id: string }, T>(
+  db: Db, table: string, fromRow: (row: Row) => T,
+): Pick<ResourceStore<T>, 'get' | 'getForJob' | 'list'> {
+  const get = db.prepare(`SELECT * FROM ${table} WHERE account_id = ? AND id = ?`);
+  const getAny = db.prepare(`SELECT * FROM ${table} WHERE id = ?`);
+  const page = createPager<Row>(db, table);
+  const read = (row: Row | undefined): T | undefined => (row ? fromRow(row) : undefined);
+  return {
+    get: async (accountId, id) => read(get.get(accountId, id) as Row | undefined),
+    getForJob: async (id) => read(getAny.get(id) as Row | undefined),
+    list: async (accountId, limit, cursor) => page(accountId, limit, cursor, fromRow),
   };
 }

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 import type { TranscriptionRecord, TranscriptionStore } from '../services/storage.js';
-import { createPager } from './paging.js';
+import { createRowReads } from './paging.js';
 import type { FieldCipher } from './crypto/field-cipher.js';
 import {
   TRANSCRIPTION_COLUMNS, TRANSCRIPTION_JSON_FIELDS, sealTranscriptionField, transcriptionFromRow, type TranscriptionRow,
@@ -14,24 +14,13 @@ export function createTranscriptionStore(db: Db, cipher: FieldCipher): Transcrip
     `INSERT INTO transcriptions (id, account_id, status, options, audio_blob, audio_type, result, error, created_at, updated_at, started_at, completed_at)
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
-  const get = db.prepare('SELECT * FROM transcriptions WHERE account_id = ? AND id = ?');
-  const getAny = db.prepare('SELECT * FROM transcriptions WHERE id = ?');
-  const page = createPager<TranscriptionRow>(db, 'transcriptions');
   const del = db.prepare('DELETE FROM transcriptions WHERE account_id = ? AND id = ?');
   const announced = createOutboxWriter(db, 'transcriptions');
   return {
     insert: async (t) =>
       void insert.run(t.id, t.accountId, t.status, seal('options', t.id, t.options), t.audioBlob, t.audioType,
         t.result === null ? null : seal('result', t.id, t.result), t.error, t.createdAt, t.updatedAt, t.startedAt, t.completedAt),
-    get: async (accountId, id) => {
-      const row = get.get(accountId, id) as TranscriptionRow | undefined;
-      return row ? transcriptionFromRow(cipher, row) : undefined;
-    },
-    getForJob: async (id) => {
-      const row = getAny.get(id) as TranscriptionRow | undefined;
-      return row ? transcriptionFromRow(cipher, row) : undefined;
-    },
-    list: async (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => transcriptionFromRow(cipher, r)),
+    ...createRowReads<TranscriptionRow, TranscriptionRecord>(db, 'transcriptions', (r) => transcriptionFromRow(cipher, r)),
     update: async (id, changes, only, announce) => {
       const sets: string[] = [];
       const values: unknown[] = [];

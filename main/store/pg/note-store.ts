@@ -1,14 +1,13 @@
 import type { NoteRecord, NoteStore } from '../../services/storage.js';
 import type { FieldCipher } from '../crypto/field-cipher.js';
 import { NOTE_COLUMNS, noteFromRow, sealNoteColumn, type NOTE_SEALED, type NoteRow } from '../rows/notes.js';
-import { createPgPager } from './paging.js';
+import { createPgRowReads } from './paging.js';
 import type { Sql } from './sql.js';
-import { updateAnnounced } from './outbox.js';
+import { updateRow } from './outbox.js';
 
 /** PostgreSQL implementation of the notes port; request, markdown, json and addenda are stored encrypted. */
 export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
   const seal = (column: keyof typeof NOTE_SEALED, id: string, text: string | null): string | null => sealNoteColumn(cipher, column, id, text);
-  const page = createPgPager<NoteRow>(sql, 'notes');
   return {
     // As in SQLite, the engine is recorded by the update that writes the note, not at insert.
     async insert(n) {
@@ -22,15 +21,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
         ],
       );
     },
-    async get(accountId, id) {
-      const row = (await sql.query<NoteRow>('SELECT * FROM notes WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
-      return row ? noteFromRow(cipher, row) : undefined;
-    },
-    async getForJob(id) {
-      const row = (await sql.query<NoteRow>('SELECT * FROM notes WHERE id = $1', [id])).rows[0];
-      return row ? noteFromRow(cipher, row) : undefined;
-    },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, (r) => noteFromRow(cipher, r)),
+    ...createPgRowReads<NoteRow, NoteRecord>(sql, 'notes', (r) => noteFromRow(cipher, r)),
     async update(id, changes, only, announce) {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -53,20 +44,7 @@ export function createPgNoteStore(sql: Sql, cipher: FieldCipher): NoteStore {
         else if (field === 'addenda') set(column, seal('addenda', id, JSON.stringify(value ?? [])));
         else set(column, value);
       }
-      if (!sets.length) return false;
-      values.push(id);
-      let where = `id = $${values.length}`;
-      // The condition is part of the statement that writes: of two racing changes, the second
-      // waits for the first's row lock, re-checks the committed row and writes nothing.
-      if (only?.version !== undefined) {
-        values.push(only.version);
-        where += ` AND version = $${values.length}`;
-      }
-      if (only?.statusIn) {
-        values.push(only.statusIn);
-        where += ` AND status = ANY($${values.length}::text[])`;
-      }
-      return updateAnnounced(sql, `UPDATE notes SET ${sets.join(', ')} WHERE ${where}`, values, announce);
+      return updateRow(sql, 'notes', sets, values, id, only, announce);
     },
     async delete(accountId, id) {
       return (await sql.query('DELETE FROM notes WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;

@@ -17,3 +17,27 @@ export async function updateAnnounced(sql: Sql, update: string, values: unknown[
   const event = [`evt_${randomUUID().replace(/-/g, '')}`, announce.event, announce.requestUrl ?? null, Date.now()];
   return (await sql.query(statement, [...values, ...event])).rowCount > 0;
 }
+
+/**
+ * Writes `sets` (placeholders numbered after `values`) to one row of `table`, only while it still
+ * has the version and one of the statuses `only` names: the condition is part of the statement
+ * that writes, so of two racing changes the second waits for the first's row lock, re-checks the
+ * committed row and writes nothing. False when there is nothing to write or no row was written.
+ */
+export async function updateRow(
+  sql: Sql, table: string, sets: string[], values: unknown[], id: string,
+  only: { version?: number; statusIn?: readonly string[] } | undefined, announce: Announcement | undefined,
+): Promise<boolean> {
+  if (!sets.length) return false;
+  values.push(id);
+  let where = `id = $${values.length}`;
+  if (only?.version !== undefined) {
+    values.push(only.version);
+    where += ` AND version = $${values.length}`;
+  }
+  if (only?.statusIn) {
+    values.push(only.statusIn);
+    where += ` AND status = ANY($${values.length}::text[])`;
+  }
+  return updateAnnounced(sql, `UPDATE ${table} SET ${sets.join(', ')} WHERE ${where}`, values, announce);
+}

@@ -1,4 +1,4 @@
-import type { Page } from '../../services/storage.js';
+import type { Page, ResourceStore } from '../../services/storage.js';
 import { invalidRequest } from '../../services/errors.js';
 import { decodeCursor, pageOf } from '../paging.js';
 import type { Sql } from './sql.js';
@@ -20,5 +20,21 @@ export function createPgPager<Row extends { created_at: number; id: string }>(sq
       ({ rows } = await sql.query<Row>(after, [accountId, c.createdAt, c.id, limit + 1]));
     } else ({ rows } = await sql.query<Row>(first, [accountId, limit + 1]));
     return pageOf(rows, limit, map, (r) => [r.created_at, r.id]);
+  };
+}
+
+/**
+ * The reads of a resource table (notes, transcriptions) on PostgreSQL: one row of an account, one
+ * row by id for the job working on it, and newest-first pages, each row read through `fromRow`.
+ */
+export function createPgRowReads<Row extends { created_at: number; id: string }, T>(
+  sql: Sql, table: string, fromRow: (row: Row) => T,
+): Pick<ResourceStore<T>, 'get' | 'getForJob' | 'list'> {
+  const page = createPgPager<Row>(sql, table);
+  const read = (row: Row | undefined): T | undefined => (row ? fromRow(row) : undefined);
+  return {
+    get: async (accountId, id) => read((await sql.query<Row>(`SELECT * FROM ${table} WHERE account_id = $1 AND id = $2`, [accountId, id])).rows[0]),
+    getForJob: async (id) => read((await sql.query<Row>(`SELECT * FROM ${table} WHERE id = $1`, [id])).rows[0]),
+    list: (accountId, limit, cursor) => page(accountId, limit, cursor, fromRow),
   };
 }

@@ -3,15 +3,13 @@ import type { FieldCipher } from '../crypto/field-cipher.js';
 import {
   TRANSCRIPTION_COLUMNS, TRANSCRIPTION_JSON_FIELDS, sealTranscriptionField, transcriptionFromRow, type TranscriptionRow,
 } from '../rows/transcriptions.js';
-import { createPgPager } from './paging.js';
+import { createPgRowReads } from './paging.js';
 import type { Sql } from './sql.js';
-import { updateAnnounced } from './outbox.js';
+import { updateRow } from './outbox.js';
 
 /** PostgreSQL implementation of the transcriptions port; options and result are stored encrypted. */
 export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): TranscriptionStore {
   const seal = (field: string, id: string, value: unknown): string => sealTranscriptionField(cipher, field, id, value);
-  const toRecord = (r: TranscriptionRow): TranscriptionRecord => transcriptionFromRow(cipher, r);
-  const page = createPgPager<TranscriptionRow>(sql, 'transcriptions');
   return {
     async insert(t) {
       await sql.query(
@@ -23,15 +21,7 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
         ],
       );
     },
-    async get(accountId, id) {
-      const row = (await sql.query<TranscriptionRow>('SELECT * FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
-      return row ? toRecord(row) : undefined;
-    },
-    async getForJob(id) {
-      const row = (await sql.query<TranscriptionRow>('SELECT * FROM transcriptions WHERE id = $1', [id])).rows[0];
-      return row ? toRecord(row) : undefined;
-    },
-    list: (accountId, limit, cursor) => page(accountId, limit, cursor, toRecord),
+    ...createPgRowReads<TranscriptionRow, TranscriptionRecord>(sql, 'transcriptions', (r) => transcriptionFromRow(cipher, r)),
     async update(id, changes, only, announce) {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -41,15 +31,8 @@ export function createPgTranscriptionStore(sql: Sql, cipher: FieldCipher): Trans
         values.push(TRANSCRIPTION_JSON_FIELDS.has(field) && value !== null ? seal(field, id, value) : value);
         sets.push(`${column} = $${values.length}`);
       }
-      if (!sets.length) return false;
-      values.push(id);
-      let where = `id = $${values.length}`;
-      // Checked by the statement that writes, as for notes (./note-store.ts).
-      if (only?.statusIn) {
-        values.push(only.statusIn);
-        where += ` AND status = ANY($${values.length}::text[])`;
-      }
-      return updateAnnounced(sql, `UPDATE transcriptions SET ${sets.join(', ')} WHERE ${where}`, values, announce);
+      // Only while the stored status is one of `only.statusIn`, checked by the statement that writes.
+      return updateRow(sql, 'transcriptions', sets, values, id, only, announce);
     },
     async delete(accountId, id) {
       return (await sql.query('DELETE FROM transcriptions WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount > 0;
