@@ -67,14 +67,17 @@ export const KEY_CACHE_MS = 5_000;
 /** Verified keys kept at once (a bound, not an expected size: entries come only from right keys). */
 const KEY_CACHE_MAX = 10_000;
 
-export function createAccountService(deps: {
-  store: AccountStore;
-  /** Account ids holding the operator role by configuration (CLINDOC_OPERATOR_ACCOUNTS). */
-  operators?: readonly string[];
-  now?: () => number;
-}): AccountService {
-  const { store } = deps;
-  const now = deps.now ?? Date.now;
+const sameHash = (a: string, b: string): boolean => {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * The API-key check: verified keys trusted for KEY_CACHE_MS without a lookup, last-used times
+ * written at most every KEY_TOUCH_INTERVAL_MS, and revocation that empties the cache of that key.
+ */
+function createKeyCheck(store: AccountStore, now: () => number): Pick<AccountService, 'authenticate' | 'revokeKey'> {
   /** When each key's last-used time was last written by this process. */
   const touchedAt = new Map<string, number>();
   /** Verified keys by the hash of their secret, until when they are trusted without a lookup. */
@@ -88,44 +91,7 @@ export function createAccountService(deps: {
     revocations++;
     for (const [secretHash, entry] of verified) if (entry.keyId === keyId) verified.delete(secretHash);
   };
-  /** The ensureLocalAccount call in progress, so calls run one after another. */
-  let ensuring: Promise<unknown> = Promise.resolve();
-
-  const createKey = async (accountId: string): Promise<CreatedKey> => {
-    if (!(await store.getAccount(accountId))) throw notFound('account');
-    const keyId = `key_${randomBytes(8).toString('hex')}`;
-    const apiKey = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    await store.insertKey({ id: keyId, accountId, hash: hashSecret(apiKey), createdAt: now(), revokedAt: null, lastUsedAt: null });
-    return { keyId, apiKey };
-  };
-
-  const configuredOperators = new Set(deps.operators ?? []);
-  const createAccount = async (name: string, options: { operator?: boolean } = {}): Promise<{ account: AccountRecord } & CreatedKey> => {
-    const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 200) throw invalidRequest('name: must be 1 to 200 characters');
-    const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now(), operator: options.operator ?? false };
-    await store.createAccount(account);
-    return { account, ...(await createKey(account.id)) };
-  };
-
-  const sameHash = (a: string, b: string): boolean => {
-    const x = Buffer.from(a, 'hex');
-    const y = Buffer.from(b, 'hex');
-    return x.length === y.length && timingSafeEqual(x, y);
-  };
-
   return {
-    createAccount,
-    listAccounts: () => store.listAccounts(),
-    async isOperator(accountId) {
-      // Read at each installation-wide action (rare), so a role granted or withdrawn applies at once.
-      return configuredOperators.has(accountId) || (await store.getAccount(accountId))?.operator === true;
-    },
-    async setOperator(accountId, operator) {
-      if (!(await store.setOperator(accountId, operator))) throw notFound('account');
-    },
-    createKey,
-    listKeys: (accountId) => store.listKeys(accountId),
     async revokeKey(keyId) {
       touchedAt.delete(keyId);
       forget(keyId);
@@ -163,6 +129,12 @@ export function createAccountService(deps: {
       }
       return { accountId: key.accountId, keyId: key.keyId };
     },
+  };
+}
+
+/** Short-lived tokens for one account's streaming socket, each dying with the key that issued it. */
+function createStreamTokens(store: AccountStore, now: () => number): Pick<AccountService, 'issueStreamToken' | 'authenticateStreamToken'> {
+  return {
     async issueStreamToken(principal, ttlSeconds) {
       const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
       const expiresAt = now() + ttlSeconds * 1000;
@@ -181,6 +153,51 @@ export function createAccountService(deps: {
       if (!key || key.revokedAt !== null) throw unauthorized('invalid or expired streaming token');
       return { accountId: found.accountId, keyId: found.keyId };
     },
+  };
+}
+
+export function createAccountService(deps: {
+  store: AccountStore;
+  /** Account ids holding the operator role by configuration (CLINDOC_OPERATOR_ACCOUNTS). */
+  operators?: readonly string[];
+  now?: () => number;
+}): AccountService {
+  const { store } = deps;
+  const now = deps.now ?? Date.now;
+  /** The ensureLocalAccount call in progress, so calls run one after another. */
+  let ensuring: Promise<unknown> = Promise.resolve();
+
+  const createKey = async (accountId: string): Promise<CreatedKey> => {
+    if (!(await store.getAccount(accountId))) throw notFound('account');
+    const keyId = `key_${randomBytes(8).toString('hex')}`;
+    const apiKey = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    await store.insertKey({ id: keyId, accountId, hash: hashSecret(apiKey), createdAt: now(), revokedAt: null, lastUsedAt: null });
+    return { keyId, apiKey };
+  };
+
+  const configuredOperators = new Set(deps.operators ?? []);
+  const createAccount = async (name: string, options: { operator?: boolean } = {}): Promise<{ account: AccountRecord } & CreatedKey> => {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 200) throw invalidRequest('name: must be 1 to 200 characters');
+    const account: AccountRecord = { id: `acct_${randomUUID().replace(/-/g, '')}`, name: trimmed, createdAt: now(), operator: options.operator ?? false };
+    await store.createAccount(account);
+    return { account, ...(await createKey(account.id)) };
+  };
+
+  return {
+    createAccount,
+    listAccounts: () => store.listAccounts(),
+    async isOperator(accountId) {
+      // Read at each installation-wide action (rare), so a role granted or withdrawn applies at once.
+      return configuredOperators.has(accountId) || (await store.getAccount(accountId))?.operator === true;
+    },
+    async setOperator(accountId, operator) {
+      if (!(await store.setOperator(accountId, operator))) throw notFound('account');
+    },
+    createKey,
+    listKeys: (accountId) => store.listKeys(accountId),
+    ...createKeyCheck(store, now),
+    ...createStreamTokens(store, now),
     ensureLocalAccount() {
       // Count-then-create spans two awaits: one check at a time keeps a second call from creating a second account.
       // The desktop's own account is its operator: the person at this computer installs and backs up.

@@ -108,6 +108,28 @@ const MAX_DELAY_FACTOR = 8;
 /** Account ids are attacker-chosen strings; only this much of one is kept as a key. */
 const MAX_ID_LENGTH = 200;
 
+/** Forgets idle counters once a map is full, so memory stays bounded whatever the number of clients. */
+function pruneCounters(map: Map<string, Counter>, t: number, windowMs: number): void {
+  if (map.size < MAX_ENTRIES) return;
+  for (const [key, c] of map) if (c.lockedUntil <= t && t - c.lastFailure >= windowMs) map.delete(key);
+  // Still nearly full: drop the oldest tenth (Map keeps insertion order), so the sweep runs once
+  // per thousand new clients, not on every one, and memory never grows without bound.
+  for (const key of map.keys()) {
+    if (map.size < MAX_ENTRIES * 0.9) break;
+    map.delete(key);
+  }
+}
+
+/** Whole seconds left of a counter's lockout (at least 1 while locked), 0 when not locked. */
+const remaining = (c: Counter | undefined, t: number): number => (c && c.lockedUntil > t ? Math.max(1, Math.ceil((c.lockedUntil - t) / 1000)) : 0);
+
+/** Adds `by` to a count, dropping it at zero. */
+function adjust(map: Map<string, number>, key: string, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
 /** Creates the in-memory throttle; `now` is milliseconds since the epoch (tests pass a fake clock). */
 export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now: () => number = Date.now): AuthThrottle {
   const l = { ...DEFAULT_AUTH_THROTTLE_LIMITS, ...limits };
@@ -117,29 +139,17 @@ export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now
   const accounts = new Map<string, Counter>();
   const pairKey = (address: string, accountId: string): string => `${address}\n${accountId.slice(0, MAX_ID_LENGTH)}`;
 
-  const idle = (c: Counter, t: number): boolean => c.lockedUntil <= t && t - c.lastFailure >= windowMs;
-  const prune = (map: Map<string, Counter>, t: number): void => {
-    if (map.size < MAX_ENTRIES) return;
-    for (const [key, c] of map) if (idle(c, t)) map.delete(key);
-    // Still nearly full: drop the oldest tenth (Map keeps insertion order), so the sweep runs once
-    // per thousand new clients, not on every one, and memory never grows without bound.
-    for (const key of map.keys()) {
-      if (map.size < MAX_ENTRIES * 0.9) break;
-      map.delete(key);
-    }
-  };
   /** The counter for `key`, its failures restarted when the window has passed. */
   const counter = (map: Map<string, Counter>, key: string, t: number): Counter => {
     let c = map.get(key);
     if (!c) {
-      prune(map, t);
+      pruneCounters(map, t, windowMs);
       c = { failures: 0, windowStart: t, lastFailure: 0, lockedUntil: 0, lockouts: 0 };
       map.set(key, c);
     }
     return ageCounter(c, t, windowMs);
   };
   const lock = (c: Counter, t: number): number => lockCounter(c, t, l);
-  const remaining = (c: Counter | undefined, t: number): number => (c && c.lockedUntil > t ? Math.max(1, Math.ceil((c.lockedUntil - t) / 1000)) : 0);
 
   // Checks in flight, by pair and by address, and the checks waiting for a place, by address.
   const inFlightPairs = new Map<string, number>();
@@ -152,11 +162,6 @@ export function createAuthThrottle(limits: Partial<AuthThrottleLimits> = {}, now
     const pairLeft = Math.max(1, l.maxFailures - failuresIn(pairs.get(pair), t));
     const addressLeft = Math.max(1, 5 * l.maxFailures - failuresIn(addresses.get(address), t));
     return (inFlightPairs.get(pair) ?? 0) < pairLeft && (inFlightAddresses.get(address) ?? 0) < addressLeft;
-  };
-  const adjust = (map: Map<string, number>, key: string, by: number): void => {
-    const n = (map.get(key) ?? 0) + by;
-    if (n > 0) map.set(key, n);
-    else map.delete(key);
   };
   const take = (address: string, pair: string): void => {
     adjust(inFlightPairs, pair, 1);

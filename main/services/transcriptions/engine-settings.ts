@@ -121,6 +121,35 @@ export interface EngineSettingsService {
 type Names = readonly string[] | (() => readonly string[]);
 const listOf = (names: Names): string[] => [...(typeof names === 'function' ? names() : names)];
 
+type Task = 'speech' | 'text';
+
+/** Loads a newly chosen model before it is saved; one that cannot load is refused and the previous one stays. */
+async function warmChoice(warm: ((task: Task, engine: string) => Promise<void>) | undefined, task: Task, engine: string, previous: string): Promise<void> {
+  try {
+    await warm?.(task, engine);
+  } catch (err) {
+    const why = err instanceof DomainError ? err.message : 'it could not be loaded';
+    throw new DomainError('engine_unavailable', `${engine} could not be loaded, so ${previous} stays in use: ${why}`);
+  }
+}
+
+/** Tests a server with a real call; a failure is refused with what happened and nothing is saved. */
+async function testChoice(testServer: ((task: Task, server: EngineServer) => Promise<void>) | undefined, task: Task, field: string, server: EngineServer): Promise<void> {
+  let host: string;
+  try {
+    host = new URL(server.url).host;
+  } catch {
+    host = '';
+  }
+  if (!/^https?:\/\/[^\s/]+/.test(server.url) || host === '') throw invalidRequest(`${field}.url: must be an http:// or https:// address`);
+  try {
+    await testServer?.(task, server);
+  } catch (err) {
+    const why = err instanceof DomainError ? err.message : 'it could not be reached';
+    throw new DomainError('invalid_request', `${field}: the server at ${host} failed a test request, so nothing was saved: ${why}`);
+  }
+}
+
 /**
  * Creates the engine-choice service. `available` lists what this device can run for speech (a
  * function when models may be installed at run time); `defaultEngine` is CLINDOC_ASR_ENGINE;
@@ -172,30 +201,8 @@ export function createEngineSettingsService(deps: {
     const shown = { ...(servers.notes ? { notes: serverView(servers.notes)! } : {}), ...(servers.speech ? { speech: serverView(servers.speech)! } : {}) };
     return { ...speech, available, clinicalLanguageModel, ...text, noteAvailable, ...failure, servers: shown };
   };
-  const load = async (task: 'speech' | 'text', engine: string, previous: string): Promise<void> => {
-    try {
-      await deps.warm?.(task, engine);
-    } catch (err) {
-      const why = err instanceof DomainError ? err.message : 'it could not be loaded';
-      throw new DomainError('engine_unavailable', `${engine} could not be loaded, so ${previous} stays in use: ${why}`);
-    }
-  };
-  /** Tests a server with a real call; a failure is refused with what happened and nothing is saved. */
-  const tryServer = async (task: 'speech' | 'text', field: string, server: EngineServer): Promise<void> => {
-    let host: string;
-    try {
-      host = new URL(server.url).host;
-    } catch {
-      host = '';
-    }
-    if (!/^https?:\/\/[^\s/]+/.test(server.url) || host === '') throw invalidRequest(`${field}.url: must be an http:// or https:// address`);
-    try {
-      await deps.testServer?.(task, server);
-    } catch (err) {
-      const why = err instanceof DomainError ? err.message : 'it could not be reached';
-      throw new DomainError('invalid_request', `${field}: the server at ${host} failed a test request, so nothing was saved: ${why}`);
-    }
-  };
+  const load = (task: 'speech' | 'text', engine: string, previous: string): Promise<void> => warmChoice(deps.warm, task, engine, previous);
+  const tryServer = (task: 'speech' | 'text', field: string, server: EngineServer): Promise<void> => testChoice(deps.testServer, task, field, server);
   const nameOf = (accountId: string, engine: string, server: EngineServer | undefined): string =>
     engine === ACCOUNT_SERVER && server ? accountServerName(accountId, server) : engine;
   return {
