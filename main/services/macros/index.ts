@@ -4,6 +4,7 @@
  * clinicians do to them, and replaces them with their expansions. See docs/macros.md.
  */
 import { createHash } from 'node:crypto';
+import type { MacroBody, MacroDefinition } from '../../../shared/api/schemas.js';
 import { invalidRequest, payloadTooLarge } from '../errors.js';
 import type { Candidate } from './detect.js';
 import { findCandidates } from './detect.js';
@@ -15,23 +16,15 @@ import { createLexemeTable } from './similarity.js';
 import type { Canonicalizer } from './tokenize.js';
 import { createCanonicalizer, tokenize } from './tokenize.js';
 
-export interface MacroDefinition {
-  id: string;
-  examples: string[];
-  expansion_text: string;
-  /**
-   * `auto` (default): the phrase alone expands. `insert`: only when commanded ("insert normal
-   * cardiac exam", "dot …", "expand …", "… macro"), for phrases also said in ordinary speech.
-   */
-  trigger?: 'auto' | 'insert';
-}
-
-export interface MacroDetectRequest {
-  text: string;
-  macros: MacroDefinition[];
-  /** Detections below this confidence are dropped; default MACRO_LIMITS.defaultMinConfidence. */
-  min_confidence?: number;
-}
+/**
+ * A macro and a detection request, as the API's schemas (shared/api/schemas.ts) declare and the
+ * route validates them. `trigger` `auto` (default): the phrase alone expands; `insert`: only when
+ * commanded ("insert normal cardiac exam", "dot …", "expand …", "… macro"), for phrases also said
+ * in ordinary speech. `min_confidence`: detections below it are dropped (default
+ * MACRO_LIMITS.defaultMinConfidence).
+ */
+export type { MacroDefinition } from '../../../shared/api/schemas.js';
+export type MacroDetectRequest = MacroBody;
 
 export interface MacroDetection {
   macro_id: string;

@@ -1,14 +1,9 @@
 import type { DocumentStore, Page } from '../storage.js';
+import type { MacroDefinition } from '../../../shared/api/schemas.js';
 import { invalidRequest, notFound, DomainError } from '../errors.js';
 
-/** A physician's saved macro (same shape as the detect endpoint's macro definitions). */
-export interface SavedMacro {
-  id: string;
-  examples: string[];
-  expansion_text: string;
-  /** `insert`: fires only when commanded (see MacroDefinition). */
-  trigger?: 'auto' | 'insert';
-}
+/** A physician's saved macro: the detect endpoint's macro definition (the API schema's type). */
+export type SavedMacro = MacroDefinition;
 
 export interface MacroLibraryService {
   list(accountId: string, limit: number, cursor?: string): Promise<Page<SavedMacro>>;
