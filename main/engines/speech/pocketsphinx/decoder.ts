@@ -149,6 +149,81 @@ export function parseCmnInit(featParams: string): Float32Array | null {
 // against feat.params' -cmninit before it is trusted).
 const FEAT_CMN_STRUCT_OFFSET = 88;
 
+/** pocketsphinx's command line for a configuration. With a mixture the set is installed after init; loading -lm too would hold it twice. */
+function decoderArgs(cfg: DecoderConfig): string[] {
+  return [
+    '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
+    '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null',
+    ...(cfg.passes ? ['-fwdflat', cfg.passes.fwdflat ? 'yes' : 'no', '-bestpath', cfg.passes.bestpath ? 'yes' : 'no'] : []),
+    ...(cfg.pruning ? ['-maxhmmpf', String(cfg.pruning.maxHmmPerFrame)] : []),
+    ...(cfg.pruning?.maxWordsPerFrame ? ['-maxwpf', String(cfg.pruning.maxWordsPerFrame)] : []),
+    ...tuningArgs(cfg.tuning),
+  ];
+}
+
+/** Initialises pocketsphinx with `cfg` (and its language-model mixture); throws `engine_unavailable`. */
+function initDecoder(native: SphinxNative, cfg: DecoderConfig): Ptr {
+  const argv = decoderArgs(cfg);
+  const config = native.cmd_ln_parse_r(null, native.ps_args(), argv.length, argv, 1);
+  if (!config) throw new DomainError('engine_unavailable', 'pocketsphinx rejected its configuration');
+  const ps = native.ps_init(config);
+  native.cmd_ln_free_r(config); // ps_init holds its own reference
+  if (!ps) throw new DomainError('engine_unavailable', 'pocketsphinx could not load its model');
+  if (!cfg.mixPath) return ps;
+  const psConfig = native.ps_get_config(ps);
+  const lmath = native.ps_get_logmath(ps);
+  const general = native.ngram_model_read(psConfig, cfg.lmPath, NGRAM_AUTO, lmath);
+  const clinical = native.ngram_model_read(psConfig, cfg.mixPath, NGRAM_AUTO, lmath);
+  if (!general || !clinical) {
+    native.ps_free(ps);
+    throw new DomainError('engine_unavailable', 'pocketsphinx could not load the clinical language model');
+  }
+  const w = cfg.mixWeight ?? 0.5;
+  const set = native.ngram_model_set_init(psConfig, [general, clinical], ['general', 'clinical'], Float32Array.from([1 - w, w]), 2);
+  // The set keeps its own references; the search takes one on the set.
+  native.ps_set_lm(ps, 'mixed', set);
+  native.ps_set_search(ps, 'mixed');
+  native.ngram_model_free(set);
+  return ps;
+}
+
+/** The live CMN struct, once its values match the model's `-cmninit` (else null: CMN is left alone). */
+function verifiedCmnPointer(native: SphinxNative, ps: Ptr, expectedCmn: Float32Array | null): Ptr | null {
+  if (!expectedCmn) return null;
+  const feat = native.ps_get_feat(ps);
+  const candidate = feat ? native.readPointer(feat, FEAT_CMN_STRUCT_OFFSET) : null;
+  if (!candidate) return null;
+  const v = new Float32Array(expectedCmn.length);
+  native.cmn_live_get(candidate, v);
+  return v.every((x, i) => Math.abs(x - expectedCmn[i]!) < 0.01) ? candidate : null;
+}
+
+/** Walks a segment iterator into words; the iterator is consumed (and freed) by the walk. */
+function walkSegments(native: SphinxNative, lmath: Ptr, first: Ptr, offsetSec: number, withConfidence: boolean): RecognitionResult {
+  const words: RecognizedWord[] = [];
+  for (let seg = first; seg; seg = native.ps_seg_next(seg)) {
+    const raw = native.ps_seg_word(seg);
+    if (isFiller(raw)) continue;
+    const sf = [0];
+    const ef = [0];
+    native.ps_seg_frames(seg, sf, ef);
+    let confidence = 0;
+    if (withConfidence) {
+      const post = native.ps_seg_prob(seg, [0], [0], [0]);
+      confidence = Math.max(0, Math.min(1, native.logmath_exp(lmath, post)));
+    }
+    words.push({
+      word: baseWord(raw).toLowerCase(),
+      start: round3(offsetSec + Math.max(0, sf[0]!) * FRAME_SEC),
+      end: round3(offsetSec + Math.max(0, ef[0]! + 1) * FRAME_SEC),
+      confidence: round3(confidence),
+    });
+  }
+  const text = words.map((w) => w.word).join(' ');
+  const confidence = words.length ? round3(words.reduce((s, w) => s + w.confidence, 0) / words.length) : 0;
+  return { text, words, confidence };
+}
+
 /**
  * Creates a decoder; throws `engine_unavailable` if pocketsphinx rejects the configuration.
  * `slots`, when given, caps the async calls running at once across the decoders sharing it, and
@@ -162,76 +237,12 @@ export function createNativeDecoder(
   cls: WorkClass = 'live',
 ): NativeDecoder {
   const offThread = <T>(fn: () => Promise<T>): Promise<T> => (slots ? slots.run(fn, cls) : fn());
-  // With a mixture the set is installed after init; loading -lm too would hold it twice.
-  const argv = [
-    '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
-    '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null',
-    ...(cfg.passes ? ['-fwdflat', cfg.passes.fwdflat ? 'yes' : 'no', '-bestpath', cfg.passes.bestpath ? 'yes' : 'no'] : []),
-    ...(cfg.pruning ? ['-maxhmmpf', String(cfg.pruning.maxHmmPerFrame)] : []),
-    ...(cfg.pruning?.maxWordsPerFrame ? ['-maxwpf', String(cfg.pruning.maxWordsPerFrame)] : []),
-    ...tuningArgs(cfg.tuning),
-  ];
-  const config = native.cmd_ln_parse_r(null, native.ps_args(), argv.length, argv, 1);
-  if (!config) throw new DomainError('engine_unavailable', 'pocketsphinx rejected its configuration');
-  const ps = native.ps_init(config);
-  native.cmd_ln_free_r(config); // ps_init holds its own reference
-  if (!ps) throw new DomainError('engine_unavailable', 'pocketsphinx could not load its model');
-  if (cfg.mixPath) {
-    const psConfig = native.ps_get_config(ps);
-    const lmath = native.ps_get_logmath(ps);
-    const general = native.ngram_model_read(psConfig, cfg.lmPath, NGRAM_AUTO, lmath);
-    const clinical = native.ngram_model_read(psConfig, cfg.mixPath, NGRAM_AUTO, lmath);
-    if (!general || !clinical) {
-      native.ps_free(ps);
-      throw new DomainError('engine_unavailable', 'pocketsphinx could not load the clinical language model');
-    }
-    const w = cfg.mixWeight ?? 0.5;
-    const set = native.ngram_model_set_init(psConfig, [general, clinical], ['general', 'clinical'], Float32Array.from([1 - w, w]), 2);
-    // The set keeps its own references; the search takes one on the set.
-    native.ps_set_lm(ps, 'mixed', set);
-    native.ps_set_search(ps, 'mixed');
-    native.ngram_model_free(set);
-  }
+  const ps = initDecoder(native, cfg);
   const lmath = native.ps_get_logmath(ps);
-
-  let cmnPtr: Ptr | null = null;
-  if (expectedCmn) {
-    const feat = native.ps_get_feat(ps);
-    const candidate = feat ? native.readPointer(feat, FEAT_CMN_STRUCT_OFFSET) : null;
-    if (candidate) {
-      const v = new Float32Array(expectedCmn.length);
-      native.cmn_live_get(candidate, v);
-      if (v.every((x, i) => Math.abs(x - expectedCmn[i]!) < 0.01)) cmnPtr = candidate;
-    }
-  }
+  const cmnPtr = verifiedCmnPointer(native, ps, expectedCmn);
   let freed = false;
   let fe: Ptr | null = null;
-
-  /** Walks a segment iterator into words; the iterator is consumed (and freed) by the walk. */
-  const walk = (first: Ptr, offsetSec: number, withConfidence: boolean): RecognitionResult => {
-    const words: RecognizedWord[] = [];
-    for (let seg = first; seg; seg = native.ps_seg_next(seg)) {
-      const raw = native.ps_seg_word(seg);
-      if (isFiller(raw)) continue;
-      const sf = [0];
-      const ef = [0];
-      native.ps_seg_frames(seg, sf, ef);
-      let confidence = 0;
-      if (withConfidence) {
-        const post = native.ps_seg_prob(seg, [0], [0], [0]);
-        confidence = Math.max(0, Math.min(1, native.logmath_exp(lmath, post)));
-      }
-      words.push({
-        word: baseWord(raw).toLowerCase(),
-        start: round3(offsetSec + Math.max(0, sf[0]!) * FRAME_SEC),
-        end: round3(offsetSec + Math.max(0, ef[0]! + 1) * FRAME_SEC),
-        confidence: round3(confidence),
-      });
-    }
-    const text = words.map((w) => w.word).join(' ');
-    const confidence = words.length ? round3(words.reduce((s, w) => s + w.confidence, 0) / words.length) : 0;
-    return { text, words, confidence };
-  };
+  const walk = (first: Ptr, offsetSec: number, withConfidence: boolean): RecognitionResult => walkSegments(native, lmath, first, offsetSec, withConfidence);
 
   return {
     ps,
