@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DomainError, invalidRequest } from '../errors.js';
+import type { EngineSettingsBody } from '../../../shared/api/schemas.js';
 
 /** What an account wants when its chosen engine fails: the embedded engine's work (marked), or a failure. */
 export type EngineFailurePolicy = 'embedded' | 'fail';
@@ -86,18 +87,12 @@ export interface ServerView {
   hasKey: boolean;
 }
 
-export interface EngineChoice {
-  /** A speech engine or model; null returns to the device default; absent leaves it as it is. */
-  asrEngine?: string | null;
-  /** A note engine or language model; null returns to the device default; absent leaves it. */
-  noteEngine?: string | null;
-  onEngineFailure?: EngineFailurePolicy | null;
-  /**
-   * An OpenAI-compatible server per task, tested with a real call before it is saved and then
-   * chosen for that task (`account-server`); null removes it (the task returns to the device default).
-   */
-  servers?: { notes?: EngineServer | null; speech?: EngineServer | null };
-}
+/**
+ * A change of engines, as `PUT /v1/settings/engines` validates it (the API schema's type): each
+ * engine or model null to return to the device default, absent to leave it; a server per task is
+ * tested with a real call before it is saved and chosen (`account-server`), null removes it.
+ */
+export type EngineChoice = EngineSettingsBody;
 
 export interface EngineSettingsService {
   get(accountId: string): Promise<EngineSettingsView>;
