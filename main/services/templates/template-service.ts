@@ -1,8 +1,9 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { DocumentStore, Page } from '../storage.js';
+import type { DocumentStore } from '../storage.js';
+import { createDocumentCollection, type DocumentCollection } from '../document-collection.js';
 import { NOTE_TEMPLATE_SCHEMA } from '../../../shared/note-template-schema.js';
 import { templateProblems, type NoteTemplate } from '../../../shared/note-template.js';
-import { invalidRequest, notFound, DomainError } from '../errors.js';
+import { invalidRequest } from '../errors.js';
 
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 // Compiled at the first template checked, not at import: compiling it took half a second of every start.
@@ -31,46 +32,9 @@ export function validateNoteTemplate(value: unknown, root = 'template'): NoteTem
   return template;
 }
 
-export interface TemplateService {
-  create(accountId: string, body: unknown): Promise<NoteTemplate>;
-  get(accountId: string, id: string): Promise<NoteTemplate>;
-  list(accountId: string, limit: number, cursor?: string): Promise<Page<NoteTemplate>>;
-  replace(accountId: string, id: string, body: unknown): Promise<NoteTemplate>;
-  delete(accountId: string, id: string): Promise<void>;
-}
+/** An account's note templates: create (409 when the id is taken), read, page, replace, delete. */
+export type TemplateService = DocumentCollection<NoteTemplate, unknown>;
 
 export function createTemplateService(deps: { store: DocumentStore; now?: () => number }): TemplateService {
-  const now = deps.now ?? Date.now;
-  return {
-    async create(accountId, body) {
-      const template = validateNoteTemplate(body);
-      const t = now();
-      // Written only if the id is free, in one step: of two racing creates, one gets the 409.
-      if (!(await deps.store.put({ id: template.id, accountId, body: template, createdAt: t, updatedAt: t }, 'new'))) {
-        throw new DomainError('conflict', 'id: a note template with this id already exists');
-      }
-      return template;
-    },
-    async get(accountId, id) {
-      const found = await deps.store.get(accountId, id);
-      if (!found) throw notFound('note template');
-      return found.body as NoteTemplate;
-    },
-    async list(accountId, limit, cursor) {
-      const page = await deps.store.list(accountId, limit, cursor);
-      return { items: page.items.map((r) => r.body as NoteTemplate), nextCursor: page.nextCursor };
-    },
-    async replace(accountId, id, body) {
-      if (!(await deps.store.get(accountId, id))) throw notFound('note template');
-      const template = validateNoteTemplate(body);
-      if (template.id !== id) throw invalidRequest('template.id: must match the id in the path');
-      const t = now();
-      // Only over a template that still exists (one deleted meanwhile is not brought back); it keeps its createdAt.
-      if (!(await deps.store.put({ id, accountId, body: template, createdAt: t, updatedAt: t }, 'existing'))) throw notFound('note template');
-      return template;
-    },
-    async delete(accountId, id) {
-      if (!(await deps.store.delete(accountId, id))) throw notFound('note template');
-    },
-  };
+  return createDocumentCollection<NoteTemplate, unknown>(deps, { noun: 'note template', idField: 'template.id', accept: (body) => validateNoteTemplate(body) });
 }
