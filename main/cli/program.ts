@@ -9,11 +9,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ACCOUNT_COMMANDS } from './account-commands.js';
 import type { CliCommand, CommandInput } from './command.js';
+import { CONFIG_COMMANDS } from './config-command.js';
 import { DATA_COMMANDS } from './data-commands.js';
 import { SERVER_COMMANDS } from './server-commands.js';
 import { CliFailure, createCliSession } from './session.js';
 
-export const COMMANDS: readonly CliCommand[] = [...ACCOUNT_COMMANDS, ...DATA_COMMANDS, ...SERVER_COMMANDS];
+export const COMMANDS: readonly CliCommand[] = [...ACCOUNT_COMMANDS, ...DATA_COMMANDS, ...SERVER_COMMANDS, ...CONFIG_COMMANDS];
 
 /** What the first word of a two-word command stands for, in `clindoc --help`. */
 const GROUPS: Record<string, string> = {
