@@ -110,6 +110,7 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const engines = composeEngineChoice(config, logger, stores.engineSettings, models);
   const { extractionPrompt } = readBundledPrompts(config, logger, engines.registry.defaultTextEngine);
 
+  // The ports that close the cycles (above), each bound below once both of its sides exist.
   const queue = lateBound<ComposedQueue>('job queue');
   const noteReader = lateBound<Pick<NoteService, 'get'>>('note service');
   const localAccount = lateBound<LocalCredentials | undefined>('local account');
