@@ -45,7 +45,7 @@ export function registerCollectionRoutes<S extends TSchema>(registry: RouteRegis
   const { path, idName, tags, name, noun, short } = spec;
   const item = `${path}/:${idName}`;
   const params = IdParam<string>(idName);
-  const standard = 'standard' as const;
+  const standard = 'standard';
   registry.add(
     {
       method: 'get', path, operationId: `list${name}s`, tags, summary: `List ${noun}s, newest first`, query: PageQuery, envelope: standard,

@@ -4,6 +4,7 @@ import type { StyleService } from '../../services/notes/style-service.js';
 import { CreateNoteBody, IdParam, NoteCreated, NoteStyleBody, NoteStyleResult, NoteView, PageQuery, pageOf } from '../schemas.js';
 import { AddendumBody, AddendumView, IfMatchHeader, NoteEditBody, SignBody } from '../../../shared/api/signing.js';
 import { ifMatchVersion, setEtag } from '../preconditions.js';
+import { textWork } from './text-work.js';
 
 /** Notes (create, get, list, delete) and note styles. */
 export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteService; styles: StyleService }): void {
@@ -89,11 +90,10 @@ export function registerNoteRoutes(registry: RouteRegistry, deps: { notes: NoteS
   );
   registry.add(
     {
-      method: 'post', path: '/v1/note-styles', operationId: 'createNoteStyle', tags: ['Note styles'],
+      ...textWork(NoteStyleBody), path: '/v1/note-styles', operationId: 'createNoteStyle', tags: ['Note styles'],
       summary: 'Create a note-style template from a sample note',
       description: 'Returns a template text; pass it back as noteType.template with noteType.type "note_style".',
-      body: NoteStyleBody, envelope: 'standard',
-      success: { status: 200, description: 'The template', schema: NoteStyleResult }, errors: [400, 413, 415, 422, 503],
+      envelope: 'standard', success: { status: 200, description: 'The template', schema: NoteStyleResult },
     },
     async ({ principal, body }) => ({ template: await deps.styles.createTemplate(body.sampleNote, body.instructions ?? [], principal.accountId) }),
   );
