@@ -1,6 +1,7 @@
 /**
  * The configuration's documentation, generated from the table (main/config-table.ts): README's
- * configuration table, between its markers, and docs/configuration.md. `npm run docs:config`
+ * configuration table, between its markers, docs/configuration.md, and the configuration blocks
+ * of other docs pages. `npm run docs:config`
  * writes both; test/api/configuration-truth.test.ts fails when either differs from what this
  * module makes, so the documentation cannot drift from what `loadConfig` does.
  */
@@ -27,6 +28,29 @@ export function withReadmeTable(readme: string): string {
   return `${readme.slice(0, start)}${README_START}\n${readmeTable()}\n${readme.slice(end)}`;
 }
 
+const BLOCK = /(<!-- configuration rows: ([A-Z0-9_ ]+) -->\n)[\s\S]*?(<!-- end of configuration rows -->)/g;
+
+/**
+ * A docs page with each of its configuration blocks filled: `<!-- configuration rows: NAME NAME -->`
+ * … `<!-- end of configuration rows -->` becomes a table of the variables named, so a
+ * page about one subject lists its variables without a second copy of their defaults. Throws on a
+ * name the table lacks.
+ */
+export function withDocBlocks(page: string): string {
+  return page.replace(BLOCK, (_block, start: string, names: string, end: string) => {
+    const lines = ['| Variable | Default | Meaning |', '|---|---|---|'];
+    for (const name of names.trim().split(/\s+/)) {
+      const row = rows().find((r) => r.name === name);
+      if (!row) throw new Error(`a docs page lists ${name}, which main/config-table.ts does not declare`);
+      lines.push(`| \`${row.name}\`${row.secret ? ' (secret)' : ''} | ${beside(row.default)} | ${beside(row.meaning)} |`);
+    }
+    return `${start}${lines.join('\n')}\n${end}`;
+  });
+}
+
+/** The meanings link from the README (`docs/deploy.md`); a page in docs/ sits beside those pages. */
+const beside = (text: string): string => cell(text).replace(/\]\(docs\//g, '](');
+
 /** docs/configuration.md: every variable with its type, range, whether it is a secret and what reads it. */
 export function configurationPage(): string {
   const head = [
@@ -42,9 +66,7 @@ export function configurationPage(): string {
     '| Variable | Type | Default | Range | Secret | Read into | Meaning |',
     '|---|---|---|---|---|---|---|',
   ];
-  // The meanings link from the README (`docs/deploy.md`); this page sits beside those pages.
-  const here = (text: string): string => cell(text).replace(/\]\(docs\//g, '](');
   const body = rows().map((row) =>
-    `| \`${row.name}\` | ${cell(row.type)} | ${here(row.default)} | ${cell(row.range ?? '')} | ${row.secret ? 'yes' : ''} | ${row.field ? `\`${row.field}\`` : cell(row.readBy)} | ${here(row.meaning)} |`);
+    `| \`${row.name}\` | ${cell(row.type)} | ${beside(row.default)} | ${cell(row.range ?? '')} | ${row.secret ? 'yes' : ''} | ${row.field ? `\`${row.field}\`` : cell(row.readBy)} | ${beside(row.meaning)} |`);
   return `${[...head, ...body].join('\n')}\n`;
 }

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { transformSync } from 'esbuild';
 import { ROOT } from '../support/child.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from '../../main/config-table.js';
-import { configurationPage, withReadmeTable } from '../../main/config-docs.js';
+import { configurationPage, withDocBlocks, withReadmeTable } from '../../main/config-docs.js';
 import { ConfigError, loadConfig } from '../../main/config.js';
 
 const MENTION = /\bCLINDOC_[A-Z0-9_]*[A-Z0-9]\b/g;
@@ -122,10 +122,17 @@ describe('configuration truth', () => {
     expect({ documentedForAReaderThatDoesNotReadIt: unread }).toEqual({ documentedForAReaderThatDoesNotReadIt: [] });
   });
 
-  it('has the README table and docs/configuration.md exactly as the table generates them (npm run docs:config)', () => {
+  it('has the README table, docs/configuration.md and the docs pages\' configuration blocks exactly as the table generates them (npm run docs:config)', () => {
     expect(withReadmeTable(readme)).toBe(readme);
     expect(readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8')).toBe(configurationPage());
     expect(configured).toEqual(rows.map((row) => row.name));
+    const pages = filesUnder(join(ROOT, 'docs'), (p) => p.endsWith('.md') && !p.endsWith('configuration.md'));
+    const withBlocks = pages.filter((page) => readFileSync(page, 'utf8').includes('<!-- configuration rows:'));
+    expect(withBlocks.map((page) => relative(ROOT, page))).toContain('docs/llm.md');
+    for (const page of withBlocks) {
+      const text = readFileSync(page, 'utf8');
+      expect({ page: relative(ROOT, page), text: withDocBlocks(text) }).toEqual({ page: relative(ROOT, page), text });
+    }
   });
 
   it('never quotes a secret\'s value in the error a bad value gets', () => {
