@@ -27,7 +27,7 @@ function slowRecovery(store: WebhookStore, recoverMs: number): WebhookStore {
   };
 }
 
-describe('webhook dispatcher on a store that answers late', () => {
+describe('webhook dispatcher on the real SQLite store', () => {
   let dir: string;
   let db: Db;
   let receiver: Server;
@@ -53,8 +53,8 @@ describe('webhook dispatcher on a store that answers late', () => {
     return { url: `http://127.0.0.1:${port}/hook`, received };
   };
 
-  const delivery = (id: string, url: string): DeliveryRecord => ({
-    id, accountId: 'acct', webhookId: null, url, secret: `whsec_${randomBytes(24).toString('base64')}`, event: 'note_generation.succeeded',
+  const delivery = (id: string, url: string, event = 'note_generation.succeeded'): DeliveryRecord => ({
+    id, accountId: 'acct', webhookId: null, url, secret: `whsec_${randomBytes(24).toString('base64')}`, event,
     resourceId: `note-${id}`, status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: Date.now(),
   });
 
@@ -82,5 +82,38 @@ describe('webhook dispatcher on a store that answers late', () => {
     await dispatcher.stop();
     expect(Object.fromEntries(received)).toEqual({ 'left-sending': 1, fresh: 1 });
     expect((await store.listDeliveries('acct')).map((d) => d.attempts)).toEqual([1, 1]);
+  });
+
+  it('re-reads each event through the service that owns its subject, and delivers no event nobody answers for', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'clindoc-hooks-'));
+    db = openDatabase(join(dir, 'clindoc.db'));
+    const store = createWebhookStore(db, createFieldCipher(openKeyRing(join(dir, 'keyring.json'), randomBytes(32))));
+    const bodies = new Map<string, { type: string; data: { id: string; status: string } }>();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        bodies.set(String(req.headers['webhook-id']), JSON.parse(body));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    await store.insertDelivery(delivery('note', url, 'note_generation.succeeded'));
+    await store.insertDelivery(delivery('recording', url, 'audio_transcription.failed'));
+    await store.insertDelivery(delivery('stranger', url, 'visit_signed.succeeded'));
+    dispatcher = createWebhookDispatcher({
+      destinations: createWebhookDestinations({ allow: ['loopback'] }), store, logger: pino({ level: 'silent' }), pollMs: 10,
+      subjects: {
+        note_generation: async (_accountId, id) => ({ status: `note ${id}` }),
+        audio_transcription: async (_accountId, id) => ({ status: `transcription ${id}` }),
+      },
+    });
+    await dispatcher.start();
+    await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => ['delivered', 'failed', 'cancelled'].includes(d.status)) ? true : undefined), 10_000, 10);
+    expect(Object.fromEntries((await store.listDeliveries('acct')).map((d) => [d.id, d.status]))).toEqual({ note: 'delivered', recording: 'delivered', stranger: 'cancelled' });
+    expect(bodies.get('note')).toMatchObject({ type: 'note_generation.succeeded', data: { id: 'note-note', status: 'note note-note' } });
+    expect(bodies.get('recording')).toMatchObject({ type: 'audio_transcription.failed', data: { id: 'note-recording', status: 'transcription note-recording' } });
+    expect(bodies.has('stranger')).toBe(false);
   });
 });
