@@ -15,6 +15,7 @@ import { dictationUnsureShare } from '../state/unsure-share.js';
 import { locked } from '../state/note-store.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
+import { NoteSectionsEditor } from '../components/note-sections-editor.js';
 
 const STATUS_TEXT: Record<string, string> = {
   submitting: 'Sending the transcript…',
@@ -187,10 +188,7 @@ export function NotesPage() {
                 </p>
               )}
               {s.editing ? (
-                <>
-                  <label htmlFor="note-edit">Edit note (markdown)</label>
-                  <textarea id="note-edit" rows={24} value={s.markdown} onChange={(e) => s.setMarkdown(e.target.value)} />
-                </>
+                <NoteSectionsEditor markdown={s.markdown} onChange={s.setMarkdown} />
               ) : (
                 // One view whether or not a code's evidence is shown: the marks are drawn inside the
                 // formatted note, so hovering a suggestion moves nothing (no raw markdown, no reflow).

@@ -159,8 +159,11 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     await page.evaluate(() => window.scrollTo(0, 0));
     // The physician adds a plan line before signing (the line the issue saw dropped by a regenerated draft).
     await page.getByRole('button', { name: 'Edit note' }).click();
-    const editor = page.getByLabel('Edit note (markdown)');
-    await editor.fill(`${(await editor.inputValue()).trimEnd()}\n${ADDED}\n`);
+    // Edited in place: the last section's words, no markdown (a list one item per line).
+    const editor = page.getByRole('group', { name: 'Edit note' }).locator('textarea').last();
+    await editor.fill(`${(await editor.inputValue()).trimEnd()}\n${ADDED.slice(2)}\n`);
+    await shot(page, 'versions-2b-edit-in-place-1366.png');
+    expect(await seriousAxeFindings(page), 'axe-core serious or critical findings while the note is edited').toEqual([]);
     await page.getByRole('button', { name: 'Show note' }).click();
     await page.getByRole('article', { name: 'Generated note' }).getByText(ADDED.slice(2)).waitFor();
     await page.getByLabel('Sign as').fill('Dr. Ana Lopez');

@@ -104,7 +104,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await page.getByRole('button', { name: 'Generate note' }).click();
     await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Edit note' }).click();
-    const editor = page.getByLabel('Edit note (markdown)');
+    const editor = page.getByRole('group', { name: 'Edit note' }).locator('textarea').last();
     await editor.press('Control+End');
     await editor.pressSequentially('\n\nEdited before the reload.', { delay: 5 });
     await saved(page);
