@@ -29,18 +29,18 @@ export function isLoopbackHost(host: string): boolean {
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd(), files: AppFiles = locateAppFiles()): ClindocConfig {
   const context = { checkout: checkoutRoot(cwd), rendererDir: files.rendererDir };
   const config: Record<string, unknown> = { resources: { asrDir: files.asrDir, promptsDir: files.promptsDir, codesDir: files.codesDir, modelsDir: files.modelsDir } };
-  const paths: Array<{ row: FieldVariable; value: string }> = [];
+  const paths: Array<{ name: string; exists: NonNullable<FieldVariable['exists']>; value: string }> = [];
   for (const row of FIELD_VARIABLES) {
     const value = row.read(env, row.name, context);
     if (value === undefined) continue; // an unset optional field stays absent, not `undefined`
     place(config, row.field, value);
-    if (row.exists) paths.push({ row, value: value as string });
+    if (row.exists && typeof value === 'string') paths.push({ name: row.name, exists: row.exists, value });
   }
   // Complete: config-table.ts fails to compile while a field has no row.
   const loaded = config as unknown as ClindocConfig;
   for (const rule of RULES) rule(loaded);
-  for (const { row, value } of paths) {
-    if (!existsSync(value)) throw new ConfigError(row.name, row.exists!.message ?? `${row.exists!.kind} does not exist`);
+  for (const { name, exists, value } of paths) {
+    if (!existsSync(value)) throw new ConfigError(name, exists.message ?? `${exists.kind} does not exist`);
   }
   return loaded;
 }
