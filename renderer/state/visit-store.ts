@@ -69,6 +69,8 @@ export interface VisitDeps {
 }
 
 const CURRENT_KEY = 'clindoc.visit';
+/** Set when the physician chose "Skip for now" for the new visit: a reload before it is saved does not ask again. */
+const SKIPPED_KEY = 'clindoc.visit.patientSkipped';
 /** A keepalive request may carry at most 64 KiB; the marks are dropped before the text is. */
 const KEEPALIVE_BYTES = 60_000;
 
@@ -131,10 +133,13 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
 
   const current = (): ReturnType<typeof snapshot> & Pick<VisitBody, 'codes' | 'rejectedCodes'> =>
     ({ ...snapshot(deps.dictation.getState(), deps.notes.getState(), refs), codes: store.getState().codes, rejectedCodes: store.getState().rejectedCodes });
+  const forget = (key: string): void => {
+    if (deps.storage?.removeItem) deps.storage.removeItem(key);
+    else deps.storage?.setItem(key, '');
+  };
   const remember = (id: string | undefined): void => {
     if (id) deps.storage?.setItem(CURRENT_KEY, id);
-    else if (deps.storage?.removeItem) deps.storage.removeItem(CURRENT_KEY);
-    else deps.storage?.setItem(CURRENT_KEY, '');
+    else forget(CURRENT_KEY);
   };
 
   const schedule = (): void => {
@@ -225,6 +230,7 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
       deps.dictation.getState().clear();
       deps.notes.getState().reset();
       remember(undefined);
+      forget(SKIPPED_KEY);
       lastSaved = '';
       store.setState({ currentId: undefined, version: undefined, codes: [], rejectedCodes: [], save: 'idle', saveError: undefined, askPatient: true });
     } finally {
@@ -255,12 +261,15 @@ export function createVisitStore(deps: VisitDeps): StoreApi<VisitState> {
     codes: [],
     rejectedCodes: [],
     // A first start, or a browser whose last visit was closed, begins with the patient.
-    askPatient: !deps.storage?.getItem(CURRENT_KEY),
+    askPatient: !deps.storage?.getItem(CURRENT_KEY) && !deps.storage?.getItem(SKIPPED_KEY),
     setPatient({ name, dateOfBirth, encounterDate }) {
       deps.notes.getState().set({ patientName: name.trim(), dateOfBirth, date: encounterDate });
       set({ askPatient: false });
     },
-    skipPatient: () => set({ askPatient: false }),
+    skipPatient: () => {
+      deps.storage?.setItem(SKIPPED_KEY, '1');
+      set({ askPatient: false });
+    },
     async setCodeDecisions(codes, rejectedCodes) {
       set({ codes, rejectedCodes });
       await get().flush();

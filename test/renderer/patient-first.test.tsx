@@ -130,6 +130,22 @@ describe('patient first', () => {
     expect((await again.connection.getState().client!.getVisit(again.visits.getState().currentId!)).patient.name).toBe('Peer Gynt Jr.');
   }, 60_000);
 
+  it('remembers "Skip for now" across a reload before anything is saved, and asks again for the next new visit', async () => {
+    const local = new MemoryStorage();
+    await openApp(local);
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Skip for now' })));
+    cleanup();
+
+    const again = await openApp(local);
+    expect(again.visits.getState().currentId).toBeUndefined();
+    expect(screen.queryByRole('form', { name: 'New visit: who is the patient?' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add patient' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Visits' }));
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'New visit' })));
+    expect(await screen.findByRole('form', { name: 'New visit: who is the patient?' })).toBeTruthy();
+  }, 60_000);
+
   it('Sign out saves the open visit and takes the patient off the screen before the key form comes back', async () => {
     const local = new MemoryStorage();
     const app = await openApp(local);
