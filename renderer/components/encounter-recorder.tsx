@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNotes, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
+import { SpeakerRoles } from './speaker-roles.js';
 
 const ENCOUNTER_TEXT: Record<string, string> = {
   uploading: 'Uploading the recording…',
@@ -13,7 +14,8 @@ const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String
 
 /**
  * A whole encounter as audio: recorded here (MediaRecorder, WebM/Opus) or picked from a file,
- * then uploaded for batch transcription with speaker diarization.
+ * then uploaded for batch transcription with speaker diarization; two speakers come back as
+ * Doctor and Patient (guessed), swapped with one click (SpeakerRoles).
  */
 export function EncounterRecorder() {
   const { notes } = useStores();
@@ -90,6 +92,7 @@ export function EncounterRecorder() {
       )}
       {ENCOUNTER_TEXT[status] && <StatusMessage>{ENCOUNTER_TEXT[status]}</StatusMessage>}
       {(error || recError) && <ErrorMessage>{error ?? recError}</ErrorMessage>}
+      <SpeakerRoles />
     </fieldset>
   );
 }

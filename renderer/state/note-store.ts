@@ -5,6 +5,7 @@ import type { NoteTemplate } from '../../shared/note-template.js';
 import type { NoteLanguage } from '../../shared/languages.js';
 import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
 import { recordUnsureShare } from './unsure-share.js';
+import { labelledTranscript } from '../../shared/speaker-roles.js';
 import { carryInto, linesToCarry, upsertVersion, type CarryLine, type CarryOffer, type NoteVersion, type PreviousVersion } from './note-versions.js';
 
 export interface SavedStyle { name: string; template: string }
@@ -115,13 +116,9 @@ const STYLES_KEY = 'clindoc.styles';
 /** A signed note and its transcript are read-only until the physician starts a new version. */
 export const locked = (s: Pick<NoteState, 'signature' | 'newVersion'>): boolean => s.signature.status !== 'draft' && !s.newVersion;
 
-/** Turns a diarized transcription into a transcript with one line per speaker turn. */
+/** Turns a diarized transcription into a transcript with one line per speaker turn, two speakers labelled Doctor / Patient (guessed). */
 export function transcriptFromRecord(record: TranscriptionRecord): string {
-  const speakers = new Set(record.utterances.map((u) => u.speaker).filter((s) => s !== null));
-  if (record.utterances.length > 0 && speakers.size > 1) {
-    return record.utterances.map((u) => `Speaker ${(u.speaker ?? 0) + 1}: ${u.text.trim()}`).join('\n');
-  }
-  return (record.text ?? '').trim();
+  return labelledTranscript(record.utterances, record.text ?? '');
 }
 
 function countMedications(list: string): number {
