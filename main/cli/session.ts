@@ -1,7 +1,7 @@
 /**
  * What a `clindoc` command may open, opened on first use and closed when the command ends: the
  * configuration, the data folder's database, the accounts (the clinic's PostgreSQL when
- * CLINDOC_DATABASE_URL is set) and the key ring. Account commands then work without touching keys,
+ * CLINDOC_DATABASE_URL is set: the data folder then keeps only this machine's records) and the key ring. Account commands then work without touching keys,
  * and `stream` or `serve` open nothing here at all.
  */
 import { join } from 'node:path';
@@ -29,8 +29,6 @@ export function fail(message: string, code = 1): never {
 export interface CliAccounts {
   service: AccountService;
   retention: RetentionStore;
-  /** True on a clinic server, where accounts live in PostgreSQL and the data folder keeps only this machine's records. */
-  onPostgres: boolean;
 }
 
 export interface CliSession {
@@ -47,7 +45,8 @@ export interface CliSession {
 export function createCliSession(): CliSession {
   let config: ClindocConfig | undefined;
   let db: Db | undefined;
-  let clinic: { accounts: CliAccounts; close(): Promise<void> } | undefined;
+  /** The accounts once opened, and how to close what holds them (a PostgreSQL pool on a clinic server). */
+  let accounts: { opened: CliAccounts; close(): Promise<void> } | undefined;
   const warn = (message: string): void => void process.stderr.write(`clindoc: warning: ${message}\n`);
   const session: CliSession = {
     config() {
@@ -60,17 +59,17 @@ export function createCliSession(): CliSession {
     },
     database: () => (db ??= openDatabase(join(session.config().dataDir, 'clindoc.db'))),
     async accounts() {
-      if (clinic) return clinic.accounts;
+      if (accounts) return accounts.opened;
       const { databaseUrl } = session.config();
       if (databaseUrl) {
         const pg = await (await import('../store/pg/index.js')).openPostgresAccounts(databaseUrl);
-        clinic = { accounts: { service: createAccountService({ store: pg.accounts }), retention: pg.retention, onPostgres: true }, close: () => pg.close() };
+        accounts = { opened: { service: createAccountService({ store: pg.accounts }), retention: pg.retention }, close: () => pg.close() };
       } else {
         const database = session.database();
-        const accounts = { service: createAccountService({ store: createAccountStore(database) }), retention: createRetentionStore(database), onPostgres: false };
-        clinic = { accounts, close: async () => undefined };
+        const opened = { service: createAccountService({ store: createAccountStore(database) }), retention: createRetentionStore(database) };
+        accounts = { opened, close: async () => undefined };
       }
-      return clinic.accounts;
+      return accounts.opened;
     },
     protection() {
       const { dataDir, sharedDir, encryptionKey } = session.config();
@@ -86,7 +85,7 @@ export function createCliSession(): CliSession {
     warn,
     async close() {
       db?.close();
-      await clinic?.close();
+      await accounts?.close();
     },
   };
   return session;
