@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { WebhookStore, WebhookRecord, DeliveryRecord, OutboxEvent } from '../storage.js';
 import { invalidRequest, notFound } from '../errors.js';
+import type { WebhookBody } from '../../../shared/api/schemas.js';
 
 export const WEBHOOK_EVENTS = [
   'audio_transcription.succeeded',
@@ -19,7 +20,8 @@ export interface WebhookView {
 }
 
 export interface WebhookService {
-  create(accountId: string, input: { url: string; events?: string[] }): Promise<WebhookView>;
+  /** `input` as `POST /v1/webhooks` validated it (the API schema's type). */
+  create(accountId: string, input: WebhookBody): Promise<WebhookView>;
   list(accountId: string): Promise<WebhookView[]>;
   delete(accountId: string, id: string): Promise<void>;
   /** 400 unless `url` is registered as one of the account's webhooks (its destination was checked then). */
