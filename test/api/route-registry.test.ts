@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Type } from '@sinclair/typebox';
-import { createRouteRegistry, type RouteRegistry } from '../../main/server/route-registry.js';
+import { createRouteRegistry, wrap, type RouteRegistry } from '../../main/server/route-registry.js';
+import { checkResponse, ResponseSchemaError } from '../../main/server/response-check.js';
 import { registerApiRoutes, type ApiServices } from '../../main/server/app.js';
 import { errorHandler } from '../../main/server/middleware/error-handler.js';
 import { CreateNoteBody, IdParam, NoteCreated, PageQuery } from '../../shared/api/schemas.js';
@@ -124,7 +125,7 @@ describe('the route table', () => {
       'visits', 'signIn', 'engines', 'coding', 'codeEditions', 'models', 'engineStatus', 'backups'].map((name) => [name, {}]),
   ) as unknown as ApiServices;
 
-  it('gives every route that answers a body a success schema the response check can compile', () => {
+  it('gives every route that answers a body a success schema, which the response check compiles and holds answers to', () => {
     const registry = createRouteRegistry({ idempotency: noIdempotency, readJson: async () => ({}), requirePrincipal: () => ({ accountId: '', keyId: '' }) });
     registerApiRoutes(registry, services, { port: () => 0, maxAudioBytes: 1, streamTokenTtlSeconds: 1 });
     const specs = registry.routes.map((r) => r.spec);
@@ -134,5 +135,15 @@ describe('the route table', () => {
     expect(withoutSchema).toEqual([]);
     // A delete answers {status, date} alone: a schema there would promise data that is never sent.
     expect(specs.filter((s) => s.envelope === 'delete' && s.success.schema).map((s) => s.operationId)).toEqual([]);
+    // Each schema compiles in the check (its $refs resolve): an empty answer is refused as a mismatch, never a crash of the checker.
+    const broken = specs.filter((s) => s.success.schema).filter((s) => {
+      try {
+        checkResponse(s, JSON.stringify(wrap(s.envelope, null)));
+        return true; // no route may promise `null` as its whole answer
+      } catch (err) {
+        return !(err instanceof ResponseSchemaError);
+      }
+    });
+    expect(broken.map((s) => s.operationId)).toEqual([]);
   });
 });
