@@ -1,16 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { RouteRegistry } from '../route-registry.js';
-import type { Page } from '../../services/storage.js';
+import type { DocumentCollection } from '../../services/document-collection.js';
 import { IdParam, PageQuery, pageOf } from '../schemas.js';
-
-/** An account's documents of one kind, each stored whole under its own id (the service behind a collection). */
-export interface DocumentCollection<T> {
-  list(accountId: string, limit: number, cursor?: string): Promise<Page<T>>;
-  create(accountId: string, document: T): Promise<T>;
-  get(accountId: string, id: string): Promise<T>;
-  replace(accountId: string, id: string, document: T): Promise<T>;
-  delete(accountId: string, id: string): Promise<void>;
-}
 
 /** One collection as the OpenAPI document names it. */
 export interface CollectionSpec<S extends TSchema> {
