@@ -12,6 +12,7 @@ import { VisitHeader } from './components/visit-header.js';
 import { useConnection, useDictation, useStores, useVisits } from './state/stores.js';
 import { dictationUnsureShare } from './state/unsure-share.js';
 import { mostlyUnsure } from '../shared/dictation/unsure-share.js';
+import { useSignOut } from './components/use-sign-out.js';
 
 export type PageId = 'dictation' | 'notes' | 'visits' | 'macros' | 'templates' | 'settings';
 
@@ -34,6 +35,7 @@ export function App() {
   const status = useConnection((s) => s.status);
   const message = useConnection((s) => s.message);
   const clinic = useConnection((s) => s.clinic);
+  const { signOut, error: signOutError, clearError: clearSignOutError } = useSignOut();
   const listening = useDictation((s) => s.status !== 'idle');
   const [page, setPage] = useState<PageId>('dictation');
   const main = useRef<HTMLElement>(null);
@@ -138,8 +140,11 @@ export function App() {
             : clinic ? `Clinic server ${serverLabel(clinic.baseUrl)}: connection problem` : 'Connection problem'}
         </span>
         <span className={`autosave ${saveStatus}`} role="status" data-testid="autosave">{SAVE_TEXT[saveStatus]}</span>
+        {/* Signing out is always one press away (issue 27 point 7), not only in Settings. */}
+        {status === 'ready' && !clinic && <button type="button" className="link sign-out" onClick={() => void signOut()}>Sign out</button>}
       </header>
       <main id="main" ref={main} tabIndex={-1}>
+        {signOutError && <ErrorMessage onDismiss={clearSignOutError}>{signOutError}</ErrorMessage>}
         {status === 'offline' && <ErrorMessage>{message ?? (clinic ? 'The clinic server cannot be reached.' : 'The local API cannot be reached.')} <button type="button" className="link" onClick={() => void connection.getState().load()}>Retry</button></ErrorMessage>}
         {status === 'loading' && <StatusMessage>{clinic ? 'Connecting to the clinic server…' : 'Connecting to the local API…'}</StatusMessage>}
         {(saveStatus === 'conflict' || saveStatus === 'error') && saveError && (

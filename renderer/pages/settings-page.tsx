@@ -11,6 +11,7 @@ import { WebhooksPanel } from '../components/webhooks-panel.js';
 import { parseCredentialLines, pasteCredentials } from '../api/connection.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
+import { useSignOut } from '../components/use-sign-out.js';
 
 function ConnectionForm() {
   const { connection } = useStores();
@@ -47,24 +48,9 @@ function ConnectionForm() {
 
 /** Connection and integration details, preferences, engines, webhooks, data. */
 export function SettingsPage() {
-  const { connection, prefs, dictation, notes, visits, bridge } = useStores();
+  const { connection, prefs, dictation, notes, bridge } = useStores();
   const state = useConnection((s) => s);
-  const [signOutError, setSignOutError] = useState<string>();
-  // Signing out saves the open visit and takes it off the screen first: on a shared computer the
-  // next person must not find the last patient there, and nothing typed is lost.
-  const signOut = async (): Promise<void> => {
-    setSignOutError(undefined);
-    if (dictation.getState().status !== 'idle') await dictation.getState().stop();
-    await visits.getState().flush();
-    const { save, saveError } = visits.getState();
-    if (save === 'conflict' || save === 'error') {
-      setSignOutError(`The open visit is not saved yet (${saveError ?? 'not saved'}). Save it, or start a new visit, before signing out.`);
-      return;
-    }
-    await visits.getState().startNew();
-    visits.setState({ items: [], nextCursor: null, query: '', dateOfBirth: '', listError: undefined });
-    connection.getState().signOut();
-  };
+  const { signOut, error: signOutError, clearError: clearSignOutError } = useSignOut();
   const language = usePrefs((s) => s.language);
   const formatting = usePrefs((s) => s.formatting);
   const clinic = state.clinic;
@@ -97,7 +83,7 @@ export function SettingsPage() {
             <ConnectionForm />
           </>
         ))}
-        {signOutError && <ErrorMessage onDismiss={() => setSignOutError(undefined)}>{signOutError}</ErrorMessage>}
+        {signOutError && <ErrorMessage onDismiss={clearSignOutError}>{signOutError}</ErrorMessage>}
       </section>
       <ClinicServerPanel />
       <section aria-labelledby="prefs-title">

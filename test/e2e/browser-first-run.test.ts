@@ -116,7 +116,7 @@ describe.skipIf(missing.length > 0)('first run in a browser: patient first, stay
 
     await nav(reopened, 'Settings').click();
     await reopened.getByTestId('signed-in').filter({ hasText: 'stays signed in on this computer until you sign out' }).waitFor();
-    await reopened.getByRole('button', { name: 'Sign out' }).click();
+    await reopened.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
     await reopened.getByLabel('Account id').waitFor();
     expect(await reopened.getByRole('checkbox', { name: 'Remember on this computer' }).isChecked()).toBe(true);
     await reopened.getByText('You signed out.', { exact: false }).first().waitFor();

@@ -155,8 +155,8 @@ describe('patient first', () => {
     app.dictation.setState({ doc: { ...app.dictation.getState().doc, pieces: [{ kind: 'text', id: 1, utterance: 1, text: 'Said just before signing out.' }], nextId: 2 } });
     const client = app.connection.getState().client!;
 
-    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Sign out' })));
+    // From the header, on whatever page the physician is (Settings has the same button).
+    await act(async () => fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign out' })));
     // The open visit is saved first (a request under way), then the form comes back.
     await screen.findByLabelText('Account id', {}, { timeout: 15_000 });
     expect(app.notes.getState().patientName).toBe('');
