@@ -11,7 +11,9 @@ import { findCandidates } from './detect.js';
 import { contextSkip, isNegativeStatement, type SkipReason } from './context-guard.js';
 import type { MacroIndex } from './macro-index.js';
 import { buildMacroIndex } from './macro-index.js';
-import { createCodePointMapper, expand, resolveOverlaps } from './resolve.js';
+import { expand, resolveOverlaps } from './resolve.js';
+// The API counts positions in code points; the coder's converter is the one converter for every span.
+import { codePointOffsets } from '../coding/offsets.js';
 import { createLexemeTable } from './similarity.js';
 import type { Canonicalizer } from './tokenize.js';
 import { createCanonicalizer, tokenize } from './tokenize.js';
@@ -141,7 +143,7 @@ export function createMacroService(options: { cacheEntries?: number } = {}): Inl
       if (expandedLength > MACRO_LIMITS.maxExpandedChars) {
         throw payloadTooLarge(`expanded_text would exceed ${MACRO_LIMITS.maxExpandedChars} characters`);
       }
-      const toCodePoint = createCodePointMapper(text);
+      const toCodePoint = codePointOffsets(text);
       const span = (start: number, end: number) => ({ start_char: toCodePoint(start), end_char: toCodePoint(end), text: text.slice(start, end) });
       return {
         detections: winners.map((w) => ({ macro_id: macros[w.macro].id, text_span: span(w.start, w.end), confidence: w.confidence })),

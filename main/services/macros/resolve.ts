@@ -26,29 +26,6 @@ export function resolveOverlaps(candidates: Candidate[], minConfidence: number):
 }
 
 /**
- * Converts code-unit offsets to code points (what the API counts). Identity when the text has
- * no surrogate pairs, which is the common case.
- */
-export function createCodePointMapper(text: string): (unitOffset: number) => number {
-  if (!/[\uD800-\uDFFF]/.test(text)) return (u) => u;
-  const map = new Uint32Array(text.length + 1);
-  let cp = 0;
-  for (let i = 0; i < text.length; i++) {
-    map[i] = cp;
-    const c = text.charCodeAt(i);
-    const pairStart = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length;
-    const next = pairStart ? text.charCodeAt(i + 1) : 0;
-    if (pairStart && next >= 0xdc00 && next <= 0xdfff) {
-      map[i + 1] = cp;
-      i++;
-    }
-    cp++;
-  }
-  map[text.length] = cp;
-  return (u) => map[u];
-}
-
-/**
  * The text with each winner's span replaced by its expansion. Everything else is unchanged, but
  * for a punctuation mark right after a span that the expansion already ends with: one mark is
  * kept, not two (shared/macros/join-expansion.ts).
