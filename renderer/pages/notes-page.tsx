@@ -16,6 +16,7 @@ import { locked } from '../state/note-store.js';
 import { useConnection, useNotes, useStores } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
 import { NoteSectionsEditor } from '../components/note-sections-editor.js';
+import { SaidNotInNote } from '../components/said-not-in-note.js';
 
 const STATUS_TEXT: Record<string, string> = {
   submitting: 'Sending the transcript…',
@@ -199,6 +200,7 @@ export function NotesPage() {
                   {...(evidence ? { marks: evidence.suggestion.evidence, testId: 'evidence-note' } : {})}
                 />
               )}
+              <SaidNotInNote />
               <NoteVersions />
               <CodesPanel />
               <ExportPanel />

@@ -95,3 +95,34 @@ export function fromPlain(plain: string, original: string): string {
   });
   return `${lead}${items.join('\n')}${trail}`;
 }
+
+/** Headings a note may give the section a writer named (`hpi`, `exam`, `plan`…), most specific first. */
+const SECTION_HEADINGS: Record<string, readonly string[]> = {
+  hpi: ['history of present illness', 'hpi', 'subjective'],
+  history: ['past medical history', 'history of present illness', 'subjective'],
+  exam: ['physical exam', 'physical examination', 'exam', 'examination', 'objective'],
+  results: ['results', 'objective'],
+  assessment: ['assessment', 'assessment and plan'],
+  plan: ['plan', 'assessment and plan'],
+};
+
+/** Where something said goes when no heading of its kind is in the note. */
+export const SAID_HEADING = 'Said in the visit';
+
+/**
+ * The note with `text` added at the end of the section of its kind (a list item in a list, a line
+ * in prose), or under "Said in the visit" at the end when the note has no such heading.
+ */
+export function addToSection(markdown: string, text: string, section: string | undefined): string {
+  const sections = splitSections(markdown);
+  const name = (s: NoteSection): string => (s.heading ?? '').trim().toLowerCase();
+  const wanted = [...(SECTION_HEADINGS[section ?? ''] ?? []), SAID_HEADING.toLowerCase()];
+  const target = wanted.map((w) => sections.findIndex((s) => name(s) === w)).find((i) => i >= 0);
+  if (target === undefined) {
+    const base = markdown.replace(/\n+$/, '');
+    return `${base}${base ? '\n\n' : ''}## ${SAID_HEADING}\n- ${text}\n`;
+  }
+  const s = sections[target]!;
+  const body = s.body.trim() ? fromPlain(`${toPlain(s.body)}\n${text}`, s.body) : `\n${text}\n`;
+  return joinSections(sections.map((x, i) => (i === target ? { ...x, body } : x)));
+}

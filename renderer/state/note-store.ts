@@ -7,6 +7,7 @@ import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
 import { recordUnsureShare } from './unsure-share.js';
 import { labelledTranscript } from '../../shared/speaker-roles.js';
 import { carryInto, linesToCarry, upsertVersion, type CarryLine, type CarryOffer, type NoteVersion, type PreviousVersion } from './note-versions.js';
+import { addToSection } from './note-sections.js';
 
 export interface SavedStyle { name: string; template: string }
 
@@ -64,6 +65,13 @@ export interface NoteState extends NoteInputs {
   carry?: CarryOffer;
   /** The note's review list says it was written from a mostly unsure transcript (its `transcript` item's text). */
   sourceUnsure?: string;
+  /**
+   * Said but not in the note: what the writer could not place with confidence (the note's
+   * `payload.json.unplaced`), for the physician to add with one press.
+   */
+  unplaced: { text: string; section?: string; reason: string }[];
+  /** Adds one of `unplaced` to the draft under its section and saves the draft. */
+  addUnplaced(text: string): Promise<void>;
   /** Changes the inputs; the transcript of a signed note stays as it is (see `locked`). */
   set(patch: Partial<NoteInputs>): void;
   /** Opens (true) or closes the inputs of a signed note for a new draft version; the signed note is kept. */
@@ -153,7 +161,8 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         const versions = upsertVersion(store.getState().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start });
         const review = (note.payload?.json as { review?: { kind: string; text: string }[] } | undefined)?.review;
         const sourceUnsure = review?.find((r) => r.kind === 'transcript')?.text;
-        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda, versions, sourceUnsure });
+        const unplaced = (note.payload?.json as { unplaced?: NoteState['unplaced'] } | undefined)?.unplaced ?? [];
+        return store.setState({ status: 'STATUS_DONE', generated: md, markdown: md, savedMarkdown: md, version: note.version, signature: note.signature, addenda: note.addenda, versions, sourceUnsure, unplaced });
       }
       if (note.status === 'STATUS_FAILED') return store.setState({ status: 'STATUS_FAILED', error: note.error?.message ?? 'The note could not be written.' });
       store.setState({ status: note.status });
@@ -220,6 +229,13 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       await get().saveEdits();
     },
     dismissCarry: () => set({ carry: undefined }),
+    unplaced: [],
+    async addUnplaced(text) {
+      const item = get().unplaced.find((u) => u.text === text);
+      if (!item || get().signature.status !== 'draft') return;
+      set({ markdown: addToSection(get().markdown, item.text, item.section) });
+      await get().saveEdits();
+    },
     problems() {
       const s = get();
       const out: string[] = [];
@@ -254,7 +270,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
         ...(s.transcriptUnsureShare !== null ? { transcriptUnsureShare: s.transcriptUnsureShare } : {}),
       };
       const mine = ++generation;
-      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined });
+      set({ status: 'submitting', error: undefined, editing: false, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined, unplaced: [] });
       try {
         const { noteId } = await client.createNote(body);
         set({ noteId, status: 'STATUS_PENDING', versions: upsertVersion(get().versions, { noteId, status: 'STATUS_PENDING', signature: { status: 'draft' }, createdAt: Date.now() }) });
@@ -268,7 +284,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       const client = deps.client();
       if (!client) return;
       const mine = ++generation;
-      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined });
+      set({ noteId, status: 'STATUS_PENDING', error: undefined, editing: false, markdown: '', generated: undefined, signature: { status: 'draft' }, addenda: [], version: undefined, savedMarkdown: undefined, newVersion: false, carry: undefined, sourceUnsure: undefined, unplaced: [] });
       try {
         await follow(client, noteId, mine);
       } catch (err) {
@@ -280,7 +296,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       set({
         transcript: '', transcriptUnsureShare: null, patientName: '', dateOfBirth: '', date: '', medicationList: '', styleTemplate: '', templateId: '', kind: 'soap',
         status: 'idle', noteId: undefined, generated: undefined, markdown: '', savedMarkdown: undefined, version: undefined, editing: false, error: undefined,
-        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined, sourceUnsure: undefined,
+        signature: { status: 'draft' }, addenda: [], recordings: [], encounter: 'idle', encounterError: undefined, versions: [], newVersion: false, carry: undefined, sourceUnsure: undefined, unplaced: [],
       });
     },
     setEditing: (editing) => set({ editing: editing && get().signature.status === 'draft' }),

@@ -4,7 +4,7 @@
  * list a list.
  */
 import { describe, expect, it } from 'vitest';
-import { bodyKind, fromPlain, joinSections, splitSections, toPlain } from '../../renderer/state/note-sections.js';
+import { addToSection, bodyKind, fromPlain, joinSections, splitSections, toPlain } from '../../renderer/state/note-sections.js';
 
 const NOTE = '# Visit note\n\n## Subjective\nKnee pain for two weeks.\nWorse on stairs.\n\n## Plan\n\n1. Ibuprofen 400 mg three times daily.\n2. Physiotherapy referral.\n\n## Follow-up\n- Return in 2 weeks\n';
 
@@ -32,5 +32,16 @@ describe('note sections', () => {
     expect(bodyKind(subjective.body)).toBe('text');
     expect(fromPlain(toPlain(subjective.body), subjective.body)).toBe(subjective.body);
     expect(fromPlain('Knee pain for three weeks.', subjective.body)).toBe('\nKnee pain for three weeks.\n');
+  });
+});
+
+describe('adding what was said to the note', () => {
+  it('puts a sentence at the end of its section, as an item in a list, else under "Said in the visit"', () => {
+    const withExam = '## History of Present Illness\nKnee pain for two weeks.\n\n## Plan\n- Ibuprofen.\n';
+    expect(addToSection(withExam, 'Pain is worse on stairs.', 'hpi')).toBe('## History of Present Illness\nKnee pain for two weeks.\nPain is worse on stairs.\n\n## Plan\n- Ibuprofen.\n');
+    expect(addToSection(withExam, 'Knee X-ray.', 'plan')).toBe('## History of Present Illness\nKnee pain for two weeks.\n\n## Plan\n- Ibuprofen.\n- Knee X-ray.\n');
+    const once = addToSection(withExam, 'No effusion.', 'exam');
+    expect(once).toBe(`${withExam}\n## Said in the visit\n- No effusion.\n`);
+    expect(addToSection(once, 'Full range of motion.', undefined)).toBe(`${withExam}\n## Said in the visit\n- No effusion.\n- Full range of motion.\n`);
   });
 });
