@@ -14,7 +14,12 @@
  * A second, labelled stand-in set: MTS-Dialog doctor-patient dialogues (CLINDOC_EVAL_DATA, read in
  * place) spoken by two espeak-ng voices. Same synthesiser, same channel: only the voice differs.
  *
- * Run: npx tsx scripts/eval-diarization.ts
+ * Third, the issue 27 case: a ~40 s two-voice visit recorded as the end-to-end harness records
+ * (scripts/two-voice-recording.ts: 48 kHz WAV, 0.6 s pauses), diarized as the batch pipeline does
+ * (robust VAD, speaker count estimated), for two voice pairs. Last, how often the doctor/patient
+ * guess names the doctor on ACI-Bench (scripts/eval-speaker-roles.ts).
+ *
+ * Run: npx tsx scripts/eval-diarization.ts (`-- --visit-only`: the two-voice visit and the roles alone)
  * Data: apt-get install codec2-examples  (or: apt-get download codec2-examples && dpkg -x *.deb DIR,
  * then CLINDOC_CODEC2_DIR=DIR/usr/share/codec2)
  */
@@ -29,6 +34,8 @@ import { createRobustVad, createSileroVad, energySegments as energySegmentsAt } 
 import { createClusteringDiarizer } from '../main/engines/diarization/index.js';
 import type { DiarizationOptions, SpeakerTurn, SpeechSegment } from '../main/services/transcriptions/ports.js';
 import { diarizationErrorRate } from './diarization-error-rate.js';
+import { twoVoiceRecording } from './two-voice-recording.js';
+import { reportSpeakerRoles } from './eval-speaker-roles.js';
 
 const SR = 16000;
 /** Where Debian's codec2-examples installs its recordings (`dpkg -L codec2-examples`). */
@@ -123,7 +130,33 @@ async function syntheticDialogues(): Promise<void> {
   console.log(`synthetic stand-in (espeak-ng m3 vs f2 voices, MTS-Dialog text, energy VAD, k=2): ${ders.map((d) => `${(100 * d).toFixed(1)}%`).join(' ')}; mean DER ${(100 * mean).toFixed(1)}%`);
 }
 
+/** The two-voice visit of issue 27, diarized as the batch pipeline does it. */
+async function twoVoiceVisit(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'clindoc-eval-visit-'));
+  const decoder = createFfmpegDecoder();
+  const robust = createRobustVad({ model: createSileroVad() });
+  try {
+    // A male and a female variant of one accent (the end-to-end test's pair), and a male US voice
+    // against the British voice with the female variant, which espeak-ng speaks at the same pitch.
+    for (const voices of [['en-us+m3', 'en-us+f4'], ['en-us+m3', 'en-gb+f4']] as Array<[string, string]>) {
+      const { path, durationSec, truth } = twoVoiceRecording(tmp, voices.join('-').replace(/\+/g, '_'), voices);
+      const pcm = (await decoder.decodeFile(path, { sampleRate: SR })).channels[0]!;
+      const segments = (await robust.decide(pcm, SR)).segments;
+      const estimated = await diarizeMono(pcm, SR, segments);
+      const two = await diarizeMono(pcm, SR, segments, { numSpeakers: 2 });
+      const k = new Set(estimated.map((t) => t.speaker)).size;
+      const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+      console.log(`two-voice visit (${voices.join(' vs ')}, ${durationSec.toFixed(1)} s, robust VAD): ${k} speaker(s) estimated, DER ${pct(diarizationErrorRate(truth, estimated).der)}; told 2 speakers: DER ${pct(diarizationErrorRate(truth, two).der)}`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  await twoVoiceVisit();
+  reportSpeakerRoles();
+  if (process.argv.includes('--visit-only')) return;
   await syntheticDialogues();
   if (!existsSync(join(dir, 'wav'))) {
     console.log(`eval-diarization: real-speech set skipped, no recordings at ${dir}/wav (install Debian's codec2-examples or set CLINDOC_CODEC2_DIR)`);

@@ -7,7 +7,7 @@
  * recording would not hold them. Run twice: on the text as written, and as a recogniser would give
  * it (lower case, no punctuation). The rules were written on `train`; the other splits are held out.
  *
- * Run: npx tsx scripts/eval-speaker-roles.ts (part of `npm run eval:diarization`)
+ * Run: npx tsx scripts/eval-speaker-roles.ts (also printed by `npm run eval:diarization`)
  */
 import { existsSync } from 'node:fs';
 import { evalDataPath } from './eval-data.js';
@@ -48,7 +48,8 @@ export function rolesAccuracy(dialogues: Line[][], asRecognised: boolean): { rig
   return { right, total };
 }
 
-function main(): void {
+/** Prints the guess's accuracy on each ACI-Bench split found. */
+export function reportSpeakerRoles(): void {
   for (const split of SPLITS) {
     const path = evalDataPath('aci-bench', split);
     if (!existsSync(path)) {
@@ -63,4 +64,4 @@ function main(): void {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) reportSpeakerRoles();

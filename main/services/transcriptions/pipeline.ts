@@ -30,6 +30,15 @@ function groupUtterances(words: Array<RecognizedWord & { speaker: number | null 
   return groups;
 }
 
+/**
+ * Keeps every word inside the recording: a recogniser that stamps a word past the end (or
+ * before the start) would otherwise give utterance times the audio does not have.
+ */
+export function clampWordTimes<W extends RecognizedWord>(words: W[], durationSec: number): W[] {
+  const inside = (t: number): number => Math.min(Math.max(t, 0), durationSec);
+  return words.map((w) => ({ ...w, start: inside(w.start), end: inside(Math.max(w.start, w.end)) }));
+}
+
 const mean = (values: number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -50,10 +59,11 @@ export function createTranscriptionPipeline(deps: {
     const audio = await deps.decoder.decodeFile(audioPath, { sampleRate: recognizer.sampleRate, keepChannels: options.diarization });
     const mono = downmix(audio.channels);
     const recognized = await recognizer.transcribe(mono, { language: options.language });
-    const turns: SpeakerTurn[] = options.diarization && recognized.words.length ? await diarize(audio, { vad: deps.vad(), diarizer: deps.diarizer }) : [];
+    const recognizedWords = clampWordTimes(recognized.words, audio.durationSec);
+    const turns: SpeakerTurn[] = options.diarization && recognizedWords.length ? await diarize(audio, { vad: deps.vad(), diarizer: deps.diarizer }) : [];
     const speakered: Array<RecognizedWord & { speaker: number | null }> = options.diarization
-      ? assignSpeakers(recognized.words, turns)
-      : recognized.words.map((w) => ({ ...w, speaker: null }));
+      ? assignSpeakers(recognizedWords, turns)
+      : recognizedWords.map((w) => ({ ...w, speaker: null }));
     const words: TranscribedWord[] = [];
     const utterances: TranscribedUtterance[] = [];
     for (const group of groupUtterances(speakered)) {
