@@ -1,6 +1,6 @@
 /**
  * The `clindoc` command (bin/clindoc.js runs this file). Each command is one row of a table
- * (main/cli/account-commands.ts, data-commands.ts, server-commands.ts) from which main/cli/program.ts
+ * (main/cli/account-commands.ts, data-commands.ts, server-commands.ts, config-command.ts) from which main/cli/program.ts
  * builds the argument parser and `clindoc --help` / `clindoc COMMAND --help`.
  */
 import { runCli } from './cli/program.js';

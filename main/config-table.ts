@@ -256,8 +256,3 @@ void everyFieldHasARow;
 
 /** The rows `loadConfig` reads, in table order. */
 export const FIELD_VARIABLES: readonly FieldVariable[] = (CONFIG_VARIABLES as readonly ConfigVariable[]).filter((row): row is FieldVariable => row.field !== undefined);
-
-/** The table row of a variable (a test or a message can name its meaning or default). */
-export function variableNamed(name: string): ConfigVariable | undefined {
-  return (CONFIG_VARIABLES as readonly ConfigVariable[]).find((row) => row.name === name);
-}

@@ -44,6 +44,9 @@ export const flag = (env: Env, name: string, fallback: boolean): boolean => {
 export const list = (env: Env, name: string): string[] =>
   (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
+/** A value with any URL's user name and password replaced by `***`: a URL may carry credentials. */
+export const withoutCredentials = (value: string): string => value.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1***@');
+
 export const url = (env: Env, name: string): string | undefined => {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
@@ -51,7 +54,7 @@ export const url = (env: Env, name: string): string | undefined => {
     const parsed = new URL(raw);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw new ConfigError(name, `must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(name, `must be an http(s) URL, got "${withoutCredentials(raw)}"`);
   }
   return raw.replace(/\/+$/, '');
 };

@@ -7,8 +7,8 @@ import { fail } from './session.js';
 
 const ACCOUNT = { flags: '--account <id>', summary: 'the account', required: true } as const;
 
-/** The `--account` option; commander refuses the command without it, and an empty one is refused here. */
-const accountOf = (input: CommandInput, command: string): string => input.text('account') || fail(`${command} needs --account ID`);
+/** The `--account` option; commander refuses the command without it, and an empty one is refused here, as a usage error (2) too. */
+const accountOf = (input: CommandInput, command: string): string => input.text('account') || fail(`${command} needs --account ID`, 2);
 
 export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
   {

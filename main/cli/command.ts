@@ -1,7 +1,7 @@
 /**
  * What one `clindoc` command is: the words that name it, a summary, its arguments and options, and
- * the handler. main/cli.ts turns the table of these (main/cli/commands.ts) into the argument parser
- * and its help, so a command, its flags and its help text are written in one place.
+ * the handler. main/cli/program.ts turns the tables of these (account-, data-, server- and
+ * config-command.ts) into the argument parser and its help, so a command, its flags and its help text are written in one place.
  */
 import type { CliSession } from './session.js';
 

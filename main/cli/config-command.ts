@@ -5,7 +5,7 @@
  */
 import type { ClindocConfig } from '../config.js';
 import { FIELD_VARIABLES } from '../config-table.js';
-import type { Env } from '../config-values.js';
+import { withoutCredentials, type Env } from '../config-values.js';
 import { JSON_OPTION, type CliCommand } from './command.js';
 
 export interface ShownVariable {
@@ -30,7 +30,8 @@ export function showConfig(config: ClindocConfig, env: Env): ShownVariable[] {
     const source = env[row.name]?.trim() ? 'environment' : 'default';
     if (value === undefined) return { name: row.name, value: null, source };
     if (row.secret) return { name: row.name, value: '(secret, set)', source };
-    return { name: row.name, value: Array.isArray(value) ? value.join(',') : String(value), source };
+    // A URL's user and password are secret whichever variable holds it (a model mirror, a server).
+    return { name: row.name, value: withoutCredentials(Array.isArray(value) ? value.join(',') : String(value)), source };
   });
 }
 

@@ -32,9 +32,9 @@ export const DATA_COMMANDS: readonly CliCommand[] = [
     async run(input) {
       const { dataDir } = input.session.config();
       const { importCodeSet } = await import('../engines/coding/import.js');
-      const [order, tabular] = input.args;
+      const [order = '', tabular] = input.args; // commander refuses the command without its <order-file>
       try {
-        const done = importCodeSet(dataDir, order ?? fail('usage: clindoc codes import ORDER_FILE [TABULAR_XML] [--edition FY2025]', 2), tabular, input.text('edition'));
+        const done = importCodeSet(dataDir, order, tabular, input.text('edition'));
         input.print(done, `${done.system} ${done.edition}: ${done.billable} billable codes -> ${done.path}`);
       } catch (err) {
         fail((err as Error).message);

@@ -58,12 +58,19 @@ describe('clindoc command table', () => {
 
   it('shows the configuration in effect, each secret only as set', { timeout: 60_000 }, async () => {
     const secrets = { CLINDOC_LLM_API_KEY: 'sk-Zq9-llm-secret', CLINDOC_METRICS_TOKEN: 'Zq9-metrics-token-long-enough', CLINDOC_ENCRYPTION_KEY: 'ab'.repeat(32) };
-    const shown = await runCli(['config', '--json'], { CLINDOC_DATA_DIR: join(dataDir, 'data'), CLINDOC_PORT: '9123', ...secrets });
+    // A URL's password is a secret in whichever variable it sits.
+    const mirror = 'https://mirror-user:Zq9-mirror-pass@mirror.example/models';
+    const shown = await runCli(['config', '--json'], { CLINDOC_DATA_DIR: join(dataDir, 'data'), CLINDOC_PORT: '9123', CLINDOC_MODEL_MIRROR: mirror, ...secrets });
     expect(shown.code).toBe(0);
-    for (const value of Object.values(secrets)) expect(shown.stdout).not.toContain(value);
+    for (const value of [...Object.values(secrets), 'Zq9-mirror-pass', 'mirror-user']) expect(shown.stdout).not.toContain(value);
     const byName = new Map((JSON.parse(shown.stdout) as Array<{ name: string; value: string | null; source: string }>).map((v) => [v.name, v]));
     expect(byName.get('CLINDOC_PORT')).toEqual({ name: 'CLINDOC_PORT', value: '9123', source: 'environment' });
     expect(byName.get('CLINDOC_LLM_API_KEY')).toEqual({ name: 'CLINDOC_LLM_API_KEY', value: '(secret, set)', source: 'environment' });
+    expect(byName.get('CLINDOC_MODEL_MIRROR')?.value).toBe('https://***@mirror.example/models');
+    const refused = await runCli(['config'], { CLINDOC_DATA_DIR: join(dataDir, 'data'), CLINDOC_MODEL_MIRROR: 'ftp://mirror-user:Zq9-mirror-pass@mirror.example' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('CLINDOC_MODEL_MIRROR');
+    expect(refused.stderr).not.toContain('Zq9-mirror-pass');
     expect(byName.get('CLINDOC_RATE_LIMIT')).toEqual({ name: 'CLINDOC_RATE_LIMIT', value: '600', source: 'default' });
     expect(byName.get('CLINDOC_AUTH_MAX_FAILURES')?.value).toBe('10');
     // Unset here; on a suite run against PostgreSQL it is set, and then shown only as set.

@@ -135,6 +135,13 @@ describe('configuration truth', () => {
     }
   });
 
+  it('names each field\'s variable in its JSDoc in config-shape.ts (STYLE: JSDoc on every config field)', () => {
+    const shape = readFileSync(join(ROOT, 'main', 'config-shape.ts'), 'utf8');
+    const fields = (CONFIG_VARIABLES as readonly ConfigVariable[]).filter((row) => row.field !== undefined);
+    expect(fields.length).toBeGreaterThan(50);
+    expect(fields.filter((row) => !shape.includes(`${row.name} (default `)).map((row) => row.name)).toEqual([]);
+  });
+
   it('never quotes a secret\'s value in the error a bad value gets', () => {
     const marker = 'Zq9-not-a-valid-value';
     const refusal = (env: Record<string, string>): string => {
