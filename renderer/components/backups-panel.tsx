@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { BackupList } from '../../shared/api/backups.js';
 import { ApiError } from '../api/client.js';
 import { formatBytes } from '../state/data-admin.js';
 import { useConnection } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
+import { useApiRead } from './use-api-read.js';
 
 /** "27 Nov 2026, 14:05 CET": a moment in the physician's own time and zone (dateStyle cannot be combined with the zone). */
 export const localTime = (iso: string): string =>
@@ -25,23 +26,17 @@ type Loaded = { kind: 'list'; list: BackupList } | { kind: 'forbidden' } | { kin
  * operator role: an account without it is told so instead of seeing a bare 403.
  */
 export function BackupsPanel() {
-  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
   const clinic = useConnection((s) => s.clinic);
-  const [loaded, setLoaded] = useState<Loaded>();
+  const [failure, setFailure] = useState<Loaded>();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string>();
   const [error, setError] = useState<string>();
-  const refresh = useCallback(async () => {
-    if (!client) return;
-    try {
-      setLoaded({ kind: 'list', list: await client.listBackups() });
-    } catch (err) {
-      setLoaded(err instanceof ApiError && err.status === 403 ? { kind: 'forbidden' } : { kind: 'error', message: (err as Error).message });
-    }
-  }, [client]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { client, value: read, refresh } = useApiRead<BackupList>(async (c) => {
+    const backups = await c.listBackups();
+    setFailure(undefined);
+    return backups;
+  }, (err) => setFailure(err instanceof ApiError && err.status === 403 ? { kind: 'forbidden' } : { kind: 'error', message: (err as Error).message }));
+  const loaded: Loaded | undefined = failure ?? (read ? { kind: 'list', list: read } : undefined);
   if (!client) return null;
 
   const backUp = async (): Promise<void> => {

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { CodeEditionList } from '../../shared/api/coding-editions.js';
 import { CMS_ICD10_PAGE, editionAge } from '../state/code-edition-age.js';
-import { useConnection } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
+import { useApiRead } from './use-api-read.js';
 
 /**
  * Settings > Coding: the ICD-10-CM edition in use and the import of a newer CMS release (order
@@ -10,25 +10,14 @@ import { ErrorMessage, StatusMessage } from './messages.js';
  * the installation's: every account codes with the newest edition present.
  */
 export function CodeEditionsPanel({ today }: { today?: Date } = {}) {
-  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
-  const [editions, setEditions] = useState<CodeEditionList>();
   const [order, setOrder] = useState<File>();
   const [tabular, setTabular] = useState<File>();
   const [edition, setEdition] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
-  const refresh = useCallback(async () => {
-    if (!client) return;
-    try {
-      setEditions(await client.listCodeEditions());
-    } catch (err) {
-      setError(`The code sets could not be listed: ${(err as Error).message}`);
-    }
-  }, [client]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { client, value: editions, refresh } = useApiRead<CodeEditionList>((c) => c.listCodeEditions(),
+    (err) => setError(`The code sets could not be listed: ${(err as Error).message}`));
   if (!client) return null;
 
   const submit = async (e: FormEvent): Promise<void> => {

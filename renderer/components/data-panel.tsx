@@ -1,30 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { deleteAllData, describeDeleted, describeUsage, formatBytes, storageUsage, type StorageReport } from '../state/data-admin.js';
 import { useConnection, useStores } from '../state/stores.js';
 import { BackupsPanel } from './backups-panel.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
+import { useApiRead } from './use-api-read.js';
 
 /** The data folder, how much is stored, its backups, and deleting all of it (after confirmation). */
 export function DataPanel() {
   const { bridge, dictation, notes } = useStores();
-  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
   const clinic = useConnection((s) => s.clinic);
-  const [usage, setUsage] = useState<StorageReport>();
   const [progress, setProgress] = useState<string>();
   const [error, setError] = useState<string>();
+  const { client, value: usage, refresh } = useApiRead<StorageReport>((c) => storageUsage(c),
+    (err) => setError(`The storage size could not be read: ${(err as Error).message}`));
   const [confirmText, setConfirmText] = useState('');
   const dialog = useRef<HTMLDialogElement>(null);
-  const refresh = useCallback(async () => {
-    if (!client) return;
-    try {
-      setUsage(await storageUsage(client));
-    } catch (err) {
-      setError(`The storage size could not be read: ${(err as Error).message}`);
-    }
-  }, [client]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
   if (!client) return null;
   const deleteAll = async (): Promise<void> => {
     dialog.current?.close();

@@ -1,26 +1,16 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookView } from '../api/types.js';
-import { useConnection } from '../state/stores.js';
 import { CopyField } from './copy-field.js';
 import { EmptyState, ErrorMessage } from './messages.js';
+import { useApiRead } from './use-api-read.js';
 
 /** The account's webhooks: list, register (the secret is shown once), delete. */
 export function WebhooksPanel() {
-  const client = useConnection((s) => (s.status === 'ready' ? s.client : undefined));
-  const [hooks, setHooks] = useState<WebhookView[]>();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [created, setCreated] = useState<WebhookView>();
   const [error, setError] = useState<string>();
-  const load = useCallback(async () => {
-    if (!client) return;
-    try {
-      setHooks(await client.listWebhooks());
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }, [client]);
-  useEffect(() => void load(), [load]);
+  const { client, value: hooks, refresh: load } = useApiRead<WebhookView[]>((c) => c.listWebhooks(), (err) => setError((err as Error).message));
   if (!client) return null;
   return (
     <section aria-labelledby="webhooks-title">
