@@ -50,57 +50,44 @@ export function ExportPanel() {
     }
   };
   const disabled = !markdown.trim() || busy;
+  // Each way out of the app: its button, the words for its outcome, and what it writes.
+  const exports: { button: string; label: string; make(): Promise<boolean> }[] = [
+    { button: 'Export Markdown', label: 'Markdown export', make: () => saveFile(bridge, `${base}.md`, attestedMarkdown(attested), 'text/markdown') },
+    { button: 'Export plain text', label: 'Text export', make: () => saveFile(bridge, `${base}.txt`, attestedPlainText(attested), 'text/plain') },
+    {
+      button: 'Export PDF', label: 'PDF export',
+      make: async () => {
+        const { noteToPdf } = await import('../../shared/export/pdf.js');
+        return saveFile(bridge, `${base}.pdf`, await noteToPdf(attestedPdfMarkdown(attested), 'Clinical note', pdfFrame(attested)), 'application/pdf');
+      },
+    },
+    {
+      button: 'Export FHIR DocumentReference', label: 'FHIR export',
+      make: () => {
+        const doc = buildNoteBundle({
+          markdown, title: 'Clinical note', language, signature, addenda,
+          ...(noteId ? { noteId } : {}),
+          ...(patientName || dateOfBirth ? { patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) } } : {}),
+          ...(date ? { encounterDate: date } : {}),
+        }, codes);
+        return saveFile(bridge, `${base}.fhir.json`, JSON.stringify(doc, null, 2), 'application/fhir+json');
+      },
+    },
+    {
+      button: 'Copy to clipboard', label: 'Copy',
+      make: async () => {
+        await navigator.clipboard.writeText(attestedPlainText(attested));
+        return true;
+      },
+    },
+  ];
   return (
     <section className="export" aria-labelledby="export-title">
       <h3 id="export-title">Export</h3>
       <div className="toolbar">
-        <button type="button" disabled={disabled} onClick={() => void run('Markdown export', () => saveFile(bridge, `${base}.md`, attestedMarkdown(attested), 'text/markdown'))}>
-          Export Markdown
-        </button>
-        <button type="button" disabled={disabled} onClick={() => void run('Text export', () => saveFile(bridge, `${base}.txt`, attestedPlainText(attested), 'text/plain'))}>
-          Export plain text
-        </button>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() =>
-            void run('PDF export', async () => {
-              const { noteToPdf } = await import('../../shared/export/pdf.js');
-              return saveFile(bridge, `${base}.pdf`, await noteToPdf(attestedPdfMarkdown(attested), 'Clinical note', pdfFrame(attested)), 'application/pdf');
-            })
-          }
-        >
-          Export PDF
-        </button>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() =>
-            void run('FHIR export', () => {
-              const doc = buildNoteBundle({
-                markdown, title: 'Clinical note', language, signature, addenda,
-                ...(noteId ? { noteId } : {}),
-                ...(patientName || dateOfBirth ? { patient: { ...(patientName ? { name: patientName } : {}), ...(dateOfBirth ? { dateOfBirth } : {}) } } : {}),
-                ...(date ? { encounterDate: date } : {}),
-              }, codes);
-              return saveFile(bridge, `${base}.fhir.json`, JSON.stringify(doc, null, 2), 'application/fhir+json');
-            })
-          }
-        >
-          Export FHIR DocumentReference
-        </button>
-        <button
-          type="button"
-          disabled={disabled}
-          onClick={() =>
-            void run('Copy', async () => {
-              await navigator.clipboard.writeText(attestedPlainText(attested));
-              return true;
-            })
-          }
-        >
-          Copy to clipboard
-        </button>
+        {exports.map((x) => (
+          <button key={x.button} type="button" disabled={disabled} onClick={() => void run(x.label, x.make)}>{x.button}</button>
+        ))}
       </div>
       {message && <StatusMessage>{message}</StatusMessage>}
       {error && <ErrorMessage>{error}</ErrorMessage>}
