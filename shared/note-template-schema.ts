@@ -17,6 +17,13 @@ const shared = {
 const id = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const prompt = { type: 'string', maxLength: 10_000 } as const;
 
+/** A text or list section: its id, type, prompt, the properties it takes and the shape of its result. */
+const writtenSection = <T extends string, P extends object, R extends object>(type: T, properties: P, result: R) => ({
+  type: 'object',
+  required: ['id', 'type', 'prompt', 'properties'],
+  properties: { id, type: { const: type }, prompt, properties, result },
+} as const);
+
 export const NOTE_TEMPLATE_SCHEMA = {
   $id: 'https://clindoc.local/schemas/note-template.json',
   type: 'object',
@@ -54,44 +61,24 @@ export const NOTE_TEMPLATE_SCHEMA = {
         result: { type: 'string' },
       },
     },
-    TextSection: {
+    TextSection: writtenSection('text', {
       type: 'object',
-      required: ['id', 'type', 'prompt', 'properties'],
       properties: {
-        id,
-        type: { const: 'text' },
-        prompt,
-        properties: {
-          type: 'object',
-          properties: {
-            ...shared,
-            label: { type: 'string', maxLength: 500 },
-            bold_label: boolean,
-            italic_label: boolean,
-            list_type: { type: 'string', enum: ['bullet', 'numeric'] },
-            max_paragraphs: count,
-            min_paragraphs: count,
-            max_sentences: count,
-            min_sentences: count,
-          },
-        },
-        result: { type: 'string' },
+        ...shared,
+        label: { type: 'string', maxLength: 500 },
+        bold_label: boolean,
+        italic_label: boolean,
+        list_type: { type: 'string', enum: ['bullet', 'numeric'] },
+        max_paragraphs: count,
+        min_paragraphs: count,
+        max_sentences: count,
+        min_sentences: count,
       },
-    },
-    ListSection: {
+    } as const, { type: 'string' } as const),
+    ListSection: writtenSection('list', {
       type: 'object',
-      required: ['id', 'type', 'prompt', 'properties'],
-      properties: {
-        id,
-        type: { const: 'list' },
-        prompt,
-        properties: {
-          type: 'object',
-          required: ['list_type'],
-          properties: { ...shared, list_type: { type: 'string', enum: ['bullet', 'numeric'] }, max_items: count, min_items: count },
-        },
-        result: { type: 'array', items: { type: 'string' } },
-      },
-    },
+      required: ['list_type'],
+      properties: { ...shared, list_type: { type: 'string', enum: ['bullet', 'numeric'] }, max_items: count, min_items: count },
+    } as const, { type: 'array', items: { type: 'string' } } as const),
   },
 } as const;

@@ -19,7 +19,8 @@ export interface HeadingProperties {
   hideIfEmpty?: boolean;
 }
 
-export interface TextProperties {
+/** How a text or list section is written and shown when empty (both kinds take these). */
+interface WrittenProperties {
   bold?: boolean;
   italic?: boolean;
   hideIfEmpty?: boolean;
@@ -27,6 +28,9 @@ export interface TextProperties {
   detail_level?: DetailLevel;
   tone?: Tone;
   emptyPlaceholder?: string;
+}
+
+export interface TextProperties extends WrittenProperties {
   label?: string;
   bold_label?: boolean;
   italic_label?: boolean;
@@ -37,14 +41,7 @@ export interface TextProperties {
   min_sentences?: number;
 }
 
-export interface ListProperties {
-  bold?: boolean;
-  italic?: boolean;
-  hideIfEmpty?: boolean;
-  formatting_style?: FormattingStyle;
-  detail_level?: DetailLevel;
-  tone?: Tone;
-  emptyPlaceholder?: string;
+export interface ListProperties extends WrittenProperties {
   list_type: ListType;
   max_items?: number;
   min_items?: number;
