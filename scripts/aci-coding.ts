@@ -7,6 +7,7 @@
  * Codes the labelling rules leave out (Z79 long-term drug use, external causes) are not scored.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { prf, type Prf } from './coding-scoring.js';
 import { readCsv } from './csv.js';
 import { evalDataPath } from './eval-data.js';
 
@@ -59,7 +60,6 @@ export interface RankedAnswer {
   ms: number;
 }
 
-export interface Prf { tp: number; fp: number; fn: number; precision: number; recall: number; f1: number }
 
 export interface AciScore {
   cases: number;
@@ -81,11 +81,6 @@ export interface AciScore {
   p95: number;
 }
 
-const prf = (tp: number, fp: number, fn: number): Prf => {
-  const precision = tp + fp ? tp / (tp + fp) : 1;
-  const recall = tp + fn ? tp / (tp + fn) : 1;
-  return { tp, fp, fn, precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
-};
 
 /** A "must not" code without the dot is a heading; one shorter than billable covers the codes under it. */
 export const underMustNot = (code: string, mustNot: string): boolean => code.replace('.', '').startsWith(mustNot.replace('.', ''));

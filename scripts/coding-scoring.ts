@@ -39,7 +39,8 @@ export interface Prf {
   f1: number;
 }
 
-const prf = (tp: number, fp: number, fn: number): Prf => {
+/** Precision, recall and F1 from counts (nothing predicted and nothing expected counts as perfect). */
+export const prf = (tp: number, fp: number, fn: number): Prf => {
   const precision = tp + fp ? tp / (tp + fp) : 1;
   const recall = tp + fn ? tp / (tp + fn) : 1;
   return { tp, fp, fn, precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
