@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { hasCommand as has } from './system-tools.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '..');
@@ -25,14 +26,6 @@ export interface CaptureClip { id: string; pcm: Int16Array; reference: string }
 /** Turns 16 kHz audio into text and scores it (eval-wer's streaming evaluation). */
 export type Scorer = (label: string, clips: CaptureClip[]) => Promise<string>;
 
-const has = (cmd: string): boolean => {
-  try {
-    execFileSync('which', [cmd], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The page script: the app's capture code, run for a given time, its 16 kHz output returned as 16-bit PCM in base64. */
 async function pageScript(): Promise<string> {

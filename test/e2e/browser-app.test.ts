@@ -11,19 +11,12 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { ensureRendererBuild } from './harness.js';
+import { hasCommand as has } from '../../scripts/system-tools.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RENDERER = join(ROOT, 'dist', 'renderer');
 const OUT = join(ROOT, 'test-results', 'e2e');
-const has = (cmd: string): boolean => {
-  try {
-    execFileSync('which', [cmd], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const missing = [!existsSync(CHROMIUM) && CHROMIUM, !has('espeak-ng') && 'espeak-ng', !has('ffmpeg') && 'ffmpeg'].filter(Boolean);
 if (missing.length) console.warn(`[e2e] skipped: ${missing.join(', ')} not installed`);
 

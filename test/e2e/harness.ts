@@ -9,20 +9,13 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type WebSocketRoute } from 'playwright-core';
 import axe from 'axe-core';
 import type { TestServer } from '../support/server.js';
+import { hasCommand as has } from '../../scripts/system-tools.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const RENDERER = join(ROOT, 'dist', 'renderer');
 export const OUT = join(ROOT, 'test-results', 'e2e');
 
-const has = (cmd: string): boolean => {
-  try {
-    execFileSync('which', [cmd], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The tools a browser e2e needs that are not installed here (empty when it can run). */
 export function missingTools(): string[] {
