@@ -61,6 +61,14 @@ export interface DecoderConfig extends LmSpec {
   pruning?: SearchPruning;
   /** Beams, lookahead, frame skipping, Gaussian selection, language weight. */
   tuning?: SearchTuning;
+  /**
+   * Searches every frame, silence included (`-remove_silence no`). With pocketsphinx's own voice
+   * detection on (its default) the front end drops silent frames, so segment frames count only
+   * voiced ones, and on each silence-to-speech turn inside an utterance fed in several calls it
+   * moves the utterance's origin (`utt_start_frame`) to that turn: word times come out seconds
+   * late. Batch decoding cuts utterances with its own detector and needs true times.
+   */
+  keepSilence?: boolean;
 }
 
 /** pocketsphinx's default `-lw`, `-fwdflatlw`, `-bestpathlw`. */
@@ -93,7 +101,7 @@ export function tuningArgs(t: SearchTuning = {}): string[] {
 export function decoderArgs(cfg: DecoderConfig): string[] {
   return [
     '-hmm', cfg.hmmDir, ...(cfg.mixPath ? [] : ['-lm', cfg.lmPath]), '-dict', cfg.dictPath,
-    '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null',
+    '-samprate', String(cfg.sampleRate), '-logfn', '/dev/null', ...(cfg.keepSilence ? ['-remove_silence', 'no'] : []),
     ...(cfg.passes ? ['-fwdflat', cfg.passes.fwdflat ? 'yes' : 'no', '-bestpath', cfg.passes.bestpath ? 'yes' : 'no'] : []),
     ...(cfg.pruning ? ['-maxhmmpf', String(cfg.pruning.maxHmmPerFrame)] : []),
     ...(cfg.pruning?.maxWordsPerFrame ? ['-maxwpf', String(cfg.pruning.maxWordsPerFrame)] : []),

@@ -227,7 +227,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
     return { native, config };
   }
 
-  function newDecoder(search: Pick<DecoderConfig, 'passes' | 'pruning' | 'tuning'>, cls: 'live' | 'batch'): NativeDecoder {
+  function newDecoder(search: Pick<DecoderConfig, 'passes' | 'pruning' | 'tuning' | 'keepSilence'>, cls: 'live' | 'batch'): NativeDecoder {
     const s = setup();
     return createNativeDecoder(s.native, { ...s.config, ...search }, expectedCmn, slots, cls);
   }
@@ -235,7 +235,8 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   function batchDecoding(): BatchDecoding {
     setup(); // a missing installation fails the call, not a decoder deep inside it
     batch ??= createBatchDecoding({
-      newDecoder: () => newDecoder(batchSearch, 'batch'),
+      // Every frame searched: pocketsphinx's own silence removal stamps chunked words late (decoder-config.ts).
+      newDecoder: () => newDecoder({ ...batchSearch, keepSilence: true }, 'batch'),
       parallel: options.batchParallel ?? threads,
       sampleRate,
       maxUtteranceSec,
