@@ -144,6 +144,12 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
   it('template editor: a library section added with one click shows in the live preview, and sections move by dragging', async () => {
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
     await page.getByRole('button', { name: 'New template' }).click();
+    // With the visit dictated above open, the preview starts from its transcript; this check reads
+    // the sample conversation (it names an allergy), one press away.
+    await page.getByTestId('preview-source').click();
+    const useSample = page.getByRole('button', { name: 'Use the sample conversation' });
+    if (await useSample.count()) await useSample.click();
+    await page.getByTestId('preview-source').filter({ hasText: 'Written from a sample conversation' }).waitFor();
     const editor = page.getByRole('form', { name: 'Template editor' });
     await editor.getByRole('button', { name: 'Add Allergies' }).click();
     const preview = page.getByRole('article', { name: 'Template preview' });
