@@ -37,7 +37,7 @@ export function composeWebhooks(config: ClindocConfig, logger: Logger, store: We
   const service = createWebhookService({ store, destinations });
   const bySubject: Record<string, ResourceState> = {};
   for (const s of subjects) {
-    if (bySubject[s.subject]) throw new Error(`two services answer for webhook events of ${s.subject}`);
+    if (Object.hasOwn(bySubject, s.subject)) throw new Error(`two services answer for webhook events of ${s.subject}`);
     bySubject[s.subject] = s.state;
   }
   const dispatcher = createWebhookDispatcher({

@@ -102,7 +102,9 @@ function createAttempt(options: DispatcherOptions, delays: number[], timeoutMs: 
   const { store, logger } = options;
   const send = options.send ?? postToDestination;
   return async (d: DeliveryRecord): Promise<void> => {
-    const state = await options.subjects[subjectOf(d.event)]?.(d.accountId, d.resourceId);
+    // Only a subject a service registered: an event named after an Object.prototype member finds nothing.
+    const subject = subjectOf(d.event);
+    const state = Object.hasOwn(options.subjects, subject) ? await options.subjects[subject]!(d.accountId, d.resourceId) : undefined;
     if (!state) {
       await store.updateDelivery(d.id, { status: 'cancelled' });
       return;

@@ -102,6 +102,7 @@ describe('webhook dispatcher on the real SQLite store', () => {
     await store.insertDelivery(delivery('note', url, 'note_generation.succeeded'));
     await store.insertDelivery(delivery('recording', url, 'audio_transcription.failed'));
     await store.insertDelivery(delivery('stranger', url, 'visit_signed.succeeded'));
+    await store.insertDelivery(delivery('prototype', url, 'toString.succeeded'));
     dispatcher = createWebhookDispatcher({
       destinations: createWebhookDestinations({ allow: ['loopback'] }), store, logger: pino({ level: 'silent' }), pollMs: 10,
       subjects: {
@@ -111,7 +112,7 @@ describe('webhook dispatcher on the real SQLite store', () => {
     });
     await dispatcher.start();
     await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => ['delivered', 'failed', 'cancelled'].includes(d.status)) ? true : undefined), 10_000, 10);
-    expect(Object.fromEntries((await store.listDeliveries('acct')).map((d) => [d.id, d.status]))).toEqual({ note: 'delivered', recording: 'delivered', stranger: 'cancelled' });
+    expect(Object.fromEntries((await store.listDeliveries('acct')).map((d) => [d.id, d.status]))).toEqual({ note: 'delivered', recording: 'delivered', stranger: 'cancelled', prototype: 'cancelled' });
     expect(bodies.get('note')).toMatchObject({ type: 'note_generation.succeeded', data: { id: 'note-note', status: 'note note-note' } });
     expect(bodies.get('recording')).toMatchObject({ type: 'audio_transcription.failed', data: { id: 'note-recording', status: 'transcription note-recording' } });
     expect(bodies.has('stranger')).toBe(false);
