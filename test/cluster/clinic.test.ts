@@ -169,7 +169,9 @@ describe.skipIf(clinicUnavailable !== null)('clinic mode: two API and two worker
     let noteId: string;
     try {
       transcriptionId = await submitAudio(apis[0]!, long.bytes);
-      await until(async () => (await readTranscription(apis[1]!, transcriptionId)).status === 'processing', 'the transcription to start', 30_000, 50);
+      // Polled 4 times a second: the account's rate limit here is 60 per 5 s across both APIs, and on
+      // a loaded machine the worker may take several seconds to claim the job (50 ms polling met a 429).
+      await until(async () => (await readTranscription(apis[1]!, transcriptionId)).status === 'processing', 'the transcription to start', 30_000, 250);
       // A note queued meanwhile: the embedded writer has job slots of its own (one per engine), so
       // the doomed worker may take it beside the transcription; either way it must be finished.
       noteId = await submitNote(apis[1]!, TRANSCRIPTS[0]!);
