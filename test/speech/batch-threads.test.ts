@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPocketsphinxRecognizer } from '../../main/engines/speech/pocketsphinx/index.js';
 import { normalizeWords } from '../../main/engines/speech/pocketsphinx/text-normalizer.js';
 import { createSileroVad } from '../../main/engines/vad/index.js';
@@ -94,6 +94,7 @@ describe('live dictation beside a long batch transcription', () => {
     fx = createFixtures();
   });
   afterAll(async () => {
+    vi.useRealTimers(); // also when the test failed with the clock still
     await recognizer.close();
     await vad.close();
     fx.cleanup();
@@ -101,6 +102,14 @@ describe('live dictation beside a long batch transcription', () => {
 
   it("gets the live session's final while the batch job runs, and the batch job still finishes", async () => {
     const long = multiSegment(fx, 2);
+    // The live voice is made before the count starts (espeak and ffmpeg block the event loop).
+    const speech = fx.pcm(fx.speak('live', DIGITS_TEXT));
+    // The policy's clock stands still (`performance.now`, all it reads): a batch call that waited
+    // 2 s would otherwise go before live calls (the no-starvation rule, tested with a hand-moved
+    // clock in the work-scheduler tests), and on a loaded machine every batch call waits that long.
+    // With the clock still, which waiting call starts next is the policy alone: between live calls
+    // the test only runs microtasks, so no batch call can slip in on how the OS schedules threads.
+    vi.useFakeTimers({ toFake: ['performance'] });
     let batchDone = false;
     const batch = recognizer.transcribe(long.pcm, { language: 'en' });
     void batch.then(() => (batchDone = true), () => (batchDone = true));
@@ -108,13 +117,13 @@ describe('live dictation beside a long batch transcription', () => {
     while (recognizer.scheduling.started.batch === 0 && !batchDone) await new Promise((r) => setImmediate(r));
 
     const before = recognizer.scheduling.started;
-    const speech = fx.pcm(fx.speak('live', DIGITS_TEXT));
     const stream = recognizer.createStream({ language: 'en' });
     const chunk = RATE / 2;
     for (let i = 0; i < speech.length; i += chunk) await stream.acceptAsync!(speech.subarray(i, i + chunk));
     const final = await stream.finalizeUtteranceAsync!();
     const after = recognizer.scheduling.started;
     stream.close();
+    vi.useRealTimers();
 
     expect(batchDone).toBe(false);
     expect(hits(final.text, DIGIT_WORDS).length).toBeGreaterThanOrEqual(3); // of 10, as the other stream tests
