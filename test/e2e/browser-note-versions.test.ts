@@ -37,6 +37,15 @@ async function inView(locator: Locator): Promise<boolean> {
   return box !== null && box.y >= 0 && box.x >= 0 && box.y + box.height <= VIEW.height && box.x + box.width <= VIEW.width;
 }
 
+/**
+ * Expects the element wholly in view once layout has settled: read again until it holds (or 10 s
+ * pass), since right after a click the page may still be laying out what the click changed (a
+ * loaded machine stretches that), and one early read would fail a page that is right.
+ */
+async function expectInView(locator: Locator): Promise<void> {
+  await expect.poll(() => inView(locator), { message: `${locator.toString()} wholly in the 1366x768 view`, timeout: 10_000 }).toBe(true);
+}
+
 /** The element's top in page coordinates (independent of scrolling). */
 const pageTop = (locator: Locator): Promise<number> => locator.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
 
@@ -95,13 +104,13 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     await page.getByLabel('Transcript', { exact: true }).fill(TRANSCRIPT);
     await page.evaluate(() => window.scrollTo(0, 0));
     const generate = page.getByRole('button', { name: 'Generate note' });
-    expect(await inView(generate)).toBe(true);
+    await expectInView(generate);
     await generate.click();
     const note = page.getByRole('article', { name: 'Generated note' });
     await note.waitFor({ timeout: 60_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    expect(await inView(page.getByRole('button', { name: 'Sign note' }))).toBe(true);
-    expect(await inView(page.getByRole('button', { name: 'Regenerate note' }))).toBe(true);
+    await expectInView(page.getByRole('button', { name: 'Sign note' }));
+    await expectInView(page.getByRole('button', { name: 'Regenerate note' }));
     await seen(page, 'versions-1-note-1366.png');
 
     await page.getByRole('button', { name: 'Suggest codes' }).click();
@@ -173,7 +182,7 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     expect(await transcript.getAttribute('readonly')).not.toBeNull();
     expect(await page.getByRole('button', { name: 'Regenerate note' }).count()).toBe(0);
     const startNew = page.getByRole('button', { name: 'Start a new version' });
-    expect(await inView(startNew)).toBe(true);
+    await expectInView(startNew);
     await seen(page, 'versions-3-signed-1366.png');
 
     // The signed note's PDF: the patient line on every page, the signature, no PRELIMINARY.
@@ -197,7 +206,7 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     // The new draft lacks the physician's line: it is offered, ticked, and goes into the draft when chosen.
     const carry = page.getByRole('region', { name: 'Not in this draft' });
     const offered = carry.getByRole('checkbox', { name: new RegExp(ADDED.slice(2)) });
-    expect(await offered.isChecked()).toBe(true);
+    await expect.poll(() => offered.isChecked(), { message: 'the offered line ticked' }).toBe(true);
     await carry.scrollIntoViewIfNeeded();
     await seen(page, 'versions-4-carry-1366.png');
     await carry.getByRole('button', { name: 'Add ticked lines to the draft' }).click();
