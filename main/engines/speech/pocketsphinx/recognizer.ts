@@ -65,9 +65,13 @@ export interface PocketsphinxOptions {
    * Search of stream decoders: `fwdflat` (default off), `maxHmmPerFrame` (default 8000; 0 leaves
    * pocketsphinx's own 30000).
    * Default `{fwdflat: false, bestpath: true, maxHmmPerFrame: 8000}`, words per frame unlimited;
-   * the best path stays on because word confidences come from it.
+   * the best path stays on because word confidences come from it. `keepSilence` (default false):
+   * every frame searched, as in batch decoding, so words get true times; pocketsphinx's own
+   * silence removal stamps them seconds late after a pause (decoder-config.ts), but live audio
+   * reaches the decoder whole, silences included, and searching them costs about half as much CPU
+   * again on a clip that is 43% silence (docs/speech.md, "Word times in short calls").
    */
-  streamSearch?: Partial<SearchPasses & SearchPruning>;
+  streamSearch?: Partial<SearchPasses & SearchPruning> & { keepSilence?: boolean };
   /**
    * Search of batch decoders: passes, pruning and tuning (beams, lookahead, frame skip...).
    * Default {@link DEFAULT_BATCH_SEARCH}.
@@ -97,12 +101,13 @@ export interface PocketsphinxOptions {
 }
 
 /** The live search settings: options, then environment, then defaults. */
-function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<DecoderConfig, 'passes' | 'pruning'> {
+function streamConfig(o: PocketsphinxOptions['streamSearch'] = {}): Pick<DecoderConfig, 'passes' | 'pruning' | 'keepSilence'> {
   const maxHmm = o.maxHmmPerFrame ?? 8000;
   const passes = { fwdflat: o.fwdflat ?? false, bestpath: o.bestpath ?? true };
-  if (!(maxHmm > 0)) return { passes };
+  const keepSilence = o.keepSilence ?? false;
+  if (!(maxHmm > 0)) return { passes, keepSilence };
   const words = o.maxWordsPerFrame;
-  return { passes, pruning: { maxHmmPerFrame: Math.round(maxHmm), ...(words && words > 0 ? { maxWordsPerFrame: words } : {}) } };
+  return { passes, keepSilence, pruning: { maxHmmPerFrame: Math.round(maxHmm), ...(words && words > 0 ? { maxWordsPerFrame: words } : {}) } };
 }
 
 /** A snapshot of the recogniser's thread pool. */
