@@ -149,14 +149,19 @@ describe('SIGTERM drains the server', () => {
     stuck.socket.destroy();
   }, 60_000);
 
-  /** A headless server on a fresh data folder with a transcription of ~40 s of speech running when this resolves. */
+  /**
+   * A headless server on a fresh data folder with a transcription of ~13 s of speech running when
+   * this resolves. Long enough that the job is still being recognised when the signal comes (seen
+   * as `processing` first), short enough that a loaded machine finishes it well inside the test:
+   * ~40 s of speech took 104 s to recognise at load 15.
+   */
   async function transcribing(drainSeconds: string) {
     const dataDir = mkdtempSync(join(tmpdir(), 'clindoc-drain-'));
     dirs.push(dataDir);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const sentence = 'The patient reports a dry cough for three weeks without fever. Lungs are clear on both sides. ';
-    const audio = speechWav(sentence.repeat(6)).bytes; // several seconds of recognition
+    const audio = speechWav(sentence.repeat(2)).bytes;
     const server = await startHeadless({ CLINDOC_PORT: String(port), CLINDOC_DATA_DIR: dataDir, CLINDOC_DRAIN_SECONDS: drainSeconds });
     const { accountId, apiKey } = server.credentials();
     const headers = { 'X-ACCOUNT-ID': accountId, 'X-API-KEY': apiKey };
