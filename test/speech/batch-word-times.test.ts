@@ -8,35 +8,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPocketsphinxRecognizer } from '../../main/engines/speech/pocketsphinx/index.js';
 import type { RecognitionResult } from '../../main/services/transcriptions/ports.js';
-import { createFixtures, type AudioFixtures } from './fixtures.js';
+import { countingWithPause, createFixtures, type AudioFixtures } from './fixtures.js';
 
 const RATE = 16000;
 const LEAD_SEC = 2;
 /** Native decoding of seconds of audio on a machine that may be shared: generous limits. */
 const SLOW = 300_000;
 
-/** 2 s of silence, counting, a 0.4 s pause, more counting, 1 s of silence: one utterance over 6 s of speech. */
-function recording(fx: AudioFixtures): { pcm: Int16Array; speechStart: number; speechEnd: number } {
-  const first = fx.pcm(fx.speak('count-a', 'one two three four five six seven eight nine ten.'));
-  const second = fx.pcm(fx.speak('count-b', 'eleven twelve thirteen fourteen fifteen sixteen.'));
-  const lead = Math.round(LEAD_SEC * RATE);
-  const pause = Math.round(0.4 * RATE);
-  const pcm = new Int16Array(lead + first.length + pause + second.length + RATE);
-  pcm.set(first, lead);
-  pcm.set(second, lead + first.length + pause);
-  return { pcm, speechStart: LEAD_SEC, speechEnd: (lead + first.length + pause + second.length) / RATE };
-}
 
 describe('batch word times with short native calls', () => {
   let fx: AudioFixtures;
-  let clip: ReturnType<typeof recording>;
+  let clip: ReturnType<typeof countingWithPause>;
   // No voice detector: the whole recording is one utterance, silence and pause included.
   const whole = createPocketsphinxRecognizer({ medical: false, threads: 1, batchChunkSec: 0 });
   const chunked = createPocketsphinxRecognizer({ medical: false, threads: 1, batchChunkSec: 1 });
 
   beforeAll(() => {
     fx = createFixtures();
-    clip = recording(fx);
+    clip = countingWithPause(fx, LEAD_SEC, RATE);
   });
   afterAll(async () => {
     await Promise.all([whole.close(), chunked.close()]);

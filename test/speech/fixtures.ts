@@ -65,3 +65,18 @@ export function createFixtures(): AudioFixtures {
 export function hits(text: string, vocabulary: string[]): string[] {
   return text.split(/\s+/).filter((w) => vocabulary.includes(w));
 }
+
+/**
+ * 2 s of silence, counting, a 0.4 s pause, more counting, 1 s of silence (16 kHz): one utterance over
+ * 6 s of speech with a pause inside, where pocketsphinx's own silence removal moved word times.
+ */
+export function countingWithPause(fx: AudioFixtures, leadSec = 2, rate = 16000): { pcm: Int16Array; speechStart: number; speechEnd: number } {
+  const first = fx.pcm(fx.speak('count-a', 'one two three four five six seven eight nine ten.'));
+  const second = fx.pcm(fx.speak('count-b', 'eleven twelve thirteen fourteen fifteen sixteen.'));
+  const lead = Math.round(leadSec * rate);
+  const pause = Math.round(0.4 * rate);
+  const pcm = new Int16Array(lead + first.length + pause + second.length + rate);
+  pcm.set(first, lead);
+  pcm.set(second, lead + first.length + pause);
+  return { pcm, speechStart: leadSec, speechEnd: (lead + first.length + pause + second.length) / rate };
+}

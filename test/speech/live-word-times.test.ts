@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPocketsphinxRecognizer } from '../../main/engines/speech/pocketsphinx/index.js';
 import type { RecognitionResult, SpeechStream } from '../../main/services/transcriptions/ports.js';
-import { createFixtures, type AudioFixtures } from './fixtures.js';
+import { countingWithPause, createFixtures, type AudioFixtures } from './fixtures.js';
 
 const RATE = 16000;
 const LEAD_SEC = 2;
@@ -17,17 +17,6 @@ const PIECE = RATE / 2;
 /** Native decoding of seconds of audio on a machine that may be shared: generous limits. */
 const SLOW = 300_000;
 
-/** 2 s of silence, counting, a 0.4 s pause, more counting, 1 s of silence: one utterance. */
-function recording(fx: AudioFixtures): { pcm: Int16Array; speechEnd: number } {
-  const first = fx.pcm(fx.speak('count-a', 'one two three four five six seven eight nine ten.'));
-  const second = fx.pcm(fx.speak('count-b', 'eleven twelve thirteen fourteen fifteen sixteen.'));
-  const lead = Math.round(LEAD_SEC * RATE);
-  const pause = Math.round(0.4 * RATE);
-  const pcm = new Int16Array(lead + first.length + pause + second.length + RATE);
-  pcm.set(first, lead);
-  pcm.set(second, lead + first.length + pause);
-  return { pcm, speechEnd: (lead + first.length + pause + second.length) / RATE };
-}
 
 /** Feeds the whole recording in 0.5 s pieces through the async calls (as the live queue does), then ends it. */
 async function decodeLive(stream: SpeechStream, pcm: Int16Array): Promise<RecognitionResult> {
@@ -41,12 +30,12 @@ async function decodeLive(stream: SpeechStream, pcm: Int16Array): Promise<Recogn
 
 describe('live word times with every frame searched', () => {
   let fx: AudioFixtures;
-  let clip: ReturnType<typeof recording>;
+  let clip: ReturnType<typeof countingWithPause>;
   const recognizer = createPocketsphinxRecognizer({ medical: false, threads: 1, poolSize: 0, streamSearch: { keepSilence: true } });
 
   beforeAll(() => {
     fx = createFixtures();
-    clip = recording(fx);
+    clip = countingWithPause(fx, LEAD_SEC, RATE);
   });
   afterAll(async () => {
     await recognizer.close();
