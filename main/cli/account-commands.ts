@@ -95,7 +95,7 @@ export const ACCOUNT_COMMANDS: readonly CliCommand[] = [
     args: [{ name: '<key-id>', summary: 'the key\'s id (keys list)' }],
     options: [JSON_OPTION],
     async run(input) {
-      const keyId = input.args[0] || fail('keys revoke needs KEY_ID');
+      const keyId = input.arg(0);
       await (await input.session.accounts()).service.revokeKey(keyId);
       input.print({ revoked: keyId }, `revoked ${keyId}`);
     },

@@ -23,6 +23,8 @@ export interface CliOption {
 /** What a handler gets: its arguments in declared order, its options, and the session's resources. */
 export interface CommandInput {
   args: readonly (string | undefined)[];
+  /** A required (`<name>`) argument by position: commander refuses the command line without it. */
+  arg(index: number): string;
   /** A string option by its camel-cased name (`keyFile` for `--key-file`). */
   text(option: string): string | undefined;
   flag(option: string): boolean;

@@ -47,7 +47,7 @@ export const DATA_COMMANDS: readonly CliCommand[] = [
     args: [{ name: '<file>', summary: 'where to write the backup (one tar file)' }],
     options: [JSON_OPTION],
     async run(input) {
-      const file = input.args[0] || fail('usage: clindoc backup FILE');
+      const file = input.arg(0);
       onlySqlite(input, 'clindoc backup');
       const { writeBackup } = await import('../store/backup-write.js');
       const { VERSION } = await import('../composition.js');
@@ -72,7 +72,7 @@ export const DATA_COMMANDS: readonly CliCommand[] = [
     async run(input) {
       const config = input.session.config();
       if (config.databaseUrl) fail('clindoc restore works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) restore with pg_restore (docs/deploy.md)');
-      const file = input.args[0] || fail('usage: clindoc restore FILE [--replace] [--key-file KEY] [--data-dir DIR]', 2);
+      const file = input.arg(0);
       const { BackupError, restoreBackup, restoreMasterKey } = await import('../store/backup-restore.js');
       const dataDir = input.text('dataDir') ?? config.dataDir;
       const keyFile = input.text('keyFile');

@@ -70,6 +70,13 @@ export function buildProgram(handle: (command: CliCommand, parsed: Command) => P
   return program;
 }
 
+/** A `<name>` argument is present once commander accepted the line; a missing one is a table mistake. */
+function requiredArgument(args: readonly unknown[], index: number, command: string): string {
+  const value = args[index];
+  if (typeof value !== 'string') throw new Error(`clindoc ${command}: argument ${index} is not declared as required in the command table`);
+  return value;
+}
+
 /** Runs one command with a fresh session, closed afterwards whatever happens. */
 async function runCommand(spec: CliCommand, parsed: Command): Promise<void> {
   const options = parsed.opts<Record<string, string | boolean | undefined>>();
@@ -77,6 +84,7 @@ async function runCommand(spec: CliCommand, parsed: Command): Promise<void> {
   const out = (line: string): void => void process.stdout.write(`${line}\n`);
   const input: CommandInput = {
     args: parsed.processedArgs,
+    arg: (index) => requiredArgument(parsed.processedArgs, index, spec.name),
     text: (name) => (typeof options[name] === 'string' ? options[name] : undefined),
     flag: (name) => options[name] === true,
     print: (json, text) => out(options.json === true ? JSON.stringify(json) : text),

@@ -65,7 +65,7 @@ export const SERVER_COMMANDS: readonly CliCommand[] = [
       { flags: '--fast', summary: 'send as fast as the socket takes it instead of at real-time pace' },
     ],
     async run(input) {
-      const file = input.args[0] || fail('stream needs a FILE');
+      const file = input.arg(0);
       const { streamFile } = await import('./stream-command.js');
       const accountId = input.text('account') ?? process.env.CLINDOC_ACCOUNT_ID;
       if (!accountId) fail('stream needs --account (or CLINDOC_ACCOUNT_ID)');

@@ -47,6 +47,10 @@ describe('clindoc command table', () => {
     const missing = await runCli(['keys', 'revoke'], env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing required argument 'key-id'");
+    // Every required argument is commander's to enforce: the handlers read it with input.arg() and check nothing.
+    const noFile = await runCli(['backup'], env);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain("missing required argument 'file'");
     const badRole = await runCli(['serve', '--role', 'boss'], env);
     expect(badRole.code).toBe(2);
     expect(badRole.stderr).toContain('api, worker, all');
