@@ -11,6 +11,7 @@ import type { BackupList, CreatedBackup } from '../../shared/api/backups.js';
 import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
 import type { CodingAnalysisView } from '../../shared/api/coding.js';
 import { serverLabel } from './clinic-server.js';
+import type { AdaptationChoice, AdaptationState } from './voice-adaptation.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -116,6 +117,15 @@ export interface ApiClient {
   importModel(path: string, modelId?: string): Promise<ModelView>;
   /** Which engine answers each task for this account, its measured quality and warnings. */
   engineStatus(): Promise<EnginesStatus>;
+  /** The account's voice adaptation: enrollment sentences, readings, the adapted model and its measured effect. */
+  voiceAdaptation(): Promise<AdaptationState>;
+  /** Saves the reading of one enrollment sentence (a 16 kHz mono WAV, at most 30 s). */
+  recordVoiceSentence(sentenceId: string, wav: Blob): Promise<{ sentenceId: string; durationSeconds: number }>;
+  /** Starts an adaptation run (a background job; 409 with too few readings). */
+  adaptVoice(): Promise<AdaptationState>;
+  setVoiceAdaptation(choice: AdaptationChoice): Promise<AdaptationState>;
+  /** Removes the readings, corrected-dictation material and the adapted model. */
+  deleteVoiceData(): Promise<void>;
 }
 
 
@@ -156,6 +166,17 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     return readResponse<T>(res, envelope, who);
   }
 
+  /** A request whose body is not JSON (a form, audio): the headers its body needs are the caller's. */
+  async function send<T>(method: string, path: string, body: BodyInit, envelope: 'data' | 'raw', extra: Record<string, string> = {}): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetchImpl(`${base}${path}`, { method, headers: headers(extra), body });
+    } catch {
+      throw new ApiError(0, unreachable);
+    }
+    return readResponse<T>(res, envelope, who);
+  }
+
   const page = (path: string, cursor?: string): string => `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
   const id = encodeURIComponent;
 
@@ -183,6 +204,11 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     removeModel: (modelId) => call('DELETE', `/v1/models/${id(modelId)}`, undefined, 'none'),
     importModel: (path, modelId) => call('POST', '/v1/models/import', { path, ...(modelId ? { id: modelId } : {}) }),
     engineStatus: () => call('GET', '/v1/engines'),
+    voiceAdaptation: () => call('GET', '/v1/speech/adaptation'),
+    recordVoiceSentence: (sentenceId, wav) => send('PUT', `/v1/speech/adaptation/recordings/${id(sentenceId)}`, wav, 'data', { 'content-type': 'audio/wav' }),
+    adaptVoice: () => call('POST', '/v1/speech/adaptation/runs'),
+    setVoiceAdaptation: (choice) => call('PATCH', '/v1/speech/adaptation', choice),
+    deleteVoiceData: () => call('DELETE', '/v1/speech/adaptation', undefined, 'none'),
 
 
     getNote: (noteId) => call('GET', `/v1/notes/${id(noteId)}`),
@@ -216,13 +242,7 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       form.set('dictation', String(upload.dictation ?? false));
       if (upload.engine) form.set('engine', upload.engine);
       form.set('audio', upload.audio, upload.filename);
-      let res: Response;
-      try {
-        res = await fetchImpl(`${base}/v2/audio/transcriptions`, { method: 'POST', headers: headers(), body: form });
-      } catch {
-        throw new ApiError(0, unreachable);
-      }
-      return readResponse<TranscriptionAccepted>(res, 'raw', who);
+      return send<TranscriptionAccepted>('POST', '/v2/audio/transcriptions', form, 'raw');
     },
     getTranscription: (tid) => call('GET', `/v2/audio/transcriptions/${id(tid)}`, undefined, 'raw'),
     listTranscriptions: (cursor) => call('GET', page('/v2/audio/transcriptions', cursor)),
@@ -236,13 +256,7 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
       if (files.edition) form.set('edition', files.edition);
       form.set('order', files.order, files.orderName);
       if (files.tabular) form.set('tabular', files.tabular, files.tabularName ?? 'tabular.xml');
-      let res: Response;
-      try {
-        res = await fetchImpl(`${base}/v1/coding/editions`, { method: 'POST', headers: headers(), body: form });
-      } catch {
-        throw new ApiError(0, unreachable);
-      }
-      return readResponse<CodeEditionImported>(res, 'data', who);
+      return send<CodeEditionImported>('POST', '/v1/coding/editions', form, 'data');
     },
     createWebhook: (url, events) => call('POST', '/v1/webhooks', (events && events.length ? { url, events } : { url }) satisfies WebhookBody),
     deleteWebhook: (wid) => call('DELETE', `/v1/webhooks/${id(wid)}`, undefined, 'none'),

@@ -33,3 +33,28 @@ export function levelOf(samples: Float32Array): number {
   const db = 20 * Math.log10(rms);
   return Math.max(0, Math.min(1, (db + 60) / 60));
 }
+
+/**
+ * A 16-bit mono RIFF/WAVE file of float samples, built without Node's Buffer (the renderer runs in
+ * a browser): what the voice enrollment uploads, at the 16 kHz the capture resamples to.
+ */
+export function wavFile(samples: Float32Array, sampleRate = 16_000): Uint8Array<ArrayBuffer> {
+  const pcm = toLinear16(samples);
+  const out = new Uint8Array(44 + pcm.length);
+  const view = new DataView(out.buffer);
+  const ascii = (at: number, text: string): void => { for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i); };
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + pcm.length, true);
+  ascii(8, 'WAVEfmt ');
+  view.setUint32(16, 16, true); // fmt chunk size
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true); // bytes per second
+  view.setUint16(32, 2, true); // bytes per frame
+  view.setUint16(34, 16, true); // bits per sample
+  ascii(36, 'data');
+  view.setUint32(40, pcm.length, true);
+  out.set(pcm, 44);
+  return out;
+}

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
  * the focus goes to Cancel so a second Enter does not delete. Escape cancels. Only the confirming
  * press calls `onConfirm`.
  */
-export function ConfirmDelete({ what, onConfirm }: { what: string; onConfirm(): void }) {
+export function ConfirmDelete({ what, label, onConfirm }: { what: string; /** The first button's text (default "Delete"). */ label?: string; onConfirm(): void }) {
   const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
   const start = useRef<HTMLButtonElement>(null);
@@ -16,7 +16,8 @@ export function ConfirmDelete({ what, onConfirm }: { what: string; onConfirm(): 
     wasAsking.current = asking;
   }, [asking]);
   if (!asking) {
-    return <button ref={start} type="button" className="link" aria-label={`Delete ${what}`} onClick={() => setAsking(true)}>Delete</button>;
+    // A button whose text already names what it deletes needs no other name (axe: the name starts with the visible text).
+    return <button ref={start} type="button" className="link" aria-label={label ? undefined : `Delete ${what}`} onClick={() => setAsking(true)}>{label ?? 'Delete'}</button>;
   }
   return (
     <span role="group" aria-label={`Delete ${what}?`} className="confirm-delete" onKeyDown={(e) => { if (e.key === 'Escape') setAsking(false); }}>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { EngineMeasurement, EngineTaskStatus, ModelView } from '../../shared/api/models.js';
 import { useConnection } from '../state/stores.js';
 import { ErrorMessage } from './messages.js';
+import { VoiceEnrollment } from './voice-enrollment.js';
 
 /** MB for people, one decimal below 10 MB (as the Models panel shows them). */
 const mb = (bytes: number): string => `${(bytes / 1e6).toLocaleString(undefined, { maximumFractionDigits: bytes < 1e7 ? 1 : 0 })} MB`;
@@ -37,6 +38,7 @@ export function RecogniserLine() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string>();
   const [error, setError] = useState<string>();
+  const [learning, setLearning] = useState(false);
 
   const refresh = useCallback(() => {
     if (!client) return;
@@ -86,7 +88,22 @@ export function RecogniserLine() {
         <button type="button" className="link" aria-expanded={shown} aria-controls="recogniser-offer" onClick={toggle}>
           {shown ? 'Hide the offer' : embedded ? 'Get a better speech model' : 'Speech models'}
         </button>
+        {/* Only the embedded recogniser learns a voice (issue 27 point 9). */}
+        {embedded && (
+          <>
+            {' · '}
+            <button type="button" className="link" aria-expanded={learning} aria-controls="voice-learning" onClick={() => setLearning(!learning)}>
+              {learning ? 'Hide Learn my voice' : 'Learn my voice'}
+            </button>
+          </>
+        )}
       </p>
+      {embedded && learning && (
+        <section id="voice-learning" className="card" aria-labelledby="voice-learning-title">
+          <h3 id="voice-learning-title">Learn my voice</h3>
+          <VoiceEnrollment />
+        </section>
+      )}
       {shown && (
         <div id="recogniser-offer" className="message warning" data-testid="recogniser-offer">
           {task.warnings.slice(0, 1).map((w) => <p key={w}>{w}</p>)}

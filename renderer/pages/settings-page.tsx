@@ -6,6 +6,7 @@ import { CodeEditionsPanel } from '../components/code-editions-panel.js';
 import { DataPanel } from '../components/data-panel.js';
 import { DictationPrefs } from '../components/dictation-prefs.js';
 import { EnginesPanel } from '../components/engines-panel.js';
+import { VoiceEnrollment } from '../components/voice-enrollment.js';
 import { ErrorMessage, StatusMessage } from '../components/messages.js';
 import { WebhooksPanel } from '../components/webhooks-panel.js';
 import { parseCredentialLines, pasteCredentials } from '../api/connection.js';
@@ -108,6 +109,13 @@ export function SettingsPage() {
       </section>
       <DictationPrefs />
       <EnginesPanel />
+      {state.status === 'ready' && (
+        <section aria-labelledby="voice-title" id="voice">
+          <h3 id="voice-title">Learn my voice</h3>
+          <p className="hint">Optional. Only the embedded recogniser (PocketSphinx) learns your voice; a downloaded model or a transcription server is not changed.</p>
+          <VoiceEnrollment />
+        </section>
+      )}
       <DataPanel />
       <CodeEditionsPanel />
       {/* What only integrations need, out of the physician's way. */}

@@ -10,6 +10,7 @@ import { createDictationStore, type DictationDeps, type DictationState } from '.
 import { createNoteStore, type NoteState } from './note-store.js';
 import { createPrefsStore, type PrefsState } from './prefs-store.js';
 import { createVisitStore, type VisitState } from './visit-store.js';
+import { createVoiceStore, type VoiceState } from './voice-store.js';
 
 export interface AppStores {
   connection: StoreApi<ConnectionState>;
@@ -19,6 +20,8 @@ export interface AppStores {
   visits: StoreApi<VisitState>;
   /** Coding suggestions for the note on screen; accepted codes are saved with the visit. */
   codes: StoreApi<CodesState>;
+  /** The voice enrollment and the adapted recogniser of the account (issue 27 point 9). */
+  voice: StoreApi<VoiceState>;
   bridge: DesktopBridge | undefined;
 }
 
@@ -31,6 +34,8 @@ export interface AppEnv {
   autosaveMs?: number;
   /** Audio and socket seams; the browser's by default. */
   dictation?: Partial<Omit<DictationDeps, 'client'>>;
+  /** How often a running voice adaptation is read again (ms; tests shorten it). */
+  voicePollMs?: number;
 }
 
 /** Wires the app's stores together. No module-level singletons: tests build their own. */
@@ -83,7 +88,12 @@ export function createAppStores(env: AppEnv): AppStores {
     }
   });
   const codes = createCodesStore({ client, visits });
-  return { connection, dictation, notes, prefs, visits, codes, bridge: env.bridge };
+  // The enrollment records through the same capture and microphone as dictation.
+  const voice = createVoiceStore({
+    client, startCapture: env.dictation?.startCapture ?? startCapture, deviceId: () => dictation.getState().deviceId || undefined,
+    ...(env.voicePollMs !== undefined ? { pollMs: env.voicePollMs } : {}),
+  });
+  return { connection, dictation, notes, prefs, visits, codes, voice, bridge: env.bridge };
 }
 
 const StoresContext = createContext<AppStores | undefined>(undefined);
@@ -105,3 +115,4 @@ export const useNotes = <T,>(pick: (s: NoteState) => T): T => useStore(useStores
 export const usePrefs = <T,>(pick: (s: PrefsState) => T): T => useStore(useStores().prefs, pick);
 export const useCodes = <T,>(pick: (s: CodesState) => T): T => useStore(useStores().codes, pick);
 export const useVisits = <T,>(pick: (s: VisitState) => T): T => useStore(useStores().visits, pick);
+export const useVoice = <T,>(pick: (s: VoiceState) => T): T => useStore(useStores().voice, pick);
