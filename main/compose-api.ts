@@ -22,6 +22,8 @@ import type { AccountService } from './services/accounts/account-service.js';
 import type { ComputePool } from './services/compute/ports.js';
 import { offloadedExtraction, offloadedMacros } from './services/compute/offloaded.js';
 import type { ModelService } from './services/models/model-service.js';
+import type { SpeechRecognizer } from './services/transcriptions/ports.js';
+import type { VoiceAdaptationService } from './services/voice-adaptation/voice-adaptation-service.js';
 import { operatorManagedCodeEditions, operatorManagedModels } from './services/models/operator-managed.js';
 import { createStyleService } from './services/notes/style-service.js';
 import { createTemplateService } from './services/templates/template-service.js';
@@ -50,6 +52,8 @@ export interface ApiParts {
   models: ModelService;
   /** Whether the extraction model's instructions were found (engine status reports model reading). */
   modelReading: boolean;
+  /** Learning the physician's voice (`/v1/speech/adaptation`). */
+  voiceAdaptation?: VoiceAdaptationService;
 }
 
 export function apiServices(config: ClindocConfig, logger: Logger, p: ApiParts): ApiServices {
@@ -62,6 +66,7 @@ export function apiServices(config: ClindocConfig, logger: Logger, p: ApiParts):
   const webhooks = p.webhooks.service;
   return {
     accounts: p.accounts, notes, transcriptions, templates, macroLibrary, webhooks, visits, audit, backups, authThrottle, sharedThrottle, signIn,
+    ...(p.voiceAdaptation ? { voiceAdaptation: p.voiceAdaptation } : {}),
     styles: createStyleService({ writer: (accountId) => p.writers.styleWriter(accountId) }),
     extraction: offloadedExtraction(p.compute, p.engines.textEngineOf), macros: offloadedMacros(p.compute),
     deadLetters: p.queue.deadLetters, idempotency: stores.idempotency, engines: p.engines.settings, coding: p.coding.coding,
@@ -115,13 +120,17 @@ export function composeApi(config: ClindocConfig, logger: Logger, services: ApiS
 /** Attaches live dictation (the WebSocket) to the bound listener; the lifecycle calls it in `listen()`. */
 export function streamingStarter(
   config: ClindocConfig, logger: Logger,
-  deps: { api: ComposedApi; accounts: AccountService; audit: ComposedRecords['audit']; engines: ComposedEngines; access: ComposedAccess; port: () => number },
+  deps: {
+    api: ComposedApi; accounts: AccountService; audit: ComposedRecords['audit']; engines: ComposedEngines; access: ComposedAccess; port: () => number;
+    /** The recogniser of an engine for an account (its voice-adapted one where it has one). */
+    recognizerFor?: (engine: string | undefined, accountId: string | undefined) => Promise<SpeechRecognizer>;
+  },
 ): () => StreamingHandle {
   const { api, accounts, audit, engines, access } = deps;
   return () => attachStreaming({
     server: api.server, logger, accounts, port: deps.port, allowedOrigins: [...config.allowedOrigins, ...config.corsOrigins],
     allowedHosts: config.allowedHosts, secure: api.secure, clientAddress: api.clientAddress,
-    recognizer: engines.recognizer, liveEngine: (accountId) => engines.settings.resolve(accountId), vad: engines.liveVad, fallbackEndpointer: createEnergyEndpointer,
+    recognizer: deps.recognizerFor ?? engines.recognizer, liveEngine: (accountId) => engines.settings.resolve(accountId), vad: engines.liveVad, fallbackEndpointer: createEnergyEndpointer,
     authThrottle: { throttle: access.authThrottle, shared: access.sharedThrottle, onLockout: (event) => recordLockout({ accounts, audit }, event) },
     createDecoder: (o) => createStreamDecoder({ ...o, ffmpegPath: config.ffmpegPath }),
     limits: {

@@ -15,7 +15,7 @@ import type { InstalledModelRecord } from './services/models/ports.js';
 import type { LanguageModel } from './services/language-model.js';
 import type { SpeechRecognizer } from './services/transcriptions/ports.js';
 import type { RobustVad } from './engines/vad/index.js';
-import { clinicalModelStatus, createPocketsphinxRecognizer } from './engines/speech/pocketsphinx/index.js';
+import { clinicalModelStatus, createPocketsphinxRecognizer, type PocketsphinxOptions } from './engines/speech/pocketsphinx/index.js';
 import { createOpenAiCompatibleRecognizer } from './engines/speech/openai-compatible.js';
 import { createOnnxCtcRecognizer, createOnnxWhisperRecognizer } from './engines/speech/onnx/index.js';
 import { createOpenAiCompatibleModel } from './engines/llm/openai-compatible.js';
@@ -78,6 +78,14 @@ export function createServerBook(config: ClindocConfig, health: EngineHealth) {
 
 export type ServerBook = ReturnType<typeof createServerBook>;
 
+/** The embedded recogniser's options on this device; an account's adapted recogniser adds its own `hmmDir`. */
+export function pocketsphinxOptions(config: ClindocConfig, deps: Pick<EngineDeps, 'pocketsphinxFiles' | 'batchVad'>): PocketsphinxOptions {
+  return {
+    ...deps.pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: deps.batchVad(), ...(config.asrThreads ? { threads: config.asrThreads } : {}),
+    libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
+  };
+}
+
 /** What a speech engine name stands for on this device, and how to make it. */
 export function speechSpecs(config: ClindocConfig, deps: EngineDeps, book: ServerBook): (name: string) => Spec<SpeechRecognizer> | undefined {
   const threads = config.asrThreads ? { threads: config.asrThreads } : {};
@@ -90,10 +98,7 @@ export function speechSpecs(config: ClindocConfig, deps: EngineDeps, book: Serve
     if (name === 'pocketsphinx') {
       return {
         engine: 'pocketsphinx', kind: 'embedded', model: clinicalLoaded ? 'en-us + clinical' : 'en-us',
-        make: () => createPocketsphinxRecognizer({
-          ...deps.pocketsphinxFiles, clinicalWeight: config.asrClinicalWeight, vad: deps.batchVad(), ...threads,
-          libraries: { ...(config.pocketsphinxLib ? { pocketsphinx: config.pocketsphinxLib } : {}), ...(config.sphinxbaseLib ? { sphinxbase: config.sphinxbaseLib } : {}) },
-        }),
+        make: () => createPocketsphinxRecognizer(pocketsphinxOptions(config, deps)),
       };
     }
     const { asrBaseUrl, asrModelDir } = config;

@@ -16,12 +16,15 @@ import { createNoteService, NOTE_JOB, noteJobs, type NoteService } from './servi
 import { createTranscriptionService, TRANSCRIPTION_JOB, transcriptionJobs, type TranscriptionPipeline, type TranscriptionService } from './services/transcriptions/transcription-service.js';
 import { createTranscriptionPipeline } from './services/transcriptions/pipeline.js';
 import type { EngineSettingsService } from './services/transcriptions/engine-settings.js';
+import type { SpeechRecognizer } from './services/transcriptions/ports.js';
 import type { OpsMetrics } from './server/middleware/metrics.js';
 import type { DeadLetterSource } from './server/routes/jobs.js';
 import { createJobRunner, type JobHandler, type JobRunner } from './jobs/job-runner.js';
 import { createSqliteDeadLetters } from './store/job-store.js';
 import { createFfmpegDecoder } from './engines/audio/index.js';
 import { createClusteringDiarizer } from './engines/diarization/index.js';
+
+type RecognizerFor = (engine?: string, accountId?: string) => SpeechRecognizer | Promise<SpeechRecognizer>;
 
 export interface JobServices {
   notes: NoteService;
@@ -31,15 +34,15 @@ export interface JobServices {
 }
 
 /** Recognition of a stored recording: audio is encrypted at rest, so the engines get a short-lived private plaintext copy; each run's speed goes to `/metrics`. */
-function composePipeline(config: ClindocConfig, blobs: ComposedStores['blobs'], engines: Pick<ComposedEngines, 'recognizer' | 'batchVad'>, metrics: OpsMetrics): TranscriptionPipeline {
+function composePipeline(config: ClindocConfig, blobs: ComposedStores['blobs'], engines: Pick<ComposedEngines, 'batchVad'> & { recognizer: RecognizerFor }, metrics: OpsMetrics): TranscriptionPipeline {
   const plain = createTranscriptionPipeline({
     decoder: createFfmpegDecoder({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, timeoutMs: config.ffmpegTimeoutMs, maxSeconds: config.maxAudioSeconds }),
     recognizer: engines.recognizer, vad: engines.batchVad, diarizer: createClusteringDiarizer(),
   });
-  return async (path, options) => {
+  return async (path, options, accountId) => {
     const key = blobs.keyOf(path);
     const started = performance.now();
-    const result = await (key ? blobs.withPlaintext(key, (file) => plain(file, options)) : plain(path, options));
+    const result = await (key ? blobs.withPlaintext(key, (file) => plain(file, options, accountId)) : plain(path, options, accountId));
     metrics.observeRealTime(result.generatedBy?.engine ?? config.asrEngine, result.duration, (performance.now() - started) / 1000);
     return result;
   };
@@ -51,6 +54,8 @@ export function composeJobServices(config: ClindocConfig, deps: {
   writers: ComposedWriters;
   metrics: OpsMetrics;
   enqueue: Enqueue;
+  /** The recogniser of an engine for an account (its voice-adapted one where it has one); default the device's by name. */
+  recognizerFor?: RecognizerFor;
   /** A note's or transcription's final write carries its webhook event into the outbox (one transaction); told at once, the dispatcher need not wait for its next pass. */
   wakeWebhooks: () => void;
 }): JobServices {
@@ -59,7 +64,7 @@ export function composeJobServices(config: ClindocConfig, deps: {
     notes: stores.notes, templates: stores.templates, writer: (accountId) => deps.writers.noteWriter(accountId), enqueue: deps.enqueue,
     events: { noteFinished: deps.wakeWebhooks },
   });
-  const pipeline = composePipeline(config, blobs, deps.engines, deps.metrics);
+  const pipeline = composePipeline(config, blobs, { batchVad: deps.engines.batchVad, recognizer: deps.recognizerFor ?? deps.engines.recognizer }, deps.metrics);
   const transcriptions = createTranscriptionService({
     engines: deps.engines.settings, store: stores.transcriptions, blobs, pipeline: () => pipeline, enqueue: deps.enqueue, maxAudioBytes: config.maxAudioBytes,
     events: { transcriptionFinished: deps.wakeWebhooks },

@@ -79,6 +79,7 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
     notes: createNoteStore(db, cipher),
     templates: createDocumentStore(db, 'note_templates', cipher),
     macros: createDocumentStore(db, 'macros', cipher),
+    voiceAdaptation: createDocumentStore(db, 'voice_adaptation', cipher),
     transcriptions: createTranscriptionStore(db, cipher),
     // Model downloads run on their own runner (compose-models.ts), beside notes and transcriptions.
     jobs: createJobStore(db, { except: [MODEL_PULL_JOB] }),

@@ -26,6 +26,7 @@ import { composeOps } from './compose-ops.js';
 import { composeWebhooks } from './compose-webhooks.js';
 import { composeJobServices, composeQueue, jobLanes, type ComposedQueue } from './compose-jobs.js';
 import { composeCoding } from './compose-coding.js';
+import { composeVoiceAdaptation } from './compose-voice-adaptation.js';
 import { composeAccess, ensureLocalAccount } from './compose-access.js';
 import { apiServices, composeApi, streamingStarter } from './compose-api.js';
 import { clindocLifecycle, type BoundPort, type ClindocLifecycle } from './compose-lifecycle.js';
@@ -125,18 +126,21 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const webhooks = composeWebhooks(config, logger, stores.webhooks, [noteWebhooks(stores.notes), transcriptionWebhooks(stores.transcriptions)], {
     shared: shared !== undefined, ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}), ...(options.webhookResolve ? { resolve: options.webhookResolve } : {}),
   });
+  // Voice adaptation (issue 27 point 9): an account's own adapted recogniser, for its batch and live recognition.
+  const voice = composeVoiceAdaptation(config, logger, { storage, engines, enqueue: (kind, accountId, resourceId) => queue.get().runner.enqueue(kind, accountId, resourceId) });
   const work = composeJobServices(config, {
-    storage, engines, writers, metrics: ops.metrics, wakeWebhooks: () => webhooks.dispatcher.wake(),
+    storage, engines, writers, metrics: ops.metrics, wakeWebhooks: () => webhooks.dispatcher.wake(), recognizerFor: voice.recognizerFor,
     enqueue: (kind, accountId, resourceId) => queue.get().runner.enqueue(kind, accountId, resourceId),
   });
   noteReader.bind(work.notes);
-  queue.bind(await composeQueue(config, logger, storage, work.jobs, jobLanes(engines.settings)));
+  queue.bind(await composeQueue(config, logger, storage, [...work.jobs, ...voice.jobs], jobLanes(engines.settings)));
 
   const coding = composeCoding(config, logger, compute, engines.textEngineOf);
   const access = await composeAccess(config, storage, accounts, localAccount, options);
   const bound: BoundPort = { port: config.port };
   const services = apiServices(config, logger, {
     storage, accounts, engines, writers, compute, work, queue: queue.get(), webhooks, coding, access, records, models: models.service, modelReading: extractionPrompt !== undefined,
+    voiceAdaptation: voice.service,
   });
   const api = composeApi(config, logger, services, {
     ops, port: () => bound.port, version: VERSION, ...(access.rateWindows ? { rateWindows: access.rateWindows } : {}), ...(options.validateResponses ? { validateResponses: true } : {}),
@@ -149,11 +153,19 @@ export async function createClindoc(config: ClindocConfig, options: ComposeOptio
   const lifecycle = clindocLifecycle(config, logger, {
     server: api.server, bound, jobs, downloads: models.downloads, dispatcher: webhooks.dispatcher, records, registry: engines.registry, compute,
     models: models.service, storage, drain: ops.drain, signIn: access.signIn,
-    startStreaming: streamingStarter(config, logger, { api, accounts, audit: records.audit, engines, access, port: () => bound.port }),
+    startStreaming: streamingStarter(config, logger, { api, accounts, audit: records.audit, engines, access, port: () => bound.port, recognizerFor: voice.recognizerFor }),
   });
   const { audit, retention, backups, backupScheduler } = records;
   return {
     config, logger, db, server: api.server, accounts, jobs, webhooks: webhooks.dispatcher, audit, retention, protection: storage.protection, backups, backupScheduler,
     ...(localCredentials ? { localCredentials } : {}), ...lifecycle,
+    // Adapted recognisers go after the work that used them, and their decrypted folders with them.
+    close: async (closeOptions) => {
+      try {
+        await lifecycle.close(closeOptions);
+      } finally {
+        await voice.close();
+      }
+    },
   };
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Clindoc needs on this machine: ffmpeg (audio conversion),
 # pocketsphinx with its US-English model (the embedded recogniser), Chromium (interface tests),
-# espeak-ng and sox (speech fixtures for tests and quality scripts), PostgreSQL (clinic-mode tests).
+# espeak-ng and sox (speech fixtures for tests and quality scripts), PostgreSQL (clinic-mode tests),
+# sphinxtrain with sphinxbase-utils and pocketsphinx (voice adaptation).
 # Skips apt when everything is already present, so it is cheap to run before every start.
 set -euo pipefail
 need=()
@@ -15,6 +16,10 @@ ls /usr/lib/*/libpocketsphinx.so.3 >/dev/null 2>&1 || need+=(libpocketsphinx3)
 dpkg -s codec2-examples >/dev/null 2>&1 || need+=(codec2-examples)
 # Real English recordings with transcripts (LibriVox readings, spoken card names; BSD-2) for the WER script.
 dpkg -s pocketsphinx-testdata >/dev/null 2>&1 || need+=(pocketsphinx-testdata)
+# Learning the physician's voice (issue 27): sphinxtrain's bw/mllr_solve/map_adapt, sphinx_fe, pocketsphinx_mdef_convert.
+[ -x /usr/lib/sphinxtrain/bw ] || need+=(sphinxtrain)
+command -v sphinx_fe >/dev/null 2>&1 || need+=(sphinxbase-utils)
+command -v pocketsphinx_mdef_convert >/dev/null 2>&1 || need+=(pocketsphinx)
 # Dictate anywhere types through xdotool (+ xclip for accents); its tests type into an xterm under Xvfb.
 for tool in xdotool xclip xterm; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)

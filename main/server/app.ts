@@ -46,6 +46,8 @@ import { registerCodingEditionRoutes } from './routes/coding-editions.js';
 import type { CodeEditionsService } from '../services/coding/code-editions.js';
 import type { CodingService } from '../services/coding/coding-service.js';
 import { registerBackupRoutes } from './routes/backups.js';
+import { registerVoiceAdaptationRoutes } from './routes/voice-adaptation.js';
+import type { VoiceAdaptationService } from '../services/voice-adaptation/voice-adaptation-service.js';
 import { createBackupService, type BackupService } from '../services/backup/backup-service.js';
 import type { StorageUsageService } from '../services/storage-usage/storage-usage-service.js';
 import { streamingPaths } from './stream-doc.js';
@@ -99,6 +101,8 @@ export interface ApiServices {
   engineStatus?: EngineStatusService;
 
 
+  /** Learning the physician's voice (`/v1/speech/adaptation`); absent in apps built without it. */
+  voiceAdaptation?: VoiceAdaptationService;
   /** Backups into the operator's folder (default: none configured, so `POST /v1/backups` is a 409). */
   backups?: BackupService;
 }
@@ -292,6 +296,7 @@ export function registerApiRoutes(registry: RouteRegistry, services: ApiServices
   registerCodingRoutes(registry, { coding: services.coding, visits: services.visits });
   if (services.codeEditions) registerCodingEditionRoutes(registry, { editions: services.codeEditions });
   if (services.deadLetters) registerJobRoutes(registry, { deadLetters: services.deadLetters });
+  if (services.voiceAdaptation) registerVoiceAdaptationRoutes(registry, { adaptation: services.voiceAdaptation, maxAudioBytes: options.maxAudioBytes });
   registerBackupRoutes(registry, { backups: services.backups ?? createBackupService({ keep: 1, intervalHours: 0 }) });
 }
 

@@ -12,6 +12,8 @@ export interface Stores {
   notes: NoteStore;
   templates: DocumentStore;
   macros: DocumentStore;
+  /** Each account's voice adaptation state (recordings and model by blob key). */
+  voiceAdaptation: DocumentStore;
   transcriptions: TranscriptionStore;
   jobs: JobStore;
   idempotency: IdempotencyStore;

@@ -13,7 +13,7 @@ const toRecord = (cipher: FieldCipher, table: string, r: Row): TemplateRecord =>
  * SQLite JSON-document store keyed by (account, id), for tables shaped like `note_templates`
  * and `macros`. `table` is one of a fixed list, never caller input. Bodies are stored encrypted.
  */
-export function createDocumentStore(db: Db, table: 'note_templates' | 'macros', cipher: FieldCipher): DocumentStore {
+export function createDocumentStore(db: Db, table: 'note_templates' | 'macros' | 'voice_adaptation', cipher: FieldCipher): DocumentStore {
   const toDoc = (r: Row): TemplateRecord => toRecord(cipher, table, r);
   const put = db.prepare(
     `INSERT INTO ${table} (id, account_id, body, created_at, updated_at) VALUES (?,?,?,?,?)

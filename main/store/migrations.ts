@@ -253,5 +253,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX auth_failures_locked ON auth_failures(locked_until);
   CREATE INDEX auth_failures_last ON auth_failures(last_failure);
   `,
+  // 11 (issue 27): each account's voice adaptation: enrollment recordings and adapted model by blob key (body sealed).
+  `
+  ${accountDocuments('voice_adaptation')}
+  `,
 ];
 

@@ -32,11 +32,18 @@ describe('the OpenAPI document describes the responses the server gives', () => 
     const init: RequestInit = { method, headers: s.headers(headers) };
     if (body !== undefined) init.body = body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body);
     const res = await fetch(`${s.base}${path}`, init);
-    const json = await res.json();
     const op = doc.paths[template]?.[method.toLowerCase()];
     expect(op, `${method} ${template} is documented`).toBeDefined();
     const response = op.responses[String(res.status)];
     expect(response, `${method} ${template} documents status ${res.status}`).toBeDefined();
+    if (res.status === 204) {
+      // No content: documented without a body, and none sent.
+      expect(response.content, `${method} ${template} 204 documents no body`).toBeUndefined();
+      expect(await res.text()).toBe('');
+      checked.push(`${method} ${template} 204`);
+      return { status: 204, json: undefined as any };
+    }
+    const json = await res.json();
     const ref = `openapi.json#/paths/${seg(template)}/${method.toLowerCase()}/responses/${res.status}/content/${seg('application/json')}/schema`;
     const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
     const ok = validate(json);
@@ -137,6 +144,16 @@ describe('the OpenAPI document describes the responses the server gives', () => 
       expect(catalogPull.status).toBe(409);
       expect(catalogPull.json.message).toMatch(/clindoc models pull/);
     }
+    await call('GET', '/v1/speech/adaptation', '/v1/speech/adaptation');
+    const sentence = '/v1/speech/adaptation/recordings/{sentenceId}';
+    await call('PUT', sentence, '/v1/speech/adaptation/recordings/s01', wavBytes(1, 16000, 220), { 'content-type': 'audio/wav' });
+    await call('PUT', sentence, '/v1/speech/adaptation/recordings/no-such-sentence', wavBytes(1), { 'content-type': 'audio/wav' });
+    await call('PUT', sentence, '/v1/speech/adaptation/recordings/s01', new TextEncoder().encode('hello'), { 'content-type': 'text/plain' });
+    await call('POST', '/v1/speech/adaptation/runs', '/v1/speech/adaptation/runs');
+    await call('PATCH', '/v1/speech/adaptation', '/v1/speech/adaptation', { useCorrectedDictation: true });
+    await call('PATCH', '/v1/speech/adaptation', '/v1/speech/adaptation', { enabled: true });
+    await call('DELETE', sentence, '/v1/speech/adaptation/recordings/s01');
+    await call('DELETE', '/v1/speech/adaptation', '/v1/speech/adaptation');
     await call('GET', '/v1/models/{modelId}/pull', '/v1/models/openapi-whisper/pull');
     await call('DELETE', '/v1/models/{modelId}/pull', '/v1/models/openapi-whisper/pull');
     await call('DELETE', '/v1/models/{modelId}', '/v1/models/openapi-whisper');

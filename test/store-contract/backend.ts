@@ -60,6 +60,7 @@ export async function openSqliteBackend(): Promise<StoreBackend> {
     notes: createNoteStore(db, cipher),
     templates: createDocumentStore(db, 'note_templates', cipher),
     macros: createDocumentStore(db, 'macros', cipher),
+    voiceAdaptation: createDocumentStore(db, 'voice_adaptation', cipher),
     transcriptions: createTranscriptionStore(db, cipher),
     jobs: createJobStore(db),
     idempotency: createIdempotencyStore(db, cipher),

@@ -85,7 +85,7 @@ async function readMultipart(req: Request, deps: TranscriptionRouteDeps): Promis
  * destroys that stream, not the request and its socket, so the client still receives the error
  * and the route drains the rest of the body.
  */
-function detachedBody(req: Request): PassThrough {
+export function detachedBody(req: Request): PassThrough {
   const body = new PassThrough();
   req.pipe(body);
   // `pipe` does not pass on a client that went away: without this the write would wait for ever,

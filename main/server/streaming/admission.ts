@@ -20,7 +20,8 @@ export interface AdmissionDeps extends OriginPolicy {
   /** The client's address behind a trusted TLS proxy (the REST API's rule); default the socket's peer. */
   clientAddress?: (req: IncomingMessage) => string;
   /** The recogniser of an engine by name; the device's default engine when no name is given. */
-  recognizer: (engine?: string) => SpeechRecognizer;
+  /** The recogniser of an engine name, for the account (an account may have its own adapted one). */
+  recognizer: (engine?: string, accountId?: string) => SpeechRecognizer | Promise<SpeechRecognizer>;
   /** The account's live engine, read as each session starts. Default: the device's. */
   liveEngine?: (accountId: string) => Promise<string>;
   /** Opens a decoder; one is opened and closed at once to check the parameters. */
@@ -100,7 +101,7 @@ export const decoderParams = (params: SessionParams) => ({ ...(params.encoding ?
 export function createAdmission(deps: AdmissionDeps, counts: ReturnType<typeof createSessionCounts>) {
   const authenticate = createAuthenticator(deps);
   const openStream = async (params: SessionParams, accountId: string): Promise<SpeechStream> => {
-    const recognizer = deps.recognizer(await deps.liveEngine?.(accountId));
+    const recognizer = await deps.recognizer(await deps.liveEngine?.(accountId), accountId);
     if (!recognizer.createStream) throw new DomainError('engine_unavailable', `the ${recognizer.name} engine does not support live transcription`);
     return recognizer.createStream({ language: params.language });
   };

@@ -49,13 +49,14 @@ const round = (n: number): number => Math.round(n * 1000) / 1000;
  */
 export function createTranscriptionPipeline(deps: {
   decoder: AudioDecoder;
-  recognizer: (engine?: string) => SpeechRecognizer;
+  /** The recogniser of an engine name, for the account (an account may have its own adapted one). */
+  recognizer: (engine?: string, accountId?: string) => SpeechRecognizer | Promise<SpeechRecognizer>;
   vad: () => VoiceActivityDetector;
   /** Tells voices apart within one channel. */
   diarizer: SpeakerDiarizer;
 }): TranscriptionPipeline {
-  return async (audioPath: string, options: TranscriptionOptions): Promise<TranscriptResult> => {
-    const recognizer = deps.recognizer(options.engine);
+  return async (audioPath: string, options: TranscriptionOptions, accountId?: string): Promise<TranscriptResult> => {
+    const recognizer = await deps.recognizer(options.engine, accountId);
     const audio = await deps.decoder.decodeFile(audioPath, { sampleRate: recognizer.sampleRate, keepChannels: options.diarization });
     const mono = downmix(audio.channels);
     const recognized = await recognizer.transcribe(mono, { language: options.language });

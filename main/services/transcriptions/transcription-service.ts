@@ -44,7 +44,8 @@ export interface TranscriptResult {
 }
 
 /** Turns a stored audio file into a transcript (decode, segment, recognise, diarize, format). */
-export type TranscriptionPipeline = (audioPath: string, options: TranscriptionOptions) => Promise<TranscriptResult>;
+/** Recognition of one stored recording; `accountId` picks that account's own adapted recogniser where it has one (voice adaptation). */
+export type TranscriptionPipeline = (audioPath: string, options: TranscriptionOptions, accountId?: string) => Promise<TranscriptResult>;
 
 export interface TranscriptionV2View {
   id: string;
@@ -223,7 +224,7 @@ export function createTranscriptionService(deps: {
       // Deleted, or finished by another run of the job, since the read.
       if (!(await deps.store.update(id, { status: 'processing', startedAt: now(), updatedAt: now() }, UNFINISHED))) return;
       try {
-        const result = await deps.pipeline()(deps.blobs.pathOf(record.audioBlob), record.options as unknown as TranscriptionOptions);
+        const result = await deps.pipeline()(deps.blobs.pathOf(record.audioBlob), record.options as unknown as TranscriptionOptions, record.accountId);
         const t = now();
         const written = await deps.store.update(
           id, { status: 'completed', result: result as unknown as Record<string, unknown>, completedAt: t, updatedAt: t, error: null }, UNFINISHED,

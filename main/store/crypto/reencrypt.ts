@@ -14,6 +14,7 @@ export const SEALED_TABLES: readonly SealedTable[] = [
   { table: 'transcriptions', columns: ['options', 'result'], context: (r, c) => rowContext(`transcriptions.${c}`, r.id!) },
   { table: 'note_templates', columns: ['body'], context: (r, c) => accountRowContext(`note_templates.${c}`, r.account_id!, r.id!) },
   { table: 'macros', columns: ['body'], context: (r, c) => accountRowContext(`macros.${c}`, r.account_id!, r.id!) },
+  { table: 'voice_adaptation', columns: ['body'], context: (r, c) => accountRowContext(`voice_adaptation.${c}`, r.account_id!, r.id!) },
   { table: 'idempotency_keys', columns: ['body'], context: (r, c) => accountRowContext(`idempotency_keys.${c}`, r.account_id!, r.key!) },
   { table: 'webhooks', columns: ['secret'], context: (r, c) => rowContext(`webhooks.${c}`, r.id!) },
   { table: 'webhook_deliveries', columns: ['secret'], context: (r, c) => rowContext(`webhook_deliveries.${c}`, r.id!) },
@@ -38,7 +39,7 @@ export async function reencryptAll(db: Db, cipher: FieldCipher, blobs: Encrypted
   let values = 0;
   const inUse = new Set<string>();
   for (const spec of SEALED_TABLES) {
-    const keyColumns = spec.table === 'idempotency_keys' ? ['account_id', 'key'] : ['note_templates', 'macros'].includes(spec.table) ? ['account_id', 'id'] : ['id'];
+    const keyColumns = spec.table === 'idempotency_keys' ? ['account_id', 'key'] : ['note_templates', 'macros', 'voice_adaptation'].includes(spec.table) ? ['account_id', 'id'] : ['id'];
     const rows = db.prepare(`SELECT rowid AS rid, ${[...keyColumns, ...spec.columns].join(', ')} FROM ${spec.table}`).all() as Array<Record<string, string>>;
     db.transaction(() => {
       for (const row of rows) {

@@ -9,7 +9,7 @@ interface Row { id: string; account_id: string; body: string; created_at: number
  * PostgreSQL JSON-document store keyed by (account, id), for `note_templates` and `macros`.
  * `table` is one of a fixed list, never caller input. Bodies are stored encrypted.
  */
-export function createPgDocumentStore(sql: Sql, table: 'note_templates' | 'macros', cipher: FieldCipher): DocumentStore {
+export function createPgDocumentStore(sql: Sql, table: 'note_templates' | 'macros' | 'voice_adaptation', cipher: FieldCipher): DocumentStore {
   const context = (accountId: string, id: string): string => accountRowContext(`${table}.body`, accountId, id);
   const toDoc = (r: Row): TemplateRecord => ({
     id: r.id, accountId: r.account_id, body: JSON.parse(cipher.open(r.body, context(r.account_id, r.id))) as unknown,

@@ -68,6 +68,7 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
     notes: createPgNoteStore(sql, cipher),
     templates: createPgDocumentStore(sql, 'note_templates', cipher),
     macros: createPgDocumentStore(sql, 'macros', cipher),
+    voiceAdaptation: createPgDocumentStore(sql, 'voice_adaptation', cipher),
     transcriptions: createPgTranscriptionStore(sql, cipher),
     jobs: createPgJobStore(sql, {}, lease.id),
     idempotency: createPgIdempotencyStore(sql, cipher, lease.id),

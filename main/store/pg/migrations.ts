@@ -240,6 +240,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE account_settings ADD COLUMN engine_failure TEXT;
   ALTER TABLE account_settings ADD COLUMN engine_servers TEXT;
   `,
+  // 8 (issue 27): as SQLite 11: each account's voice adaptation (recordings and adapted model by blob key, body sealed).
+  `
+  ${accountDocuments('voice_adaptation')}
+  `,
 ];
 
 // Advisory locks are per database: one key serialises every Clindoc instance migrating it.

@@ -35,6 +35,11 @@ import { createPocketsphinxStream } from './stream.js';
 export interface PocketsphinxOptions {
   /** Model folder with `en-us/`, `en-us.lm.bin`, `cmudict-en-us.dict`. Default Debian's `/usr/share/pocketsphinx/model/en-us`. */
   modelDir?: string;
+  /**
+   * Acoustic model folder instead of the model folder's `en-us/`: an account's voice-adapted model
+   * (main/engines/speech/pocketsphinx/adaptation/), decrypted to a private folder while it is in use.
+   */
+  hmmDir?: string;
   /** Pronunciation dictionary. Default: the clinical dictionary when `medical`, else the model's cmudict. */
   dictPath?: string;
   /** General language model. Default: the model folder's `en-us.lm.bin`. */
@@ -215,7 +220,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
   function setup(): { native: SphinxNative; config: DecoderConfig } {
     if (closed) throw engineUnavailable('the pocketsphinx engine has been closed');
     if (native && config) return { native, config };
-    const hmmDir = join(modelDir, 'en-us');
+    const hmmDir = options.hmmDir ?? join(modelDir, 'en-us');
     if (!existsSync(join(hmmDir, 'mdef'))) {
       throw engineUnavailable('the pocketsphinx en-us model is not installed (Debian package pocketsphinx-en-us)');
     }
