@@ -11,7 +11,7 @@ import type { BackupList, CreatedBackup } from '../../shared/api/backups.js';
 import type { CodeEditionImported, CodeEditionList } from '../../shared/api/coding-editions.js';
 import type { CodingAnalysisView } from '../../shared/api/coding.js';
 import { serverLabel } from './clinic-server.js';
-import type { AdaptationChoice, AdaptationState } from './voice-adaptation.js';
+import type { AdaptationPatch, AdaptationRecording, AdaptationState } from '../../shared/api/voice-adaptation.js';
 import type {
   Connection, CreateNoteRequest, DeletedCounts, EngineSettings, MacroDefinition, MacroResult, NoteView, Page, StorageReport, StreamToken, TranscriptionRecord, WebhookView,
 } from './types.js';
@@ -120,10 +120,10 @@ export interface ApiClient {
   /** The account's voice adaptation: enrollment sentences, readings, the adapted model and its measured effect. */
   voiceAdaptation(): Promise<AdaptationState>;
   /** Saves the reading of one enrollment sentence (a 16 kHz mono WAV, at most 30 s). */
-  recordVoiceSentence(sentenceId: string, wav: Blob): Promise<{ sentenceId: string; durationSeconds: number }>;
+  recordVoiceSentence(sentenceId: string, wav: Blob): Promise<AdaptationRecording>;
   /** Starts an adaptation run (a background job; 409 with too few readings). */
   adaptVoice(): Promise<AdaptationState>;
-  setVoiceAdaptation(choice: AdaptationChoice): Promise<AdaptationState>;
+  setVoiceAdaptation(choice: AdaptationPatch): Promise<AdaptationState>;
   /** Removes the readings, corrected-dictation material and the adapted model. */
   deleteVoiceData(): Promise<void>;
 }
@@ -207,7 +207,7 @@ export function createApiClient(connection: Connection, fetchImpl: Fetch = (...a
     voiceAdaptation: () => call('GET', '/v1/speech/adaptation'),
     recordVoiceSentence: (sentenceId, wav) => send('PUT', `/v1/speech/adaptation/recordings/${id(sentenceId)}`, wav, 'data', { 'content-type': 'audio/wav' }),
     adaptVoice: () => call('POST', '/v1/speech/adaptation/runs'),
-    setVoiceAdaptation: (choice) => call('PATCH', '/v1/speech/adaptation', choice),
+    setVoiceAdaptation: (choice) => call('PATCH', '/v1/speech/adaptation', choice satisfies AdaptationPatch),
     deleteVoiceData: () => call('DELETE', '/v1/speech/adaptation', undefined, 'none'),
 
 

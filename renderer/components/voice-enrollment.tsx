@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import type { AdaptationState } from '../api/voice-adaptation.js';
+import type { AdaptationState } from '../../shared/api/voice-adaptation.js';
 import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
@@ -88,11 +88,15 @@ export function VoiceEnrollment() {
           </p>
           <p className="voice-sentence" lang="en" data-testid="voice-sentence" data-sentence-id={sentence.id}>{sentence.text}</p>
           <div className="toolbar">
-            {/* One button that is Record, Stop and Re-record in turn: the focus stays on it through a reading. */}
+            {/*
+              One button that is Record, Stop and Re-record in turn, so the focus stays on it through a reading
+              (Space, Space, Space… reads every sentence). While a reading is saved it is only marked unavailable:
+              a disabled button would drop the keyboard focus to the page.
+            */}
             <button
               type="button" className={mine ? 'primary danger' : 'primary'}
-              disabled={busy || adapting || dictating || (Boolean(recording) && !mine)}
-              onClick={() => void (mine ? v.stop() : v.record())}
+              disabled={adapting || dictating || (Boolean(recording) && !mine)} aria-disabled={busy && !mine ? true : undefined}
+              onClick={() => { if (mine) void v.stop(); else if (!busy) void v.record(); }}
             >
               {mine ? 'Stop' : sentence.recorded ? 'Re-record' : 'Record'}
             </button>
@@ -102,7 +106,9 @@ export function VoiceEnrollment() {
               Level
               <meter min={0} max={1} low={0.2} high={0.9} optimum={0.6} value={level} />
             </label>
-            {mine && <span role="status" data-testid="voice-recording" data-seconds={recording.seconds.toFixed(1)}>Recording… {recording.seconds.toFixed(1)} s. Press Stop when you have read the sentence.</span>}
+            {/* Announced once when a reading starts; the running seconds beside it are not a live region (they change many times a second). */}
+            <span role="status">{mine ? 'Recording…' : ''}</span>
+            {mine && <span data-testid="voice-recording" data-seconds={recording.seconds.toFixed(1)}>{recording.seconds.toFixed(1)} s. Press Stop when you have read the sentence.</span>}
           </div>
           {dictating && <p className="hint">Dictation is using the microphone; stop it to record.</p>}
         </div>
@@ -131,8 +137,9 @@ export function VoiceEnrollment() {
         Also learn from my corrected dictation
       </label>
       <p className="hint" id={`${id}-consent`}>
-        When on, your own dictation, with the text as you corrected it, also teaches the recogniser your voice the next time it adapts; it
-        stays in your account&apos;s encrypted data. Off, only the sentences above are used.
+        When on, your recordings attached to visits, with each visit&apos;s transcript as you corrected it, also teach the recogniser your voice
+        the next time it adapts (live dictation keeps no audio, so it is not used); they stay in your account&apos;s encrypted data. Off, only
+        the sentences above are used.
       </p>
       {hasData && (
         <p>

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.js';
-import type { AdaptationChoice, AdaptationState } from '../api/voice-adaptation.js';
+import type { AdaptationPatch, AdaptationState } from '../../shared/api/voice-adaptation.js';
 import type { Capture, CaptureOptions } from '../audio/capture.js';
 import { wavFile } from '../audio/pcm.js';
 
@@ -28,7 +28,7 @@ export interface VoiceState {
   record(): Promise<void>;
   stop(): Promise<void>;
   adapt(): Promise<void>;
-  choose(choice: AdaptationChoice): Promise<void>;
+  choose(choice: AdaptationPatch): Promise<void>;
   deleteAll(): Promise<void>;
   dismissError(): void;
 }

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wavFile } from '../../renderer/audio/pcm.js';
-import type { AdaptationState } from '../../renderer/api/voice-adaptation.js';
+import type { AdaptationState } from '../../shared/api/voice-adaptation.js';
 import { progressWords, resultWords } from '../../renderer/components/voice-enrollment.js';
 import { nextUnread } from '../../renderer/state/voice-store.js';
 
