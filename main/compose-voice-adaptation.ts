@@ -83,49 +83,30 @@ function correctedDictation(stores: ComposedStores['stores']): CorrectedDictatio
 interface Loaded {
   blob: string;
   recognizer: Promise<SpeechRecognizer & { close(): Promise<void> }>;
-  folder?: { remove(): void };
   users: number;
   retired: boolean;
   idle?: NodeJS.Timeout;
 }
 
-export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, deps: {
-  storage: Pick<ComposedStores, 'stores' | 'blobs'>;
-  engines: Pick<ComposedEngines, 'recognizer' | 'batchVad'>;
-  enqueue: Enqueue;
-}): ComposedVoiceAdaptation {
-  const files = { medical: config.asrMedical, resourcesDir: config.resources.asrDir };
-  const clinical = clinicalModelStatus(files);
-  const dictPath = (clinical.loaded ? clinicalArtefacts(clinical.path!)?.dict : undefined) ?? join(DEBIAN_MODEL, 'cmudict-en-us.dict');
-  const blobs = adaptationBlobs(config, deps.storage.blobs);
-  const baseModel = clinical.loaded ? 'en-us + clinical' : 'en-us';
-  /** A pocketsphinx recogniser on a packed adapted model; closing it removes its folder. */
-  const build = (model: Buffer) => {
-    const folder = materializeModel(model, BASE_HMM);
-    const inner = createPocketsphinxRecognizer({ ...pocketsphinxOptions(config, { pocketsphinxFiles: files, batchVad: deps.engines.batchVad }), hmmDir: folder.dir });
-    return {
-      name: inner.name, sampleRate: inner.sampleRate, model: `${baseModel}, adapted to the account's voice`,
-      transcribe: inner.transcribe.bind(inner), createStream: inner.createStream.bind(inner),
-      async close() {
-        try {
-          await inner.close();
-        } finally {
-          folder.remove();
-        }
-      },
-    };
+/** A stream that says when it closes. */
+function closingStream(stream: SpeechStream, closed: () => void): SpeechStream {
+  return {
+    accept: stream.accept.bind(stream), partial: stream.partial.bind(stream), finalizeUtterance: stream.finalizeUtterance.bind(stream),
+    ...(stream.acceptAsync ? { acceptAsync: stream.acceptAsync.bind(stream) } : {}),
+    ...(stream.finalizeUtteranceAsync ? { finalizeUtteranceAsync: stream.finalizeUtteranceAsync.bind(stream) } : {}),
+    close: () => {
+      stream.close();
+      closed();
+    },
   };
-  const measure: MeasureRecognizer = async (model) => {
-    if (!model) {
-      const base = deps.engines.recognizer('pocketsphinx');
-      return { transcribe: async (pcm) => (await base.transcribe(pcm, { language: 'en' })).text, close: async () => undefined };
-    }
-    const adapted = build(model);
-    return { transcribe: async (pcm) => (await adapted.transcribe(pcm, { language: 'en' })).text, close: () => adapted.close() };
-  };
+}
 
+/**
+ * The adapted recognisers loaded now, one per account. Each handle counts the work running on it,
+ * so a recogniser retired (model changed, turned off, deleted, idle) closes only once that work is done.
+ */
+function adaptedRecognizers(logger: Logger, idleMs: number) {
   const loaded = new Map<string, Loaded>();
-  const idleMs = config.models.idleSeconds * 1000;
   const release = (entry: Loaded): void => {
     if (!entry.retired || entry.users > 0) return;
     void entry.recognizer.then((r) => r.close()).catch((err: unknown) => logger.warn({ errName: (err as Error)?.name }, 'an adapted recogniser could not be closed'));
@@ -138,7 +119,6 @@ export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, de
     entry.retired = true;
     release(entry);
   };
-  /** A handle that counts the work running on the entry, so a retired recogniser closes only once that work is done. */
   const handle = (accountId: string, entry: Loaded, r: SpeechRecognizer): SpeechRecognizer => {
     const start = (): (() => void) => {
       entry.users += 1;
@@ -165,14 +145,7 @@ export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, de
       createStream(options): SpeechStream {
         const end = start();
         try {
-          const stream = r.createStream!(options);
-          return { ...stream, accept: stream.accept.bind(stream), partial: stream.partial.bind(stream), finalizeUtterance: stream.finalizeUtterance.bind(stream),
-            ...(stream.acceptAsync ? { acceptAsync: stream.acceptAsync.bind(stream) } : {}),
-            ...(stream.finalizeUtteranceAsync ? { finalizeUtteranceAsync: stream.finalizeUtteranceAsync.bind(stream) } : {}),
-            close: () => {
-              stream.close();
-              end();
-            } };
+          return closingStream(r.createStream!(options), end);
         } catch (err) {
           end();
           throw err;
@@ -180,6 +153,71 @@ export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, de
       },
     };
   };
+  return {
+    retire,
+    /** The account's recogniser on model `blob`, loaded by `load` when it is not loaded yet (or was retired while loading). */
+    async get(accountId: string, blob: string, load: () => Loaded['recognizer']): Promise<SpeechRecognizer> {
+      for (;;) {
+        if (loaded.get(accountId)?.blob !== blob) retire(accountId);
+        let entry = loaded.get(accountId);
+        if (!entry) {
+          entry = { blob, recognizer: load(), users: 0, retired: false };
+          loaded.set(accountId, entry);
+          entry.recognizer.catch(() => retire(accountId));
+        }
+        const recognizer = await entry.recognizer;
+        if (!entry.retired) return handle(accountId, entry, recognizer);
+      }
+    },
+    close(): void {
+      for (const accountId of [...loaded.keys()]) retire(accountId);
+    },
+  };
+}
+
+/** The adapter's dictionary: the one the recogniser decodes with, so every word it knows can be aligned. */
+function dictionaryOf(files: { medical: boolean; resourcesDir: string }): { dictPath: string; baseModel: string } {
+  const clinical = clinicalModelStatus(files);
+  return {
+    dictPath: (clinical.loaded ? clinicalArtefacts(clinical.path!)?.dict : undefined) ?? join(DEBIAN_MODEL, 'cmudict-en-us.dict'),
+    baseModel: clinical.loaded ? 'en-us + clinical' : 'en-us',
+  };
+}
+
+export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, deps: {
+  storage: Pick<ComposedStores, 'stores' | 'blobs'>;
+  engines: Pick<ComposedEngines, 'recognizer' | 'batchVad'>;
+  enqueue: Enqueue;
+}): ComposedVoiceAdaptation {
+  const files = { medical: config.asrMedical, resourcesDir: config.resources.asrDir };
+  const { dictPath, baseModel } = dictionaryOf(files);
+  const blobs = adaptationBlobs(config, deps.storage.blobs);
+  /** A pocketsphinx recogniser on a packed adapted model; closing it removes its folder. */
+  const build = (model: Buffer) => {
+    const folder = materializeModel(model, BASE_HMM);
+    const inner = createPocketsphinxRecognizer({ ...pocketsphinxOptions(config, { pocketsphinxFiles: files, batchVad: deps.engines.batchVad }), hmmDir: folder.dir });
+    return {
+      name: inner.name, sampleRate: inner.sampleRate, model: `${baseModel}, adapted to the account's voice`,
+      transcribe: inner.transcribe.bind(inner), createStream: inner.createStream.bind(inner),
+      async close() {
+        try {
+          await inner.close();
+        } finally {
+          folder.remove();
+        }
+      },
+    };
+  };
+  const measure: MeasureRecognizer = async (model) => {
+    if (!model) {
+      const base = deps.engines.recognizer('pocketsphinx');
+      return { transcribe: async (pcm) => (await base.transcribe(pcm, { language: 'en' })).text, close: async () => undefined };
+    }
+    const adapted = build(model);
+    return { transcribe: async (pcm) => (await adapted.transcribe(pcm, { language: 'en' })).text, close: () => adapted.close() };
+  };
+  const loaded = adaptedRecognizers(logger, config.models.idleSeconds * 1000);
+  const retire = loaded.retire;
 
   const service = createVoiceAdaptationService({
     store: deps.storage.stores.voiceAdaptation, blobs, enqueue: deps.enqueue, maxUploadBytes: config.maxAudioBytes, recognize: measure,
@@ -193,20 +231,12 @@ export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, de
     async recognizerFor(engine = config.asrEngine, accountId) {
       if (engine !== 'pocketsphinx' || !accountId) return deps.engines.recognizer(engine);
       const blob = await service.activeModel(accountId);
-      let entry = loaded.get(accountId);
-      if (entry && entry.blob !== blob) retire(accountId);
-      if (!blob) return deps.engines.recognizer(engine);
-      entry = loaded.get(accountId);
-      if (!entry) {
-        entry = { blob, recognizer: blobs.read(blob).then(build), users: 0, retired: false };
-        loaded.set(accountId, entry);
-        entry.recognizer.catch(() => retire(accountId));
+      if (!blob) {
+        retire(accountId);
+        return deps.engines.recognizer(engine);
       }
       try {
-        const recognizer = await entry.recognizer;
-        // Retired while it loaded (the model changed or went): look again.
-        if (entry.retired) return this.recognizerFor(engine, accountId);
-        return handle(accountId, entry, recognizer);
+        return await loaded.get(accountId, blob, async () => build(await blobs.read(blob)));
       } catch (err) {
         // A model that cannot be read or loaded: this account's recognition goes on with the general model.
         logger.warn({ errName: (err as Error)?.name }, 'an adapted acoustic model could not be loaded: the general model recognises instead');
@@ -214,7 +244,7 @@ export function composeVoiceAdaptation(config: ClindocConfig, logger: Logger, de
       }
     },
     async close() {
-      for (const accountId of [...loaded.keys()]) retire(accountId);
+      loaded.close();
     },
   };
 }

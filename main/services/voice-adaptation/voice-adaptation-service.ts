@@ -80,9 +80,8 @@ function failureOf(err: unknown): { error: string; message: string } {
   return { error: 'adaptation_failed', message };
 }
 
-export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
-  const now = deps.now ?? (() => new Date());
-  // Changes of one account's document run one after another, so two uploads side by side both land.
+/** The account's document, read and written one change at a time per account, so two uploads side by side both land. */
+function documents(deps: Pick<VoiceAdaptationDeps, 'store'>, now: () => Date) {
   const queues = new Map<string, Promise<unknown>>();
   const serial = <T>(accountId: string, fn: () => Promise<T>): Promise<T> => {
     const next = (queues.get(accountId) ?? Promise.resolve()).then(fn, fn);
@@ -101,127 +100,135 @@ export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
     const at = now().getTime();
     await deps.store.put({ id: DOC_ID, accountId, body: doc, createdAt: createdAt ?? at, updatedAt: at });
   };
-  /** Reads, changes and writes the account's document in its turn; `change` returns what the caller answers. */
-  const update = <T>(accountId: string, change: (doc: VoiceDoc) => T | Promise<T>): Promise<T> => serial(accountId, async () => {
-    const { doc, createdAt } = await load(accountId);
-    const answer = await change(doc);
-    await save(accountId, doc, createdAt);
-    return answer;
-  });
-  const sentence = (id: string) => {
-    const s = ENROLLMENT_SENTENCES.find((e) => e.id === id);
-    if (!s) throw notFound('enrollment sentence');
-    return s;
-  };
-
-  const pcmToWav = (pcm: Int16Array): Buffer => wavFromPcm(pcm);
-
-  /** Word error rates of the base and the adapted model on the held-out recordings. */
-  async function measure(model: Buffer, heldOut: Array<{ pcm: Int16Array; text: string }>): Promise<ModelRef['measured']> {
-    if (!heldOut.length) return undefined;
-    let words = 0;
-    let before = 0;
-    let after = 0;
-    const [base, adapted] = [await deps.recognize(null), await deps.recognize(model)];
-    try {
-      for (const h of heldOut) {
-        const b = wordErrors(h.text, await base.transcribe(h.pcm));
-        words += b.words;
-        before += b.errors;
-        after += wordErrors(h.text, await adapted.transcribe(h.pcm)).errors;
-      }
-    } finally {
-      await Promise.all([base.close(), adapted.close()]);
-    }
-    const rate = (errors: number): number => Math.round((errors / Math.max(1, words)) * 1000) / 1000;
-    return { heldOutSentences: heldOut.length, werBefore: rate(before), werAfter: rate(after) };
-  }
-
-  /** The material of a run: enrollment recordings (held-out ones apart) and, with consent, corrected dictation. */
-  async function material(accountId: string, doc: VoiceDoc) {
-    const adaptOn: AdaptationUtterance[] = [];
-    const heldOut: Array<{ pcm: Int16Array; text: string }> = [];
-    for (const s of ENROLLMENT_SENTENCES) {
-      const r = doc.recordings[s.id];
-      if (!r) continue;
-      const wav = await deps.blobs.read(r.blob);
-      if (s.heldOut) heldOut.push({ pcm: pcmFromWav(wav), text: s.text });
-      else adaptOn.push({ wav, text: s.text });
-    }
-    if (doc.useCorrectedDictation) {
-      for (const d of await deps.correctedDictation(accountId)) {
-        const audio = await deps.blobs.decode(d.audioKey).catch(() => undefined);
-        if (audio && audio.durationSec <= MAX_DICTATION_SECONDS) adaptOn.push({ wav: pcmToWav(audio.pcm), text: d.text });
-      }
-    }
-    return { adaptOn, heldOut };
-  }
-
-  /** One run (the job): adapt, measure, keep the model; a failure is the state's `failed`, never a retry. */
-  async function run(accountId: string): Promise<void> {
-    const { doc } = await load(accountId);
-    if (doc.run?.status !== 'adapting') return;
-    let model: ModelRef | undefined;
-    let failure: { error: string; message: string } | undefined;
-    try {
-      const { adaptOn, heldOut } = await material(accountId, doc);
-      const adapted = await deps.adapter.adapt(adaptOn);
-      const measured = await measure(adapted.model, heldOut);
-      model = { blob: await deps.blobs.write(adapted.model), adaptedAt: now().toISOString(), recordingsUsed: adapted.used, ...(measured ? { measured } : {}) };
-    } catch (err) {
-      failure = failureOf(err);
-    }
-    const orphan = await serial(accountId, async () => {
-      const current = await deps.store.get(accountId, DOC_ID);
-      const latest = current?.body as VoiceDoc | undefined;
-      // Deleted (or a new run asked for) while this one ran: its model is nobody's.
-      if (!latest || latest.run?.status !== 'adapting') return model?.blob;
-      const old = latest.model?.blob;
-      if (model) {
-        latest.model = model;
-        // Turned on only when it measurably helped on sentences it never saw.
-        latest.enabled = Boolean(model.measured && model.measured.werAfter < model.measured.werBefore);
-        delete latest.run;
-      } else {
-        latest.run = { status: 'failed', ...(failure ? { error: failure } : {}) };
-      }
-      await save(accountId, latest, current!.createdAt);
-      deps.modelChanged?.(accountId);
-      return model ? old : undefined;
-    });
-    if (orphan) await deps.blobs.delete(orphan);
-  }
-
   return {
-    state: async (accountId: string): Promise<AdaptationState> => stateOf((await load(accountId)).doc),
+    serial, load, save,
+    /** Reads, changes and writes the account's document in its turn; `change` returns what the caller answers. */
+    update: <T>(accountId: string, change: (doc: VoiceDoc) => T | Promise<T>): Promise<T> => serial(accountId, async () => {
+      const { doc, createdAt } = await load(accountId);
+      const answer = await change(doc);
+      await save(accountId, doc, createdAt);
+      return answer;
+    }),
+  };
+}
+type Documents = ReturnType<typeof documents>;
 
-    /** Stores one enrollment recording (encrypted) as 16 kHz mono WAV; replaces an earlier one of the same sentence. */
-    async saveRecording(accountId: string, sentenceId: string, upload: NodeJS.ReadableStream): Promise<AdaptationRecording> {
-      sentence(sentenceId);
-      const uploaded = await deps.blobs.writeStream(upload, deps.maxUploadBytes);
-      let stored: string;
-      let durationSeconds: number;
-      try {
-        const audio = await deps.blobs.decode(uploaded);
-        durationSeconds = Math.round(audio.durationSec * 100) / 100;
-        if (!audio.pcm.length || audio.durationSec < MIN_RECORDING_SECONDS) throw invalidRequest('audio: the recording is empty');
-        if (audio.durationSec > MAX_RECORDING_SECONDS) throw invalidRequest(`audio: a recording may last at most ${MAX_RECORDING_SECONDS} s`);
-        stored = await deps.blobs.write(pcmToWav(audio.pcm));
-      } finally {
-        await deps.blobs.delete(uploaded);
-      }
-      const replaced = await update(accountId, (doc) => {
-        const old = doc.recordings[sentenceId]?.blob;
-        doc.recordings[sentenceId] = { blob: stored, durationSeconds };
-        return old;
-      });
-      if (replaced) await deps.blobs.delete(replaced);
-      return { sentenceId, durationSeconds };
-    },
+function sentence(id: string) {
+  const s = ENROLLMENT_SENTENCES.find((e) => e.id === id);
+  if (!s) throw notFound('enrollment sentence');
+  return s;
+}
+
+/** Word error rates of the base and the adapted model on the held-out recordings. */
+async function measure(deps: Pick<VoiceAdaptationDeps, 'recognize'>, model: Buffer, heldOut: Array<{ pcm: Int16Array; text: string }>): Promise<ModelRef['measured']> {
+  if (!heldOut.length) return undefined;
+  let words = 0;
+  let before = 0;
+  let after = 0;
+  const [base, adapted] = [await deps.recognize(null), await deps.recognize(model)];
+  try {
+    for (const h of heldOut) {
+      const b = wordErrors(h.text, await base.transcribe(h.pcm));
+      words += b.words;
+      before += b.errors;
+      after += wordErrors(h.text, await adapted.transcribe(h.pcm)).errors;
+    }
+  } finally {
+    await Promise.all([base.close(), adapted.close()]);
+  }
+  const rate = (errors: number): number => Math.round((errors / Math.max(1, words)) * 1000) / 1000;
+  return { heldOutSentences: heldOut.length, werBefore: rate(before), werAfter: rate(after) };
+}
+
+/** The material of a run: enrollment recordings (held-out ones apart) and, with consent, corrected dictation. */
+async function material(deps: Pick<VoiceAdaptationDeps, 'blobs' | 'correctedDictation'>, accountId: string, doc: VoiceDoc) {
+  const adaptOn: AdaptationUtterance[] = [];
+  const heldOut: Array<{ pcm: Int16Array; text: string }> = [];
+  for (const s of ENROLLMENT_SENTENCES) {
+    const r = doc.recordings[s.id];
+    if (!r) continue;
+    const wav = await deps.blobs.read(r.blob);
+    if (s.heldOut) heldOut.push({ pcm: pcmFromWav(wav), text: s.text });
+    else adaptOn.push({ wav, text: s.text });
+  }
+  if (doc.useCorrectedDictation) {
+    for (const d of await deps.correctedDictation(accountId)) {
+      const audio = await deps.blobs.decode(d.audioKey).catch(() => undefined);
+      if (audio && audio.durationSec <= MAX_DICTATION_SECONDS) adaptOn.push({ wav: wavFromPcm(audio.pcm), text: d.text });
+    }
+  }
+  return { adaptOn, heldOut };
+}
+
+/** One run (the job): adapt, measure, keep the model; a failure is the state's `failed`, never a retry. */
+async function run(deps: VoiceAdaptationDeps, docs: Documents, now: () => Date, accountId: string): Promise<void> {
+  const { doc } = await docs.load(accountId);
+  if (doc.run?.status !== 'adapting') return;
+  let model: ModelRef | undefined;
+  let failure: { error: string; message: string } | undefined;
+  try {
+    const { adaptOn, heldOut } = await material(deps, accountId, doc);
+    const adapted = await deps.adapter.adapt(adaptOn);
+    const measured = await measure(deps, adapted.model, heldOut);
+    model = { blob: await deps.blobs.write(adapted.model), adaptedAt: now().toISOString(), recordingsUsed: adapted.used, ...(measured ? { measured } : {}) };
+  } catch (err) {
+    failure = failureOf(err);
+  }
+  const orphan = await docs.serial(accountId, async () => {
+    const current = await deps.store.get(accountId, DOC_ID);
+    const latest = current?.body as VoiceDoc | undefined;
+    // Deleted (or a new run asked for) while this one ran: its model is nobody's.
+    if (!latest || latest.run?.status !== 'adapting') return model?.blob;
+    const old = latest.model?.blob;
+    if (model) {
+      latest.model = model;
+      // Turned on only when it measurably helped on sentences it never saw.
+      latest.enabled = Boolean(model.measured && model.measured.werAfter < model.measured.werBefore);
+      delete latest.run;
+    } else {
+      latest.run = { status: 'failed', ...(failure ? { error: failure } : {}) };
+    }
+    await docs.save(accountId, latest, current!.createdAt);
+    deps.modelChanged?.(accountId);
+    return model ? old : undefined;
+  });
+  if (orphan) await deps.blobs.delete(orphan);
+}
+
+/** Stores one enrollment recording (encrypted) as 16 kHz mono WAV; replaces an earlier one of the same sentence. */
+async function saveRecording(deps: VoiceAdaptationDeps, docs: Documents, accountId: string, sentenceId: string, upload: NodeJS.ReadableStream): Promise<AdaptationRecording> {
+  sentence(sentenceId);
+  const uploaded = await deps.blobs.writeStream(upload, deps.maxUploadBytes);
+  let stored: string;
+  let durationSeconds: number;
+  try {
+    const audio = await deps.blobs.decode(uploaded);
+    durationSeconds = Math.round(audio.durationSec * 100) / 100;
+    if (!audio.pcm.length || audio.durationSec < MIN_RECORDING_SECONDS) throw invalidRequest('audio: the recording is empty');
+    if (audio.durationSec > MAX_RECORDING_SECONDS) throw invalidRequest(`audio: a recording may last at most ${MAX_RECORDING_SECONDS} s`);
+    stored = await deps.blobs.write(wavFromPcm(audio.pcm));
+  } finally {
+    await deps.blobs.delete(uploaded);
+  }
+  const replaced = await docs.update(accountId, (doc) => {
+    const old = doc.recordings[sentenceId]?.blob;
+    doc.recordings[sentenceId] = { blob: stored, durationSeconds };
+    return old;
+  });
+  if (replaced) await deps.blobs.delete(replaced);
+  return { sentenceId, durationSeconds };
+}
+
+export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
+  const now = deps.now ?? (() => new Date());
+  const docs = documents(deps, now);
+  return {
+    state: async (accountId: string): Promise<AdaptationState> => stateOf((await docs.load(accountId)).doc),
+    saveRecording: (accountId: string, sentenceId: string, upload: NodeJS.ReadableStream) => saveRecording(deps, docs, accountId, sentenceId, upload),
 
     async deleteRecording(accountId: string, sentenceId: string): Promise<void> {
       sentence(sentenceId);
-      const old = await update(accountId, (doc) => {
+      const old = await docs.update(accountId, (doc) => {
         const blob = doc.recordings[sentenceId]?.blob;
         delete doc.recordings[sentenceId];
         return blob;
@@ -231,7 +238,7 @@ export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
 
     /** Queues a run (202); 409 below the minimum of recordings or while one is under way. */
     async startRun(accountId: string): Promise<AdaptationState> {
-      const state = await update(accountId, (doc) => {
+      const state = await docs.update(accountId, (doc) => {
         const count = Object.keys(doc.recordings).length;
         if (count < MINIMUM_RECORDINGS) throw new DomainError('conflict', `adaptation needs at least ${MINIMUM_RECORDINGS} recorded sentences; ${count} recorded`);
         if (doc.run?.status === 'adapting') throw new DomainError('conflict', 'an adaptation run is already under way');
@@ -243,7 +250,7 @@ export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
     },
 
     async change(accountId: string, patch: AdaptationPatch): Promise<AdaptationState> {
-      const state = await update(accountId, (doc) => {
+      const state = await docs.update(accountId, (doc) => {
         if (patch.enabled === true && !doc.model) throw new DomainError('conflict', 'there is no adapted model to turn on yet: record the sentences and run an adaptation first');
         if (patch.enabled !== undefined) doc.enabled = patch.enabled;
         if (patch.useCorrectedDictation !== undefined) doc.useCorrectedDictation = patch.useCorrectedDictation;
@@ -255,8 +262,8 @@ export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
 
     /** Removes recordings and the adapted model (corrected dictation is never copied: nothing else to remove). */
     async deleteAll(accountId: string): Promise<void> {
-      const blobs = await serial(accountId, async () => {
-        const { doc } = await load(accountId);
+      const blobs = await docs.serial(accountId, async () => {
+        const { doc } = await docs.load(accountId);
         await deps.store.delete(accountId, DOC_ID);
         return [...Object.values(doc.recordings).map((r) => r.blob), ...(doc.model ? [doc.model.blob] : [])];
       });
@@ -266,15 +273,15 @@ export function createVoiceAdaptationService(deps: VoiceAdaptationDeps) {
 
     /** The blob of the account's adapted model when it is turned on; undefined otherwise. */
     async activeModel(accountId: string): Promise<string | undefined> {
-      const { doc } = await load(accountId);
+      const { doc } = await docs.load(accountId);
       return doc.enabled && doc.model ? doc.model.blob : undefined;
     },
 
-    run,
+    run: (accountId: string) => run(deps, docs, now, accountId),
 
     /** The queue gave up on a run (its attempts failed before it could record why): the state says so. */
     async giveUp(accountId: string): Promise<void> {
-      await update(accountId, (doc) => {
+      await docs.update(accountId, (doc) => {
         if (doc.run?.status === 'adapting') doc.run = { status: 'failed', error: { error: 'adaptation_failed', message: 'the adaptation run could not complete' } };
       });
     },
