@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { EngineMeasurement, EngineTaskStatus, ModelView } from '../../shared/api/models.js';
-import { useConnection } from '../state/stores.js';
+import { useConnection, useStores, useVoice } from '../state/stores.js';
 import { ErrorMessage } from './messages.js';
 import { VoiceEnrollment } from './voice-enrollment.js';
 
@@ -39,6 +39,13 @@ export function RecogniserLine() {
   const [done, setDone] = useState<string>();
   const [error, setError] = useState<string>();
   const [learning, setLearning] = useState(false);
+  const { voice } = useStores();
+  // The account's adapted model, when on, answers for the embedded recogniser: the line says so with what it measured.
+  const adapted = useVoice((s) => (s.adaptation?.enabled ? s.adaptation : undefined));
+  const embedded = task !== undefined && (task.kind === 'embedded' || task.engine === 'pocketsphinx');
+  useEffect(() => {
+    if (client && embedded) void voice.getState().load();
+  }, [client, embedded, voice]);
 
   const refresh = useCallback(() => {
     if (!client) return;
@@ -55,7 +62,6 @@ export function RecogniserLine() {
   }, [downloading, models, refresh]);
 
   if (!client || !task) return null;
-  const embedded = task.kind === 'embedded' || task.engine === 'pocketsphinx';
   // First run on the embedded recogniser: the offer is open until closed once.
   const shown = open ?? (embedded && !seen());
   const toggle = (): void => {
@@ -84,6 +90,11 @@ export function RecogniserLine() {
             {figure.value}% of words wrong {figure.mode === 'streaming' ? 'live' : 'on recordings'} ({figure.metric} on {figure.set.split(':')[0]}, {figure.script}, measured {figure.date})
           </span>
         ) : <span data-testid="recogniser-accuracy">accuracy not measured on this computer</span>}
+        {embedded && adapted && (
+          <span data-testid="recogniser-adapted">
+            {' · '}adapted to your voice{adapted.measured ? ` (misheard ${Math.round(adapted.measured.werBefore * 100)}% before, ${Math.round(adapted.measured.werAfter * 100)}% after, on your own held-out sentences)` : ''}
+          </span>
+        )}
         {' '}
         <button type="button" className="link" aria-expanded={shown} aria-controls="recogniser-offer" onClick={toggle}>
           {shown ? 'Hide the offer' : embedded ? 'Get a better speech model' : 'Speech models'}

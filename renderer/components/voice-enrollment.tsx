@@ -107,8 +107,8 @@ export function VoiceEnrollment() {
               <meter min={0} max={1} low={0.2} high={0.9} optimum={0.6} value={level} />
             </label>
             {/* Announced once when a reading starts; the running seconds beside it are not a live region (they change many times a second). */}
-            <span role="status">{mine ? 'Recording…' : ''}</span>
-            {mine && <span data-testid="voice-recording" data-seconds={recording.seconds.toFixed(1)}>{recording.seconds.toFixed(1)} s. Press Stop when you have read the sentence.</span>}
+            <span role="status">{mine ? (recording.live ? 'Recording: read the sentence now.' : 'Starting the microphone…') : ''}</span>
+            {mine && recording.live && <span data-testid="voice-recording" data-seconds={recording.seconds.toFixed(1)}>{recording.seconds.toFixed(1)} s. Press Stop when you have read the sentence.</span>}
           </div>
           {dictating && <p className="hint">Dictation is using the microphone; stop it to record.</p>}
         </div>
@@ -131,6 +131,7 @@ export function VoiceEnrollment() {
       <label className="check">
         <input type="checkbox" checked={a.enabled} disabled={busy || !hasModel || adapting} onChange={(e) => void v.choose({ enabled: e.target.checked })} />
         Use my adapted voice model for dictation and recordings
+        {!hasModel && <span className="hint">(once Clindoc has adapted to your voice)</span>}
       </label>
       <label className="check">
         <input type="checkbox" checked={a.useCorrectedDictation} disabled={busy} aria-describedby={`${id}-consent`} onChange={(e) => void v.choose({ useCorrectedDictation: e.target.checked })} />

@@ -15,8 +15,11 @@ export interface VoiceState {
   adaptation?: AdaptationState;
   /** The sentence on screen (its index in `adaptation.sentences`). */
   current: number;
-  /** The sentence being read into the microphone, with the seconds captured so far. */
-  recording?: { sentenceId: string; seconds: number };
+  /**
+   * The sentence being read into the microphone, with the seconds captured so far; `live` once the
+   * microphone runs (before that, words spoken would be lost, so the page says to wait).
+   */
+  recording?: { sentenceId: string; seconds: number; live: boolean };
   level: number;
   /** A reading being saved, a run being started, a switch being changed or data being deleted. */
   busy: boolean;
@@ -103,10 +106,10 @@ export function createVoiceStore(deps: VoiceDeps): StoreApi<VoiceState> {
       if (!sentence || get().recording || capture) return;
       chunks = [];
       captured = 0;
-      set({ recording: { sentenceId: sentence.id, seconds: 0 }, error: undefined, said: undefined });
+      set({ recording: { sentenceId: sentence.id, seconds: 0, live: false }, error: undefined, said: undefined });
       try {
         const deviceId = deps.deviceId();
-        capture = await deps.startCapture({
+        const started = await deps.startCapture({
           ...(deviceId ? { deviceId } : {}),
           onAudio: (samples) => {
             chunks.push(samples);
@@ -117,6 +120,10 @@ export function createVoiceStore(deps: VoiceDeps): StoreApi<VoiceState> {
           },
           onLevel: (level) => set({ level }),
         });
+        // Stop was pressed while the microphone was still starting: nothing was read.
+        if (!get().recording) return void (await started.stop());
+        capture = started;
+        set((s) => (s.recording ? { recording: { ...s.recording, live: true } } : {}));
       } catch (err) {
         capture = undefined;
         set({ recording: undefined, error: `The microphone could not be opened: ${(err as Error).message}` });
@@ -125,7 +132,8 @@ export function createVoiceStore(deps: VoiceDeps): StoreApi<VoiceState> {
     async stop() {
       const reading = get().recording;
       const open = capture;
-      if (!reading || !open) return;
+      if (!reading) return;
+      if (!open) return void set({ recording: undefined, level: 0 });
       capture = undefined;
       await open.stop();
       set({ recording: undefined, level: 0 });
