@@ -25,7 +25,6 @@ import { createSphinxtrainAdapter, sphinxtrainInstalled } from '../main/engines/
 import { materializeModel } from '../main/engines/speech/pocketsphinx/adaptation/model-folder.js';
 import { ENROLLMENT_SENTENCES } from '../main/services/voice-adaptation/sentences.js';
 import { wordErrors } from '../main/services/voice-adaptation/measure.js';
-import { wavFromPcm } from '../main/services/voice-adaptation/wav.js';
 import { locateAppFiles } from '../main/app-files.js';
 
 const arg = (name: string): string | undefined => {
@@ -72,7 +71,7 @@ async function speak(voice: string, text: string): Promise<Int16Array> {
 /** Adapts on `adaptOn`, then scores `heldOut` with the general and the adapted model. */
 async function measure(speaker: string, adaptOn: Clip[], heldOut: Clip[]): Promise<Row> {
   const started = performance.now();
-  const { model } = await adapter.adapt(adaptOn.map((c) => ({ wav: wavFromPcm(c.pcm), text: c.text })));
+  const { model } = await adapter.adapt(adaptOn);
   const adaptTime = (performance.now() - started) / 1000;
   const folder = materializeModel(model, join(MODEL_DIR, 'en-us'));
   const adapted = createPocketsphinxRecognizer({ ...recognizerOptions, hmmDir: folder.dir });
@@ -117,17 +116,22 @@ async function sphinxSpeaker(dir: string, transcription: string): Promise<Clip[]
 
 const pct = (errors: number, words: number): string => (words ? `${((100 * errors) / words).toFixed(1)}%` : 'n/a');
 
+const HEADER = '| speaker | adaptation audio | held-out clips | words | WER before | WER after | adaptation time |\n|---|---|---|---|---|---|---|';
+/** Each row as soon as it is measured, so a long run that is stopped still leaves what it measured. */
+function print(r: Row): void {
+  console.log(`| ${r.speaker} | ${r.adaptSeconds.toFixed(1)} s | ${r.clips} | ${r.words} | ${pct(r.before, r.words)} | ${pct(r.after, r.words)} | ${r.adaptTime.toFixed(1)} s |`);
+}
+
 async function main(): Promise<void> {
   if (!sphinxtrainInstalled()) throw new Error('sphinxtrain is not installed (apt-get install sphinxtrain sphinxbase-utils pocketsphinx)');
-  const rows: Row[] = [];
+  console.log(`${new Date().toISOString().slice(0, 16)} UTC, ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores)\n\n${HEADER}`);
   if (ONLY !== 'real') {
     for (const voice of VOICES) {
       const adaptOn: Clip[] = [];
       const heldOut: Clip[] = [];
       for (const s of ENROLLMENT_SENTENCES) (s.heldOut ? heldOut : adaptOn).push({ pcm: await speak(voice, s.text), text: s.text });
       for (const text of EXTRA_HELD_OUT) heldOut.push({ pcm: await speak(voice, text), text });
-      rows.push(await measure(`espeak-ng ${voice}`, adaptOn, heldOut));
-      console.log(`done: ${voice}`);
+      print(await measure(`espeak-ng ${voice}`, adaptOn, heldOut));
     }
   }
   if (ONLY !== 'synthetic') {
@@ -137,15 +141,8 @@ async function main(): Promise<void> {
         console.log(`${name}: not installed (apt-get install pocketsphinx-testdata), skipped`);
         continue;
       }
-      rows.push(await leaveOneOut(`${name}, leave-one-out`, await sphinxSpeaker(path, file)));
-      console.log(`done: ${name}`);
+      print(await leaveOneOut(`${name}, leave-one-out`, await sphinxSpeaker(path, file)));
     }
-  }
-  console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores)\n`);
-  console.log('| speaker | adaptation audio | held-out clips | words | WER before | WER after | adaptation time |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    console.log(`| ${r.speaker} | ${r.adaptSeconds.toFixed(1)} s | ${r.clips} | ${r.words} | ${pct(r.before, r.words)} | ${pct(r.after, r.words)} | ${r.adaptTime.toFixed(1)} s |`);
   }
 }
 

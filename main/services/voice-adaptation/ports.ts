@@ -7,8 +7,8 @@
 
 /** One recording and the words spoken in it, for adaptation. */
 export interface AdaptationUtterance {
-  /** 16 kHz mono 16-bit WAV. */
-  wav: Buffer;
+  /** 16 kHz mono 16-bit samples. */
+  pcm: Int16Array;
   text: string;
 }
 

@@ -5,7 +5,8 @@
  * sentences before it is turned on, and used only for that account's recognition.
  *
  * One document per account holds the state (which sentence has which recording, the model's
- * blob, the last run); recordings and the model are blobs in the account's encrypted storage.
+ * blob, the last run); recordings (16 kHz mono 16-bit samples) and the model are blobs in the
+ * account's encrypted storage.
  */
 import type { AdaptationPatch, AdaptationRecording, AdaptationState } from '../../../shared/api/voice-adaptation.js';
 import type { Enqueue, ServiceJob } from '../background-work.js';
@@ -13,7 +14,6 @@ import { DomainError, invalidRequest, notFound } from '../errors.js';
 import type { DocumentStore } from '../storage.js';
 import type { AdaptationBlobs, AdaptationUtterance, CorrectedDictation, MeasureRecognizer, VoiceAdapter } from './ports.js';
 import { ENROLLMENT_SENTENCES, MINIMUM_RECORDINGS } from './sentences.js';
-import { pcmFromWav, wavFromPcm } from './wav.js';
 import { wordErrors } from './measure.js';
 
 export const VOICE_ADAPTATION_JOB = 'voice_adaptation';
@@ -55,6 +55,10 @@ export interface VoiceAdaptationDeps {
 }
 
 export type VoiceAdaptationService = ReturnType<typeof createVoiceAdaptationService>;
+
+/** A recording's samples as stored, and back. */
+const bytesOf = (pcm: Int16Array): Buffer => Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+const samplesOf = (bytes: Buffer): Int16Array => new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)));
 
 const blank = (): VoiceDoc => ({ enabled: false, useCorrectedDictation: false, recordings: {} });
 
@@ -147,14 +151,13 @@ async function material(deps: Pick<VoiceAdaptationDeps, 'blobs' | 'correctedDict
   for (const s of ENROLLMENT_SENTENCES) {
     const r = doc.recordings[s.id];
     if (!r) continue;
-    const wav = await deps.blobs.read(r.blob);
-    if (s.heldOut) heldOut.push({ pcm: pcmFromWav(wav), text: s.text });
-    else adaptOn.push({ wav, text: s.text });
+    const pcm = samplesOf(await deps.blobs.read(r.blob));
+    (s.heldOut ? heldOut : adaptOn).push({ pcm, text: s.text });
   }
   if (doc.useCorrectedDictation) {
     for (const d of await deps.correctedDictation(accountId)) {
       const audio = await deps.blobs.decode(d.audioKey).catch(() => undefined);
-      if (audio && audio.durationSec <= MAX_DICTATION_SECONDS) adaptOn.push({ wav: wavFromPcm(audio.pcm), text: d.text });
+      if (audio && audio.durationSec <= MAX_DICTATION_SECONDS) adaptOn.push({ pcm: audio.pcm, text: d.text });
     }
   }
   return { adaptOn, heldOut };
@@ -195,7 +198,7 @@ async function run(deps: VoiceAdaptationDeps, docs: Documents, now: () => Date, 
   if (orphan) await deps.blobs.delete(orphan);
 }
 
-/** Stores one enrollment recording (encrypted) as 16 kHz mono WAV; replaces an earlier one of the same sentence. */
+/** Stores one enrollment recording (encrypted) as 16 kHz mono samples; replaces an earlier one of the same sentence. */
 async function saveRecording(deps: VoiceAdaptationDeps, docs: Documents, accountId: string, sentenceId: string, upload: NodeJS.ReadableStream): Promise<AdaptationRecording> {
   sentence(sentenceId);
   const uploaded = await deps.blobs.writeStream(upload, deps.maxUploadBytes);
@@ -206,7 +209,7 @@ async function saveRecording(deps: VoiceAdaptationDeps, docs: Documents, account
     durationSeconds = Math.round(audio.durationSec * 100) / 100;
     if (!audio.pcm.length || audio.durationSec < MIN_RECORDING_SECONDS) throw invalidRequest('audio: the recording is empty');
     if (audio.durationSec > MAX_RECORDING_SECONDS) throw invalidRequest(`audio: a recording may last at most ${MAX_RECORDING_SECONDS} s`);
-    stored = await deps.blobs.write(wavFromPcm(audio.pcm));
+    stored = await deps.blobs.write(bytesOf(audio.pcm));
   } finally {
     await deps.blobs.delete(uploaded);
   }

@@ -15,6 +15,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { engineUnavailable } from '../../../../services/errors.js';
 import type { AdaptationUtterance, VoiceAdapter } from '../../../../services/voice-adaptation/ports.js';
+import { encodeWav } from '../../openai-compatible.js';
 import { packModel, privateFolder } from './model-folder.js';
 import { sendumpToMixtureWeights } from './sendump.js';
 
@@ -76,7 +77,7 @@ export function createSphinxtrainAdapter(options: SphinxtrainOptions): VoiceAdap
           const words = alignmentText(u.text);
           if (!words) continue;
           const id = `u${String(i).padStart(4, '0')}`;
-          await writeFile(join(work, `${id}.wav`), u.wav, { mode: 0o600 });
+          await writeFile(join(work, `${id}.wav`), encodeWav(u.pcm, 16000), { mode: 0o600 });
           ids.push(id);
           lines.push(`<s> ${words} </s> (${id})`);
         }
