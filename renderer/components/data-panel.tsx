@@ -7,7 +7,7 @@ import { useApiRead } from './use-api-read.js';
 
 /** The data folder, how much is stored, its backups, and deleting all of it (after confirmation). */
 export function DataPanel() {
-  const { bridge, dictation, notes } = useStores();
+  const { bridge, dictation, notes, voice } = useStores();
   const clinic = useConnection((s) => s.clinic);
   const [progress, setProgress] = useState<string>();
   const [error, setError] = useState<string>();
@@ -26,6 +26,8 @@ export function DataPanel() {
       dictation.setState({ macros: [] });
       notes.setState({ markdown: '', generated: undefined, noteId: undefined, transcript: '', status: 'idle', templates: [] });
       setProgress(`Deleted ${describeDeleted(gone)}.`);
+      // Learn my voice shows what the server keeps now, not what it showed before.
+      await voice.getState().load();
       await refresh();
     } catch (err) {
       setProgress(undefined);

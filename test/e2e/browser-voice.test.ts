@@ -63,6 +63,8 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
     expect(await progress.textContent()).toBe(`0 of ${start.sentences.length} read, about 2 minutes to go`);
     const adapt = panel.getByRole('button', { name: 'Adapt to my voice' });
     expect(await adapt.isDisabled()).toBe(true);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await shot(page, 'voice-1-first-sentence.png');
 
     // Each sentence as the page shows it, spoken into the microphone; Enter on the one Record/Stop button.
