@@ -161,6 +161,38 @@ describe('coding a conversation through the encounter understanding', () => {
   });
 });
 
+describe('a conversation that names no diagnosis', () => {
+  // Written for this test: the physician examines and plans but never names what the patient has.
+  const transcript = [
+    '[doctor] good to see you again .',
+    '[patient] my shoulder has been hurting for two weeks since i moved some boxes .',
+    '[patient] i also had a headache yesterday .',
+    '[doctor] okay , on your left shoulder exam you have limited range of motion .',
+    '[doctor] we will send you to physical therapy for six weeks and you can keep taking tylenol .',
+  ].join('\n');
+
+  it("codes the chief complaint with the side the encounter gives its site, and says why", () => {
+    const out = coder.analyzeTranscript(transcript).codes;
+    expect(out.map((c) => c.code)).toEqual(['M25.512']);
+    expect(out[0]!.rule).toMatch(/no diagnosis established: the chief complaint "shoulder pain"/);
+    for (const e of out[0]!.evidence) expect(transcript.slice(e.start_char, e.end_char)).toBe(e.text);
+  });
+
+  it('codes the symptom at the site of a diagnosis the physician only suspects, in its place', () => {
+    const suspected = [
+      '[patient] my left ankle has been hurting since i stepped off a curb .',
+      '[doctor] so for my assessment and plan , for your ankle you probably have an ankle sprain , so we will get an x-ray .',
+      '[doctor] for your second problem , your hypertension , continue lisinopril 20 mg daily .',
+    ].join('\n');
+    expect(coder.analyzeTranscript(suspected).codes.map((c) => c.code)).toEqual(['M25.572', 'I10']);
+  });
+
+  it('codes the named diagnosis instead when the physician gives one, with the complaint\'s side', () => {
+    const named = `${transcript}\n[doctor] so you have what we call a rotator cuff strain .`;
+    expect(coder.analyzeTranscript(named).codes.map((c) => c.code)).toEqual(['S46.012A']);
+  });
+});
+
 describe('the word "diabetic" before a complication', () => {
   it('codes the diabetes (type 2 when the type is not stated) with the complication\'s combination code', () => {
     expect(codes(ap('Left diabetic foot ulcer with fat layer exposed.'))).toEqual(['E11.621', 'L97.522']);

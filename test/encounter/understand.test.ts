@@ -88,3 +88,27 @@ describe('clinical-register gate', () => {
     expect(registerFailure('on exam of the right knee.')).toBe('no clause');
   });
 });
+
+describe('sides and names a conversation gives in passing', () => {
+  // Written for these tests.
+  const knee = (...extra: string[]): string => ['[patient] my knee has been hurting since the weekend .', ...extra].join('\n');
+
+  it('gives a pain the side its site has elsewhere in the visit, and none when both sides are named', () => {
+    const one = understandEncounter({ transcript: knee('[doctor] on exam of your right knee there is some swelling .') });
+    expect(one.symptoms.find((s) => s.term === 'knee pain')?.laterality).toBe('right');
+    const both = understandEncounter({ transcript: knee('[doctor] your right knee is swollen and your left knee was replaced in 2015 .') });
+    expect(both.symptoms.find((s) => s.term === 'knee pain')?.laterality).toBeUndefined();
+  });
+
+  it("names the diagnosis said as \"what we call\" and gives a limb's condition the complaint's side", () => {
+    const facts = understandEncounter({ transcript: knee('[doctor] on exam of your right knee there is some swelling .', '[doctor] so you have what we call an mcl strain .') });
+    const strain = facts.problems.find((p) => p.name === 'mcl strain');
+    expect(strain?.certainty).toBe('confirmed');
+    expect(strain?.laterality).toBe('right');
+  });
+
+  it('names what the clinician does not see by the condition, not by the seeing', () => {
+    const facts = understandEncounter({ transcript: knee("[doctor] so for my assessment and plan , looking at your x-ray i'm not seeing any fracture .") });
+    expect(facts.problems.map((p) => [p.name, p.certainty])).toEqual([['fracture', 'ruled-out']]);
+  });
+});

@@ -5,7 +5,7 @@
  * assessment ("1. right knee pain." followed by the problem's reasoning), coded as any assessment
  * is, and every code's evidence is the problem's own spans in the transcript.
  */
-import type { EncounterFacts, Problem } from '../encounter/types.js';
+import type { EncounterFacts, Problem, Symptom } from '../encounter/types.js';
 
 export interface FactsAssessment {
   /** The assessment written from the facts: one heading per codable problem, its reasoning under it. */
@@ -17,19 +17,57 @@ export interface FactsAssessment {
 }
 
 /**
- * The problems a coder codes: confirmed, not resolved; a probable diagnosis is never coded (its
- * symptom problem is). When the facts name no problem, the reason for the visit stands for it.
+ * The problems a coder codes: confirmed, not resolved; a probable diagnosis is never coded (the
+ * symptom it would explain is). When the facts name no problem, the reason for the visit stands for it.
  */
 export function assessmentFromFacts(facts: EncounterFacts): FactsAssessment {
+  // With no problem read from the plan, the reason for the visit is the problem the visit addresses.
+  const rfv = facts.reasonForVisit;
+  const problems = facts.problems.length || !rfv?.term || !rfv.evidence.length
+    ? facts.problems
+    : [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }];
+  return writeAssessment(withSymptomsOfDoubted(facts, problems));
+}
+
+const symptomProblem = (s: Symptom): Problem =>
+  ({ name: s.term, status: 'unknown', certainty: 'confirmed', ...(s.laterality ? { laterality: s.laterality } : {}), reasoning: [], plan: [], evidence: s.evidence });
+
+/**
+ * Outpatient rule: a diagnosis the clinician only suspects is not coded, the symptom is: after each
+ * probable problem, the patient's reported symptoms at its site ("ankle sprain" -> ankle pain).
+ */
+function withSymptomsOfDoubted(facts: EncounterFacts, problems: readonly Problem[]): Problem[] {
+  const reported = facts.symptoms.filter((s) => s.presence === 'reported' && s.subject === 'patient' && s.evidence.length > 0);
+  const out: Problem[] = [];
+  for (const p of problems) {
+    out.push(p);
+    if (p.certainty !== 'probable') continue;
+    const words = new Set(p.name.toLowerCase().split(/\W+/));
+    for (const s of reported) {
+      const atSite = s.location ? words.has(s.location) : s.term.split(/\s+/).some((w) => w !== 'pain' && words.has(w));
+      if (atSite && !out.some((q) => q.name === s.term) && !problems.some((q) => q.name === s.term)) out.push(symptomProblem(s));
+    }
+  }
+  return out;
+}
+
+/**
+ * Outpatient rule, the last resort when neither the facts nor the clinician's plan name anything
+ * codable: no diagnosis is established, so the symptom that brought the patient is coded. The
+ * chief complaint is the first symptom the patient reports of themself, with its side.
+ */
+export function complaintAssessment(facts: EncounterFacts): FactsAssessment {
+  const chief = facts.symptoms
+    .filter((s) => s.presence === 'reported' && s.subject === 'patient' && s.evidence.length > 0)
+    .sort((a, b) => a.evidence[0]!.start - b.evidence[0]!.start)[0];
+  return writeAssessment(chief ? [symptomProblem(chief)] : []);
+}
+
+function writeAssessment(problems: readonly Problem[]): FactsAssessment {
   let text = 'ASSESSMENT AND PLAN\n';
   const lines: FactsAssessment['lines'] = [];
   const setAside: FactsAssessment['setAside'] = [];
   let n = 0;
-  // With no problem read from the plan, the reason for the visit is the problem the visit addresses.
-  const rfv = facts.reasonForVisit;
-  const problems: Problem[] = facts.problems.length || !rfv?.term || !rfv.evidence.length
-    ? facts.problems
-    : [{ name: rfv.term, status: 'unknown', certainty: 'confirmed', reasoning: [], plan: [], evidence: rfv.evidence }];
   for (const p of problems) {
     if (p.certainty === 'probable') setAside.push({ problem: p, why: 'uncertain' });
     else if (p.certainty === 'ruled-out') setAside.push({ problem: p, why: 'negated' });

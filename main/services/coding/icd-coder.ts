@@ -13,7 +13,7 @@ import { compileLexicon, type CodingLexicon, type CompiledLexicon } from './lexi
 import { findMentions, type Mention, type SetAside } from './mentions.js';
 import { addDiabetesOfComplications, mergeGroups } from './mention-links.js';
 import { absorbIntoCombinations, applyCombinations, applyExclusions, dropExplainedSymptoms, dropHistoryOfCurrent, dropSupportingSymptoms, linkPairs, resolveConflicts, type Candidate } from './conventions.js';
-import { assessmentFromFacts, problemAt } from './from-facts.js';
+import { assessmentFromFacts, complaintAssessment, problemAt, type FactsAssessment } from './from-facts.js';
 import { notThePatientsNow, planView } from './transcript-view.js';
 import { findInjuries, injuryPool } from './injuries.js';
 import { toEvidence, type EvidenceSpan } from './offsets.js';
@@ -215,15 +215,20 @@ function codeText(k: CoderParts, text: string): { ranked: Candidate[]; setAside:
   return { ranked: applyConventions(k, note, out, highGlucose), setAside };
 }
 
+/** A written assessment's codes, each with its problem's evidence in the transcript. */
+function codeProblems(k: CoderParts, transcript: string, written: FactsAssessment, what: string): { c: Candidate; evidence: EvidenceSpan[]; source: string }[] {
+  return codeText(k, written.text).ranked.map((c) => {
+    const problems = [...new Set(c.spans.map((x) => problemAt(written, x.start)).filter((p) => !!p))];
+    const source = `${what}${problems.length > 1 ? 's' : ''} ${problems.map((p) => `"${p!.name}"`).join(', ')}`;
+    return { c, evidence: toEvidence(transcript, problems.flatMap((p) => p!.evidence)), source };
+  }).filter((x) => x.evidence.length);
+}
+
 /** A conversation coded through the encounter understanding: its confirmed, current problems, evidence in the transcript. */
 function codeTranscript(k: CoderParts, transcript: string, facts: EncounterFacts): IcdCoderResult {
   // The problems the facts confirm, in their order; each code's evidence is what its problem was read from.
   const written = assessmentFromFacts(facts);
-  const all = codeText(k, written.text).ranked.map((c) => {
-    const problems = [...new Set(c.spans.map((x) => problemAt(written, x.start)).filter((p) => !!p))];
-    const source = `the encounter's confirmed problem${problems.length > 1 ? 's' : ''} ${problems.map((p) => `"${p!.name}"`).join(', ')}`;
-    return { c, evidence: toEvidence(transcript, problems.flatMap((p) => p!.evidence)), source };
-  }).filter((x) => x.evidence.length);
+  const all = codeProblems(k, transcript, written, "the encounter's confirmed problem");
   if (!written.lines.length) {
     // The understanding named no problem: the clinician's plan is read as an assessment, less what the facts doubt, deny or give to others.
     const doubted = notThePatientsNow(facts);
@@ -231,6 +236,8 @@ function codeTranscript(k: CoderParts, transcript: string, facts: EncounterFacts
       if (!c.spans.some((x) => doubted.some((d) => x.start < d.end && d.start < x.end))) all.push({ c, evidence: toEvidence(transcript, c.spans), source: "read from the clinician's plan (the encounter understanding named no problem)" });
     }
   }
+  // Nothing named anywhere: no diagnosis is established, and the patient's complaint is what is coded.
+  if (!all.length) all.push(...codeProblems(k, transcript, complaintAssessment(facts), 'no diagnosis established: the chief complaint'));
   return {
     codes: all.map(({ c, evidence, source }, i) => suggestion(k, c, i, all.length, evidence, source)),
     setAside: written.setAside.flatMap(({ problem, why }) => problem.evidence.slice(0, 1).map((e) => ({ start: e.start, end: e.end, why: why === 'negated' ? ('negated' as const) : ('uncertain' as const) }))),

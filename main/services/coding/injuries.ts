@@ -21,13 +21,13 @@ const NATURE: Record<string, string> = {
   dislocated: 'dislocation', tear: 'tear', torn: 'tear', puncture: 'puncture',
 };
 
-/** Clinical words for the sites and parts the titles name (abbreviations and adjectives). */
+/** Clinical words for the sites and parts the titles name (abbreviations and adjectives); a knee's ligaments and menisci, and the rotator cuff, name their joint. */
 const SITE_WORDS: Record<string, string[]> = {
   neck: ['neck', 'cervical', 'spine'], cervical: ['cervical', 'spine', 'neck'], lumbar: ['lumbar', 'lower', 'back'], low: ['lower'],
-  thoracic: ['thoracic', 'spine'], mcl: ['medial', 'collateral', 'ligament'], lcl: ['lateral', 'collateral', 'ligament'],
-  acl: ['anterior', 'cruciate', 'ligament'], pcl: ['posterior', 'cruciate', 'ligament'], dip: ['interphalangeal', 'joint'],
+  thoracic: ['thoracic', 'spine'], mcl: ['medial', 'collateral', 'ligament', 'knee'], lcl: ['lateral', 'collateral', 'ligament', 'knee'],
+  acl: ['anterior', 'cruciate', 'ligament', 'knee'], pcl: ['posterior', 'cruciate', 'ligament', 'knee'], cruciate: ['cruciate', 'knee'], rotator: ['rotator', 'shoulder'], dip: ['interphalangeal', 'joint'],
   pip: ['interphalangeal', 'joint'], ip: ['interphalangeal', 'joint'], mcp: ['metacarpophalangeal', 'joint'], malleolar: ['malleolus'],
-  meniscal: ['meniscus'], tick: ['insect'], insect: ['insect'], spider: ['insect'], bug: ['insect'], mosquito: ['insect'],
+  meniscal: ['meniscus', 'knee'], meniscus: ['meniscus', 'knee'], tick: ['insect'], insect: ['insect'], spider: ['insect'], bug: ['insect'], mosquito: ['insect'],
   colle: ['colle', 'radius'], scaphoid: ['scaphoid', 'navicular'], ulnar: ['ulna'], radial: ['radius'], rib: ['rib'], ribs: ['rib'],
 };
 /** Body sites: an injury's site, read from its problem's lines when its heading names none. */

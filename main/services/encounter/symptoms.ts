@@ -134,7 +134,29 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
       add(s, h, presence, family ? 'family' : 'patient');
     }
   }
-  return { symptoms: supersede(found), used, timing };
+  const symptoms = supersede(found);
+  sideFromEncounter(symptoms, said);
+  return { symptoms, used, timing };
+}
+
+/** Paired body sites: a pain there has a side. */
+const PAIRED_SITE = /^(?:knee|shoulder|hip|ankle|wrist|elbow|hand|foot|leg|arm|eye|ear|heel|finger|thumb|toe|calf|thigh|flank)$/;
+
+/**
+ * A pain whose own sentence gives no side takes the side the encounter gives its site elsewhere
+ * ("my knee hurts" ... "on exam of your right knee"), only when one side of that site is named.
+ */
+function sideFromEncounter(symptoms: Symptom[], said: readonly Said[]): void {
+  for (const s of symptoms) {
+    const site = s.location ?? /^(\w+) pain$/.exec(s.term)?.[1];
+    if (s.laterality || s.subject !== 'patient' || !site || !PAIRED_SITE.test(site)) continue;
+    const named = new RegExp(String.raw`\b(left|right|both|bilateral)\s+(?:[\p{L}-]+\s+){0,2}?${site}s?\b`, 'giu');
+    const sides = new Set<string>();
+    for (const x of said) for (const m of x.text.matchAll(named)) sides.add(m[1]!.toLowerCase());
+    if (sides.size !== 1) continue;
+    const side = [...sides][0]!;
+    s.laterality = side === 'left' ? 'left' : side === 'right' ? 'right' : 'bilateral';
+  }
 }
 
 /** One symptom per term and subject; the latest statement's presence wins, attributes add up. */

@@ -17,7 +17,7 @@ import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
 import { readSymptoms } from './symptoms.js';
 import { readStatements } from './narrative.js';
-import type { EncounterFacts, EncounterInput, Problem, Unplaced } from './types.js';
+import type { EncounterFacts, EncounterInput, Problem, Symptom, Unplaced } from './types.js';
 import { readVitals } from './vitals.js';
 
 function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined {
@@ -70,6 +70,20 @@ function unconfirmedByTests(problems: Problem[], said: readonly Said[]): void {
   }
 }
 
+/** Conditions of a limb or joint, which have a side. */
+const SIDED_CONDITION = /\b(?:strain|sprain|fracture|tear|contusion|dislocation|tendinitis|tendonitis|tendinopathy|bursitis|arthritis|osteoarthritis|epicondylitis|injury|ligament|meniscus|mcl|acl|lcl|pcl|rotator cuff|impingement|capsulitis|fasciitis|synovitis|effusion|laceration|sprained|trigger finger|tunnel syndrome)\b/i;
+
+/**
+ * A limb's condition named without a side ("you have an MCL strain") takes the side of the
+ * patient's complaints, when every sided complaint the patient reports is on one side.
+ */
+function sideFromComplaint(problems: Problem[], symptoms: readonly Symptom[]): void {
+  const sides = new Set(symptoms.filter((s) => s.presence === 'reported' && s.subject === 'patient' && s.laterality).map((s) => s.laterality));
+  if (sides.size !== 1) return;
+  const side = [...sides][0]!;
+  for (const p of problems) if (!p.laterality && SIDED_CONDITION.test(p.name)) p.laterality = side;
+}
+
 /** Narrative statements, the final unplaced list (one entry per sentence) and the reason for the visit, added to the facts. */
 function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced: Unplaced[], symptoms: ReturnType<typeof readSymptoms>): void {
   const statements = [
@@ -111,6 +125,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const { problems, general } = walk;
   for (const p of problems) p.plan = dedupePlan(p.plan);
   unconfirmedByTests(problems, said);
+  sideFromComplaint(problems, symptoms.symptoms);
   const follow = general.filter((i) => i.kind === 'follow-up');
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
