@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang guards, not speed limits: a case waits for its events, and these only end one that never
+    // comes. At 30 s, two suites at once on two cores (load ~12) ended cases that were working: the
+    // first note of a server (33 s), an OpenAPI walk, a WebM stream decoded live.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     // Two cores: run files in a small pool so native engines and servers do not starve each other.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     pool: 'forks',
