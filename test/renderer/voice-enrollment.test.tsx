@@ -6,7 +6,8 @@
  * shows the API's sentences one at a time; Record and Stop send each reading (a WAV the server
  * decodes: it answers its duration); a slip of the finger is refused in the error banner; Adapt
  * stays off until the minimum is read, then runs and the page follows the run to its result; the
- * consent switch is saved; Delete asks first and empties it all.
+ * consent switch is saved; Delete asks first and empties it all. A run that fails says why in the
+ * error banner.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -126,6 +127,28 @@ describe('Learn my voice in Settings', () => {
     expect(gone.status).toBe('not_enrolled');
     expect(gone.sentences.some((s) => s.recorded)).toBe(false);
     expect(panel.getByTestId('voice-progress').textContent).toBe(`0 of ${n} read, about 2 minutes to go`);
+    expect(panel.queryByTestId('voice-result')).toBeNull();
+  });
+
+  it('says in the error banner why a run failed, and leaves the adapted-model switch off', { timeout: 300_000 }, async () => {
+    // A hum instead of speech: the server stores it (it decodes) but cannot align a word of any sentence.
+    const hum = new Float32Array(16_000 * 2).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 300 * i) / 16_000));
+    const { panel } = await openSettings(() => hum);
+    const { minimumRecordings } = await adaptation();
+    for (let k = 0; k < minimumRecordings; k++) {
+      await act(async () => fireEvent.click(panel.getByRole('button', { name: 'Record' })));
+      await act(async () => fireEvent.click(panel.getByRole('button', { name: 'Stop' })));
+      await panel.findByText(new RegExp(`^Sentence ${k + 1} saved`), {}, { timeout: 20_000 });
+    }
+    await act(async () => fireEvent.click(panel.getByRole('button', { name: 'Adapt to my voice' })));
+    const failed = await panel.findByText(/^The last adaptation failed: /, {}, { timeout: 240_000 });
+    const state = await adaptation();
+    expect(state.status).toBe('failed');
+    expect(failed.textContent).toBe(`The last adaptation failed: ${state.error!.message}`);
+    expect(failed.closest('[role="alert"]')).toBeTruthy();
+    const use = panel.getByRole('checkbox', { name: /^Use my adapted voice model for dictation and recordings/ }) as HTMLInputElement;
+    expect(use.checked).toBe(false);
+    expect(use.disabled).toBe(true);
     expect(panel.queryByTestId('voice-result')).toBeNull();
   });
 });
