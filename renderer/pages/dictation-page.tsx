@@ -4,7 +4,7 @@ import { ErrorMessage } from '../components/messages.js';
 import { VoiceCommandHelp } from '../components/voice-command-help.js';
 import { RecogniserLine } from '../components/recogniser-line.js';
 import { docText } from '../state/dictation-doc.js';
-import { useConnection, useDictation, useStores } from '../state/stores.js';
+import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -32,6 +32,8 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   const language = useDictation((s) => s.language);
   const macroCount = useDictation((s) => s.macros.length);
   const latency = useDictation((s) => s.lastLatencyMs);
+  // An enrollment sentence being read has the microphone (Learn my voice, on the recogniser line).
+  const enrolling = useVoice((s) => s.recording !== undefined);
   const [copied, setCopied] = useState(false);
   // "Clear" throws away what was dictated: it asks first.
   const [confirmClear, setConfirmClear] = useState(false);
@@ -58,7 +60,7 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
           type="button"
           className={active ? 'primary danger' : 'primary'}
           onClick={() => void dictation.getState().toggle()}
-          disabled={!ready || status === 'stopping' || status === 'starting'}
+          disabled={!ready || status === 'stopping' || status === 'starting' || (enrolling && !active)}
           aria-keyshortcuts="Control+Shift+Space"
         >
           {active ? 'Stop dictation' : 'Start dictation'}

@@ -86,6 +86,8 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
       await expect.poll(async () => Number(await panel.getByTestId('voice-recording').getAttribute('data-seconds').catch(() => '0')), { timeout: 60_000, interval: 100 })
         .toBeGreaterThanOrEqual(spoken);
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Stop');
+      // The reading has the microphone: dictation waits.
+      if (k === 0) expect(await page.getByRole('button', { name: 'Start dictation' }).isDisabled()).toBe(true);
       await page.keyboard.press('Enter');
       await panel.getByText(`saved (`).filter({ hasText: `Sentence ${start.sentences.findIndex((s) => s.id === id) + 1} saved` }).waitFor({ timeout: 30_000 });
       // The focus stayed on the button, now Record for the next sentence.
