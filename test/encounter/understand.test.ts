@@ -112,3 +112,24 @@ describe('sides and names a conversation gives in passing', () => {
     expect(facts.problems.map((p) => [p.name, p.certainty])).toEqual([['fracture', 'ruled-out']]);
   });
 });
+
+describe('problem names and doubts said in passing', () => {
+  // Written for these tests.
+  it('ends a topic at its last clinical word and reads "history of" as a chronic condition', () => {
+    const facts = understandEncounter({
+      transcript: [
+        "[doctor] okay , let's talk about my assessment and plan .",
+        '[doctor] for your history of hypertension we will continue lisinopril 20 mg daily .',
+        '[doctor] for your diabetes keep the eye appointment you have next month .',
+      ].join('\n'),
+    });
+    expect(facts.problems.map((p) => [p.name, p.status])).toEqual([['hypertension', 'chronic'], ['diabetes', 'unknown']]);
+  });
+
+  it('holds a condition a test result could suggest as probable, not confirmed', () => {
+    const facts = understandEncounter({
+      transcript: "[doctor] so for my assessment and plan , we will get a pet scan , if the nodule lights up it can suggest that it's cancer .",
+    });
+    expect(facts.problems.filter((p) => p.certainty === 'confirmed').map((p) => p.name)).toEqual([]);
+  });
+});

@@ -21,7 +21,7 @@ const DIAGNOSIS =
 const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
 const DIAGNOSTIC_WORD = /(?:itis|osis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
-const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable)\b/i;
+const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable|suggests?|whether|to see if|in case|if)\b/i;
 const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
 const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
 /** A dictated assessment's label: "Assessment:", "Impression:", "Diagnoses:". */
@@ -34,7 +34,7 @@ const RESOLVED = /\b(?:resolved|gone away|went away|no longer|cleared up|better 
 export function problemTerm(name: string): string {
   let n = name.trim();
   // "consistent with medial epicondylitis", "not seeing any fracture": the name is what follows.
-  n = n.replace(/^(?:(?:what(?:'s| is| we| they)? )?call(?:ed)?|consistent with|compatible with|suggestive of|(?:seeing|noticing|finding|showing|seen|noticed|found)(?:\s+(?:any|an?|the))?)\s+/i, '');
+  n = n.replace(/^(?:(?:what(?:'s| is| we| they)? )?call(?:ed)?|(?:a |your |his |her )?(?:history of|known)|consistent with|compatible with|suggestive of|(?:seeing|noticing|finding|showing|seen|noticed|found)(?:\s+(?:any|an?|the))?)\s+/i, '');
   for (let i = 0; i < 3; i++) n = n.replace(/^(?:(?:for|of|regarding|with|about|is|in terms of|as far as)\s+)?(?:your|his|her|the|a|an|any|this|that|my|some)\s+/i, '').replace(/^(?:for|of|regarding|with|about|is)\s+/i, '');
   n = n.replace(/\s+(?:and\s+)?your\b.*$/i, '');
   // "Acute nephrolithiasis or kidney stone": the clinician's gloss after "or" is not part of the name.
@@ -59,6 +59,18 @@ export function judgesCondition(sentence: string): boolean {
   const t = stripTalk(sentence);
   if (/\?\s*$/.test(t)) return false;
   return conditions.find(t).some((hit) => STATE_AFTER.test(t.slice(hit.end)));
+}
+
+/** "diabetes keep the eye appointment": a topic said without a pause ends with its last clinical word. */
+function trimToTerm(raw: string): string {
+  let end = 0;
+  for (const h of conditions.find(raw)) end = Math.max(end, h.end);
+  for (const sym of symptomsIn(raw)) {
+    const m = sym.spoken.exec(raw);
+    if (m) end = Math.max(end, m.index + m[0].length);
+  }
+  for (const m of raw.matchAll(new RegExp(DIAGNOSTIC_WORD.source, 'gi'))) end = Math.max(end, m.index + m[0].length);
+  return end > 0 ? raw.slice(0, end) : raw;
 }
 
 export interface ProblemMention {
@@ -98,7 +110,7 @@ export function problemIn(sentence: string): ProblemMention | undefined {
   if (cue) {
     const raw = cue[1]!.trim();
     if (!NOT_A_PROBLEM.test(raw) && !VERBISH.test(raw) && raw.split(/\s+/).length <= 6 && !/\b(?:problem|issue|concern|diagnosis|thing)\b/i.test(raw) && isProblemName(raw)) {
-      const name = problemTerm(raw);
+      const name = problemTerm(trimToTerm(raw));
       const side = laterality(raw) ?? laterality(t, cue.index, cue.index + cue[0].length);
       return { name, ...judged(t, raw, t.toLowerCase().indexOf(raw.toLowerCase())), ...(side ? { laterality: side } : {}), rest: t.slice(cue.index + cue[0].length).replace(/^[\s,;]+/, ''), opens: true };
     }
