@@ -187,6 +187,15 @@ describe('a conversation that names no diagnosis', () => {
     expect(coder.analyzeTranscript(suspected).codes.map((c) => c.code)).toEqual(['M25.572', 'I10']);
   });
 
+  it("reads diabetes with hyperglycemia from the clinician's words on the problem, and not from a negated state", () => {
+    const said = (state: string): string[] => coder.analyzeTranscript([
+      "[doctor] okay , let's talk about my assessment and plan .",
+      `[doctor] for your type 2 diabetes , your blood sugar is ${state} , so we will increase the metformin to 1000 mg twice a day .`,
+    ].join('\n')).codes.map((c) => c.code);
+    expect(said('a little bit out of control')).toEqual(['E11.65']);
+    expect(said('not running high')).toEqual(['E11.9']);
+  });
+
   it('codes the named diagnosis instead when the physician gives one, with the complaint\'s side', () => {
     const named = `${transcript}\n[doctor] so you have what we call a rotator cuff strain .`;
     expect(coder.analyzeTranscript(named).codes.map((c) => c.code)).toEqual(['S46.012A']);

@@ -20,13 +20,33 @@ export interface FactsAssessment {
  * The problems a coder codes: confirmed, not resolved; a probable diagnosis is never coded (the
  * symptom it would explain is). When the facts name no problem, the reason for the visit stands for it.
  */
-export function assessmentFromFacts(facts: EncounterFacts): FactsAssessment {
+export function assessmentFromFacts(facts: EncounterFacts, transcript = ''): FactsAssessment {
   // With no problem read from the plan, the reason for the visit is the problem the visit addresses.
   const rfv = facts.reasonForVisit;
   const problems = facts.problems.length || !rfv?.term || !rfv.evidence.length
     ? facts.problems
     : [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }];
-  return writeAssessment(withSymptomsOfDoubted(facts, problems));
+  return writeAssessment(withSymptomsOfDoubted(facts, problems).map((p) => withGlucoseState(p, facts, transcript)));
+}
+
+const DIABETES = /\b(?:diabetes|diabetic|hyperglycemia|dm)\b/i;
+const SUGAR_STATE = /\b(?:a1c|glucose|blood sugars?|sugars?|diabetes)\b[^.?!]{0,60}?\b(out of control|uncontrolled|not (?:well |under )?controlled|poorly controlled|elevated|too high|running high|high|above (?:goal|target))\b/i;
+
+/**
+ * Diabetes "with hyperglycemia" is the coder's to decide from a line it reads: the clinician's own
+ * words on the problem's sentences ("your blood sugar is a little bit out of control"), else an A1c
+ * or glucose the facts read as high. Negated states ("not high", "no longer elevated") add nothing.
+ */
+function withGlucoseState(p: Problem, facts: EncounterFacts, transcript: string): Problem {
+  if (p.certainty !== 'confirmed' || !DIABETES.test(p.name)) return p;
+  const said = [...p.evidence.map((e) => transcript.slice(e.start, e.end)), ...p.reasoning];
+  const stated = said.some((t) => {
+    const m = SUGAR_STATE.exec(t);
+    return !!m && !/\b(?:not|n't|no longer|never)\b[^.?!]{0,25}$/i.test(t.slice(0, m.index + m[0].length - m[1]!.length));
+  });
+  const high = facts.results.find((r) => r.interpretation === 'high' && /\b(?:a1c|glucose|blood sugar)\b/i.test(r.test));
+  if (!stated && !high) return p;
+  return { ...p, reasoning: [...p.reasoning, stated ? 'Blood sugar uncontrolled.' : `${high!.test} elevated.`] };
 }
 
 const symptomProblem = (s: Symptom): Problem =>

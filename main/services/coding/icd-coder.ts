@@ -227,7 +227,7 @@ function codeProblems(k: CoderParts, transcript: string, written: FactsAssessmen
 /** A conversation coded through the encounter understanding: its confirmed, current problems, evidence in the transcript. */
 function codeTranscript(k: CoderParts, transcript: string, facts: EncounterFacts): IcdCoderResult {
   // The problems the facts confirm, in their order; each code's evidence is what its problem was read from.
-  const written = assessmentFromFacts(facts);
+  const written = assessmentFromFacts(facts, transcript);
   const all = codeProblems(k, transcript, written, "the encounter's confirmed problem");
   if (!written.lines.length) {
     // The understanding named no problem: the clinician's plan is read as an assessment, less what the facts doubt, deny or give to others.
