@@ -39,7 +39,8 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Lower-cases a phrase and treats hyphens as spaces, so lookups ignore how it was joined. */
 export function phraseKey(text: string): string {
-  return text.toLowerCase().replace(/[’‘]/g, "'").replace(/[\s-]+/g, ' ').trim();
+  // "do n't" (a tokenised transcript, some recognisers) is "don't".
+  return text.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+n't\b/g, "n't").replace(/[\s-]+/g, ' ').trim();
 }
 
 /**
@@ -50,7 +51,7 @@ export function phrasePattern(phrase: string): string {
   const key = phraseKey(phrase);
   const body = key
     .split(' ')
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/'/g, "['’]"))
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/n't$/, "\\s?n't").replace(/'/g, "['’]"))
     .join('[\\s-]+');
   const lead = WORD_CHAR.test(key[0] ?? '') ? '(?<![\\p{L}\\p{N}])' : '';
   const tail = WORD_CHAR.test(key[key.length - 1] ?? '') ? '(?![\\p{L}\\p{N}])' : '';
