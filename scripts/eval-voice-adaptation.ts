@@ -49,7 +49,8 @@ const EXTRA_HELD_OUT = [
 ];
 
 interface Clip { pcm: Int16Array; text: string }
-interface Row { speaker: string; adaptSeconds: number; clips: number; words: number; before: number; after: number; adaptTime: number }
+/** Errors after adaptation by method: MLLR then MAP, and MLLR alone (the server keeps whichever does better on the account's held-out sentences). */
+interface Row { speaker: string; adaptSeconds: number; clips: number; words: number; before: number; map: number; mllr: number; adaptTime: number }
 
 const decoder = createFfmpegDecoder();
 const work = mkdtempSync(join(tmpdir(), 'clindoc-eval-voice-'));
@@ -68,31 +69,38 @@ async function speak(voice: string, text: string): Promise<Int16Array> {
   return decodeFile(out);
 }
 
-/** Adapts on `adaptOn`, then scores `heldOut` with the general and the adapted model. */
-async function measure(speaker: string, adaptOn: Clip[], heldOut: Clip[]): Promise<Row> {
-  const started = performance.now();
-  const { model } = await adapter.adapt(adaptOn);
-  const adaptTime = (performance.now() - started) / 1000;
+/** Errors of a packed adapted model on the held-out clips. */
+async function errorsWith(model: Buffer, heldOut: Clip[]): Promise<number> {
   const folder = materializeModel(model, join(MODEL_DIR, 'en-us'));
   const adapted = createPocketsphinxRecognizer({ ...recognizerOptions, hmmDir: folder.dir });
-  const row: Row = { speaker, adaptSeconds: adaptOn.reduce((s, c) => s + c.pcm.length / 16000, 0), clips: heldOut.length, words: 0, before: 0, after: 0, adaptTime };
+  let errors = 0;
   try {
-    for (const clip of heldOut) {
-      const b = wordErrors(clip.text, (await base.transcribe(clip.pcm, { language: 'en' })).text);
-      row.words += b.words;
-      row.before += b.errors;
-      row.after += wordErrors(clip.text, (await adapted.transcribe(clip.pcm, { language: 'en' })).text).errors;
-    }
+    for (const clip of heldOut) errors += wordErrors(clip.text, (await adapted.transcribe(clip.pcm, { language: 'en' })).text).errors;
   } finally {
     await adapted.close();
     folder.remove();
   }
+  return errors;
+}
+
+/** Adapts on `adaptOn`, then scores `heldOut` with the general and each adapted model. */
+async function measure(speaker: string, adaptOn: Clip[], heldOut: Clip[]): Promise<Row> {
+  const started = performance.now();
+  const { models } = await adapter.adapt(adaptOn);
+  const adaptTime = (performance.now() - started) / 1000;
+  const row: Row = { speaker, adaptSeconds: adaptOn.reduce((s, c) => s + c.pcm.length / 16000, 0), clips: heldOut.length, words: 0, before: 0, map: 0, mllr: 0, adaptTime };
+  for (const clip of heldOut) {
+    const b = wordErrors(clip.text, (await base.transcribe(clip.pcm, { language: 'en' })).text);
+    row.words += b.words;
+    row.before += b.errors;
+  }
+  for (const m of models) row[m.method === 'mllr' ? 'mllr' : 'map'] = await errorsWith(m.model, heldOut);
   return row;
 }
 
-/** Leave-one-out over a speaker's clips: each clip scored by a model adapted on the others. */
+/** Leave-one-out over a speaker's clips: each clip scored by models adapted on the others. */
 async function leaveOneOut(speaker: string, clips: Clip[]): Promise<Row> {
-  const total: Row = { speaker, adaptSeconds: 0, clips: 0, words: 0, before: 0, after: 0, adaptTime: 0 };
+  const total: Row = { speaker, adaptSeconds: 0, clips: 0, words: 0, before: 0, map: 0, mllr: 0, adaptTime: 0 };
   for (let i = 0; i < clips.length; i++) {
     const r = await measure(speaker, clips.filter((_, j) => j !== i), [clips[i]!]);
     total.adaptSeconds += r.adaptSeconds / clips.length;
@@ -100,7 +108,8 @@ async function leaveOneOut(speaker: string, clips: Clip[]): Promise<Row> {
     total.clips += r.clips;
     total.words += r.words;
     total.before += r.before;
-    total.after += r.after;
+    total.map += r.map;
+    total.mllr += r.mllr;
   }
   return total;
 }
@@ -116,10 +125,10 @@ async function sphinxSpeaker(dir: string, transcription: string): Promise<Clip[]
 
 const pct = (errors: number, words: number): string => (words ? `${((100 * errors) / words).toFixed(1)}%` : 'n/a');
 
-const HEADER = '| speaker | adaptation audio | held-out clips | words | WER before | WER after | adaptation time |\n|---|---|---|---|---|---|---|';
+const HEADER = '| speaker | adaptation audio | held-out clips | words | WER before | after MLLR+MAP | after MLLR only | adaptation time |\n|---|---|---|---|---|---|---|---|';
 /** Each row as soon as it is measured, so a long run that is stopped still leaves what it measured. */
 function print(r: Row): void {
-  console.log(`| ${r.speaker} | ${r.adaptSeconds.toFixed(1)} s | ${r.clips} | ${r.words} | ${pct(r.before, r.words)} | ${pct(r.after, r.words)} | ${r.adaptTime.toFixed(1)} s |`);
+  console.log(`| ${r.speaker} | ${r.adaptSeconds.toFixed(1)} s | ${r.clips} | ${r.words} | ${pct(r.before, r.words)} | ${pct(r.map, r.words)} | ${pct(r.mllr, r.words)} | ${r.adaptTime.toFixed(1)} s |`);
 }
 
 async function main(): Promise<void> {

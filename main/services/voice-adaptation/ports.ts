@@ -14,8 +14,11 @@ export interface AdaptationUtterance {
 
 /** Adapts the embedded recogniser's acoustic model to one speaker. */
 export interface VoiceAdapter {
-  /** The packed adapted model and how many utterances were aligned and used. Throws without patient text. */
-  adapt(utterances: AdaptationUtterance[]): Promise<{ model: Buffer; used: number }>;
+  /**
+   * Packed adapted models, best guess first (MLLR then MAP, and MLLR alone), and how many utterances were
+   * aligned and used. Throws without patient text.
+   */
+  adapt(utterances: AdaptationUtterance[]): Promise<{ models: Array<{ method: 'mllr+map' | 'mllr'; model: Buffer }>; used: number }>;
 }
 
 /** The account's encrypted storage for recordings and models (the blob store, shared by a clinic's instances). */

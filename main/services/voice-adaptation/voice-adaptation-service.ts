@@ -123,25 +123,36 @@ function sentence(id: string) {
   return s;
 }
 
-/** Word error rates of the base and the adapted model on the held-out recordings. */
-async function measure(deps: Pick<VoiceAdaptationDeps, 'recognize'>, model: Buffer, heldOut: Array<{ pcm: Int16Array; text: string }>): Promise<ModelRef['measured']> {
-  if (!heldOut.length) return undefined;
-  let words = 0;
-  let before = 0;
-  let after = 0;
-  const [base, adapted] = [await deps.recognize(null), await deps.recognize(model)];
-  try {
-    for (const h of heldOut) {
-      const b = wordErrors(h.text, await base.transcribe(h.pcm));
-      words += b.words;
-      before += b.errors;
-      after += wordErrors(h.text, await adapted.transcribe(h.pcm)).errors;
+type Measured = NonNullable<ModelRef['measured']>;
+
+/**
+ * Word error rates of the base model and of each adapted one on the held-out recordings; the
+ * adapted model with the fewest errors is kept (the first, MLLR then MAP, without held-out ones).
+ */
+async function choose(deps: Pick<VoiceAdaptationDeps, 'recognize'>, models: Buffer[], heldOut: Array<{ pcm: Int16Array; text: string }>): Promise<{ model: Buffer; measured?: Measured }> {
+  if (!heldOut.length) return { model: models[0]! };
+  const count = async (model: Buffer | null): Promise<{ errors: number; words: number }> => {
+    const recognizer = await deps.recognize(model);
+    const total = { errors: 0, words: 0 };
+    try {
+      for (const h of heldOut) {
+        const e = wordErrors(h.text, await recognizer.transcribe(h.pcm));
+        total.errors += e.errors;
+        total.words += e.words;
+      }
+    } finally {
+      await recognizer.close();
     }
-  } finally {
-    await Promise.all([base.close(), adapted.close()]);
+    return total;
+  };
+  const before = await count(null);
+  let best = { model: models[0]!, errors: Number.POSITIVE_INFINITY };
+  for (const model of models) {
+    const { errors } = await count(model);
+    if (errors < best.errors) best = { model, errors };
   }
-  const rate = (errors: number): number => Math.round((errors / Math.max(1, words)) * 1000) / 1000;
-  return { heldOutSentences: heldOut.length, werBefore: rate(before), werAfter: rate(after) };
+  const rate = (errors: number): number => Math.round((errors / Math.max(1, before.words)) * 1000) / 1000;
+  return { model: best.model, measured: { heldOutSentences: heldOut.length, werBefore: rate(before.errors), werAfter: rate(best.errors) } };
 }
 
 /** The material of a run: enrollment recordings (held-out ones apart) and, with consent, corrected dictation. */
@@ -172,8 +183,8 @@ async function run(deps: VoiceAdaptationDeps, docs: Documents, now: () => Date, 
   try {
     const { adaptOn, heldOut } = await material(deps, accountId, doc);
     const adapted = await deps.adapter.adapt(adaptOn);
-    const measured = await measure(deps, adapted.model, heldOut);
-    model = { blob: await deps.blobs.write(adapted.model), adaptedAt: now().toISOString(), recordingsUsed: adapted.used, ...(measured ? { measured } : {}) };
+    const { model: kept, measured } = await choose(deps, adapted.models.map((m) => m.model), heldOut);
+    model = { blob: await deps.blobs.write(kept), adaptedAt: now().toISOString(), recordingsUsed: adapted.used, ...(measured ? { measured } : {}) };
   } catch (err) {
     failure = failureOf(err);
   }

@@ -111,7 +111,12 @@ export function createSphinxtrainAdapter(options: SphinxtrainOptions): VoiceAdap
         ], work, timeoutMs);
         const files: Record<string, Buffer> = {};
         for (const name of ['means', 'variances', 'mixture_weights', 'transition_matrices']) files[name] = await readFile(join(work, 'out', name));
-        return { model: packModel(files), used };
+        // MLLR alone as well: with little speech MAP can overfit (a real reader's 20 s made it worse), so the caller measures both.
+        const mllrOnly = packModel({
+          means: await readFile(join(work, 'mllr_means')), variances: await readFile(join(base, 'variances')),
+          mixture_weights: await readFile(join(work, 'mixture_weights')), transition_matrices: await readFile(join(base, 'transition_matrices')),
+        });
+        return { models: [{ method: 'mllr+map' as const, model: packModel(files) }, { method: 'mllr' as const, model: mllrOnly }], used };
       } finally {
         await rm(work, { recursive: true, force: true });
       }
