@@ -107,6 +107,12 @@ describe('sides and names a conversation gives in passing', () => {
     expect(strain?.laterality).toBe('right');
   });
 
+  it('reads back pain as low back pain when the visit names only the low back', () => {
+    const back = (exam: string): string[] => understandEncounter({ transcript: `[patient] my back has been hurting for a week .\n[doctor] ${exam}` }).symptoms.map((x) => x.term);
+    expect(back('on exam there is tenderness over your lumbar spine .')).toEqual(['low back pain']);
+    expect(back('on exam there is tenderness over your thoracic and lumbar spine .')).toEqual(['back pain']);
+  });
+
   it('names what the clinician does not see by the condition, not by the seeing', () => {
     const facts = understandEncounter({ transcript: knee("[doctor] so for my assessment and plan , looking at your x-ray i'm not seeing any fracture .") });
     expect(facts.problems.map((p) => [p.name, p.certainty])).toEqual([['fracture', 'ruled-out']]);

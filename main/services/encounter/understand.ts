@@ -84,6 +84,16 @@ function sideFromComplaint(problems: Problem[], symptoms: readonly Symptom[]): v
   for (const p of problems) if (!p.laterality && SIDED_CONDITION.test(p.name)) p.laterality = side;
 }
 
+/** "Back pain" is low back pain when the visit names only the low back ("lumbar spine x-ray", "my lower back"). */
+function lowBackFromEncounter(items: { name?: string; term?: string }[], said: readonly Said[]): void {
+  const text = said.map((s) => s.text).join('\n');
+  if (!/\b(?:lower back|low back|lumbar)\b/i.test(text) || /\b(?:upper back|mid(?:dle)?[- ]back|thoracic)\b/i.test(text)) return;
+  for (const item of items) {
+    if (item.name === 'back pain') item.name = 'low back pain';
+    if (item.term === 'back pain') item.term = 'low back pain';
+  }
+}
+
 /** Narrative statements, the final unplaced list (one entry per sentence) and the reason for the visit, added to the facts. */
 function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced: Unplaced[], symptoms: ReturnType<typeof readSymptoms>): void {
   const statements = [
@@ -126,6 +136,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   for (const p of problems) p.plan = dedupePlan(p.plan);
   unconfirmedByTests(problems, said);
   sideFromComplaint(problems, symptoms.symptoms);
+  lowBackFromEncounter([...problems, ...symptoms.symptoms], said);
   const follow = general.filter((i) => i.kind === 'follow-up');
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
