@@ -90,6 +90,29 @@ describe('voice adaptation API', () => {
     expect(await state(a)).toMatchObject({ status: 'not_enrolled', useCorrectedDictation: false });
     expect(blobFiles(s)).toEqual([]);
   });
+
+  it.skipIf(!sphinxtrainInstalled())('reports a run that fails as failed, with a message that holds no patient text', { timeout: 300_000 }, async () => {
+    const a = s.headers();
+    // Half a second of tone cannot be aligned with a ten-word sentence: every recording is dropped and the run fails.
+    for (const sentence of ENROLLMENT_SENTENCES.slice(0, MINIMUM_RECORDINGS)) expect((await put(sentence.id, wavBytes(0.5, 16000, 440), a)).status).toBe(200);
+    expect((await fetch(`${s.base}${BASE}/runs`, { method: 'POST', headers: a })).status).toBe(202);
+    const done = await waitFor(async () => {
+      const st = await state(a);
+      return st.status === 'adapting' ? undefined : st;
+    }, 240_000, 500);
+    expect(done.status).toBe('failed');
+    expect(done.enabled).toBe(false);
+    expect(done.error.error).toBe('adaptation_failed');
+    expect(done.error.message).toMatch(/aligned/);
+    const words = new Set(ENROLLMENT_SENTENCES.flatMap((x) => x.text.toLowerCase().match(/[a-z]{6,}/g) ?? []));
+    for (const word of words) {
+      expect(done.error.message.toLowerCase()).not.toContain(word);
+      expect(s.logs.join('\n').toLowerCase()).not.toContain(word);
+    }
+    // A new run may be asked for after a failure; deleting clears it.
+    expect((await fetch(`${s.base}${BASE}`, { method: 'DELETE', headers: a })).status).toBe(204);
+    expect((await state(a)).status).toBe('not_enrolled');
+  });
 });
 
 /** Blob files of the server's blob store (recordings and models are blobs), in the data folder or a clinic's shared one. */
