@@ -196,6 +196,15 @@ describe('a conversation that names no diagnosis', () => {
     expect(said('not running high')).toEqual(['E11.9']);
   });
 
+  it('lists a routine examination the visit is for first, beside the problems it addressed', () => {
+    const annual = coder.analyzeTranscript([
+      '[doctor] mr smith is a 60-year-old male with hypertension who presents for his annual exam .',
+      "[doctor] okay , let's talk about my assessment and plan .",
+      '[doctor] for your hypertension , continue lisinopril 20 mg daily .',
+    ].join('\n')).codes.map((c) => c.code);
+    expect(annual).toEqual(['Z00.00', 'I10']);
+  });
+
   it('codes the named diagnosis instead when the physician gives one, with the complaint\'s side', () => {
     const named = `${transcript}\n[doctor] so you have what we call a rotator cuff strain .`;
     expect(coder.analyzeTranscript(named).codes.map((c) => c.code)).toEqual(['S46.012A']);

@@ -23,12 +23,13 @@ export interface FactsAssessment {
 export function assessmentFromFacts(facts: EncounterFacts, transcript = ''): FactsAssessment {
   // With no problem read from the plan, the reason for the visit is the problem the visit addresses.
   const rfv = facts.reasonForVisit;
-  const problems = facts.problems.length || !rfv?.term || !rfv.evidence.length
-    ? facts.problems
-    : [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }];
+  const visit = rfv?.term && rfv.evidence.length ? [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }] : [];
+  // A routine examination names the visit itself and is listed first, beside the problems it addressed.
+  const problems = !facts.problems.length ? visit : ROUTINE_EXAM.test(rfv?.term ?? '') ? [...visit, ...facts.problems] : facts.problems;
   return writeAssessment(withSymptomsOfDoubted(facts, problems).map((p) => withGlucoseState(p, facts, transcript)));
 }
 
+const ROUTINE_EXAM = /\b(?:annual|yearly|routine|wellness|preventive|physical exam(?:ination)?|physical|check-?up)\b/i;
 const DIABETES = /\b(?:diabetes|diabetic|hyperglycemia|dm)\b/i;
 const SUGAR_STATE = /\b(?:a1c|glucose|blood sugars?|sugars?|diabetes)\b[^.?!]{0,60}?\b(out of control|uncontrolled|not (?:well |under )?controlled|poorly controlled|elevated|too high|running high|high|above (?:goal|target))\b/i;
 
