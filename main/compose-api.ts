@@ -79,7 +79,7 @@ export function apiServices(config: ClindocConfig, logger: Logger, p: ApiParts):
       modelReading: p.modelReading,
     }),
     storage: createStorageUsageService({
-      reader: stores.storageUsage, notes, transcriptions, templates, macros: macroLibrary, webhooks,
+      reader: stores.storageUsage, notes, transcriptions, templates, macros: macroLibrary, webhooks, ...(p.voiceAdaptation ? { voice: p.voiceAdaptation } : {}),
       visits: { list: (accountId, limit, cursor) => visits.list(accountId, { limit, ...(cursor ? { cursor } : {}) }), delete: visits.delete },
     }),
   };

@@ -109,9 +109,11 @@ describe('voice adaptation API', () => {
       expect(done.error.message.toLowerCase()).not.toContain(word);
       expect(s.logs.join('\n').toLowerCase()).not.toContain(word);
     }
-    // A new run may be asked for after a failure; deleting clears it.
-    expect((await fetch(`${s.base}${BASE}`, { method: 'DELETE', headers: a })).status).toBe(204);
+    // "Delete all data" erases the voice too: state, recordings and their blobs.
+    expect(blobFiles(s).length).toBeGreaterThanOrEqual(MINIMUM_RECORDINGS);
+    expect((await fetch(`${s.base}/v1/storage?confirm=all`, { method: 'DELETE', headers: a })).status).toBe(200);
     expect((await state(a)).status).toBe('not_enrolled');
+    expect(blobFiles(s)).toEqual([]);
   });
 });
 

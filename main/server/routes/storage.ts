@@ -14,7 +14,7 @@ export function registerStorageRoutes(registry: RouteRegistry, deps: { storage: 
     {
       method: 'delete', path: '/v1/storage', operationId: 'deleteAllData', tags, summary: "Delete all of the account's data",
       description:
-        'Deletes every note, transcription with its audio, note template, saved macro and webhook of the account. The audit trail is kept. ' +
+        'Deletes every note, transcription with its audio, note template, saved macro, webhook and visit of the account, and its voice adaptation (recordings and adapted model). The audit trail is kept. ' +
         'The query parameter `confirm=all` is required so that no stray request erases everything.',
       query: Type.Object({ confirm: Type.Literal('all') }), envelope: 'standard',
       success: { status: 200, description: 'What was deleted', schema: DeletedCounts }, errors: [400],

@@ -15,6 +15,8 @@ export interface StorageUsageDeps {
   macros: OwnedResource;
   visits: OwnedResource;
   webhooks: { list(accountId: string): Promise<{ id: string }[]>; delete(accountId: string, id: string): Promise<unknown> };
+  /** The account's voice adaptation (enrollment recordings and adapted model), erased with the rest. */
+  voice?: { deleteAll(accountId: string): Promise<void> };
 }
 
 /** The storage summary the API answers with. */
@@ -76,6 +78,7 @@ export function createStorageUsageService(deps: StorageUsageDeps): StorageUsageS
       const templates = await drain(deps.templates, accountId);
       const macros = await drain(deps.macros, accountId);
       const visits = await drain(deps.visits, accountId);
+      await deps.voice?.deleteAll(accountId);
       return { notes, transcriptions, templates, macros, webhooks: hooks.length, visits };
     },
   };
