@@ -139,3 +139,19 @@ describe('problem names and doubts said in passing', () => {
     expect(facts.problems.filter((p) => p.certainty === 'confirmed').map((p) => p.name)).toEqual([]);
   });
 });
+
+describe('a note from a conversation that names no diagnosis', () => {
+  it('assesses the complaint the visit was for, argued from its findings, instead of "Not discussed" above a plan', () => {
+    // Written for this test.
+    const transcript = [
+      '[patient] my shoulder has been hurting for two weeks since i moved some boxes .',
+      "[doctor] okay , let's do a quick physical exam . on your left shoulder exam there is tenderness over the greater tuberosity .",
+      "[doctor] so let's talk about my assessment and plan . i'm going to send you to physical therapy for six weeks and you can keep taking tylenol .",
+    ].join('\n');
+    const note = writeNoteSync({ transcript, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    const assessment = /## Assessment([\s\S]*?)## Plan/i.exec(note)?.[1] ?? note.split(/#+ Assessment/i)[1] ?? '';
+    expect(assessment).not.toMatch(/Not discussed/);
+    expect(assessment).toMatch(/left shoulder pain/i);
+    expect(note).toMatch(/physical therapy/i);
+  });
+});

@@ -227,6 +227,13 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
     for (const r of p.reasoning) push('assessment', r, { act: 'reasoning', problem: i }, 6);
     for (const item of p.plan) planItem(item, i);
   }
+  // No problem named: the assessment is the complaint the visit was for, argued from its findings,
+  // rather than "Not discussed" above a plan.
+  if (!problems.length && cc) {
+    const i = problems.push(cap(cc)) - 1;
+    if (opening && narrative) push('assessment', opening, { act: 'reasoning', problem: i }, 7);
+    if (narrative) for (const line of supportFor(f, subj)) push('assessment', line, { act: 'reasoning', problem: i }, 6);
+  }
   const ruledOut = f.problems.filter((p) => p.certainty === 'ruled-out');
   if (ruledOut.length) push('assessment', stop(`${cap(listOf(ruledOut.map((p) => p.name)))} ruled out`), { act: 'reasoning' }, 6);
   for (const item of f.plan) planItem(item, undefined);
