@@ -1,6 +1,7 @@
 import { useEffect, useId } from 'react';
 import type { AdaptationState } from '../../shared/api/voice-adaptation.js';
 import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
+import { localTime } from '../../shared/export/local-time.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 import './voice-enrollment.css';
@@ -125,7 +126,7 @@ export function VoiceEnrollment() {
         <div className={`message ${result.helped ? 'status' : 'warning'} voice-result`} data-testid="voice-result">
           <p>{result.measured}</p>
           <p>{result.verdict}</p>
-          {a.adaptedAt && <p className="hint">Adapted {new Date(a.adaptedAt).toLocaleString()}{a.recordingsUsed ? ` from ${a.recordingsUsed} readings` : ''}.</p>}
+          {a.adaptedAt && <p className="hint">Adapted {localTime(Date.parse(a.adaptedAt))}{a.recordingsUsed ? ` from ${a.recordingsUsed} readings` : ''}.</p>}
         </div>
       )}
       <label className="check">

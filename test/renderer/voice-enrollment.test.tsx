@@ -21,6 +21,7 @@ import type { CaptureOptions } from '../../renderer/audio/capture.js';
 import { createAppStores, StoresProvider } from '../../renderer/state/stores.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { speechWav } from '../support/audio.js';
+import { localTime } from '../../shared/export/local-time.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -107,6 +108,9 @@ describe('Learn my voice in Settings', () => {
     const done = await adaptation();
     expect(done.status).toBe('ready');
     expect(result.textContent).toContain(`${Math.round(done.measured!.werBefore * 100)}% before, ${Math.round(done.measured!.werAfter * 100)}% after`);
+    // When it was adapted: the physician's local time with its zone, as every time the interface shows.
+    expect(result.textContent).toContain(`Adapted ${localTime(Date.parse(done.adaptedAt!))}`);
+    expect(localTime(Date.parse(done.adaptedAt!))).toMatch(/\b(?:UTC|GMT[+-]?\d*|[A-Z]{3,5})$/);
     const use = panel.getByRole('checkbox', { name: 'Use my adapted voice model for dictation and recordings' }) as HTMLInputElement;
     expect(use.checked).toBe(done.enabled);
     expect(use.disabled).toBe(false);
