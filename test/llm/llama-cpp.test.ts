@@ -103,7 +103,7 @@ describe('llama.cpp in-process language model', () => {
       noteType: { type: 'note_template', noteTemplate: template, includeJson: true },
       language: 'en',
     });
-    expect(note.markdown).toMatch(/^\*\*CC:\*\* |^Not discussed\./);
+    expect(note.markdown).toMatch(/^\*\*CC:\*\* |^Nothing recorded here; check the transcript\./);
     expect(note.markdown).toContain('\n\n## Plan\n\n');
     const json = note.json as { CC: unknown; Plan: { steps: unknown } };
     expect(Object.keys(json)).toEqual(['CC', 'Plan']);

@@ -95,7 +95,7 @@ describe('LLM note writer', () => {
     expect(note.markdown).not.toContain('Lisinopril');
     expect(note.markdown).toContain('Takes Metformin ⚠[check: removed, the transcript gives Metformin 500 mg] daily ⚠[check: the transcript says twice a day].');
     expect(note.markdown).toContain('- Start ⚠[check: removed, medication not mentioned in the transcript].');
-    expect(note.markdown).toContain('## Objective\n\nNot discussed.');
+    expect(note.markdown).toContain('## Objective\n\nNothing recorded here; check the transcript.');
     expect(note.review.map((r) => [r.kind, r.text])).toEqual([['dose', '850 mg'], ['frequency', 'daily'], ['medication', 'Lisinopril']]);
   });
 
@@ -108,7 +108,7 @@ describe('LLM note writer', () => {
     expect(note.markdown).toContain('**Paciente:** Ana Ruiz');
     expect(note.markdown).toContain('**Fecha:** 2026-11-20');
     expect(note.markdown).toContain('## Subjetivo\n\nTos desde hace 3 días.');
-    expect(note.markdown).toContain('## Objetivo\n\nNo se comentó.');
+    expect(note.markdown).toContain('## Objetivo\n\nNada registrado aquí; revise la transcripción.');
     expect(note.markdown).toContain('## Plan\n\n- Reposo.');
   });
 

@@ -194,8 +194,9 @@ describe('embedded note writer: dictation and empty encounters', () => {
     expect(markdown.split('## Plan')[1]).toMatch(/amoxicillin/i);
   });
 
-  it('says "not discussed" in the note language instead of inventing content', async () => {
+  it('says where it recorded nothing, in the note language, instead of inventing content or claiming it was not discussed', async () => {
     const { markdown } = await writer.write({ transcript: 'hello', noteType: { type: 'soap' }, language: 'fr' });
-    expect(markdown.match(/Non abordé\./g)?.length).toBe(4);
+    expect(markdown.match(/Rien de consigné ici ; vérifier la transcription\./g)?.length).toBe(4);
+    expect(markdown).not.toMatch(/Non abordé/);
   });
 });

@@ -66,7 +66,14 @@ languageName: ['English', 'Spanish', 'French', 'German', 'Italian', 'Portuguese'
   patient: ['Patient', 'Paciente', 'Patient', 'Patient', 'Paziente', 'Paciente', 'Пациент', '患者'],
   dateOfBirth: ['Date of birth', 'Fecha de nacimiento', 'Date de naissance', 'Geburtsdatum', 'Data di nascita', 'Data de nascimento', 'Дата рождения', '出生日期'],
   date: ['Date', 'Fecha', 'Date', 'Datum', 'Data', 'Data', 'Дата', '日期'],
-  notDocumented: ['Not discussed.', 'No se comentó.', 'Non abordé.', 'Nicht besprochen.', 'Non discusso.', 'Não abordado.', 'Не обсуждалось.', '未讨论。'],
+  // A section the writer found nothing for. Not "Not discussed": that is a statement about the visit a
+  // physician would sign, and it was false wherever the writer missed what was said (a reviewer found it
+  // over a dictated exam, assessment or plan in 4 of 12 held-out notes).
+  notDocumented: [
+    'Nothing recorded here; check the transcript.', 'Nada registrado aquí; revise la transcripción.', 'Rien de consigné ici ; vérifier la transcription.',
+    'Hier nichts erfasst; bitte das Transkript prüfen.', 'Nulla registrato qui; controllare la trascrizione.', 'Nada registado aqui; verifique a transcrição.',
+    'Здесь ничего не записано; проверьте расшифровку.', '此处未记录；请核对转录文本。',
+  ],
   fromPreviousNote: ['(from previous note)', '(de la nota anterior)', '(de la note précédente)', '(aus der vorherigen Notiz)', '(dalla nota precedente)', '(da nota anterior)', '(из предыдущей записи)', '（来自上次记录）'],
   context: ['Context provided', 'Contexto aportado', 'Contexte fourni', 'Angegebener Kontext', 'Contesto fornito', 'Contexto fornecido', 'Предоставленный контекст', '提供的背景'],
   instructionsGiven: ['Additional instructions', 'Instrucciones adicionales', 'Consignes supplémentaires', 'Zusätzliche Anweisungen', 'Istruzioni aggiuntive', 'Instruções adicionais', 'Дополнительные указания', '附加说明'],
