@@ -98,6 +98,12 @@ describe('fidelity: frequency, side, negation', () => {
     expect(flagged('Reports cough.', t)).toEqual([['negation', 'cough', 'the transcript says no cough']]);
     expect(flagged('Denies headache.', t)).toEqual([['negation', 'headache', 'headache not discussed in the transcript']]);
     expect(flagged('Non-cardiac chest pain.', t)).toEqual([]);
+    // A denial the transcript contradicts or never makes is taken out (its marker says why); a finding
+    // stated against a denial stays, marked.
+    const denial = check('Denies chest pain.', t);
+    expect(denial.markdown).not.toMatch(/Denies chest pain/);
+    expect(denial.review.map((i) => [i.text, i.action])).toEqual([['chest pain', 'removed']]);
+    expect(check('Reports cough.', t).review.map((i) => [i.text, i.action])).toEqual([['cough', 'marked']]);
   });
 
   it('reads run-on recogniser speech: far negations, "no, just …", tag questions, and questions left in a note', () => {

@@ -171,8 +171,10 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
     for (const f of findings) {
       const said = saidOf.get(f.term);
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
-      if (f.polarity === 'negated' && !said) issues.push({ ...span, reason: `${f.term} not discussed in the transcript` });
-      else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, reason: `the transcript reports ${f.term}` });
+      // A denial the transcript does not make is taken out, not only marked: "denies urinary symptoms"
+      // of a patient who is incontinent was signed-ready text with a marker beside it.
+      if (f.polarity === 'negated' && !said) issues.push({ ...span, action: 'removed', reason: `${f.term} not discussed in the transcript` });
+      else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, action: 'removed', reason: `the transcript reports ${f.term}` });
       else if (f.polarity === 'affirmed' && said && said.negated > 0 && said.affirmed === 0) issues.push({ ...span, reason: `the transcript says no ${f.term}` });
     }
     // What needs the encounter understood: sides, where vitals were taken, orders (diagnoses are read first, above).
