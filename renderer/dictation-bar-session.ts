@@ -24,8 +24,12 @@ export interface BarSession {
 
 /** 100 ms of 16 kHz audio per stream message, as the main window sends. */
 const CHUNK = 1600;
-/** How long a stop waits for a connection still being made. */
-const CONNECT_GRACE_MS = 5000;
+/**
+ * How long a stop waits for a connection still being made: it ends as soon as the socket opens or
+ * fails, so this only bounds a connection that hangs. At 5 s, a busy computer (two test suites on two
+ * cores) opened the socket after the physician's stop and every word said was dropped.
+ */
+const CONNECT_GRACE_MS = 30_000;
 
 /**
  * The dictation bar's microphone session: capture -> 16 kHz linear16 -> the local API's streaming

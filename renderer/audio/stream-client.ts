@@ -140,7 +140,10 @@ export function createStreamClient(deps: StreamClientDeps): StreamClient {
       while (pendingSamples > maxBuffered && pending.length > 1) pendingSamples -= pending.shift()!.samples;
       flush();
     },
-    stop(timeoutMs = 5000) {
+    // The server closes the socket once the last finals are sent; the bound only ends a stop whose
+    // server never answers. At 5 s a busy computer was still recognising the last sentence and its
+    // words were dropped (the dictate-anywhere test, two suites on two cores).
+    stop(timeoutMs = 60_000) {
       stopping = true;
       const ws = socket;
       if (!ws || ws.readyState !== OPEN) {
