@@ -18,6 +18,9 @@ const PARAM_RESOURCE: Record<string, string> = {
  */
 const DEVICE_PARAMS: Record<string, { why: string; id: string }> = {
   modelId: { why: 'models are files of this computer, shared by its accounts (docs/models.md)', id: 'whisper-base' },
+  // A recording under a sentence is the calling account's own: test/speech/voice-adaptation.test.ts
+  // shows another account can neither see nor delete it.
+  sentenceId: { why: "the voice enrollment's sentences are the same prompts for every account", id: 's01' },
 };
 
 interface Creds { accountId: string; apiKey: string }
