@@ -176,7 +176,13 @@ describe.skipIf(clinicUnavailable !== null)('clinic mode: two API and two worker
       // the doomed worker may take it beside the transcription; either way it must be finished.
       noteId = await submitNote(apis[1]!, TRANSCRIPTS[0]!);
       // The queue is shared: an API process, which runs no jobs, reports what the workers run.
-      const metrics = await (await fetch(`${apis[1]!.base}/metrics`)).text();
+      // Scraped until the queue's read shows the job: under load one scrape read the queue before the
+      // worker's claim was visible (the job was already 'processing' in the transcription's row).
+      let metrics = '';
+      await until(async () => {
+        metrics = await (await fetch(`${apis[1]!.base}/metrics`)).text();
+        return /^clindoc_jobs_running\{kind="audio_transcription"\} 1$/m.test(metrics);
+      }, 'the shared queue to report the running transcription', 30_000, 500);
       expect(metrics).toMatch(/^clindoc_jobs_running\{kind="audio_transcription"\} 1$/m);
       expect(metrics).toMatch(/^clindoc_jobs_queued\{kind="note_generation"\} \d+$/m);
       expect((await readTranscription(apis[0]!, transcriptionId)).status).toBe('processing');
