@@ -88,7 +88,7 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
     await page.getByRole('button', { name: 'Undo expansion of macro exam' }).first().click();
     expect((await page.locator('mark.macro.undone').first().textContent())?.toLowerCase()).toContain('physical exam');
     await page.getByRole('button', { name: 'Stop dictation' }).click();
-    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 90_000 });
     expect((await finals.textContent())?.toLowerCase()).toContain('weeks');
     await page.screenshot({ path: join(OUT, '3-dictation-stopped.png'), fullPage: true });
   }, 150_000);

@@ -173,7 +173,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     expect(await dictated(page).inputValue()).toBe('This was not a normal cardiac exam. HEART: regular rate and rhythm, no murmurs.');
     await shot(page, 'visits-5-negated-macro.png');
     await page.getByRole('button', { name: 'Stop dictation' }).click();
-    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 90_000 });
     await saved(page);
   }, 60_000);
 

@@ -132,7 +132,7 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     await page.getByRole('button', { name: 'Start dictation' }).click();
     await expect.poll(() => sockets.some((s) => s.frames.some((f) => f.includes('"connected"'))), { timeout: 15_000 }).toBe(true);
     await page.getByRole('button', { name: 'Stop dictation' }).click();
-    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 90_000 });
     expect(sockets.map((s) => new URL(s.url).port)).toEqual([String(clinic.port)]);
 
     await dictated().click();
