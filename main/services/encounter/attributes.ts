@@ -59,6 +59,11 @@ export function modifiers(text: string): string[] {
 
 const SIDE = /\b(left|right|both|bilateral|bilaterally)\b/gi;
 
+/** "Right now", "right here", "all right", "that's right", "..., right?" are no side. */
+function notASide(text: string, at: number): boolean {
+  return /^right(?: (?:now|away|there|here|after|before|when|at|about|back|on|off)\b|\s*\?)/i.test(text.slice(at)) || /\b(?:all|that's|that is|you're|you are|is that)\s+$|,\s*$/i.test(text.slice(Math.max(0, at - 12), at));
+}
+
 /** The side said nearest to `[at, end)` in the text (within eight words), if any. */
 export function laterality(text: string, at = 0, end = text.length): Laterality | undefined {
   let best: { side: Laterality; d: number } | undefined;
@@ -69,7 +74,7 @@ export function laterality(text: string, at = 0, end = text.length): Laterality 
     const w = m[1]!.toLowerCase();
     const side: Laterality = w === 'left' ? 'left' : w === 'right' ? 'right' : 'bilateral';
     // "right now", "right away", "all right" are no side.
-    if (side === 'right' && /^right (?:now|away|there|here|after|before|when|at|about)\b|all right/i.test(text.slice(m.index - 4, m.index + 12))) continue;
+    if (side === 'right' && notASide(text, m.index)) continue;
     if (!best || d < best.d) best = { side, d };
   }
   return best?.side;

@@ -11,6 +11,7 @@ import { laterality } from './attributes.js';
 import { passesRegister } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { isNarration, stripTalk } from './talk.js';
+import { readExamAnswers, withoutRestated } from './exam-answers.js';
 import type { ExamFinding, ExamSystem, Unplaced } from './types.js';
 
 const REGIONS: [RegExp, ExamSystem][] = [
@@ -21,7 +22,7 @@ const REGIONS: [RegExp, ExamSystem][] = [
   [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented)\b/i, 'Neurological'],
   [/\b(skin|rash|lesions?|wounds?|incisions?|erythema|laceration|abrasion|ecchymosis|bruis\w*)\b/i, 'Skin'],
   [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|tonsillar|nasal|pharynx|pharyngeal|exudate)\b/i, 'HEENT'],
-  [/\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|finger|toe|back|spine|lumbar|thoracic|leg|arm|calf|thigh|joint|range of motion|extremit\w*|edema|effusion|muscle)\b/i, 'Musculoskeletal'],
+  [/\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|finger|toe|back|spine|lumbar|thoracic|leg|arm|calf|thigh|joint|range of motion|extremit\w*|edema|effusion|muscle|radius|ulna|tibia|fibula|femur|humerus|clavicle|patella|malleol\w*|olecranon|metacarp\w*|metatars\w*|phalan\w*|tendons?|ligaments?|bursa|tuberosity|epicondyl\w*|achilles|heel)\b/i, 'Musculoskeletal'],
 ];
 const REGION_WORD = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|toe|back|lower back|spine|leg|arm|calf|thigh|neck|abdomen|lungs|heart|chest|head|ear|eye|throat|skin)s?\b/i;
 const FINDING_WORD =
@@ -41,7 +42,8 @@ function systemOf(text: string): ExamSystem | undefined {
 
 /** One clause of spoken exam as a finding phrase, or undefined when it states none. */
 export function findingPhrase(clause: string): { text: string; negated: boolean } | undefined {
-  let t = stripTalk(clause).replace(/[.!]+$/, '').trim();
+  // "You definitely have", "I do still hear": the adverb stands between the speaker and the finding.
+  let t = stripTalk(clause).replace(/[.!]+$/, '').trim().replace(/^((?:i|we|you|he|she)(?: do| did| can| could)?)\s+(?:definitely|certainly|also|really|clearly|still|actually|just|do|did)\s+/i, '$1 ');
   let negated = false;
   if (NOT_SEE.test(t)) { t = t.replace(NOT_SEE, ''); negated = true; }
   else if (YOU_NOT.test(t)) { t = t.replace(YOU_NOT, ''); negated = true; }
@@ -54,6 +56,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   if (!t || /\b(?:i|i'm|me|my|we|us|you|you're|let's)\b/i.test(t) || /\?/.test(clause)) return undefined;
   const words = t.split(/\s+/);
   // Unpunctuated run-on speech ("no murmur no rub the lungs are clear") is no single finding.
+  // A bare "range of motion" or "strength" has lost its qualifier ("good", "full") to the opener trim.
+  if (/^(?:range of motion|strength|sensation|pulses?|reflexes)$/i.test(t)) return undefined;
   if (words.length > 12 || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
   // Exam findings are written telegraphically, as clinicians chart them ("crackles at bases bilaterally").
   t = t.replace(/\b(?:the|a|an|some|any)\s+/gi, '').replace(/\s+(?:noted|present|seen|there)$/i, '').trim();
@@ -72,7 +76,7 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
   let region: { word: string; side?: ExamFinding['laterality'] } | undefined;
   for (const s of said) {
     if (s.speaker !== 'clinician' || s.talk || s.question) continue;
-    const examish = s.phase === 'exam' || /\bon (?:physical )?exam(?:ination)?\b|\bexam(?:ination)? (?:shows|reveals|of)\b/i.test(s.text);
+    const examish = s.phase === 'exam' || /\bon (?:your |the |his |her )?(?:physical )?exam(?:ination)?\b|\bexam(?:ination)? (?:shows|reveals|of)\b/i.test(s.text);
     if (!examish || isNarration(s.text)) continue;
     // Results read out in the exam ("your x-ray showed...") are results.
     if (/\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i.test(s.text)) continue;
@@ -98,5 +102,8 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
     if (placed > 0) used.add(s.i);
     else if (s.phase === 'exam' && s.text.split(/\s+/).length >= 5) unplaced.push({ text: s.text, section: 'exam', reason: 'no exam finding read', evidence: evidenceOf(s) });
   }
+  const asked = readExamAnswers(said);
+  exam.push(...withoutRestated(asked.exam, exam));
+  for (const i of asked.used) used.add(i);
   return { exam, unplaced, used };
 }

@@ -10,8 +10,10 @@ import { trimSpokenEnds } from '../clinical-language/conversation.js';
 const OPENERS =
   /^(?:(?:so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|great|good|perfect|hey|listen|look|again|lastly|finally|first of all|first|next|all in all|you know|i mean|in any case|at this point|at this time|for now|that said|sure|mm-hmm|hmm)\b[\s,]*)+/i;
 // Tag questions and check-ins that close a spoken sentence.
+// A single word closes as a tag only after a comma or as a question ("..., okay?"): "the knee on the
+// right" and "your lungs sound okay" keep their last word, and "look" is no "lo" + "ok".
 const CLOSERS =
-  /[,;]?\s*(?:okay|ok|all right|alright|right|you know|does that sound (?:good|okay|ok|fair|reasonable|like a plan)|sound good|sounds good|is that (?:okay|ok|alright|all right|fair)|how does that sound|yeah|correct|deal|fair enough)\s*[?.!]*\s*$/i;
+  /(?:[,;]?\s*\b(?:does that sound (?:good|okay|ok|fair|reasonable|like a plan)|sounds? good|is that (?:okay|ok|alright|all right|fair)|how does that sound|fair enough)|[,;]\s*(?:okay|ok|all right|alright|right|you know|yeah|correct|deal)|\s\b(?:okay|ok|all right|alright|right|yeah|correct)(?=\s*\?))\s*[?.!]*\s*$/i;
 
 /** Removes openers and a closing tag question; keeps every clinical word. */
 export function stripTalk(sentence: string): string {

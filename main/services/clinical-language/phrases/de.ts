@@ -67,5 +67,12 @@ export const DE: ClinicalPhrases = {
     bruising: Hämatom; effusion: Erguss; decreased range of motion: eingeschränkte Beweglichkeit; full range of motion: freie Beweglichkeit;
     jugular venous distention: Halsvenenstauung; lymphadenopathy: Lymphadenopathie; positive straight leg raise: Lasègue positiv; soft: weich; nontender: nicht druckschmerzhaft;
     normal: unauffällig; bilaterally: beidseits; bilateral: beidseitig; right: rechts; left: links; at the bases: basal; lower extremities: untere Extremitäten;
-    no: kein; mild: leicht; moderate: mäßig; severe: schwer`),
+    no: kein; mild: leicht; moderate: mäßig; severe: schwer;
+    tenderness to palpation: Druckschmerz; no tenderness to palpation: kein Druckschmerz; pain with flexion: Schmerz bei Flexion;
+    pain with extension: Schmerz bei Extension; pain with rotation: Schmerz bei Rotation; pain with movement: Bewegungsschmerz;
+    pain with elevation: Schmerz bei Elevation; pain with pronation: Schmerz bei Pronation; pain with supination: Schmerz bei Supination;
+    pain with compression: Kompressionsschmerz; pain with resisted movement: Schmerz bei Bewegung gegen Widerstand;
+    no pain with flexion: kein Schmerz bei Flexion; no pain with extension: kein Schmerz bei Extension;
+    no pain with rotation: kein Schmerz bei Rotation; no pain with movement: kein Bewegungsschmerz; medially: medial; laterally: lateral;
+    anteriorly: anterior; posteriorly: posterior`),
 };

@@ -69,5 +69,12 @@ export const ES: ClinicalPhrases = {
     decreased range of motion: movilidad reducida; full range of motion: movilidad completa; jugular venous distention: ingurgitación yugular;
     lymphadenopathy: adenopatías; positive straight leg raise: Lasègue positivo; soft: blando; nontender: no doloroso; normal: normal;
     bilaterally: bilateral; bilateral: bilateral; right: derecho; left: izquierdo; at the bases: en las bases; lower extremities: extremidades inferiores;
-    no: sin; mild: leve; moderate: moderado; severe: grave`),
+    no: sin; mild: leve; moderate: moderado; severe: grave;
+    tenderness to palpation: dolor a la palpación; no tenderness to palpation: sin dolor a la palpación; pain with flexion: dolor a la flexión;
+    pain with extension: dolor a la extensión; pain with rotation: dolor a la rotación; pain with movement: dolor con el movimiento;
+    pain with elevation: dolor a la elevación; pain with pronation: dolor a la pronación; pain with supination: dolor a la supinación;
+    pain with compression: dolor a la compresión; pain with resisted movement: dolor contra resistencia; no pain with flexion: sin dolor a la flexión;
+    no pain with extension: sin dolor a la extensión; no pain with rotation: sin dolor a la rotación;
+    no pain with movement: sin dolor con el movimiento; medially: en la cara medial; laterally: en la cara lateral; anteriorly: en la cara anterior;
+    posteriorly: en la cara posterior`),
 };

@@ -67,5 +67,12 @@ export const FR: ClinicalPhrases = {
     decreased range of motion: amplitude articulaire diminuée; full range of motion: amplitude articulaire complète; jugular venous distention: turgescence jugulaire;
     lymphadenopathy: adénopathies; positive straight leg raise: Lasègue positif; soft: souple; nontender: indolore; normal: normal; bilaterally: bilatéral;
     bilateral: bilatéral; right: droit; left: gauche; at the bases: aux bases; lower extremities: membres inférieurs; no: pas de; mild: léger; moderate: modéré;
-    severe: sévère`),
+    severe: sévère;
+    tenderness to palpation: douleur à la palpation; no tenderness to palpation: pas de douleur à la palpation; pain with flexion: douleur en flexion;
+    pain with extension: douleur en extension; pain with rotation: douleur en rotation; pain with movement: douleur à la mobilisation;
+    pain with elevation: douleur à l'élévation; pain with pronation: douleur en pronation; pain with supination: douleur en supination;
+    pain with compression: douleur à la compression; pain with resisted movement: douleur contre résistance;
+    no pain with flexion: pas de douleur en flexion; no pain with extension: pas de douleur en extension;
+    no pain with rotation: pas de douleur en rotation; no pain with movement: pas de douleur à la mobilisation; medially: en interne;
+    laterally: en externe; anteriorly: en antérieur; posteriorly: en postérieur`),
 };

@@ -67,5 +67,12 @@ export const IT: ClinicalPhrases = {
     decreased range of motion: ridotta articolarità; full range of motion: articolarità completa; jugular venous distention: turgore giugulare;
     lymphadenopathy: linfoadenopatia; positive straight leg raise: Lasègue positivo; soft: trattabile; nontender: non dolente; normal: nella norma;
     bilaterally: bilateralmente; bilateral: bilaterale; right: destro; left: sinistro; at the bases: alle basi; lower extremities: arti inferiori; no: non;
-    mild: lieve; moderate: moderato; severe: grave`),
+    mild: lieve; moderate: moderato; severe: grave;
+    tenderness to palpation: dolorabilità alla palpazione; no tenderness to palpation: non dolorabilità alla palpazione;
+    pain with flexion: dolore in flessione; pain with extension: dolore in estensione; pain with rotation: dolore in rotazione;
+    pain with movement: dolore al movimento; pain with elevation: dolore all'elevazione; pain with pronation: dolore in pronazione;
+    pain with supination: dolore in supinazione; pain with compression: dolore alla compressione;
+    pain with resisted movement: dolore contro resistenza; no pain with flexion: non dolore in flessione;
+    no pain with extension: non dolore in estensione; no pain with rotation: non dolore in rotazione; no pain with movement: non dolore al movimento;
+    medially: medialmente; laterally: lateralmente; anteriorly: anteriormente; posteriorly: posteriormente`),
 };

@@ -40,6 +40,10 @@ export const EXAM_KEYS = [
   'swelling', 'erythema', 'bruising', 'effusion', 'decreased range of motion', 'full range of motion', 'jugular venous distention',
   'lymphadenopathy', 'positive straight leg raise', 'soft', 'nontender', 'normal', 'bilaterally', 'bilateral', 'right', 'left',
   'at the bases', 'lower extremities', 'no', 'mild', 'moderate', 'severe',
+  'tenderness to palpation', 'no tenderness to palpation', 'pain with flexion', 'pain with extension', 'pain with rotation', 'pain with movement',
+  'pain with elevation', 'pain with pronation', 'pain with supination', 'pain with compression', 'pain with resisted movement',
+  'no pain with flexion', 'no pain with extension', 'no pain with rotation', 'no pain with movement', 'medially', 'laterally', 'anteriorly',
+  'posteriorly',
 ] as const;
 
 export const AMOUNT_KEYS = [

@@ -65,5 +65,11 @@ export const PT: ClinicalPhrases = {
     swelling: tumefação; erythema: eritema; bruising: equimose; effusion: derrame; decreased range of motion: amplitude de movimento reduzida;
     full range of motion: amplitude de movimento completa; jugular venous distention: turgência jugular; lymphadenopathy: linfadenopatia;
     positive straight leg raise: Lasègue positivo; soft: flácido; nontender: indolor; normal: normal; bilaterally: bilateralmente; bilateral: bilateral;
-    right: direito; left: esquerdo; at the bases: nas bases; lower extremities: membros inferiores; no: sem; mild: leve; moderate: moderado; severe: grave`),
+    right: direito; left: esquerdo; at the bases: nas bases; lower extremities: membros inferiores; no: sem; mild: leve; moderate: moderado; severe: grave;
+    tenderness to palpation: dor à palpação; no tenderness to palpation: sem dor à palpação; pain with flexion: dor à flexão;
+    pain with extension: dor à extensão; pain with rotation: dor à rotação; pain with movement: dor à mobilização;
+    pain with elevation: dor à elevação; pain with pronation: dor à pronação; pain with supination: dor à supinação;
+    pain with compression: dor à compressão; pain with resisted movement: dor contra resistência; no pain with flexion: sem dor à flexão;
+    no pain with extension: sem dor à extensão; no pain with rotation: sem dor à rotação; no pain with movement: sem dor à mobilização;
+    medially: medialmente; laterally: lateralmente; anteriorly: anteriormente; posteriorly: posteriormente`),
 };

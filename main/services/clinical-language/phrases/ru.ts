@@ -69,5 +69,11 @@ export const RU: ClinicalPhrases = {
     decreased range of motion: ограничение объёма движений; full range of motion: объём движений полный; jugular venous distention: набухание шейных вен;
     lymphadenopathy: лимфаденопатия; positive straight leg raise: симптом Ласега положительный; soft: мягкий; nontender: безболезненный; normal: норма;
     bilaterally: с обеих сторон; bilateral: двусторонний; right: справа; left: слева; at the bases: в базальных отделах; lower extremities: нижние конечности;
-    no: нет; mild: лёгкий; moderate: умеренный; severe: выраженный`),
+    no: нет; mild: лёгкий; moderate: умеренный; severe: выраженный;
+    tenderness to palpation: болезненность при пальпации; no tenderness to palpation: пальпация безболезненна; pain with flexion: боль при сгибании;
+    pain with extension: боль при разгибании; pain with rotation: боль при ротации; pain with movement: боль при движении;
+    pain with elevation: боль при подъёме; pain with pronation: боль при пронации; pain with supination: боль при супинации;
+    pain with compression: боль при сдавлении; pain with resisted movement: боль при движении с сопротивлением;
+    no pain with flexion: сгибание безболезненно; no pain with extension: разгибание безболезненно; no pain with rotation: ротация безболезненна;
+    no pain with movement: движения безболезненны; medially: медиально; laterally: латерально; anteriorly: спереди; posteriorly: сзади`),
 };

@@ -53,5 +53,9 @@ export const ZH: ClinicalPhrases = {
     no edema: 无水肿; tenderness: 压痛; no tenderness: 无压痛; pain to palpation: 触痛; swelling: 肿胀; erythema: 红斑; bruising: 瘀斑; effusion: 积液;
     decreased range of motion: 活动度减小; full range of motion: 活动度正常; jugular venous distention: 颈静脉怒张; lymphadenopathy: 淋巴结肿大;
     positive straight leg raise: 直腿抬高试验阳性; soft: 软; nontender: 无压痛; normal: 正常; bilaterally: 双侧; bilateral: 双侧; right: 右侧; left: 左侧;
-    at the bases: 双肺底; lower extremities: 双下肢; no: 无; mild: 轻度; moderate: 中度; severe: 重度`),
+    at the bases: 双肺底; lower extremities: 双下肢; no: 无; mild: 轻度; moderate: 中度; severe: 重度;
+    tenderness to palpation: 触痛; no tenderness to palpation: 无触痛; pain with flexion: 屈曲时疼痛; pain with extension: 伸展时疼痛; pain with rotation: 旋转时疼痛;
+    pain with movement: 活动时疼痛; pain with elevation: 上举时疼痛; pain with pronation: 旋前时疼痛; pain with supination: 旋后时疼痛; pain with compression: 挤压时疼痛;
+    pain with resisted movement: 抗阻运动时疼痛; no pain with flexion: 屈曲时无疼痛; no pain with extension: 伸展时无疼痛; no pain with rotation: 旋转时无疼痛;
+    no pain with movement: 活动时无疼痛; medially: 内侧; laterally: 外侧; anteriorly: 前方; posteriorly: 后方`),
 };
