@@ -89,3 +89,31 @@ describe('conditional and completed orders', () => {
     expect(items.some((i) => i.target === 'x-ray')).toBe(false);
   });
 });
+
+describe('orders corrected, deferred or said in other words (written for these tests)', () => {
+  it('keeps the dose a correction gives, never the one said first', () => {
+    expect(meds("[doctor] i'm going to prescribe meloxicam 15 mg once a day . actually , let's make that 7.5 mg once a day .")).toEqual(['start Meloxicam 7.5 mg once daily']);
+    expect(meds("[doctor] i want you to take ibuprofen 600 mg three times a day . no , sorry , make that twice a day .")).toEqual(['start Ibuprofen 600 mg twice daily']);
+  });
+
+  it('replaces a drug said "instead", and leaves an added drug beside the first', () => {
+    expect(meds("[doctor] i'll prescribe meloxicam 15 mg daily . oh wait , you have kidney disease , so let's do tylenol 500 mg instead .")).toEqual(['start Tylenol 500 mg']);
+    expect(meds("[doctor] continue lisinopril 20 mg daily . actually , i also want to start metformin 500 mg twice a day .")).toEqual([
+      'continue Lisinopril 20 mg once daily', 'start Metformin 500 mg twice daily',
+    ]);
+    // A dose said with another drug's name never changes the last order.
+    expect(meds("[doctor] i'll prescribe meloxicam 15 mg daily . sorry , the tylenol 500 mg is for your headaches .")).toEqual(['start Meloxicam 15 mg once daily']);
+  });
+
+  it('orders the study and makes the referral wait when it comes "before we refer you"', () => {
+    const items = orders("[doctor] i want to get an x-ray of your elbow and see the results of that before we refer you for any physical therapy .");
+    expect(items.map((i) => [i.kind, i.target, i.condition ?? 'ordered'])).toEqual([
+      ['referral', 'physical therapy', 'if needed'],
+      ['imaging', 'x-ray', 'ordered'],
+    ]);
+  });
+
+  it('reads a dose said before the drug and an order given as advice', () => {
+    expect(meds('[doctor] i would suggest you continue using the pain reliever , maybe 600 milligrams of ibuprofen three times a day .')).toEqual(['continue Ibuprofen 600 mg three times daily']);
+  });
+});

@@ -25,7 +25,7 @@ const WEAK = [
 ].map((p) => p.split(' '));
 // Words after which a sentence cannot end.
 const NO_END = new Set(
-  'a an the of to for with and or but my your his her our their in on at by from is was are were be been being am that which very about like than as if because so this these those some any no not i you we they it he she do does did have has had can could will would should just really also then when while what how who where whether give get let make help see tell show send put'.split(' '),
+  'a an the of to for with and or but my your his her our their in on at by from is was are were be been being am that which very about like than as if because so this these those some any no not i you we they it he she do does did have has had can could will would should just really also then when while what how who where whether give get let make help see tell show send put before after until unless once since refer prescribe order schedule bring take want need ask remind keep'.split(' '),
 );
 const STRONG_MIN = 4;
 const WEAK_MIN = 10;

@@ -8,6 +8,8 @@ import type { PlanItem } from './types.js';
 
 const IF = /(?<!\b(?:see|check|know|tell|determine|find out|sure|ask|wonder|look|even|as|unsure)\s)\b(?:if|unless|in case|should (?:it|this|that|things|the pain|symptoms|you))\s+([^,.;?]{3,90}?)(?=\s*,|\s+(?:then|we(?:'ll|'d|'re| will| would| can| could| may| might| should| are)|i(?:'ll|'d|'m| will| would| can| may| might| am| want| need| think)|let's|please|call|you(?:'ll| will| can| should| may| might)|that(?:'s| is| would)|it(?:'s| is| would| might))\b|[.;?]|$)/i;
 const DEFERRED = /\b(?:(?:we|i) (?:may|might|could) (?:need to |want to |have to |end up )?|(?:we(?:'ll| will)|i(?:'ll| will)) (?:consider|decide|think about|talk about|discuss)|(?:will|would) be considered|down the road|in the future|at some point|depending on|once (?:we|the|your|you|it|that)\b|after (?:we|the|your) (?:get|see|review|have)\b|we(?:'ll| will) see (?:if|how|whether)|(?:wait|hold off) (?:on|until|to see))/i;
+// "See the x-ray results before we refer you to physical therapy": only what follows "before" waits.
+const BEFORE = /\bbefore (?:we|i) (?:\w+ )?(?:refer|order|start|do|send|schedule|consider|get|try|put)\b/i;
 // A condition an order waits on is about the course or a result ("if it doesn't improve", "if the x-ray
 // shows a fracture"); "if you have any questions, call me" is a precaution, not a condition on an order.
 export const UNMET = /\b(?:not|n't|no|never|still|worse\w*|persist\w*|continu\w*|abnormal|positive|negative|elevated|high|low|fail\w*|improv\w*|better|help\w*|work\w*|shows?|reveals?|comes? back|results?|flares?|recur\w*|returns?|gets? bigger|grow\w*|spread\w*)\b/i;
@@ -50,6 +52,8 @@ export function conditionOf(clause: string, at = 0): string | undefined {
   const before = clause.slice(Math.max(0, at - 80), at);
   const deferred = [...before.matchAll(new RegExp(DEFERRED.source, 'gi'))].pop();
   if (deferred && !FIRM.test(before.slice(deferred.index! + deferred[0].length))) return 'if needed';
+  const waits = [...before.matchAll(new RegExp(BEFORE.source, 'gi'))].pop();
+  if (waits && !/[.;]/.test(before.slice(waits.index!))) return 'if needed';
   return DEFERRED.test(clause.slice(at, at + 60)) && !FIRM.test(clause.slice(at, at + 60)) ? 'if needed' : undefined;
 }
 

@@ -15,7 +15,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
 ];
 
 const MASS = new Set(['mass', 'dose', 'volume']);
@@ -42,12 +42,14 @@ function drugsIn(t: string, drugs: PhraseMatcher<string>): Hit[] {
 }
 
 /** The dose a drug is ordered at: for a change, the one said after "to" ("from 10 mg to 20 mg"). */
-function orderedDose(t: string, end: number, action: MedicationAction): { text: string; end: number } | undefined {
+function orderedDose(t: string, start: number, end: number, action: MedicationAction): { text: string; end: number } | undefined {
   if (action === 'increase' || action === 'decrease' || action === 'change') {
     const to = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= end && /\bto\s+$/i.test(t.slice(Math.max(end, d.start - 6), d.start)) && t.slice(end, d.start).split(/\s+/).filter(Boolean).length <= 10);
     if (to) return { text: to.text, end: to.end };
   }
-  return doseAfter(t, end);
+  // "600 milligrams of ibuprofen": the dose said before the drug.
+  const before = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.end <= start && /^\s*(?:of\s+)?(?:the\s+)?$/i.test(t.slice(d.end, start)));
+  return doseAfter(t, end) ?? (before ? { text: before.text, end } : undefined);
 }
 
 /** The medication order a clause gives, if any. */
@@ -72,7 +74,7 @@ export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt:
   // "A cortisone injection" is a procedure given with a drug, not a prescription.
   const injection = /^\s+(?:injection|shot)\b/i.exec(t.slice(hit.end));
   if (injection) return { item: { kind: 'procedure', target: `${hit.name.toLowerCase()} injection`, evidence: [] }, at: hit.start };
-  const dose = orderedDose(t, hit.end, action);
+  const dose = orderedDose(t, hit.start, hit.end, action);
   const frequency = frequencyAfter(t, dose?.end ?? hit.end) ?? TIMING.exec(t.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
   const route = routeOf(t);
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];

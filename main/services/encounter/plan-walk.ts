@@ -7,6 +7,7 @@
 import { drugMatcher } from './medications.js';
 import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
+import { applyCorrection, type LastOrder } from './plan-correction.js';
 import { isSymptomOnly, judgesCondition, problemIn, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { evidenceOf, type Said } from './said.js';
@@ -16,7 +17,7 @@ import type { EncounterFacts, HistoryItem, PatientFacts, PlanItem, Problem, Unpl
 const STOP = new Set('a an the and or but so if then of to in on at for with by from as is are was were be been am i me my you your he she it we they them his her its our this that these those there here what which who how when where why do does did have has had not no yes yeah okay ok just really very like um uh well also too get got go going come can could will would should may might let know think see say said tell mean way good great sure right oh all some any one about up out more much now still even back thing things lot bit little kind sort'.split(' '));
 /** Words that carry content (not function words or fillers). */
 export const contentWords = (t: string): number => (t.toLowerCase().match(/[\p{L}]+/gu) ?? []).filter((w) => !STOP.has(w) && w.length > 2).length;
-const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:just\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b/i;
+const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:just\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b|\bi (?:would |'d )?(?:suggest|recommend)\b|\bi want you to (?:take|start|use|continue|try)\b/i;
 const ASSENT_ASKED = /\b(?:sound good|sounds good|does that sound|any questions|okay\?|all right\?|is that okay|how does that sound|do you agree)\b/i;
 const ASSENT = /^\W*(?:yes|yeah|yep|okay|ok|sure|sounds good|that sounds (?:good|great|fine|reasonable)|i agree|alright|all right|perfect|great)\b/i;
 const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:do|does|did|is|are|have|has|can|could|would|any)\s+(?:you|he|she|we|there)\b/i;
@@ -32,6 +33,8 @@ export interface PlanWalk {
   agreement?: EncounterFacts['agreement'];
   /** Sentences a fact was read from. */
   used: Set<number>;
+  /** The last medication order, which a correction said soon after changes. */
+  lastOrder?: LastOrder;
   unplaced: Unplaced[];
 }
 
@@ -110,12 +113,17 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     // "Let's continue the Prozac 20 mg a day and do you need a refill?": the question part asks, the rest orders.
     if (QUESTION_CLAUSE.test(clause)) continue;
     const items = planItemsIn(clause, drugs);
+    if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs)) {
+      walk.used.add(s.i);
+      continue;
+    }
     if (items.length) {
       for (const item of items) {
         const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };
         // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
-        if (item.kind === 'follow-up' || item.kind === 'education' || !walk.current) walk.general.push(placed);
-        else walk.current.plan.push(placed);
+        const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : walk.current.plan;
+        list.push(placed);
+        if (placed.kind === 'medication') walk.lastOrder = { item: placed, list, sentence: s.i };
       }
       walk.used.add(s.i);
       continue;

@@ -76,8 +76,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   if (referral && !negatedAt(referral.start, referral.end)) {
     out.push({ kind: 'referral', target: referral.value, evidence: [] });
     at.set(out[0]!, referral.start);
-    return out;
   }
+  // "Get an x-ray and see the results before we refer you to physical therapy": the study is ordered too.
   for (const hit of tests.find(t)) {
     if (!ORDER_VERB.test(t.slice(0, hit.start)) || negatedAt(hit.start, hit.end)) continue;
     // "If the ultrasound is abnormal, ...": a study named in a condition is what the condition is about, not an order.
