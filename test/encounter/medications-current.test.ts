@@ -32,3 +32,16 @@ describe('current medications', () => {
     expect(note).not.toContain('### Current Medications');
   });
 });
+
+describe('drugs the patient says were never taken (written for these tests)', () => {
+  it('keeps a drug denied in answer to "did they put you on" off every list, and never writes it as stopped', () => {
+    const transcript = "[doctor] did they put you on any prednisone ?\n[patient] nope .\n[doctor] and you're taking the albuterol inhaler ?\n[patient] yes , two puffs as needed .";
+    expect(status(transcript)).toEqual({ prednisone: 'mentioned', albuterol: 'current' });
+    const note = writeNoteSync({ transcript, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    expect(note).not.toMatch(/prednisone/i);
+  });
+
+  it('still reads "are you still taking X?" "no" as stopped', () => {
+    expect(status('[doctor] are you still taking the lisinopril ?\n[patient] no .')).toEqual({ lisinopril: 'stopped' });
+  });
+});

@@ -31,6 +31,7 @@ export function drugMatcher(listed: readonly string[]): PhraseMatcher<string> {
 }
 
 const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|switch|change|add|begin|initiate|prescribe|titrate|wean|taper)\w*\b/i;
+const NEVER_ASKED = /\b(?:did (?:they|he|she|anyone|we|you) (?:put you on|give you|start you on|prescribe)|have you (?:ever )?(?:tried|taken|used|been on|been put on)|did you (?:try|take|use)|were you (?:ever )?(?:on|put on|given))\b/i;
 const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|discontinued|ran out)\b/i;
 const MISSING = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
@@ -124,11 +125,18 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       const dose = CHANGE.test(s.text) ? undefined : doseAfter(s.text, hit.end);
       const frequency = dose ? frequencyAfter(s.text, dose.end) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
+      const prev = byDrug.get(hit.value);
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
       const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
-      const stopped = STOPPED.test(talk) || (s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative');
+      const denied = s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative';
+      // "Did they put you on any prednisone?" "Nope.": never taken, neither current nor stopped.
+      if (denied && NEVER_ASKED.test(s.text) && !STOPPED.test(talk)) {
+        if (!prev) byDrug.set(hit.value, { name, generic: hit.value, status: 'mentioned', evidence: evidenceOf(s, reply) });
+        used.add(s.i);
+        continue;
+      }
+      const stopped = STOPPED.test(talk) || denied;
       const adherence: Adherence | undefined = MISSING.test(talk) ? 'missing doses' : stopped ? 'not taking' : TAKING.test(talk) ? 'taking as prescribed' : undefined;
-      const prev = byDrug.get(hit.value);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
       // Only what the patient takes is a current medication; a drug named in passing is "mentioned".
       const takes = dose !== undefined || adherence !== undefined || ON_IT.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) || TAKES_BEFORE.test(s.text.slice(Math.max(0, hit.start - 40), hit.start))
