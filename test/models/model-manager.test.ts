@@ -92,8 +92,11 @@ describe('downloading a model', () => {
 
   it('resumes an interrupted download with a Range request instead of starting over', async () => {
     const path = `/tiny-gguf/resolve/${'c0ffee'.padEnd(40, '0')}/model.gguf`;
-    server.dropNext(path, 40_000);
-    const done = await pullNow('tiny-gguf');
+    const drop = server.dropNext(path, 40_000);
+    const pull = await h.service.pull('acct', 'tiny-gguf');
+    // The connection is cut once the client holds the 40,000 bytes sent, however long reading them took.
+    await h.service.runPull(pull.id, (p) => p.receivedBytes >= 40_000 && drop.cut());
+    const done = await h.service.latestPull('tiny-gguf');
     expect(done.status).toBe('done');
     const asked = server.requests.filter((r) => r.path === path);
     expect(asked.length).toBe(2);

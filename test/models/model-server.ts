@@ -17,8 +17,11 @@ export interface ModelServer {
   requests: Array<{ path: string; range: string | undefined }>;
   /** Serves `bytes` at `path` from now on. */
   put(path: string, bytes: Buffer): void;
-  /** The next response for `path` sends `afterBytes` of its body, then the connection is destroyed. */
-  dropNext(path: string, afterBytes: number): void;
+  /**
+   * The next response for `path` sends `afterBytes` of its body, then waits for `cut()` and destroys
+   * the connection: the test cuts once the client reports holding the bytes, so no clock decides.
+   */
+  dropNext(path: string, afterBytes: number): { cut: () => void };
   /** Responses for `path` wait until `release()` is called after sending `afterBytes` (to look at a download mid-way). */
   holdNext(path: string, afterBytes: number): { reached: Promise<void>; release: () => void };
   close(): Promise<void>;
@@ -26,7 +29,7 @@ export interface ModelServer {
 
 export async function startModelServer(files: Record<string, Buffer> = {}): Promise<ModelServer> {
   const served = new Map(Object.entries(files));
-  const drops = new Map<string, number>();
+  const drops = new Map<string, { after: number; cut: Promise<void> }>();
   const holds = new Map<string, { after: number; reached: () => void; wait: Promise<void> }>();
   const requests: ModelServer['requests'] = [];
   const server = createServer((req, res) => {
@@ -51,7 +54,7 @@ export async function startModelServer(files: Record<string, Buffer> = {}): Prom
     const drop = drops.get(path);
     if (drop !== undefined) {
       drops.delete(path);
-      res.write(rest.subarray(0, drop), () => setTimeout(() => res.destroy(), 20));
+      res.write(rest.subarray(0, drop.after), () => void drop.cut.then(() => res.destroy()));
       return;
     }
     const hold = holds.get(path);
@@ -70,7 +73,11 @@ export async function startModelServer(files: Record<string, Buffer> = {}): Prom
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     put: (path, bytes) => void served.set(path, bytes),
-    dropNext: (path, afterBytes) => void drops.set(path, afterBytes),
+    dropNext: (path, afterBytes) => {
+      let cut!: () => void;
+      drops.set(path, { after: afterBytes, cut: new Promise<void>((r) => (cut = r)) });
+      return { cut };
+    },
     holdNext(path, afterBytes) {
       let reached!: () => void;
       let release!: () => void;
