@@ -19,35 +19,80 @@ const INTERPRETATIONS: [RegExp, Interpretation][] = [
 ];
 const VALUE = /\b(\d+(?:\.\d+)?(?:\/\d+)?)\s*(%|mg\/dl|mmol\/l|g\/dl|units?|ng\/ml|mmhg|percent)?/i;
 
+/** Analytes read out as results that the order tables have no key for ("your potassium was low at 3.2"). */
+const ANALYTE = /\b(?:lyme (?:titers?|tests?|antibod(?:y|ies))|[a-z]+ titers?|potassium|sodium|creatinine|e?gfr|kidney function|liver (?:function|enzymes)|white (?:blood )?(?:cell )?count|hemoglobin(?! a1c)|platelets?|glucose|blood sugars?|(?:ldl |hdl |total )?cholesterol|ldl|hdl|triglycerides|vitamin d|(?:vitamin )?b12|ferritin|psa|inr|troponin|d-dimer|sed rate|esr|crp|c-reactive protein|uric acid|calcium|magnesium|urine culture|autoimmune panel)\b/gi;
+/** "Everything else looks good": the labs not named were normal. */
+const EVERYTHING_ELSE = /\b(?:everything|all) else(?: on (?:your|the|his|her) (?:labs?|blood ?work))? (?:looks?|looked|is|was|came back|were) (?:good|normal|fine|okay|unremarkable)\b/i;
+
+type Hit = { value: string; start: number; end: number };
+
+/** Tests and analytes named in a sentence, in order, without overlaps. */
+function testsIn(text: string): Hit[] {
+  const found: Hit[] = [...tests.find(text), ...[...text.matchAll(ANALYTE)].map((m) => ({ value: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }))];
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  return found.filter((h, k) => !found.slice(0, k).some((o) => h.start < o.end && o.start < h.end));
+}
+
+/** The interpretation said first after the test (not the first in a fixed list: "normal except potassium low"). */
+function interpretationOf(segment: string): Interpretation | undefined {
+  let best: { at: number; kind: Interpretation } | undefined;
+  for (const [re, kind] of INTERPRETATIONS) {
+    const m = re.exec(segment);
+    if (!m || (best && m.index >= best.at)) continue;
+    // "Not running high" is no high value; "not normal" says nothing this reader can write.
+    const negated = /\b(?:not|never|no longer)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$/i.test(segment.slice(0, m.index));
+    const read: Interpretation | undefined = !negated ? kind : kind === 'high' || kind === 'low' || kind === 'abnormal' || kind === 'positive' ? 'normal' : undefined;
+    if (read) best = { at: m.index, kind: read };
+  }
+  return best?.kind;
+}
+
 /** Results read out in the visit. */
 export function readResults(said: Said[]): { results: Result[]; used: Set<number> } {
   const out: Result[] = [];
   const used = new Set<number>();
   for (const s of said) {
     if (s.speaker !== 'clinician' || s.talk || s.question || s.unclearNumber) continue;
-    const hit = tests.find(s.text)[0];
-    if (!hit) continue;
-    const before = s.text.slice(0, hit.start);
-    if (ORDER.test(before) && !/\b(?:was|were|showed|came back)\b/i.test(s.text)) continue;
-    const after = s.text.slice(hit.end);
-    if (!REPORTED.test(after)) continue;
-    const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(after);
-    const value = VALUE.exec(after);
-    const interpretation = INTERPRETATIONS.find(([re]) => re.test(after))?.[1];
-    const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
-    if (!value && !interpretation && !finding) continue;
-    if (finding && (/\b(?:i|you|we|me)\b/i.test(finding) || finding.split(/\s+/).length < 2)) continue;
-    const side = laterality(s.text);
-    const when = onset(s.text);
-    const r: Result = { test: hit.value, evidence: evidenceOf(s) };
-    if (value && !/^(?:19|20)\d\d$/.test(value[1]!)) r.value = `${value[1]}${value[2] ? (value[2] === 'percent' ? '%' : value[2] === '%' ? '%' : ` ${value[2]}`) : ''}`;
-    if (interpretation) r.interpretation = interpretation;
-    if (finding) r.finding = finding;
-    if (side) r.laterality = side;
-    if (when) r.when = when;
-    if (out.some((o) => o.test === r.test && o.value === r.value && o.finding === r.finding)) continue;
-    out.push(r);
-    used.add(s.i);
+    const rest = EVERYTHING_ELSE.exec(s.text);
+    // "Everything else on your labs looks good" names no test of its own.
+    const hits = testsIn(s.text).filter((h) => !rest || h.end <= rest.index || h.start >= rest.index + rest[0].length);
+    hits.forEach((hit, k) => {
+      // Each test owns the words up to the next test named: "labs were normal except your potassium was low at 3.2".
+      const before = s.text.slice(k > 0 ? hits[k - 1]!.end : 0, hit.start);
+      const after = s.text.slice(hit.end, hits[k + 1]?.start ?? s.text.length);
+      if (ORDER.test(before) && !/\b(?:was|were|showed|came back)\b/i.test(after)) return;
+      const r = resultOf(s, hit, after);
+      if (!r || out.some((o) => o.test === r.test && o.value === r.value && o.finding === r.finding)) return;
+      out.push(r);
+      used.add(s.i);
+    });
+    if (hits.length > 0 && rest && !out.some((o) => o.test === 'other labs')) {
+      out.push({ test: 'other labs', interpretation: 'normal', evidence: evidenceOf(s) });
+      used.add(s.i);
+    }
   }
   return { results: out, used };
+}
+
+function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
+  if (!REPORTED.test(after)) return undefined;
+  const seg = after.replace(EVERYTHING_ELSE, '');
+  const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(seg);
+  const value = VALUE.exec(seg);
+  const interpretation = interpretationOf(seg);
+  const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
+  if (!value && !interpretation && !finding) return undefined;
+  if (finding && /\b(?:i|you|we|me)\b/i.test(finding)) return undefined;
+  // A one-word finding ("came back elevated") is the interpretation already read.
+  const written = finding && finding.split(/\s+/).length >= 2 ? finding : undefined;
+  if (!value && !interpretation && !written) return undefined;
+  const side = laterality(s.text);
+  const when = onset(s.text);
+  const r: Result = { test: hit.value, evidence: evidenceOf(s) };
+  if (value && !/^(?:19|20)\d\d$/.test(value[1]!)) r.value = `${value[1]}${value[2] ? (value[2] === 'percent' ? '%' : value[2] === '%' ? '%' : ` ${value[2]}`) : ''}`;
+  if (interpretation) r.interpretation = interpretation;
+  if (written) r.finding = written;
+  if (side) r.laterality = side;
+  if (when) r.when = when;
+  return r;
 }
