@@ -192,8 +192,9 @@ describe('a conversation that names no diagnosis', () => {
       "[doctor] okay , let's talk about my assessment and plan .",
       `[doctor] for your type 2 diabetes , your blood sugar is ${state} , so we will increase the metformin to 1000 mg twice a day .`,
     ].join('\n')).codes.map((c) => c.code);
-    expect(said('a little bit out of control')).toEqual(['E11.65']);
-    expect(said('not running high')).toEqual(['E11.9']);
+    // Metformin, increased, is long-term oral hypoglycemic use: E11's "use additional code" adds Z79.84.
+    expect(said('a little bit out of control')).toEqual(['E11.65', 'Z79.84']);
+    expect(said('not running high')).toEqual(['E11.9', 'Z79.84']);
   });
 
   it('lists a routine examination the visit is for first, beside the problems it addressed', () => {
@@ -216,5 +217,40 @@ describe('the word "diabetic" before a complication', () => {
     expect(codes(ap('Left diabetic foot ulcer with fat layer exposed.'))).toEqual(['E11.621', 'L97.522']);
     // A stated type 1 diabetes takes over the generic mention.
     expect(codes(ap('1. Type 1 diabetes.', '2. Diabetic foot ulcer of the right heel.'))).toContain('E10.621');
+  });
+});
+
+describe('diabetes named in a conversation (written for these tests)', () => {
+  const said = (...lines: string[]): string[] => coder.analyzeTranscript(lines.join('\n')).codes.map((c) => c.code);
+
+  it('codes hyperglycemia in a patient with type 2 diabetes as the diabetes with hyperglycemia, and insulin use beside it', () => {
+    expect(said(
+      '[doctor] she is a 50-year-old female with a past medical history significant for type 2 diabetes who is here for follow-up .',
+      "[doctor] okay , let's talk about my assessment and plan .",
+      '[doctor] for your hyperglycemia , your sugars have been high , so we will increase the lantus to 20 units at night .',
+    )).toEqual(['E11.65', 'Z79.4']);
+  });
+
+  it('reads "type i diabetes" as a speech recogniser writes type one, and a diagnosis said after the symptom that opened the problem', () => {
+    expect(said(
+      '[doctor] he is a 60-year-old male with a past medical history significant for type i diabetes and congestive heart failure .',
+      "[doctor] okay , let's talk about my assessment and plan .",
+      '[doctor] for your first problem of your shortness of breath , you are in a heart failure exacerbation , so we will start lasix 40 mg a day .',
+      "[doctor] for your second problem of your type i diabetes , um , let's continue your current insulin regimen .",
+    )).toEqual(['I50.9', 'E10.9']);
+  });
+});
+
+describe('a diagnosis the clinician thinks likely (written for these tests)', () => {
+  const said = (history: string, assessment: string): string[] => coder.analyzeTranscript([
+    `[doctor] he is a 60-year-old male with a past medical history significant for ${history} .`,
+    '[patient] i have been short of breath for a week .',
+    "[doctor] okay , let's talk about my assessment and plan .",
+    `[doctor] for your first problem of your shortness of breath , ${assessment} , so we will start lasix 40 mg a day .`,
+  ].join('\n')).codes.map((c) => c.code);
+
+  it('codes the symptom when the clinician only thinks it, and the condition when the history already has it', () => {
+    expect(said('hypertension', 'i think that you are in a heart failure exacerbation')).toEqual(['R06.02']);
+    expect(said('congestive heart failure', 'i think that you are in a heart failure exacerbation')).toEqual(['I50.9']);
   });
 });

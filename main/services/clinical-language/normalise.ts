@@ -55,6 +55,8 @@ export function writeNumbers(text: string): WrittenNumbers {
   out = abbreviateUnits(out);
   out = out.replace(/\b(\d+)\s*-\s*(year|month|week|day)\s*-?\s*old\b/gi, '$1-$2-old');
   out = out.replace(/\b(\d+)\s+(year|month|week|day)s?\s+old\b/gi, '$1-$2-old');
+  // Speech recognisers write "type one diabetes" as "type i diabetes": the type is a number.
+  out = out.replace(/\btype (i{1,2})(?=\s+diabet)/gi, (_m, r: string) => `type ${r.length}`);
   return { text: out, uncertain };
 }
 

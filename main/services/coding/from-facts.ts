@@ -26,8 +26,46 @@ export function assessmentFromFacts(facts: EncounterFacts, transcript = ''): Fac
   const visit = rfv?.term && rfv.evidence.length ? [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }] : [];
   // A routine examination names the visit itself and is listed first, beside the problems it addressed.
   const problems = !facts.problems.length ? visit : ROUTINE_EXAM.test(rfv?.term ?? '') ? [...visit, ...facts.problems] : facts.problems;
-  return writeAssessment(withSymptomsOfDoubted(facts, problems).map((p) => withGlucoseState(p, facts, transcript)));
+  return writeAssessment(withSymptomsOfDoubted(facts, problems.map((p) => confirmedByHistory(p, facts))).map((p) => withDiabetesTherapy(withGlucoseState(withDiabetesType(p, facts), facts, transcript), facts)));
 }
+
+const MODIFIERS = /\b(?:acute|chronic|congestive|acute on chronic|exacerbation|flare(?:-up)?|of|the|an?|worsening|mild|moderate|severe)\b/gi;
+const core = (name: string): string => name.toLowerCase().replace(MODIFIERS, ' ').replace(/\s+/g, ' ').trim();
+/**
+ * "I think you are in a heart failure exacerbation" in a patient whose history has congestive heart
+ * failure: the condition is established, only its course is judged, so it is coded.
+ */
+function confirmedByHistory(p: Problem, facts: EncounterFacts): Problem {
+  if (p.certainty !== 'probable') return p;
+  const name = core(p.name);
+  const known = name.length > 3 && facts.history.some((h) => h.kind === 'medical' && h.presence !== 'denied' && core(h.term) === name);
+  return known ? { ...p, certainty: 'confirmed', status: 'chronic' } : p;
+}
+
+const TYPED_DIABETES = /\btype [12] diabetes mellitus\b/i;
+/**
+ * Hyperglycemia in a patient whose diabetes the visit names is the diabetes "with hyperglycemia"
+ * (R73's Excludes1 sends diabetes to E08-E13): the problem takes the type the history or another
+ * problem gives.
+ */
+function withDiabetesType(p: Problem, facts: EncounterFacts): Problem {
+  if (p.certainty !== 'confirmed' || !/^(?:hyperglycemia|high blood sugars?|elevated blood sugars?)$/i.test(p.name)) return p;
+  const known = [...facts.problems.map((q) => q.name), ...facts.history.filter((h) => h.kind === 'medical' && h.presence !== 'denied').map((h) => h.term)].find((n) => TYPED_DIABETES.test(n));
+  return known ? { ...p, name: `${TYPED_DIABETES.exec(known)![0]} with hyperglycemia` } : p;
+}
+
+/**
+ * The drugs a diabetes problem is treated with, as the problem's line says them ("On insulin."), so
+ * the table's "use additional code" for long-term insulin or oral hypoglycemics is followed.
+ */
+function withDiabetesTherapy(p: Problem, facts: EncounterFacts): Problem {
+  if (p.certainty !== 'confirmed' || !/\bdiabet/i.test(p.name)) return p;
+  const planned = p.plan.filter((i) => i.kind === 'medication' && i.action !== 'stop' && i.medication).map((i) => i.medication!.generic ?? i.medication!.name);
+  const taken = facts.medications.filter((m) => m.status === 'current').map((m) => m.generic ?? m.name);
+  const drugs = [...new Set([...planned, ...taken].map((d) => d.toLowerCase()))].filter((d) => ANTIDIABETIC.test(d));
+  return drugs.length ? { ...p, reasoning: [...p.reasoning, `On ${drugs.join(', ')}.`] } : p;
+}
+const ANTIDIABETIC = /\b(?:insulin|lantus|glargine|humalog|lispro|novolog|aspart|levemir|detemir|tresiba|degludec|metformin|glipizide|glyburide|glimepiride|pioglitazone|sitagliptin|januvia|linagliptin|empagliflozin|jardiance|dapagliflozin|farxiga|canagliflozin|semaglutide|ozempic|rybelsus|dulaglutide|trulicity|liraglutide|victoza)\b/i;
 
 const ROUTINE_EXAM = /\b(?:annual|yearly|routine|wellness|preventive|physical exam(?:ination)?|physical|check-?up)\b/i;
 const DIABETES = /\b(?:diabetes|diabetic|hyperglycemia|dm)\b/i;

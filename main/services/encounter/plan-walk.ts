@@ -97,7 +97,14 @@ function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: r
     current.evidence.push(...evidenceOf(s));
     return s.text;
   }
-  const p = openProblem(walk, mention, s, history);
+  // "For your first problem, your shortness of breath, I think you are in a heart failure exacerbation":
+  // the diagnosis said after the symptom names the problem.
+  const dx = mention.opens && isSymptomOnly(mention.name) ? problemIn(mention.rest) : undefined;
+  // A diagnosis the clinician only thinks or believes is probable: the symptom is coded unless the history confirms it.
+  const hedged = dx ? /\bi (?:think|believe|feel)\b/i.test(mention.rest) : false;
+  const named = dx && !dx.opens && !dx.withdrawn && dx.certainty !== 'ruled-out' && !isSymptomOnly(dx.name)
+    ? { ...dx, opens: true, rest: mention.rest, certainty: hedged ? 'probable' as const : dx.certainty } : mention;
+  const p = openProblem(walk, named, s, history);
   if (mention.opens || mention.certainty !== 'ruled-out') walk.current = p;
   walk.used.add(s.i);
   const rest = mention.rest;
