@@ -204,6 +204,14 @@ describe('a conversation that names no diagnosis', () => {
       '[doctor] for your hypertension , continue lisinopril 20 mg daily .',
     ].join('\n')).codes.map((c) => c.code);
     expect(annual).toEqual(['Z00.00', 'I10']);
+    // An abnormal finding of the examination makes it one "with abnormal findings".
+    const found = coder.analyzeTranscript([
+      '[doctor] mr smith is a 60-year-old male with hypertension who presents for his annual exam .',
+      '[doctor] on exam of your right elbow , there is some swelling and redness .',
+      "[doctor] okay , let's talk about my assessment and plan .",
+      '[doctor] for your hypertension , continue lisinopril 20 mg daily .',
+    ].join('\n')).codes.map((c) => c.code);
+    expect(found[0]).toBe('Z00.01');
   });
 
   it('codes the named diagnosis instead when the physician gives one, with the complaint\'s side', () => {

@@ -25,7 +25,11 @@ export function assessmentFromFacts(facts: EncounterFacts, transcript = ''): Fac
   const rfv = facts.reasonForVisit;
   const visit = rfv?.term && rfv.evidence.length ? [{ name: rfv.term, status: 'unknown' as const, certainty: 'confirmed' as const, reasoning: [], plan: [], evidence: rfv.evidence }] : [];
   // A routine examination names the visit itself and is listed first, beside the problems it addressed.
-  const problems = !facts.problems.length ? visit : ROUTINE_EXAM.test(rfv?.term ?? '') ? [...visit, ...facts.problems] : facts.problems;
+  // A routine examination that found something the clinician acted on is one "with abnormal findings" (Z00.01).
+  // A known condition managed at the visit is not a finding of the examination; an abnormal exam or result is.
+  const found = facts.results.some((r) => r.interpretation !== undefined && ['high', 'low', 'abnormal', 'positive', 'worse'].includes(r.interpretation)) || facts.exam.some((e) => e.presence === 'reported' && !/\b(?:normal|clear|regular|intact|soft|nontender|full range|unremarkable)\b/i.test(e.finding));
+  const routine = visit.map((v) => (found ? { ...v, name: `${v.name} with abnormal findings` } : v));
+  const problems = !facts.problems.length ? visit : ROUTINE_EXAM.test(rfv?.term ?? '') ? [...routine, ...facts.problems] : facts.problems;
   return writeAssessment(withSymptomsOfDoubted(facts, problems.map((p) => confirmedByHistory(p, facts))).map((p) => withDiabetesTherapy(withGlucoseState(withDiabetesType(p, facts), facts, transcript), facts)));
 }
 
