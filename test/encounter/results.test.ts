@@ -21,3 +21,10 @@ describe('a negated interpretation', () => {
     expect(results('your blood sugar is not running high .')).toEqual([['blood sugar', '', 'normal']]);
   });
 });
+
+describe('tests that have no result yet', () => {
+  it('reads no result from a test ordered after another or named in a condition', () => {
+    expect(results("we'll check your a1c and a metabolic panel just to be sure .")).toEqual([]);
+    expect(results('if your blood sugars are low , call me .')).toEqual([]);
+  });
+});

@@ -58,9 +58,12 @@ export function readResults(said: Said[]): { results: Result[]; used: Set<number
     const hits = testsIn(s.text).filter((h) => !rest || h.end <= rest.index || h.start >= rest.index + rest[0].length);
     hits.forEach((hit, k) => {
       // Each test owns the words up to the next test named: "labs were normal except your potassium was low at 3.2".
-      const before = s.text.slice(k > 0 ? hits[k - 1]!.end : 0, hit.start);
+      const before = s.text.slice(0, hit.start);
       const after = s.text.slice(hit.end, hits[k + 1]?.start ?? s.text.length);
+      // "We'll check your sugars and a metabolic panel to be sure": every test after the order word is ordered.
       if (ORDER.test(before) && !/\b(?:was|were|showed|came back)\b/i.test(after)) return;
+      // "If your blood sugars are low, ...": a test named in a condition has no result.
+      if (/\b(?:if|unless|in case|whether|when)\s+(?:\S+\s+){0,3}$/i.test(before)) return;
       const r = resultOf(s, hit, after);
       if (!r || out.some((o) => o.test === r.test && o.value === r.value && o.finding === r.finding)) return;
       out.push(r);
