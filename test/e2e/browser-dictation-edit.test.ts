@@ -127,7 +127,14 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     const dictated = await value();
     await page.keyboard.press('Control+Enter');
     const note = page.getByRole('article', { name: 'Generated note' });
-    // The note is written by the job runner; with two suites at once it waited over 60 s for the CPU.
+    // A recogniser behind on a loaded machine can leave most words unsure: then the first Ctrl+Enter
+    // shows the warning beside Generate (the physician reads it first) and the second writes the note.
+    const unsure = page.getByTestId('unsure-notice');
+    await note.or(unsure).first().waitFor({ timeout: 180_000 });
+    if (await unsure.isVisible()) {
+      console.log(`keyboard note: mostly unsure transcript (share ${await unsure.getAttribute('data-share')}), Ctrl+Enter again`);
+      await page.keyboard.press('Control+Enter');
+    }
     await note.waitFor({ timeout: 180_000 });
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Generated note');
     expect(await page.getByTestId('note-announcement').textContent()).toBe('The note is ready.');
@@ -140,7 +147,7 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     await shot('shortcuts.png');
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'hidden' });
-  }, 400_000);
+  }, 600_000);
 
   it('template editor: a library section added with one click shows in the live preview, and sections move by dragging', async () => {
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
