@@ -61,10 +61,15 @@ export function readExamAnswers(said: Said[]): { exam: ExamFinding[]; used: Set<
   for (const s of said) {
     if (s.speaker !== 'clinician' || s.phase !== 'exam') continue;
     const named = REGION.exec(s.text);
-    if (named) region = { word: named[1]!.toLowerCase().replace(/^(?:belly|stomach)$/, 'abdomen'), ...(laterality(s.text) ? { side: laterality(s.text)! } : region?.word === named[1]!.toLowerCase() && region.side ? { side: region.side } : {}) };
+    if (named) {
+      const word = named[1]!.toLowerCase().replace(/^(?:belly|stomach)$/, 'abdomen');
+      // The region keeps its side when named again without one ("your right knee ... the knee").
+      const side = laterality(s.text) ?? (region?.word === word ? region.side : undefined);
+      region = { word, ...(side ? { side } : {}) };
+    }
     // Unpunctuated speech loses the question mark: "... if you bend over does that hurt" still asks.
     const replyAt = s.reply ?? (ASKS.test(s.text) && said[s.i + 1]?.speaker === 'patient' && said[s.i + 1]!.turn !== s.turn ? s.i + 1 : undefined);
-    if ((!s.question && replyAt === undefined) || replyAt === undefined) continue;
+    if (replyAt === undefined) continue;
     // "How about when I bend it?" asks the pain question again; "what about the outside?" the manoeuvre too.
     const followUp = lastAsk !== undefined && FOLLOW_UP.test(s.text) && s.i - lastAsk.i <= 4 ? lastAsk : undefined;
     // "Can you move up a bit? Does it hurt?": the manoeuvre is the clinician's sentence before the question.

@@ -84,7 +84,6 @@ function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
   const value = VALUE.exec(seg);
   const interpretation = interpretationOf(seg);
   const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
-  if (!value && !interpretation && !finding) return undefined;
   if (finding && /\b(?:i|you|we|me)\b/i.test(finding)) return undefined;
   // A one-word finding ("came back elevated") is the interpretation already read.
   const written = finding && finding.split(/\s+/).length >= 2 ? finding : undefined;
