@@ -6,6 +6,7 @@ import { RecogniserLine } from '../components/recogniser-line.js';
 import { docText } from '../state/dictation-doc.js';
 import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
+import { useFocusOnArrival } from '../components/focus-on-arrival.js';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Not listening',
@@ -39,13 +40,9 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   const [confirmClear, setConfirmClear] = useState(false);
   const active = status !== 'idle';
   const editor = useRef<LiveEditorHandle>(null);
-  const was = useRef(status);
 
   // After Stop the result has the focus, ready to read or correct.
-  useEffect(() => {
-    if (was.current === 'stopping' && status === 'idle') editor.current?.focus();
-    was.current = status;
-  }, [status]);
+  useFocusOnArrival(status, editor, (before, now) => before === 'stopping' && now === 'idle');
 
   useEffect(() => {
     void dictation.getState().refreshMicrophones();

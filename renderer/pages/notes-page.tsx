@@ -7,6 +7,7 @@ import { ExportPanel } from '../components/export-panel.js';
 import { MarkdownView } from '../components/markdown-view.js';
 import { CarryPanel, NoteVersions } from '../components/note-versions.js';
 import { SignPanel } from '../components/sign-panel.js';
+import { useFocusOnArrival } from '../components/focus-on-arrival.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { StyleMaker } from '../components/style-maker.js';
 import { UNSURE_NOTICE_ID, UnsureDetail, UnsureFlag } from '../components/unsure-notice.js';
@@ -43,12 +44,7 @@ export function NotesPage() {
 
   // When a note is written the focus goes to it, and screen readers hear that it is ready.
   const noteView = useRef<HTMLElement>(null);
-  const was = useRef(s.status);
-  useEffect(() => {
-    const before = was.current;
-    was.current = s.status;
-    if (s.status === 'STATUS_DONE' && before !== 'STATUS_DONE' && before !== 'idle') noteView.current?.focus();
-  }, [s.status]);
+  useFocusOnArrival(s.status, noteView, (before, now) => now === 'STATUS_DONE' && before !== 'idle');
 
   return (
     <section className="page notes" aria-labelledby="notes-title">
