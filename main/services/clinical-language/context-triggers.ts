@@ -43,7 +43,8 @@ export const CONTEXT_TRIGGERS: readonly ContextTrigger[] = [
     never; nor; neither; ruled out; rules out; ruling out; ruled out for; fails to reveal; failed to reveal; resolution of;
     doesn't have; does not have; don't have; do not have; didn't have; did not have; hasn't had; has not had; haven't had;
     have not had; hadn't; isn't; wasn't; weren't; aren't; doesn't; don't; didn't; hasn't; haven't; not had; no known;
-    unremarkable for; not experiencing; not having; denied any; denies any; not any; none of`),
+    unremarkable for; not experiencing; not having; denied any; denies any; not any; none of;
+    no one has; no one's; nobody; nobody's; no one ever; no one put; no one gave; no one told`),
   ...list('negated', 'forward', 'absent; resolved', 2),
   // "Non" prefixes the one word it negates: a "non-healing diabetic foot ulcer" is diabetic, a "non-productive cough" a cough.
   ...list('negated', 'forward', 'non', 1),
@@ -88,6 +89,8 @@ export const PSEUDO_TRIGGERS: readonly (string | RegExp)[] = [
   'no increase', 'no change', 'no interval change', 'no significant change', 'no suspicious change', 'not only', 'not necessarily',
   'not cause', 'not caused', 'not drain', 'not certain', 'not extend', 'no further workup', 'not limited to', 'gram negative',
   'without difficulty', 'not been able', 'no one', 'no problem', 'no problems with', 'not bad', 'not too bad', 'no worries',
+  // "I don't know, every time I walk I get this pressure": a discourse opener, not a denial.
+  "i don't know", 'i do not know', "i dunno",
   'if needed', 'if necessary', 'as needed', 'if any', 'even if', 'whether or not', 'history of present illness', 'past medical history',
   'medical history', 'surgical history', 'social history', 'history and physical', 'family history:', 'history:', 'prior to',
   'prior to arrival', 'previous visit', 'previous note', 'rule out other', 'child-bearing', 'childbearing', 'old age',

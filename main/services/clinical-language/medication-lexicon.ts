@@ -36,6 +36,15 @@ pioglitazone|actos; cortisone; steroid|steroids; epinephrine|epipen; naloxone|na
 triamcinolone|kenalog; diclofenac|voltaren; lidocaine; mupirocin|bactroban; fluconazole|diflucan; terbinafine|lamisil; progesterone; sildenafil|viagra
 tadalafil|cialis; tolterodine|detrol; insulin degludec|tresiba; insulin detemir|levemir; tirzepatide|mounjaro|zepbound; guaifenesin|mucinex
 prenatal vitamins|prenatal vitamin
+fluticasone-salmeterol|wixela|airduo; fluticasone-vilanterol|breo; fluticasone-umeclidinium-vilanterol|trelegy; mometasone-formoterol|dulera
+ciclesonide|alvesco; beclomethasone|qvar; ipratropium|atrovent; ipratropium-albuterol|combivent|duoneb; levalbuterol|xopenex; umeclidinium|incruse
+levocetirizine|xyzal; azelastine; mometasone|nasonex; tofacitinib|xeljanz; upadacitinib|rinvoq; infliximab|remicade; sulfasalazine; leflunomide|arava
+paroxetine|paxil; desvenlafaxine|pristiq; vortioxetine|trintellix; lurasidone|latuda; benazepril; enalapril; ramipril; quinapril; doxazosin; terazosin
+prazosin; amlodipine-benazepril|lotrel; losartan-hydrochlorothiazide|hyzaar; lisinopril-hydrochlorothiazide|zestoretic; methimazole; liothyronine|cytomel
+linagliptin|tradjenta; canagliflozin|invokana; dicyclomine|bentyl; metoclopramide|reglan; mesalamine; dutasteride|avodart; solifenacin|vesicare
+hydrocortisone; clobetasol|temovate; tretinoin; rizatriptan|maxalt; oxcarbazepine|trileptal; carbamazepine|tegretol; phenytoin|dilantin
+memantine|namenda; carbidopa-levodopa|sinemet; latanoprost|xalatan; lisdexamfetamine|vyvanse; dupilumab|dupixent; febuxostat|uloric
+tacrolimus|prograf; mycophenolate|cellcept; cyclosporine; benzoyl peroxide; doxepin; nortriptyline; amitriptyline|elavil; ropinirole|requip
 `;
 
 /** One drug: its generic name and every name it is written or spoken as (generic included). */

@@ -93,7 +93,13 @@ export function painSite(text: string): { site: string; laterality?: Laterality;
   const hurt = HURT.exec(text);
   if (!hurt) return undefined;
   const window = text.slice(Math.max(0, hurt.index - 60), hurt.index + 60);
-  const site = SITE_RE.exec(window);
+  // "The back of my heel", "the side of my knee": the part named after "of" is the site.
+  // "Get back up", "it comes back": "back" as an adverb is no site.
+  const site = [...window.matchAll(new RegExp(SITE_RE.source, 'gi'))].find((m) => {
+    const after = window.slice(m.index + m[0].length);
+    if (/^(?:back|side)s?$/i.test(m[0]) && /^\s+of\b/i.test(after)) return false;
+    return !(/^back$/i.test(m[0]) && (/^\s+(?:up|down|to|in|into|home|out|on|again|and forth|then|there|here)\b/i.test(after) || /\b(?:get|gets|got|getting|come|comes|came|coming|go|goes|went|going|call|bring|put|sit|lie|lay|be|been|was|it's|went|way)\s+$/i.test(window.slice(0, m.index))));
+  });
   if (!site) return undefined;
   const start = Math.max(0, hurt.index - 60) + site.index;
   let name = site[1]!.toLowerCase();

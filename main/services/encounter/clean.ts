@@ -5,7 +5,8 @@ import { isNumberWord } from '../clinical-language/number-words.js';
  * stutters and false starts. Meaning-bearing words are never removed.
  */
 
-const FILLERS = /(^|[\s,])(uh|uhm|um|umm|erm|er|ah|hmm+|mm+-?hmm+|mhm|uh-huh|huh|you know|i mean|like i said|kinda|sorta)(?=[\s,.?!]|$)/gi;
+// "er" after an article is the emergency room ("when i got to the er"), not a hesitation.
+const FILLERS = /(^|[\s,])(uh|uhm|um|umm|erm|(?<!\b(?:the|an|that|this|same)\s)er|ah|hmm+|mm+-?hmm+|mhm|uh-huh|huh|you know|i mean|like i said|kinda|sorta)(?=[\s,.?!]|$)/gi;
 
 /** Clean one utterance: join split contractions, drop fillers and repeated words. */
 export function cleanUtterance(text: string): string {
@@ -16,7 +17,7 @@ export function cleanUtterance(text: string): string {
   t = t.replace(/\s+([,.;:?!])/g, '$1');
   t = t.replace(/\bwhats\b/gi, "what's").replace(/\bwan na\b/gi, 'want to').replace(/\bgon na\b/gi, 'going to').replace(/\bgot ta\b/gi, 'got to');
   // A filler set off by commas inside a phrase ("acute lumbar , um , strain") leaves no comma behind.
-  t = t.replace(/,\s*(?:uh|uhm|um|umm|erm|er|ah|hmm+|you know|i mean|i'm sorry|sorry)\s*,(?!\s*(?:i|i'm|i've|it|it's|we|you|he|she|they|this|that|there|so|and|but|my)\b)/gi, ' ');
+  t = t.replace(/,\s*(?:uh|uhm|um|umm|erm|(?<!\b(?:the|an|that|this|same)\s)er|ah|hmm+|you know|i mean|i'm sorry|sorry)\s*,(?!\s*(?:i|i'm|i've|it|it's|we|you|he|she|they|this|that|there|so|and|but|my)\b)/gi, ' ');
   t = t.replace(FILLERS, '$1');
   // False starts: "ex- exerting", "c- colonoscopy", "we do mon-, i monitor it".
   t = t.replace(/\b[\p{L}]{1,6}-,\s*/gu, '');

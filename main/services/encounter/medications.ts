@@ -33,7 +33,8 @@ export function drugMatcher(listed: readonly string[]): PhraseMatcher<string> {
 const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|switch|change|add|begin|initiate|prescribe|titrate|wean|taper)\w*\b/i;
 const NEVER_ASKED = /\b(?:did (?:they|he|she|anyone|we|you) (?:put you on|give you|start you on|prescribe)|have you (?:ever )?(?:tried|taken|used|been on|been put on)|did you (?:try|take|use)|were you (?:ever )?(?:on|put on|given))\b/i;
 const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|discontinued|ran out)\b/i;
-const MISSING = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
+/** The patient admits missing doses ("sometimes I miss a dose or two", "I forget"). */
+export const MISSED_DOSES = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
 const ROUTES: [RegExp, string][] = [[/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
 const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
@@ -45,6 +46,21 @@ const TAKES_AFTER = /^\W*(?:\w+\s+){0,3}?(?:daily|every|twice|once|a day|at nigh
 const TRIED = /\b(?:i|he|she|you)(?:'ve| have| has)?\s+(?:tried|took|used|been using|been taking)\s+(?:[\w,'-]+\s+){0,3}$/i;
 // "They stopped that", "I ran out of it": a stop said of the drug named just before.
 const STOPPED_IT = /\b(?:stopped|discontinued|took (?:me|him|her|you) off|not taking (?:it|that|them)|no longer tak\w+|quit|came off|ran out)\b/i;
+
+/**
+ * How the patient takes a drug, from the patient's own words: a clinician's question is not an answer
+ * ("have you been taking the Zyrtec every day?" is adherence only when the reply says yes), and a
+ * missed dose the patient admits outweighs any "as prescribed".
+ */
+function adherenceSaid(s: Said, reply: Said | undefined, stopped: boolean): Adherence | undefined {
+  // A statement is read as said ("you're taking that every day as well"); a question only through its answer.
+  const patient = s.question ? (reply?.speaker === 'patient' ? reply : undefined) : s;
+  const yes = s.question && patient !== undefined && answerPolarity(patient.spoken) === 'positive';
+  if ((patient && MISSED_DOSES.test(patient.text)) || (yes && MISSED_DOSES.test(s.text))) return 'missing doses';
+  if (stopped) return 'not taking';
+  if ((patient && TAKING.test(patient.text) && !/\bnot\b|n't\b/i.test(patient.text)) || (yes && TAKING.test(s.text))) return 'taking as prescribed';
+  return undefined;
+}
 
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -116,6 +132,15 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
     for (const hit of hits) {
       const ctx = contextOf(s.text, hit.start, hit.end);
       if (ctx.family || ctx.hypothetical) continue;
+      // "No one has put you on prednisone", "I've never been on insulin": the drug itself is denied, so it is
+      // only mentioned. A negation about something else said of the drug ("no side effects from the
+      // metformin") leaves the drug as it is.
+      const between = ctx.negated && ctx.trigger ? s.text.slice(ctx.trigger.end, hit.start) : undefined;
+      if (between !== undefined && between.split(/\s+/).filter(Boolean).length <= 6 && !/\b(?:side effects?|problems?|issues?|trouble|reactions?|allerg\w*|complaints?|changes?|pain|symptoms?)\b/i.test(between) && !STOPPED.test(s.text)) {
+        if (!byDrug.has(hit.value)) byDrug.set(hit.value, { name: capitalise(s.text.slice(hit.start, hit.end)), generic: hit.value, status: 'mentioned', evidence: evidenceOf(s) });
+        used.add(s.i);
+        continue;
+      }
       // "Are you taking the lisinopril?" with no answer yet: the drug waits for a dose said next ("we have you on 20 mg").
       if (s.question && s.speaker === 'clinician' && s.reply === undefined) {
         pending = { generic: hit.value, name: capitalise(s.text.slice(hit.start, hit.end)), at: s.i, said: s };
@@ -136,7 +161,7 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
         continue;
       }
       const stopped = STOPPED.test(talk) || denied;
-      const adherence: Adherence | undefined = MISSING.test(talk) ? 'missing doses' : stopped ? 'not taking' : TAKING.test(talk) ? 'taking as prescribed' : undefined;
+      const adherence = adherenceSaid(s, reply, stopped);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
       // Only what the patient takes is a current medication; a drug named in passing is "mentioned".
       const takes = dose !== undefined || adherence !== undefined || ON_IT.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) || TAKES_BEFORE.test(s.text.slice(Math.max(0, hit.start - 40), hit.start))

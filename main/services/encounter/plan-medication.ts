@@ -15,7 +15,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) (?:the|your) (?=\S+ (?:\d|one|two|three|four)\b)|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
 ];
 
 const MASS = new Set(['mass', 'dose', 'volume']);
@@ -75,7 +75,9 @@ export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt:
   const injection = /^\s+(?:injection|shot)\b/i.exec(t.slice(hit.end));
   if (injection) return { item: { kind: 'procedure', target: `${hit.name.toLowerCase()} injection`, evidence: [] }, at: hit.start };
   const dose = orderedDose(t, hit.start, hit.end, action);
-  const frequency = frequencyAfter(t, dose?.end ?? hit.end) ?? TIMING.exec(t.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
+  // The schedule said before the next drug is this drug's ("Alvesco two puffs twice a day and your albuterol if you need it").
+  const upTo = t.slice(0, hits.find((h) => h.start > hit!.end && h.value !== hit!.value)?.start ?? t.length);
+  const frequency = frequencyAfter(upTo, dose?.end ?? hit.end) ?? TIMING.exec(upTo.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
   const route = routeOf(t);
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
   const form = /^\s+(inhaler|cream|ointment|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';

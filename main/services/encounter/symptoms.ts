@@ -11,7 +11,8 @@ import { duration, laterality, modifiers, onset, painSite, severity } from './at
 import { evidenceOf, type Said } from './said.js';
 import type { Presence, Subject, Symptom } from './types.js';
 
-const HEDGE = /\b(?:maybe|i think so|not sure|i'm not sure|i don't know|possibly|kind of|sort of|a little bit|here and there|i guess)\b/i;
+// "Kind of" and "sort of" hedge only as adverbs: "this kind of pressure" names a kind.
+const HEDGE = /\b(?:maybe|i think so|not sure|i'm not sure|i don't know|possibly|(?<!\b(?:this|that|what|a|the|some|any|every|which|same|other)\s)(?:kind|sort) of|a little bit|here and there|i guess)\b/i;
 const UNSURE_ANSWER = /^\W*(?:maybe|i'm not sure|not sure|i don't know|i guess|possibly|kind of|sort of|i think so)\b/i;
 const RELATIVE = /\b(?:my|his|her|your) (?:wife|husband|son|daughter|mother|mom|father|dad|sister|brother|kids?|child|children|friend|grandmother|grandfather|aunt|uncle|cousin|partner|family)\b/i;
 const RESTATE = /\b(?:so )?you(?:'ve| have)? (?:also |still )?(?:been )?(?:have|had|having|get|getting|got|experienc\w+|notic\w+|feel\w*)\b/i;
@@ -19,6 +20,10 @@ const RESTATE = /\b(?:so )?you(?:'ve| have)? (?:also |still )?(?:been )?(?:have|
 const RELAYED = /\byou (?:also )?(?:endorsed|reported|mentioned|said you (?:had|have|were having)|told (?:me|the nurse) (?:about|you had)|complained of|are complaining of)\b/i;
 // A dictated report: "Patient presents with a 3 day history of sore throat", "She reports ...".
 const DICTATED_REPORT = /\b(?:presents? with|presenting with|reports?|complains? of|complaining of|endorses|history of|with a (?:\d+|several|few)[- ]\w+ history of)\b/i;
+// "How about any fevers?" asks yes or no; "how does it feel?" does not.
+const OPEN_QUESTION = /^\W*(?:what(?! about)|what's|how(?! about)|how's|when|where|why|which|who|tell me|describe)\b/i;
+// "No chest pain right now?" "Nothing right now": absent at the moment, which does not undo a reported history.
+const NOW = /\b(?:right now|at the moment|currently|at present|at this time|today)\b/i;
 const TIMING_ASKED = /\b(?:how long|when did (?:it|this|that|the \w+) (?:start|begin|happen)|when did you (?:first )?notice|how long ago|since when)\b/i;
 const CONFIRM = /^\W*(?:correct|that's right|that is right|exactly|right|it is|it does|i am|i was)\b/i;
 const DICTATED_NEGATIVE = /\b(?:denies|negative for|no (?:complaints of|history of)?|without)\b/i;
@@ -66,11 +71,12 @@ function attributes(text: string, hit: Hit): Pick<Symptom, 'onset' | 'duration' 
 
 /** Every symptom of the encounter, one per term and subject: the last statement sets its presence. */
 export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<number>; timing: { text: string; evidence: Symptom['evidence'] }[] } {
-  const found: (Symptom & { order: number })[] = [];
+  const found: (Symptom & { order: number; now?: boolean })[] = [];
   const timing: { text: string; evidence: Symptom['evidence'] }[] = [];
   const used = new Set<number>();
   const add = (s: Said, hit: Hit, presence: Presence, subject: Subject, extra: Said[] = [], text = s.text): void => {
-    found.push({ term: hit.term, ...(hit.system ? { system: hit.system } : {}), presence, subject, ...attributes(text, hit), evidence: evidenceOf(...extra, s), order: s.i });
+    const now = presence === 'denied' && NOW.test(`${text} ${extra.map((e) => e.text).join(' ')}`);
+    found.push({ term: hit.term, ...(hit.system ? { system: hit.system } : {}), presence, subject, ...attributes(text, hit), evidence: evidenceOf(...extra, s), order: s.i, ...(now ? { now } : {}) });
     used.add(s.i);
     for (const e of extra) used.add(e.i);
   };
@@ -96,6 +102,8 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
         continue;
       }
       if (!reply || hits.length === 0) continue;
+      // "What's going on with your chest pain?" "I don't know, every time I walk...": an open question has no yes or no; the reply says what it says.
+      if (OPEN_QUESTION.test(s.text)) continue;
       const own = new Set(hitsIn(reply.text).map((h) => h.term));
       const polarity = answerPolarity(reply.spoken);
       const presence: Presence | undefined = UNSURE_ANSWER.test(reply.spoken) ? 'uncertain' : polarity === 'negative' ? 'denied' : polarity === 'positive' ? 'reported' : undefined;
@@ -120,6 +128,8 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
       }
       continue;
     }
+    // "Do you think that could be causing my chest pain?": the patient's question about themself states nothing.
+    if (s.question && /\b(?:i|i'm|i've|me|my)\b/i.test(s.text)) continue;
     for (const h of hits) {
       // "I'm trying to lose weight" is a goal, not a symptom.
       if (h.term === 'weight loss' && /\b(?:trying to|want(?:ed)? to|need to|going to|hoping to|been able to|goal)\b[^.]{0,15}\blos/i.test(s.text)) continue;
@@ -160,8 +170,8 @@ function sideFromEncounter(symptoms: Symptom[], said: readonly Said[]): void {
 }
 
 /** One symptom per term and subject; the latest statement's presence wins, attributes add up. */
-function supersede(found: (Symptom & { order: number })[]): Symptom[] {
-  const byKey = new Map<string, Symptom & { order: number }>();
+function supersede(found: (Symptom & { order: number; now?: boolean })[]): Symptom[] {
+  const byKey = new Map<string, Symptom & { order: number; now?: boolean }>();
   for (const f of found.sort((a, b) => a.order - b.order)) {
     const key = `${f.term}|${f.subject}|${f.laterality ?? ''}`;
     const prev = byKey.get(key);
@@ -169,7 +179,9 @@ function supersede(found: (Symptom & { order: number })[]): Symptom[] {
       byKey.set(key, { ...f });
       continue;
     }
-    prev.presence = f.presence;
+    // Reported, then "not right now": the symptom stays reported, noted as absent at present.
+    if (f.now && prev.presence === 'reported') prev.modifiers = [...prev.modifiers, 'with none at present'];
+    else prev.presence = f.presence;
     prev.evidence.push(...f.evidence);
     prev.modifiers = [...new Set([...prev.modifiers, ...f.modifiers])];
     for (const k of ['onset', 'duration', 'severity', 'location'] as const) if (!prev[k] && f[k]) prev[k] = f[k];
@@ -179,5 +191,5 @@ function supersede(found: (Symptom & { order: number })[]): Symptom[] {
   return out
     .filter((s) => s.laterality || !out.some((o) => o !== s && o.term === s.term && o.subject === s.subject && o.laterality))
     .sort((a, b) => a.order - b.order)
-    .map(({ order: _order, ...s }) => s);
+    .map(({ order: _order, now: _now, ...s }) => s);
 }

@@ -8,7 +8,7 @@ import { parseMedicationList, correctMedicationNames } from '../clinical-languag
 import { guessLanguage } from '../clinical-language/language-guess.js';
 import { answerPolarity } from '../clinical-language/context.js';
 import { ordersTestsToConfirm } from './assertion.js';
-import { readAllergies, drugMatcher, readMedications } from './medications.js';
+import { readAllergies, drugMatcher, readMedications, MISSED_DOSES } from './medications.js';
 import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
 import { withdrawContradicted } from './denials.js';
@@ -17,7 +17,7 @@ import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
 import { readSymptoms } from './symptoms.js';
 import { readStatements } from './narrative.js';
-import type { EncounterFacts, EncounterInput, Problem, Symptom, Unplaced } from './types.js';
+import type { EncounterFacts, EncounterInput, Medication, PlanItem, Problem, Symptom, Unplaced } from './types.js';
 import { readVitals } from './vitals.js';
 
 function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined {
@@ -39,14 +39,23 @@ function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined 
 /** "Are you taking your medications?" "Yes, I am": adherence said of the medications as a whole. */
 function adherence(said: Said[], used: Set<number>): { text: string; section: 'hpi'; weight: number; evidence: ReturnType<typeof evidenceOf> }[] {
   const out: { text: string; section: 'hpi'; weight: number; evidence: ReturnType<typeof evidenceOf> }[] = [];
+  let missed: { s: Said; reply: Said } | undefined;
   for (const s of said) {
-    if (s.speaker !== 'clinician' || !s.question || s.reply === undefined || !/\b(?:taking|take) (?:your|all your|all of your) (?:medications|medicines|meds|pills)\b/i.test(s.text)) continue;
+    if (s.speaker !== 'clinician' || !s.question || s.reply === undefined || !/\b(?:taking|take) (?:your|all your|all of your|the|those|these) (?:medications|medicines|meds|pills)\b/i.test(s.text)) continue;
     const reply = said[s.reply]!;
+    used.add(s.i).add(reply.i);
+    // "I take them most times but sometimes I miss a dose or two": admitted missed doses are the answer,
+    // and they stand against any later "yes" (the patient does not become adherent by being asked again).
+    const answer = said.filter((r) => r.turn === reply.turn && r.i >= reply.i);
+    if (reply.speaker === 'patient' && answer.some((r) => MISSED_DOSES.test(r.text))) {
+      missed ??= { s, reply };
+      continue;
+    }
     const polarity = answerPolarity(reply.spoken);
     if (!polarity) continue;
     out.push({ text: polarity === 'positive' ? 'Reports taking medications as prescribed.' : 'Reports not taking medications as prescribed.', section: 'hpi', weight: 4, evidence: evidenceOf(s, reply) });
-    used.add(s.i).add(reply.i);
   }
+  if (missed) return [{ text: 'Reports sometimes missing doses of medications.', section: 'hpi', weight: 4, evidence: evidenceOf(missed.s, missed.reply) }];
   return out;
 }
 
@@ -113,6 +122,18 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
   if (reason?.term) facts.reasonForVisit = { term: reason.term, evidence: evidenceOf(reason.said) };
 }
 
+/**
+ * A drug the plan starts today, which only the clinician has spoken of ("the thing about Alvesco is
+ * that it would be two puffs twice a day"), is a new prescription, not one the patient takes: it is
+ * written in the plan and kept off the current list.
+ */
+function newNotCurrent(medications: Medication[], items: readonly PlanItem[]): void {
+  const started = new Set(items.filter((i) => i.kind === 'medication' && i.action === 'start' && !i.condition).map((i) => i.medication?.generic ?? i.medication?.name.toLowerCase()));
+  for (const m of medications) {
+    if (m.status === 'current' && started.has(m.generic ?? m.name.toLowerCase()) && !m.from && m.evidence.every((e) => e.speaker === 'clinician')) m.status = 'mentioned';
+  }
+}
+
 /** Read an encounter into facts. */
 export function understandEncounter(input: EncounterInput): EncounterFacts {
   const listed = parseMedicationList(input.medicationList);
@@ -140,6 +161,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const follow = general.filter((i) => i.kind === 'follow-up');
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
+  newNotCurrent(medications.medications, [...problems.flatMap((p) => p.plan), ...plan]);
   const facts: EncounterFacts = {
     sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,

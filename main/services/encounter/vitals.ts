@@ -8,8 +8,8 @@ import { evidenceOf, type Said } from './said.js';
 import type { Vital, VitalSource } from './types.js';
 
 const VITALS: [VitalKey, RegExp][] = [
-  ['bloodPressure', /\b(?:blood pressures?|bp)\b\D{0,30}?(\d{2,3}\/\d{2,3})/i],
-  ['heartRate', /\b(?:heart rate|pulse)\b(?! ox)\D{0,20}?(\d{2,3})\b(?!\s*%)/i],
+  ['bloodPressure', /\b(?:blood pressures?|bp)\b\D{0,40}?(\d{2,3}\/\d{2,3})/i],
+  ['heartRate', /\b(?:heart rate|pulse)\b(?! ox)\D{0,30}?(\d{2,3})\b(?!\s*%)/i],
   ['temperature', /\b(?:temp(?:erature)?|fever of)\b\D{0,20}?(\d{2,3}(?:\.\d)?)\b/i],
   ['oxygenSaturation', /\b(?:oxygen saturation|o2 sat\w*|pulse ox\w*|saturation|sat|oxygen(?:ation)?|sats)\b\D{0,25}?(\d{2,3})(?:%| percent)/i],
   ['respiratoryRate', /\brespiratory rate\b\D{0,20}?(\d{1,2})\b/i],
@@ -20,12 +20,17 @@ const ELSEWHERE_EMERGENCY = /\b(?:er|emergency (?:room|department)|ed|urgent car
 const ELSEWHERE = /\b(?:pharmacy|outside|other (?:doctor|clinic|office)|last (?:time|visit|week|month)|previous(?:ly)?|before|back in|they (?:said|told|measured)|was running|has been running|been running)\b/i;
 const TODAY = /\b(?:today|here|in the office|this morning|right now|vitals|vital signs|on exam)\b/i;
 
+// "I see here", "it says here": the clinician reading the chart, not a measurement taken here.
+const CHART = /\b(?:i (?:do )?see|i can see|it says|it shows|i have|i've got|i'm looking|looking) (?:right )?here\b/gi;
+
 function sourceOf(s: Said, previous: Said | undefined): VitalSource {
-  const text = s.text;
+  const text = s.text.replace(CHART, ' ');
   if (TODAY.test(text) && !ELSEWHERE_EMERGENCY.test(text) && !HOME.test(text)) return 'today';
   if (ELSEWHERE_EMERGENCY.test(text)) return 'emergency';
   if (HOME.test(text) || (s.speaker === 'patient' && /\b(?:my|i)\b/i.test(text))) return 'home';
   if (ELSEWHERE.test(text)) return 'elsewhere';
+  // "You were admitted to the hospital. I see that your blood pressure was 200/90": a past reading right after another setting is that setting's.
+  if (previous && ELSEWHERE_EMERGENCY.test(previous.text) && /\b(?:was|were|had been)\b/i.test(text)) return 'emergency';
   // A value said in the exam by the clinician is today's, and so is one the clinician reads out in the present ("your blood pressure is 120/80").
   if (s.phase === 'exam' && s.speaker === 'clinician') return 'today';
   if (s.speaker === 'clinician' && /\b(?:is|are|looks?|'s|reads?)\b/i.test(text) && !/\b(?:was|were|had been|has been)\b/i.test(text)) return 'today';
@@ -38,7 +43,8 @@ export function readVitals(said: Said[]): { vitals: Vital[]; used: Set<number> }
   const out: Vital[] = [];
   const used = new Set<number>();
   for (const s of said) {
-    if (s.talk || s.unclearNumber || (s.question && s.speaker === 'clinician')) continue;
+    // Narration ("I'm going to do a quick exam") often runs on into the readings themselves: only small talk and commands carry none.
+    if ((s.talk && s.talk !== 'narration') || s.unclearNumber || (s.question && s.speaker === 'clinician')) continue;
     for (const [kind, re] of VITALS) {
       const m = re.exec(s.text);
       if (!m) continue;
