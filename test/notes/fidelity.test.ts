@@ -169,6 +169,26 @@ describe('fidelity: header, layout, sources', () => {
   });
 });
 
+describe('fidelity: a removed list item leaves the sentence whole', () => {
+  // A denial of a symptom nobody asked about is removed (fidelity-checks: negation not discussed).
+  const t = '[doctor] any burning when you pee ?\n[patient] no .\n[doctor] headaches ?\n[patient] no .';
+  const cases: [string, string][] = [
+    ['He denies dysuria, chest pain and headache. Sleeps well.', 'He denies dysuria and headache. ⚠'],
+    ['He denies dysuria, headache and chest pain.', 'He denies dysuria and headache. ⚠'],
+    ['He denies chest pain, dysuria and headache.', 'He denies dysuria and headache. ⚠'],
+  ];
+  for (const [note, starts] of cases) {
+    it(`"${note}" reads "${starts}…", the marker after the sentence and pointed at`, () => {
+      const checked = check(note, t);
+      expect(checked.markdown.startsWith(starts)).toBe(true);
+      const [flag] = checked.review;
+      expect(flag).toMatchObject({ kind: 'negation', text: 'chest pain', action: 'removed' });
+      expect(checked.markdown.slice(flag!.position.start, flag!.position.end)).toMatch(/^⚠\[check: removed, [^\]]+\]$/);
+      expect(check(checked.markdown, t).markdown).toBe(checked.markdown);
+    });
+  }
+});
+
 describe('fidelity: property', () => {
   const drugs = ['metformin', 'lisinopril', 'atorvastatin', 'amlodipine', 'gabapentin'];
   const symptoms = ['cough', 'fever', 'chest pain', 'nausea', 'headache', 'dizziness'];

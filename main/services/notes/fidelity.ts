@@ -63,20 +63,70 @@ export function reviewMarkersIn(text: string): string[] {
 
 const markerFor = (i: FidelityIssue): string => reviewMarker(i.action === 'removed' ? `removed, ${i.reason}` : i.reason);
 
+/** One change to a text: the span [start, end) becomes `insert`; `issue` when the insert is that issue's marker. */
+interface Edit { start: number; end: number; insert: string; issue?: FidelityIssue }
+
+/**
+ * A removed item of a list ("denies dysuria, urinary symptoms and headache") leaves the list whole:
+ * the item goes with its separator, the list's last "and" stays in its place, and the marker
+ * follows the sentence, so the signer reads "Denies dysuria and headache. ⚠[check: removed, ...]"
+ * instead of a sentence broken around a marker. Anything else removed (a dose, a number) gives way
+ * to its marker where it stood.
+ */
+function listItemEdits(text: string, issue: FidelityIssue): Edit[] | undefined {
+  if (issue.action !== 'removed' || /\d/.test(text.slice(issue.start, issue.end))) return undefined;
+  const sentenceStart = Math.max(text.lastIndexOf('\n', issue.start - 1), ...['. ', '! ', '? '].map((p) => text.lastIndexOf(p, issue.start - 1) + 1)) + 1;
+  const endMatch = /[.!?](?=\s|$)|\n/.exec(text.slice(issue.end));
+  const sentenceEnd = endMatch ? issue.end + endMatch.index + (endMatch[0] === '\n' ? 0 : 1) : text.length;
+  const before = text.slice(sentenceStart, issue.start);
+  const after = text.slice(issue.end, sentenceEnd);
+  const marker: Edit = { start: sentenceEnd, end: sentenceEnd, insert: ` ${markerFor(issue)}`, issue };
+  const comma = /,\s*$/.exec(before);
+  // "A, [Y] and B" / "A, [Y], B": the item goes with the comma before it.
+  if (comma && /^(?:\s*,|\s+(?:and|or)\s)/.test(after)) return [{ start: sentenceStart + comma.index, end: issue.end, insert: '' }, marker];
+  const joiner = /\s+(?:and|or)\s+$/.exec(before);
+  // "A, B and [Y].": the item goes with its "and", and the comma before B becomes the "and".
+  if (joiner && /^\s*(?:[.!?]|$)/.test(after)) {
+    const lastComma = before.slice(0, joiner.index).lastIndexOf(', ');
+    const edits: Edit[] = [{ start: sentenceStart + joiner.index, end: issue.end, insert: '' }, marker];
+    if (lastComma >= 0 && !/\b(?:and|or)\b/.test(before.slice(lastComma + 2, joiner.index))) edits.unshift({ start: sentenceStart + lastComma, end: sentenceStart + lastComma + 2, insert: joiner[0].includes('or') ? ' or ' : ' and ' });
+    return edits;
+  }
+  // "Denies [Y], A and B" / "Denies [Y] and A": the item goes with the separator after it.
+  const next = /^(?:,\s*|\s+(?:and|or)\s+)/.exec(after);
+  if (next && /(?:^|\b(?:denies|reports|endorses|no|with|of)|:)\s*$/i.test(before)) return [{ start: issue.start, end: issue.end + next[0].length, insert: '' }, marker];
+  return undefined;
+}
+
 /** Applies issues to a text: removed words give way to their marker, marked words are followed by theirs. */
 function applyIssues(text: string, issues: readonly FidelityIssue[]): { text: string; placed: { issue: FidelityIssue; start: number; end: number }[] } {
+  const edits: Edit[] = [];
+  for (const issue of issues) {
+    const tidy = listItemEdits(text, issue);
+    // Two removals in one list are each placed where they stood: tidying one around the other would overlap.
+    if (tidy && !tidy.some((e) => e.end > e.start && edits.some((o) => o.start < e.end && e.start < o.end))) edits.push(...tidy);
+    else edits.push({ start: issue.start, end: issue.end, insert: (issue.action === 'removed' ? '' : `${issue.replacement ?? text.slice(issue.start, issue.end)} `) + markerFor(issue), issue });
+  }
+  edits.sort((a, b) => a.start - b.start || a.end - b.end);
   let out = '';
   let last = 0;
   const placed: { issue: FidelityIssue; start: number; end: number }[] = [];
-  for (const issue of issues) {
-    out += text.slice(last, issue.start);
-    const start = out.length;
-    const kept = issue.action === 'removed' ? '' : `${issue.replacement ?? text.slice(issue.start, issue.end)} `;
-    out += kept + markerFor(issue);
-    placed.push({ issue, start, end: out.length });
-    last = issue.end;
+  for (const e of edits) {
+    if (e.start < last) {
+      // Overlapped by an earlier change: the marker still stands, after it.
+      if (e.issue) {
+        out += ` ${markerFor(e.issue)}`;
+        placed.push({ issue: e.issue, start: out.length - markerFor(e.issue).length, end: out.length });
+      }
+      continue;
+    }
+    out += text.slice(last, e.start);
+    const at = out.length;
+    out += e.insert;
+    if (e.issue) placed.push({ issue: e.issue, start: e.insert.startsWith(' ⚠') ? at + 1 : at, end: out.length });
+    last = e.end;
   }
-  return { text: out + text.slice(last), placed };
+  return { text: out + text.slice(last), placed: placed.sort((a, b) => a.start - b.start) };
 }
 
 const HEADING = /^(?:#{1,6}[ \t]+(.+?)[ \t#]*|([A-Z][A-Z0-9 &/,'()-]{2,}))$/;
