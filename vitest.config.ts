@@ -11,5 +11,6 @@ export default defineConfig({
     // Two cores: run files in a small pool so native engines and servers do not starve each other.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     pool: 'forks',
+    setupFiles: ['test/support/dom-waits.ts'],
   },
 });

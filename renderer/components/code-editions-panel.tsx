@@ -43,7 +43,7 @@ export function CodeEditionsPanel({ today }: { today?: Date } = {}) {
     <section aria-labelledby="coding-title">
       <h3 id="coding-title">Coding</h3>
       <p data-testid="active-edition">
-        {editions?.active ? `ICD-10-CM edition in use: ${editions.active}` : 'No ICD-10-CM code set is loaded.'}
+        {editions === undefined ? 'Reading the code sets…' : editions.active ? `ICD-10-CM edition in use: ${editions.active}` : 'No ICD-10-CM code set is loaded.'}
       </p>
       {editions && editions.items.length > 1 && (
         <ul aria-label="ICD-10-CM editions">

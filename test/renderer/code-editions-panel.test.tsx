@@ -24,19 +24,20 @@ describe('Settings: ICD-10-CM code set', () => {
     const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
     app.connection.setState({ status: 'ready', client: createApiClient({ baseUrl: server.base, ...server.creds }) });
     await act(async () => render(<StoresProvider stores={app}><CodeEditionsPanel /></StoresProvider>));
-    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2021'));
+    // Waits for the answer, however long a loaded machine takes (two suites at once took over the default second).
+    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2021'), { timeout: 60_000 });
     const button = screen.getByRole('button', { name: 'Import code set' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
 
     fireEvent.change(screen.getByLabelText('Order file'), { target: { files: [new File(['not an order file\n'], 'icd10cm-order-2026.txt')] } });
     await act(async () => fireEvent.click(button));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/Import failed: .*line 1/);
+    expect((await screen.findByRole('alert', {}, { timeout: 60_000 })).textContent).toMatch(/Import failed: .*line 1/);
 
     const order = [orderLine(1, 'I10', true, 'Essential (primary) hypertension'), orderLine(2, 'R05', false, 'Cough'), orderLine(3, 'R051', true, 'Acute cough')].join('\n');
     fireEvent.change(screen.getByLabelText('Order file'), { target: { files: [new File([order], 'icd10cm-order-2025.txt')] } });
     await act(async () => fireEvent.click(button));
-    await screen.findByText('Imported ICD-10-CM FY2025: 2 billable codes, now in use.');
-    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2025'));
+    await screen.findByText('Imported ICD-10-CM FY2025: 2 billable codes, now in use.', {}, { timeout: 60_000 });
+    await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toBe('ICD-10-CM edition in use: FY2025'), { timeout: 60_000 });
     expect(screen.getByRole('list', { name: 'ICD-10-CM editions' }).textContent).toContain('FY2021 (bundled');
   });
 });
@@ -62,7 +63,7 @@ describe('Settings: a code set CMS has replaced', () => {
       const app = createAppStores({ bridge: undefined, connectionEnv: { hash: '', session: storage, local: storage, clearHash: () => undefined }, local: storage });
       app.connection.setState({ status: 'ready', client: createApiClient({ baseUrl: server.base, ...server.creds }) });
       await act(async () => render(<StoresProvider stores={app}><CodeEditionsPanel today={today} /></StoresProvider>));
-      await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toMatch(/^ICD-10-CM edition in use: FY20\d\d$/));
+      await waitFor(() => expect(screen.getByTestId('active-edition').textContent).toMatch(/^ICD-10-CM edition in use: FY20\d\d$/), { timeout: 60_000 });
     };
     // This server's newest edition is the FY2025 imported above: in force until 30 September 2025.
     await open(new Date(2025, 8, 30));
