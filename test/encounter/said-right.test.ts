@@ -114,3 +114,21 @@ describe('symptoms as the patient meant them', () => {
     expect(symptoms("[doctor] what's going on with your cough ?\n[patient] i don't know .")).toEqual([]);
   });
 });
+
+describe('orders and problems said through the noise of dictation', () => {
+  // A visit's opening, so that what follows is read as its assessment and plan.
+  const visit = "[doctor] how have you been doing ?\n[patient] pretty good , my back is a bit stiff in the mornings .\n[doctor] any falls ?\n[patient] no .\n[doctor] okay let me take a look . your lungs are clear and your heart sounds normal .\n";
+  it('reads an order given to the dictation assistant as the physician\'s order, and a wake word with no order as talk', () => {
+    const transcript = visit + "[doctor] so for your osteoporosis , continue the fosamax .\n[doctor] hey dragon , order a refill of fosamax 1 tab per week , 11 refills .\n[doctor] hey dragon , show me the x-ray .";
+    const facts = understandEncounter({ transcript });
+    const fosamax = facts.problems.find((p) => p.name === 'osteoporosis')?.plan.filter((i) => i.medication?.generic === 'alendronate') ?? [];
+    expect(fosamax.map((i) => [i.action, i.medication?.dose, i.medication?.frequency])).toContainEqual(['refill', '1 tablet', 'weekly']);
+    expect(soap(transcript)).not.toMatch(/dragon|show me/i);
+  });
+
+  it('opens the second problem after a false start ("in t-, for your second problem, your multiple sclerosis")', () => {
+    const transcript = visit + "[doctor] for your first problem , your osteoporosis , continue the fosamax .\n[doctor] and then in t- , for your second problem , your multiple sclerosis i want you to continue to see the neurologist .";
+    const problems = understandEncounter({ transcript }).problems.map((p) => [p.name, p.plan.map((i) => i.kind)]);
+    expect(problems).toEqual([['osteoporosis', ['medication']], ['multiple sclerosis', ['referral']]]);
+  });
+});

@@ -44,6 +44,7 @@ prazosin; amlodipine-benazepril|lotrel; losartan-hydrochlorothiazide|hyzaar; lis
 linagliptin|tradjenta; canagliflozin|invokana; dicyclomine|bentyl; metoclopramide|reglan; mesalamine; dutasteride|avodart; solifenacin|vesicare
 hydrocortisone; clobetasol|temovate; tretinoin; rizatriptan|maxalt; oxcarbazepine|trileptal; carbamazepine|tegretol; phenytoin|dilantin
 memantine|namenda; carbidopa-levodopa|sinemet; latanoprost|xalatan; lisdexamfetamine|vyvanse; dupilumab|dupixent; febuxostat|uloric
+alendronate|fosamax; ibandronate|boniva; risedronate|actonel; denosumab|prolia; raloxifene|evista; glatiramer|copaxone; interferon beta|avonex|rebif; dimethyl fumarate|tecfidera; ocrelizumab|ocrevus; teriflunomide|aubagio
 tacrolimus|prograf; mycophenolate|cellcept; cyclosporine; benzoyl peroxide; doxepin; nortriptyline; amitriptyline|elavil; ropinirole|requip
 `;
 

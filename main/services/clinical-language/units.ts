@@ -128,7 +128,7 @@ const FREQUENCIES: { re: RegExp; plain: string | ((n: number) => string); abbrev
   { re: new RegExp(`\\b(?:every ${N} hours?|q\\s?${N}\\s?h(?:rs?|ours?)?)\\b`, 'i'), plain: (n) => `every ${n} hours`, abbreviation: (n) => `Q${n}H`, perDay: (n) => 24 / n },
   { re: /\b(?:at bedtime|at night|nightly|every night|q\.?h\.?s\.?)(?![a-z])/i, plain: 'at bedtime', abbreviation: 'QHS', perDay: 1 },
   { re: /\b(?:every other day|q\.?o\.?d\.?)(?![a-z])/i, plain: 'every other day', abbreviation: 'QOD' },
-  { re: /\b(?:once (?:a|per) week|weekly|every week)\b/i, plain: 'weekly', abbreviation: 'weekly' },
+  { re: /\b(?:once (?:a|per) week|weekly|every week)\b|(?<=\b(?:mg|milligrams?|mcg|micrograms?|units?|tabs?|tablets?|pills?|capsules?|injections?|shots?)\s)(?:a|per) week\b/i, plain: 'weekly', abbreviation: 'weekly' },
   { re: /\b(?:as needed|when needed|p\.?r\.?n\.?|(?:as|if|when(?:ever)?) (?:you|he|she|they) (?:need|needs) (?:it|them|one))(?![a-z])/i, plain: 'as needed', abbreviation: 'PRN' },
 ];
 
