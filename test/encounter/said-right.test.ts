@@ -131,4 +131,17 @@ describe('orders and problems said through the noise of dictation', () => {
     const problems = understandEncounter({ transcript }).problems.map((p) => [p.name, p.plan.map((i) => i.kind)]);
     expect(problems).toEqual([['osteoporosis', ['medication']], ['multiple sclerosis', ['referral']]]);
   });
+
+  it('orders a study said before its order ("you\'re due for a mammogram, so we\'ll schedule that")', () => {
+    const transcript = visit + "[doctor] for your first problem , your high blood pressure , continue the lisinopril 20 mg a day .\n[doctor] for your second problem , your annual exam , you're due for a mammogram , so we'll go ahead and schedule that .";
+    const plan = understandEncounter({ transcript }).problems.flatMap((p) => p.plan);
+    expect(plan.map((i) => [i.kind, i.target])).toContainEqual(['imaging', 'mammogram']);
+  });
+
+  it('keeps advice and the precaution about it one instruction, with no pronoun left alone', () => {
+    const transcript = visit + "[doctor] for your high blood pressure , continue the lisinopril 20 mg a day .\n[doctor] i want you to continue to watch your blood pressures as well , and if they start rising , i want you to contact me .";
+    const note = soap(transcript);
+    expect(note).toContain('Continue to watch the blood pressures; call if they start rising.');
+    expect(note).not.toMatch(/^- Return precautions: call if they/m);
+  });
 });

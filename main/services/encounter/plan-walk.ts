@@ -47,6 +47,8 @@ function carriesOrder(text: string, drugs: Drugs): boolean {
   return clausesOf(text).some((c) => planItemsIn(c, drugs).some((i) => i.kind !== 'education' && i.kind !== 'follow-up'));
 }
 
+const ORDER_OF_IT = /^\W*(?:so\s+|and\s+)?(?:we(?:'ll| will| can)|i(?:'ll| will| can)|let's|let me)?\s*(?:go ahead and\s+)?(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)\b/i;
+
 /** The order in a command to the dictation assistant ("hey dragon, order an echocardiogram"), if it gives one. */
 function dictatedOrder(text: string): string | undefined {
   const m = /\b(?:hey,?\s+)?(?:dragon|dax)\s*,?\s*((?:order|prescribe|refer|schedule|send|refill|start|continue|increase|decrease|stop)\b.*)$/i.exec(text);
@@ -116,16 +118,27 @@ function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: r
 
 /** The orders and reasoning of a clinician's sentence, under the current problem or for the visit. */
 function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string | undefined, drugs: Drugs, patient: PatientFacts): void {
+  let previous = '';
   for (const clause of clausesOf(rest)) {
     // "Let's continue the Prozac 20 mg a day and do you need a refill?": the question part asks, the rest orders.
     if (QUESTION_CLAUSE.test(clause)) continue;
+    // "You're due for a mammogram, so we'll schedule that": an order said of the study the clause before named.
     const items = planItemsIn(clause, drugs);
+    if (items.length === 0 && previous && ORDER_OF_IT.test(clause)) items.push(...planItemsIn(`${previous}, ${clause}`, drugs).filter((i) => i.kind === 'test' || i.kind === 'imaging'));
+    previous = clause;
     if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs)) {
       walk.used.add(s.i);
       continue;
     }
     if (items.length) {
       for (const item of items) {
+        // "Watch your blood pressures, and if they start rising, contact me": the precaution's "they" is the advice's object, so the two stay one instruction.
+        const last = walk.general[walk.general.length - 1];
+        const pronoun = /^Return precautions: call if (?:they|it|that|those|these)\b/.exec(item.text ?? '');
+        if (pronoun && last?.kind === 'education' && last.text && !last.text.startsWith('Return precautions') && last.evidence.some((e) => e.start === s.start)) {
+          last.text = `${last.text}; call if ${item.text!.slice(pronoun[0].length - pronoun[0].split(' ').pop()!.length)}`;
+          continue;
+        }
         const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };
         // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
         const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : walk.current.plan;

@@ -19,6 +19,7 @@ const tests = createPhraseMatcher(TEST_ENTRIES);
 const specialties = createPhraseMatcher(SPECIALTY_ENTRIES);
 
 const ORDER_VERB = /\b(?:order|get|obtain|check|schedule|do|repeat|draw|send|run|set (?:you )?up|recommend|want|need|have)\b/i;
+const ORDER_AFTER = /^[^.;?]{0,50}?\b(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)\b/i;
 const REFER = /\b(?:refer|referral|send (?:you|him|her) (?:to|over)|see (?:a|an|the) |consult|set (?:you|him|her) up with)\b/i;
 const PROCEDURES: [RegExp, string][] = [
   [/\bepidural\b/i, 'epidural steroid injection'], [/\b(?:steroid |cortisone )?injection\b|\binject\b/i, 'injection'], [/\baspirat\w*|\bdrain (?:the|that)\b/i, 'aspiration'], [/\bsurgery\b|\bsurgical\b|\boperat(?:e|ion)\b/i, 'surgery'],
@@ -30,11 +31,11 @@ const FOLLOW_UP = new RegExp(String.raw`\b(?:see (?:you|him|her) (?:back|again)|
 const FOLLOW_PRN = /\b(?:follow up|come back|return|call)\b[^.;]*\bas needed\b|\bprn\b/i;
 const NEGATED_ORDER = /\b(?:don't|do not|doesn't|does not|won't|will not|not going to|no need|not necessary|don't think (?:we|you) need|hold off|no reason)\b/i;
 const ADVICE = /^(?:i (?:want|need|would like|'d like) (?:you|him|her) to|i(?:'d| would)? (?:recommend|suggest|encourage (?:you|him|her) to|advise (?:you|him|her) to)(?: that)?(?: (?:you|he|she))?|(?:you|he|she) (?:should|need to|needs to|have to|has to|must|can|could|will want to|want to|might want to)|make sure (?:that )?(?:you|he|she)|be sure to|remember to|try to|try and|please|continue to|keep)\s+/i;
-const ADVICE_WORD = /\b(?:ice|icing|elevat\w*|rest|diet|exercis\w*|walk\w*|stretch\w*|hydrat\w*|fluids|weight|salt|sodium|alcohol|smok\w*|sleep|avoid|monitor|log|record|check (?:your|his|her) (?:blood|sugar)|weigh|compress\w*|heat|warm|stay active|activity|brace|stretches|cut back|limit|call|emergency|er\b|return if|heating pad)\b/i;
+const ADVICE_WORD = /\b(?:ice|icing|elevat\w*|rest|diet|exercis\w*|walk\w*|stretch\w*|hydrat\w*|fluids|weight|salt|sodium|alcohol|smok\w*|sleep|avoid|monitor|log|record|check (?:your|his|her) (?:blood|sugar)|weigh|compress\w*|heat|warm|stay active|activity|brace|stretches|cut back|limit|call|emergency|er\b|return if|heating pad|watch (?:your|his|her|the) (?:blood pressures?|sugars?|blood sugars?|weight|diet|salt))\b/i;
 
 /** Third person and a clinician's written form for a counselling clause ("you should ice your knee" -> "Ice the knee"). */
 export function adviceText(clause: string): string | undefined {
-  let t = stripTalk(clause).replace(/[.!?]+$/, '');
+  let t = stripTalk(clause).replace(/[\s,;.!?]+$/, '').replace(/,?\s+(?:as well|too)$/i, '');
   if (!ADVICE.test(t) && !/^(?:ice|elevate|rest|avoid|continue|keep|stay|drink|limit|weigh|monitor|call|go to|take|use|wear|apply|walk|stretch)\b/i.test(t)) return undefined;
   t = t.replace(ADVICE, '').replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:yourself|himself|herself)\b/gi, '').replace(/\b(?:just|really|kind of|sort of|go ahead and|definitely)\s+/gi, '');
   if (/\b(?:i|me|my|we|us|our|you|let's)\b/i.test(t)) return undefined;
@@ -79,7 +80,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   }
   // "Get an x-ray and see the results before we refer you to physical therapy": the study is ordered too.
   for (const hit of tests.find(t)) {
-    if (!ORDER_VERB.test(t.slice(0, hit.start)) || negatedAt(hit.start, hit.end)) continue;
+    // "You're due for a mammogram, so we'll schedule that": the order may come after the study, said of it.
+    if (!(ORDER_VERB.test(t.slice(0, hit.start)) || ORDER_AFTER.test(t.slice(hit.end))) || negatedAt(hit.start, hit.end)) continue;
     // "If the ultrasound is abnormal, ...": a study named in a condition is what the condition is about, not an order.
     if (cond && hit.start >= cond.start && hit.end <= cond.end) continue;
     // A result read back ("your x-ray showed") is no order.
@@ -99,7 +101,9 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     at.set(out[0]!, m.index);
     return out;
   }
-  const precaution = /\b(?:call (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
+  // "If they start rising, I want you to contact me" says the same with the condition first.
+  const first = /^\W*if\s+(.{5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just )?(?:call|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.,;]*[.!?]?$/i.exec(t);
+  const precaution = first ?? /\b(?:call (?:us|me|the office|the clinic)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
   if (precaution) {
     const when = agree(precaution[1]!.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'there are').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, ''));
     if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: call if ${when}`, evidence: [] }];
@@ -122,7 +126,9 @@ export function clausesOf(text: string): string[] {
     // "... and if that doesn't improve your pain, then we could try an injection": the condition goes with the order after it.
     const open = prev === undefined ? -1 : prev.search(/\b(?:and\s+)?(?:if|unless)\b[^,]*$/i);
     // "Let me know if your symptoms worsen and we can talk": a return precaution keeps its "if".
-    if (prev !== undefined && open > 0 && UNMET.test(prev.slice(open)) && !/\b(?:call|let (?:us|me) know|come back|return|go to)\b/i.test(prev.slice(0, open))) {
+    // "... and if they start rising, I want you to contact me": so does a precaution's "if".
+    const precautionNext = /^(?:i (?:want|need|would like|'d like) you to |please )?(?:contact|call|let (?:me|us) know|come back|return|go to)\b/i.test(piece.trim());
+    if (prev !== undefined && open > 0 && (UNMET.test(prev.slice(open)) || precautionNext) && !/\b(?:call|let (?:us|me) know|come back|return|go to)\b/i.test(prev.slice(0, open))) {
       out[out.length - 1] = prev.slice(0, open).trim();
       out.push(`${prev.slice(open).replace(/^and\s+/i, '')}, ${piece}`);
     } else out.push(piece);

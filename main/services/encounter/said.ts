@@ -6,7 +6,7 @@
  */
 import { writeNumbers } from '../clinical-language/normalise.js';
 import { parseTurns, toSentences, type Role, type Turn } from './transcript.js';
-import { isDictationCommand, isNarration, isSmallTalk, orderToAssistant, stripTalk } from './talk.js';
+import { isDictationCommand, isNarration, isSmallTalk, stripTalk } from './talk.js';
 import type { Evidence, Speaker, Utterance } from './types.js';
 
 export type Phase = 'history' | 'exam' | 'plan';
@@ -53,7 +53,7 @@ export function readSaid(transcript: string): { said: Said[]; utterances: Uttera
   const said: Said[] = sentences.map((s, i) => {
     const written = writeNumbers(s.text);
     const speaker = speakerOf(s.role, dictation);
-    const text = orderToAssistant(written.text) ?? (stripTalk(written.text) || written.text);
+    const text = stripTalk(written.text) || written.text;
     const out: Said = { i, text, spoken: written.text, speaker, turn: s.turn, question: s.question, phase: 'history', start: s.start, end: s.end };
     if (written.uncertain.length > 0) out.unclearNumber = true;
     if (isDictationCommand(s.text)) out.talk = 'dictation command';

@@ -34,18 +34,9 @@ export function isSmallTalk(text: string): boolean {
   return SMALL_TALK.test(text.trim());
 }
 
-// "Hey Dragon, order a refill of Fosamax, 1 tab per week": the wake word goes, the order is the physician's.
-const WAKE_ORDER = /^\W*(?:hey,?\s+)?(?:dragon|dax|computer),?\s+(?=(?:please\s+)?(?:order|prescribe|refill|renew|refer|schedule|send (?:a|an|in)|start|discontinue|stop)\b)/i;
-
 /** True for a command to the dictation assistant or talk about the recording. */
 export function isDictationCommand(text: string): boolean {
-  return !WAKE_ORDER.test(text) && DICTATION.test(text);
-}
-
-/** An order given through the dictation assistant, without its wake word; undefined for any other sentence. */
-export function orderToAssistant(text: string): string | undefined {
-  const m = WAKE_ORDER.exec(text);
-  return m ? text.slice(m[0].length) : undefined;
+  return DICTATION.test(text);
 }
 
 /** True for the clinician narrating the visit or instructing during the exam ("take a deep breath"). */
