@@ -3,6 +3,7 @@ import { understandEncounter } from '../../main/services/encounter/understand.js
 import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
 import { readFrequencies } from '../../main/services/clinical-language/units.js';
 import { cleanUtterance } from '../../main/services/encounter/clean.js';
+import { stripTalk } from '../../main/services/encounter/talk.js';
 
 /**
  * Statements a physician's fourth reading of held-out notes found wrong (docs/reviews/
@@ -143,5 +144,14 @@ describe('orders and problems said through the noise of dictation', () => {
     const note = soap(transcript);
     expect(note).toContain('Continue to watch the blood pressures; call if they start rising.');
     expect(note).not.toMatch(/^- Return precautions: call if they/m);
+  });
+});
+
+describe('"I don\'t know" as a spoken opener', () => {
+  it('drops it before a statement, keeps it as an answer and before "if"', () => {
+    expect(stripTalk("i don't know, it just hurts all the time")).toBe('it just hurts all the time');
+    expect(stripTalk("i don't know every time i walk i get this pressure")).toBe('every time i walk i get this pressure');
+    expect(stripTalk("i don't know")).toBe("i don't know");
+    expect(stripTalk("i don't know if it is worse")).toBe("i don't know if it is worse");
   });
 });

@@ -8,7 +8,7 @@ import { trimSpokenEnds } from '../clinical-language/conversation.js';
 
 // Discourse markers and fillers that open a spoken sentence.
 const OPENERS =
-  /^(?:(?:so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|great|good|perfect|hey|listen|look|again|lastly|finally|first of all|first|next|all in all|you know|i mean|in any case|at this point|at this time|for now|that said|sure|mm-hmm|hmm)\b[\s,]*)+/i;
+  /^(?:(?:so|and|but|well|okay|ok|alright|all right|now|yeah|yes|right|um|uh|oh|also|then|anyway|basically|actually|great|good|perfect|hey|listen|look|again|lastly|finally|first of all|first|next|all in all|you know|i mean|in any case|at this point|at this time|for now|that said|sure|mm-hmm|hmm|i (?:don't|do not) know(?=,|\s+(?:every|sometimes|like|maybe|just|but|it's|i'm|i've|i|it)\b))\b[\s,]*)+/i;
 // Tag questions and check-ins that close a spoken sentence.
 // A single word closes as a tag only after a comma or as a question ("..., okay?"): "the knee on the
 // right" and "your lungs sound okay" keep their last word, and "look" is no "lo" + "ok".
