@@ -155,3 +155,15 @@ describe('"I don\'t know" as a spoken opener', () => {
     expect(stripTalk("i don't know if it is worse")).toBe("i don't know if it is worse");
   });
 });
+
+describe('a dose corrected as it is said', () => {
+  it('keeps the corrected frequency ("once a day, no actually, ... twice a day")', () => {
+    const m = meds("[doctor] i see that we have you on glipizide five milligrams once a day no actually last visit we increased it so i've got you on glipizide five milligrams twice a day correct ?\n[patient] yes .");
+    expect([m['glipizide']?.dose, m['glipizide']?.frequency]).toEqual(['5 mg', 'twice daily']);
+  });
+
+  it('still takes no current dose from a change said of the drug itself', () => {
+    const m = meds("[doctor] you're on lisinopril and we talked about whether to increase the lisinopril to 40 mg .");
+    expect(m['lisinopril']?.dose).toBeUndefined();
+  });
+});

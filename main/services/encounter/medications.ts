@@ -33,6 +33,9 @@ export function drugMatcher(listed: readonly string[]): PhraseMatcher<string> {
 const CHANGE = /\b(?:increase|decrease|reduce|lower|raise|bump|start|switch|change|add|begin|initiate|prescribe|titrate|wean|taper)\w*\b/i;
 const NEVER_ASKED = /\b(?:did (?:they|he|she|anyone|we|you) (?:put you on|give you|start you on|prescribe)|have you (?:ever )?(?:tried|taken|used|been on|been put on)|did you (?:try|take|use)|were you (?:ever )?(?:on|put on|given))\b/i;
 const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|discontinued|ran out)\b/i;
+// A speaker correcting what was just said ("no actually", "sorry, I mean", "I'm wrong").
+const SELF_CORRECTION = /\b(?:no,? actually|actually,? no|sorry,? (?:i mean|it's|it is)|i mean|correction|i'm wrong|i was wrong|let me correct)\b/i;
+
 /** The patient admits missing doses ("sometimes I miss a dose or two", "I forget"). */
 export const MISSED_DOSES = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
@@ -147,7 +150,10 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
         continue;
       }
       const name = capitalise(s.text.slice(hit.start, hit.end));
-      const dose = CHANGE.test(s.text) ? undefined : doseAfter(s.text, hit.end);
+      // A change said of this drug ("increase the lisinopril to 20 mg") gives a new dose, not the one taken; a change said
+      // in another clause ("we increased it, so I've got you on metformin 500 mg twice a day") leaves this one as taken.
+      const clause = s.text.slice(0, hit.start).split(/,|;|\b(?:so|and|but)\b/i).pop() ?? '';
+      const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : doseAfter(s.text, hit.end);
       const frequency = dose ? frequencyAfter(s.text, dose.end) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
       const prev = byDrug.get(hit.value);
@@ -171,8 +177,11 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       used.add(s.i);
       if (prev) {
         prev.evidence.push(...ev);
-        if (!prev.dose && dose) prev.dose = dose.text;
-        if (!prev.frequency && frequency) prev.frequency = frequency;
+        // "Metformin 500 mg once a day, no actually, last visit we increased it, so you're on metformin 500 mg twice a day": the corrected dose wins.
+        const earlier = said[s.i - 1]?.speaker === s.speaker && said[s.i - 1]?.turn === s.turn ? said[s.i - 1]!.text : '';
+        const corrected = SELF_CORRECTION.test(`${earlier.slice(-60)} ${s.text.slice(0, hit.start)}`.slice(-160));
+        if ((corrected || !prev.dose) && dose) prev.dose = dose.text;
+        if ((corrected || !prev.frequency) && frequency) prev.frequency = frequency;
         if (adherence) prev.adherence = adherence;
         if (stopped) prev.status = 'stopped';
         else if (takes && prev.status === 'mentioned') prev.status = 'current';
