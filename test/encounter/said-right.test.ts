@@ -4,6 +4,9 @@ import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
 import { readFrequencies } from '../../main/services/clinical-language/units.js';
 import { cleanUtterance } from '../../main/services/encounter/clean.js';
 import { stripTalk } from '../../main/services/encounter/talk.js';
+import { planItemsIn } from '../../main/services/encounter/plan.js';
+import { drugMatcher } from '../../main/services/encounter/medications.js';
+import { painSite } from '../../main/services/encounter/attributes.js';
 
 /**
  * Statements a physician's fourth reading of held-out notes found wrong (docs/reviews/
@@ -165,5 +168,34 @@ describe('a dose corrected as it is said', () => {
   it('still takes no current dose from a change said of the drug itself', () => {
     const m = meds("[doctor] you're on lisinopril and we talked about whether to increase the lisinopril to 40 mg .");
     expect(m['lisinopril']?.dose).toBeUndefined();
+  });
+});
+
+describe('what these rules must not read (a reviewer\'s counter-examples)', () => {
+  it('gives each drug its own schedule when two are said morning and night', () => {
+    const m = meds('[patient] i take lisinopril 10 mg in the morning and metformin 500 mg at night .');
+    expect(m['lisinopril']?.frequency).not.toBe('twice daily');
+    expect(m['metformin']?.frequency).toBe('at bedtime');
+  });
+
+  it('keeps a drug the patient never misses on the current list', () => {
+    expect(meds("[patient] i haven't missed a single dose of my lisinopril 10 mg .")['lisinopril']?.status).toBe('current');
+    expect(meds('[patient] i never forget my metformin 500 mg twice a day .')['metformin']?.status).toBe('current');
+  });
+
+  it('keeps "my back" a site', () => {
+    expect(painSite('i hurt my back on saturday and it hurts')?.site).toBe('back');
+    expect(painSite('the pain goes from my back down into my left leg')?.site).toBe('back');
+  });
+
+  it('reads no vital sign from a count of seconds', () => {
+    const vitals = understandEncounter({ transcript: "[doctor] i'm going to check your pulse for 30 seconds ." }).vitals;
+    expect(vitals).toEqual([]);
+  });
+
+  it('reads no precaution from "return to work" and no order from "until we get those results"', () => {
+    const items = (t: string) => planItemsIn(t, drugMatcher([])).map((i) => [i.kind, i.target ?? i.text]);
+    expect(items('if you feel better by monday, return to work')).toEqual([]);
+    expect(items('the mammogram can wait until we get those results')).toEqual([]);
   });
 });

@@ -177,6 +177,12 @@ describe('fidelity: a removed list item leaves the sentence whole', () => {
     ['He denies dysuria, headache and chest pain.', 'He denies dysuria and headache. ⚠'],
     ['He denies chest pain, dysuria and headache.', 'He denies dysuria and headache. ⚠'],
   ];
+  it('leaves a marker in place where the comma ends a statement rather than a list ("No chest pain, cough since Monday")', () => {
+    const checked = check('No chest pain, cough since Monday.', '[patient] i have had a cough since monday .\n[doctor] any burning when you pee ?\n[patient] no .');
+    expect(checked.markdown).not.toMatch(/^No cough/);
+    expect(checked.review.map((r) => r.text)).toContain('chest pain');
+  });
+
   for (const [note, starts] of cases) {
     it(`"${note}" reads "${starts}…", the marker after the sentence and pointed at`, () => {
       const checked = check(note, t);

@@ -45,7 +45,7 @@ export const SYMPTOMS: readonly FindingEntry[] = [
   s('fever', 'Constitutional', 'fevers|febrile|pyrexia', /\bfevers?\b|\bfeverish\b/i),
   s('chills', 'Constitutional', 'rigors', /\bchills?\b/i),
   // Sweats said without "night" ("any sweats or clamminess?") are sweating, not night sweats.
-  s('night sweats', 'Constitutional', '', /\bnight sweats?\b|\bsweat(?:s|ing)? (?:at night|in the night|through the night)\b/i),
+  s('night sweats', 'Constitutional', '', /\bnight sweat(?:s|ing)?\b|\bsweat(?:s|ing)? (?:at night|in the night|through the night)\b/i),
   s('fatigue', 'Constitutional', 'tiredness|tired|malaise', /\bfatigue\b|\btired(ness)?\b|\bexhausted\b/i),
   s('weight loss', 'Constitutional', '', /\bweight loss\b|\blos(t|e|ing) (any )?weight\b/i),
   s('weight gain', 'Constitutional', '', /\bweight gain\b|\bgain(ed|ing)? (any )?weight\b/i),
@@ -102,7 +102,7 @@ export const SYMPTOMS: readonly FindingEntry[] = [
   s('confusion', 'Neurological', 'altered mental status'),
   s('tremor', 'Neurological', ''),
   s('itching', 'Skin', 'pruritus'),
-  s('diaphoresis', 'Constitutional', 'sweating', /\b(?<!night )sweats\b|\bsweating\b(?! (?:at|in|through) (?:the )?night)|\bclammy\b|\bclamminess\b/i),
+  s('diaphoresis', 'Constitutional', 'sweating', /\b(?<!night )sweats\b(?! (?:at|in|through) (?:the )?night)|\b(?<!night )sweating\b(?! (?:at|in|through) (?:the )?night)|\bclammy\b|\bclamminess\b/i),
   s('polyuria', 'Genitourinary', 'frequent urination'),
   s('urinary frequency', 'Genitourinary', ''),
   s('urgency', 'Genitourinary', ''),

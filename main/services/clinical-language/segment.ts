@@ -56,7 +56,7 @@ export function segmentSpeech(text: string): string[] {
     const weak = !strong && run >= WEAK_MIN && startsWith(words, k, WEAK);
     if (!strong && !weak) continue;
     // "Right now", "for now", "until now": "now" ends the phrase it belongs to and starts nothing.
-    if (words[k] === 'now' && /^(?:right|for|until|till|by|from|just|even|up|as of)$/.test(words[k - 1]!)) continue;
+    if (words[k] === 'now' && /^(?:right|for|until|till|by|from|just|even|up)$/.test(words[k - 1]!)) continue;
     // A repeated word ("it it", "the the") is a stutter, not a new start.
     if (words[k] === words[k + 1]) continue;
     out.push(tokens.slice(start, k).join(' '));

@@ -122,7 +122,7 @@ const WORD_N: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five
 const FREQUENCIES: { re: RegExp; plain: string | ((n: number) => string); abbreviation: string | ((n: number) => string); perDay?: number | ((n: number) => number) }[] = [
   { re: /\b(?:once (?:a|per) day|once daily|every day|daily|q\.?d\.?|qday)\b|(?<=\b(?:mg|milligrams?|mcg|micrograms?|units?|tablets?|pills?|capsules?)\s)(?:a|per) day\b/i, plain: 'once daily', abbreviation: 'QD', perDay: 1 },
   // "Two puffs in the morning and two puffs at night": a dose each morning and evening is twice daily.
-  { re: /\b(?:twice (?:a|per) day|twice daily|two times (?:a|per) day|b\.?i\.?d\.?|(?:in the |every )?morning and (?:\S+\s+){0,3}?(?:at night|in the evening|every evening|at bedtime|night|evening))(?![a-z])/i, plain: 'twice daily', abbreviation: 'BID', perDay: 2 },
+  { re: /\b(?:twice (?:a|per) day|twice daily|two times (?:a|per) day|b\.?i\.?d\.?|(?:in the |every )?morning and (?:(?:then|again|also)\s+|(?:\d+|one|two|three|four) (?:puffs?|tablets?|tabs?|pills?|capsules?|units?|drops?|sprays?)\s+)?(?:at night|in the evening|every evening|at bedtime|night|evening))(?![a-z])/i, plain: 'twice daily', abbreviation: 'BID', perDay: 2 },
   { re: /\b(?:three times (?:a|per) day|three times daily|t\.?i\.?d\.?)(?![a-z])/i, plain: 'three times daily', abbreviation: 'TID', perDay: 3 },
   { re: /\b(?:four times (?:a|per) day|four times daily|q\.?i\.?d\.?)(?![a-z])/i, plain: 'four times daily', abbreviation: 'QID', perDay: 4 },
   { re: new RegExp(`\\b(?:every ${N} hours?|q\\s?${N}\\s?h(?:rs?|ours?)?)\\b`, 'i'), plain: (n) => `every ${n} hours`, abbreviation: (n) => `Q${n}H`, perDay: (n) => 24 / n },

@@ -98,7 +98,8 @@ export function painSite(text: string): { site: string; laterality?: Laterality;
   const site = [...window.matchAll(new RegExp(SITE_RE.source, 'gi'))].find((m) => {
     const after = window.slice(m.index + m[0].length);
     if (/^(?:back|side)s?$/i.test(m[0]) && /^\s+of\b/i.test(after)) return false;
-    return !(/^back$/i.test(m[0]) && (/^\s+(?:up|down|to|in|into|home|out|on|again|and forth|then|there|here)\b/i.test(after) || /\b(?:get|gets|got|getting|come|comes|came|coming|go|goes|went|going|call|bring|put|sit|lie|lay|be|been|was|it's|went|way)\s+$/i.test(window.slice(0, m.index))));
+    const owned = /\b(?:my|the|his|her|your|their|lower|upper|low|mid|middle)\s+$/i.test(window.slice(0, m.index));
+    return owned || !(/^back$/i.test(m[0]) && (/^\s+(?:up|down|to|in|into|home|out|on|again|and forth|then|there|here)\b/i.test(after) || /\b(?:get|gets|got|getting|come|comes|came|coming|go|goes|went|going|call|bring|put|sit|lie|lay|be|been|was|it's|went|way)\s+$/i.test(window.slice(0, m.index))));
   });
   if (!site) return undefined;
   const start = Math.max(0, hurt.index - 60) + site.index;

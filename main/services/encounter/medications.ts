@@ -139,7 +139,9 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       // only mentioned. A negation about something else said of the drug ("no side effects from the
       // metformin") leaves the drug as it is.
       const between = ctx.negated && ctx.trigger ? s.text.slice(ctx.trigger.end, hit.start) : undefined;
-      if (between !== undefined && between.split(/\s+/).filter(Boolean).length <= 6 && !/\b(?:side effects?|problems?|issues?|trouble|reactions?|allerg\w*|complaints?|changes?|pain|symptoms?)\b/i.test(between) && !STOPPED.test(s.text)) {
+      // Only a denial of being on the drug counts ("put you on", "been on", "prescribed"), never one about taking it ("I haven't missed a dose of my lisinopril").
+      if (between !== undefined && between.split(/\s+/).filter(Boolean).length <= 6 && /\b(?:on|put|prescribed|given|started)\b/i.test(between)
+        && !/\b(?:side effects?|problems?|issues?|trouble|reactions?|allerg\w*|complaints?|changes?|pain|symptoms?|miss\w*|forget\w*|forgot|skip\w*|dose|doses)\b/i.test(between) && !STOPPED.test(s.text) && !MISSED_DOSES.test(s.text)) {
         if (!byDrug.has(hit.value)) byDrug.set(hit.value, { name: capitalise(s.text.slice(hit.start, hit.end)), generic: hit.value, status: 'mentioned', evidence: evidenceOf(s) });
         used.add(s.i);
         continue;

@@ -47,7 +47,7 @@ function carriesOrder(text: string, drugs: Drugs): boolean {
   return clausesOf(text).some((c) => planItemsIn(c, drugs).some((i) => i.kind !== 'education' && i.kind !== 'follow-up'));
 }
 
-const ORDER_OF_IT = /^\W*(?:so\s+|and\s+)?(?:we(?:'ll| will| can)|i(?:'ll| will| can)|let's|let me)?\s*(?:go ahead and\s+)?(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)\b/i;
+const ORDER_OF_IT = /^\W*(?:so\s+|and\s+)?(?:we(?:'ll| will| can)|i(?:'ll| will| can)|let's|let me)?\s*(?:go ahead and\s+)?(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)(?:\s+(?:for you|today|done|scheduled|set up|up|ordered))?\s*(?:[.,;!?]|$)/i;
 
 /** The order in a command to the dictation assistant ("hey dragon, order an echocardiogram"), if it gives one. */
 function dictatedOrder(text: string): string | undefined {

@@ -19,7 +19,7 @@ const tests = createPhraseMatcher(TEST_ENTRIES);
 const specialties = createPhraseMatcher(SPECIALTY_ENTRIES);
 
 const ORDER_VERB = /\b(?:order|get|obtain|check|schedule|do|repeat|draw|send|run|set (?:you )?up|recommend|want|need|have)\b/i;
-const ORDER_AFTER = /^[^.;?]{0,50}?\b(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)\b/i;
+const ORDER_AFTER = /^(?![^.;?]{0,50}?\b(?:wait|until|next year|results?)\b)[^.;?]{0,50}?\b(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)(?:\s+(?:for you|today|done|scheduled|set up|up|ordered))?\s*(?:[.,;!?]|$)/i;
 const REFER = /\b(?:refer|referral|send (?:you|him|her) (?:to|over)|see (?:a|an|the) |consult|set (?:you|him|her) up with)\b/i;
 const PROCEDURES: [RegExp, string][] = [
   [/\bepidural\b/i, 'epidural steroid injection'], [/\b(?:steroid |cortisone )?injection\b|\binject\b/i, 'injection'], [/\baspirat\w*|\bdrain (?:the|that)\b/i, 'aspiration'], [/\bsurgery\b|\bsurgical\b|\boperat(?:e|ion)\b/i, 'surgery'],
@@ -102,7 +102,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     return out;
   }
   // "If they start rising, I want you to contact me" says the same with the condition first.
-  const first = /^\W*if\s+(.{5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just )?(?:call|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.,;]*[.!?]?$/i.exec(t);
+  const first = /^\W*if\s+(.{5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just )?(?:call|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))[^.,;]*[.!?]?$/i.exec(t);
   const precaution = first ?? /\b(?:call (?:us|me|the office|the clinic)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
   if (precaution) {
     const when = agree(precaution[1]!.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'there are').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, ''));

@@ -129,7 +129,7 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
       continue;
     }
     // "Do you think that could be causing my chest pain?": the patient's question about themself states nothing.
-    if (s.question && /\b(?:i|i'm|i've|me|my)\b/i.test(s.text)) continue;
+    if (s.question && /\b(?:i|i'm|i've|me|my)\b/i.test(s.text) && /\b(?:caus\w*|because|related|due to|from (?:the|my)|mean|worr\w*|could (?:it|that|this) be)\b/i.test(s.text)) continue;
     for (const h of hits) {
       // "I'm trying to lose weight" is a goal, not a symptom.
       if (h.term === 'weight loss' && /\b(?:trying to|want(?:ed)? to|need to|going to|hoping to|been able to|goal)\b[^.]{0,15}\blos/i.test(s.text)) continue;

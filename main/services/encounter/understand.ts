@@ -43,16 +43,17 @@ function adherence(said: Said[], used: Set<number>): { text: string; section: 'h
   for (const s of said) {
     if (s.speaker !== 'clinician' || !s.question || s.reply === undefined || !/\b(?:taking|take) (?:your|all your|all of your|the|those|these) (?:medications|medicines|meds|pills)\b/i.test(s.text)) continue;
     const reply = said[s.reply]!;
-    used.add(s.i).add(reply.i);
     // "I take them most times but sometimes I miss a dose or two": admitted missed doses are the answer,
     // and they stand against any later "yes" (the patient does not become adherent by being asked again).
     const answer = said.filter((r) => r.turn === reply.turn && r.i >= reply.i);
     if (reply.speaker === 'patient' && answer.some((r) => MISSED_DOSES.test(r.text))) {
+      used.add(s.i).add(reply.i);
       missed ??= { s, reply };
       continue;
     }
     const polarity = answerPolarity(reply.spoken);
     if (!polarity) continue;
+    used.add(s.i).add(reply.i);
     out.push({ text: polarity === 'positive' ? 'Reports taking medications as prescribed.' : 'Reports not taking medications as prescribed.', section: 'hpi', weight: 4, evidence: evidenceOf(s, reply) });
   }
   if (missed) return [{ text: 'Reports sometimes missing doses of medications.', section: 'hpi', weight: 4, evidence: evidenceOf(missed.s, missed.reply) }];

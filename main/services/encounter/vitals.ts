@@ -47,7 +47,8 @@ export function readVitals(said: Said[]): { vitals: Vital[]; used: Set<number> }
     if ((s.talk && s.talk !== 'narration') || s.unclearNumber || (s.question && s.speaker === 'clinician')) continue;
     for (const [kind, re] of VITALS) {
       const m = re.exec(s.text);
-      if (!m) continue;
+      // "I'll check your pulse for 30 seconds": a count of time, not a reading.
+      if (!m || /^\s*(?:seconds?|minutes?|secs?|mins?)\b/i.test(s.text.slice(m.index + m[0].length))) continue;
       let value = m[1]!;
       if (kind === 'oxygenSaturation') value = `${value}%`;
       const source = sourceOf(s, said[s.i - 1]);

@@ -75,7 +75,7 @@ interface Edit { start: number; end: number; insert: string; issue?: FidelityIss
  */
 function listItemEdits(text: string, issue: FidelityIssue): Edit[] | undefined {
   if (issue.action !== 'removed' || /\d/.test(text.slice(issue.start, issue.end))) return undefined;
-  const sentenceStart = Math.max(text.lastIndexOf('\n', issue.start - 1), ...['. ', '! ', '? '].map((p) => text.lastIndexOf(p, issue.start - 1) + 1)) + 1;
+  const sentenceStart = Math.max(0, text.lastIndexOf('\n', issue.start - 1) + 1, ...['. ', '! ', '? '].map((p) => { const at = text.lastIndexOf(p, issue.start - 1); return at < 0 ? 0 : at + 2; }));
   const endMatch = /[.!?](?=\s|$)|\n/.exec(text.slice(issue.end));
   const sentenceEnd = endMatch ? issue.end + endMatch.index + (endMatch[0] === '\n' ? 0 : 1) : text.length;
   const before = text.slice(sentenceStart, issue.start);
@@ -94,7 +94,9 @@ function listItemEdits(text: string, issue: FidelityIssue): Edit[] | undefined {
   }
   // "Denies [Y], A and B" / "Denies [Y] and A": the item goes with the separator after it.
   const next = /^(?:,\s*|\s+(?:and|or)\s+)/.exec(after);
-  if (next && /(?:^|\b(?:denies|reports|endorses|no|with|of)|:)\s*$/i.test(before)) return [{ start: issue.start, end: issue.end + next[0].length, insert: '' }, marker];
+  // Only inside a list: after a comma another joiner must follow ("No fever, cough productive of sputum" is two statements).
+  const listGoesOn = next && (/\b(?:and|or)\b/i.test(next[0]) || /,|\b(?:and|or)\b/i.test(after.slice(next[0].length)));
+  if (next && listGoesOn && /(?:^|\b(?:denies|reports|endorses|no|with|of)|:)\s*$/i.test(before)) return [{ start: issue.start, end: issue.end + next[0].length, insert: '' }, marker];
   return undefined;
 }
 
