@@ -199,3 +199,22 @@ describe('what these rules must not read (a reviewer\'s counter-examples)', () =
     expect(items('the mammogram can wait until we get those results')).toEqual([]);
   });
 });
+
+describe('what the unseen train split showed these rules breaking (now tests)', () => {
+  it('opens a problem said right after "right now" in unpunctuated speech', async () => {
+    const { segmentSpeech } = await import('../../main/services/clinical-language/segment.js');
+    const parts = segmentSpeech("so i think this is all muscular pain right now for your back pain i'm going to put you on some flexeril which is a muscle relaxer");
+    expect(parts.some((p) => p.startsWith('for your back pain'))).toBe(true);
+    expect(parts.some((p) => /right now$/.test(p))).toBe(true);
+  });
+
+  it('keeps a drug the doctor says the patient is on as current when the plan orders it again', () => {
+    const transcript = "[doctor] it looks like we've had you on prozac 20 milligrams a day .\n[doctor] okay let me examine you . your lungs are clear .\n[doctor] for your depression , we'll increase your prozac from 20 milligrams to 40 milligrams .\n[doctor] hey , dragon , order prozac , 40 milligrams , once a day .";
+    expect(meds(transcript)['prozac']?.status).toBe('current');
+  });
+
+  it('reads no problem from "... since he follows / you for your blood pressure", and no return precaution about cost', () => {
+    expect(understandEncounter({ transcript: '[doctor] i would recommend calling your primary care since he follows .\n[doctor] you for your blood pressure and cholesterol .' }).problems.map((p) => p.name)).not.toContain('blood pressure and cholesterol');
+    expect(planItemsIn("if it's too expensive, just let me know", drugMatcher([]))).toEqual([]);
+  });
+});

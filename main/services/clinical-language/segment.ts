@@ -52,7 +52,9 @@ export function segmentSpeech(text: string): string[] {
   for (let k = 1; k < tokens.length; k++) {
     const run = k - start;
     if (NO_END.has(words[k - 1]!)) continue;
-    const strong = run >= STRONG_MIN && startsWith(words, k, STRONG);
+    // "... muscular pain right now for your back pain I'm going to ...": after a phrase "now" ended, a topic lead starts the next statement.
+    const afterNow = words[k - 1] === 'now' && /^(?:right|for|until|till|just)$/.test(words[k - 2] ?? '') && /^(?:for|regarding|as|in|with) (?:your|the|his|her) /.test(words.slice(k, k + 2).join(' ') + ' ');
+    const strong = (run >= STRONG_MIN && startsWith(words, k, STRONG)) || (run >= STRONG_MIN && afterNow);
     const weak = !strong && run >= WEAK_MIN && startsWith(words, k, WEAK);
     if (!strong && !weak) continue;
     // "Right now", "for now", "until now": "now" ends the phrase it belongs to and starts nothing.

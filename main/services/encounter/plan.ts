@@ -104,7 +104,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   // "If they start rising, I want you to contact me" says the same with the condition first.
   const first = /^\W*if\s+(.{5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just )?(?:call|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))[^.,;]*[.!?]?$/i.exec(t);
   const precaution = first ?? /\b(?:call (?:us|me|the office|the clinic)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
-  if (precaution) {
+  // "If it's too expensive, let me know" is about the prescription, not a return precaution.
+  if (precaution && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution[1]!)) {
     const when = agree(precaution[1]!.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'there are').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, ''));
     if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: call if ${when}`, evidence: [] }];
   }

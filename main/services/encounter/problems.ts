@@ -100,7 +100,7 @@ function judged(sentence: string, name: string, at: number): Pick<ProblemMention
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
   // "In t-, for your second problem": a false start's remnant before the topic cue is no part of it.
-  const t = stripTalk(sentence).replace(/^[a-z]{1,3},?\s+(?=(?:for|regarding|in terms of|as far as|as for)\s+(?:your|the|his|her)\s)/i, '');
+  const t = stripTalk(sentence).replace(/^(?!(?:you|he|she|we|it|me|him|her|us|they)\b)[a-z]{1,3},?\s+(?=(?:for|regarding|in terms of|as far as|as for)\s+(?:your|the|his|her)\s)/i, '');
   // "Actually, it's not a sprain, it's a fracture": the second name is the diagnosis, the first withdrawn.
   const fix = CORRECTION.exec(t);
   if (fix && isProblemName(fix[2]!) && isProblemName(fix[1]!)) {

@@ -128,12 +128,16 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
  * that it would be two puffs twice a day"), is a new prescription, not one the patient takes: it is
  * written in the plan and kept off the current list.
  */
-function newNotCurrent(medications: Medication[], items: readonly PlanItem[]): void {
+function newNotCurrent(medications: Medication[], items: readonly PlanItem[], said: readonly Said[]): void {
   const started = new Set(items.filter((i) => i.kind === 'medication' && i.action === 'start' && !i.condition).map((i) => i.medication?.generic ?? i.medication?.name.toLowerCase()));
+  // "We've had you on Prozac 20 mg a day": said as taken, it stays current whatever the plan does with it.
+  const takenAt = new Set(said.filter((s) => TAKEN.test(s.text)).map((s) => s.start));
   for (const m of medications) {
-    if (m.status === 'current' && started.has(m.generic ?? m.name.toLowerCase()) && !m.from && m.evidence.every((e) => e.speaker === 'clinician')) m.status = 'mentioned';
+    if (m.status !== 'current' || !started.has(m.generic ?? m.name.toLowerCase()) || m.from || m.evidence.some((e) => e.speaker !== 'clinician' || takenAt.has(e.start))) continue;
+    m.status = 'mentioned';
   }
 }
+const TAKEN = /\b(?:had you on|have you on|got you on|you(?:'re| are) (?:on|taking|still taking|using)|you(?:'ve| have) been (?:on|taking|using)|you take|you use)\b/i;
 
 /** Read an encounter into facts. */
 export function understandEncounter(input: EncounterInput): EncounterFacts {
@@ -162,7 +166,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const follow = general.filter((i) => i.kind === 'follow-up');
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
-  newNotCurrent(medications.medications, [...problems.flatMap((p) => p.plan), ...plan]);
+  newNotCurrent(medications.medications, [...problems.flatMap((p) => p.plan), ...plan], said);
   const facts: EncounterFacts = {
     sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
