@@ -218,3 +218,17 @@ describe('what the unseen train split showed these rules breaking (now tests)', 
     expect(planItemsIn("if it's too expensive, just let me know", drugMatcher([]))).toEqual([]);
   });
 });
+
+describe('a stop is said of the drug, not of which drug is meant', () => {
+  it('keeps a drug current when "the X that you\'re not taking" names it before asking how often it is used', () => {
+    const transcript = "[doctor] you're on advair 250/50 , one puff twice a day .\n[patient] yes , but lately i use it less and less . some days i feel i don't need it .\n[doctor] so that's the advair that you're not taking . how many days a week do you use it ?\n[patient] about three days .";
+    expect(meds(transcript)['advair']?.status).toBe('current');
+    expect(soap(transcript)).not.toMatch(/stopped taking advair/i);
+  });
+
+  it('still reads a stop when the relative clause says "anymore" or the patient says it stopped', () => {
+    expect(meds("[doctor] is that the lisinopril that you're not taking anymore ?\n[patient] right .")['lisinopril']?.status).toBe('stopped');
+    expect(meds("[doctor] and that's the lisinopril that you're not taking ?\n[patient] yes , i stopped it in may .")['lisinopril']?.status).toBe('stopped');
+    expect(meds("[patient] i'm not taking the metformin , it upset my stomach .")['metformin']?.status).toBe('stopped');
+  });
+});

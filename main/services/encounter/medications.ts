@@ -47,6 +47,8 @@ const TAKES_BEFORE = /\b(?:take|takes|taking|on|using|use|uses|prescribed|refill
 const TAKES_AFTER = /^\W*(?:\w+\s+){0,3}?(?:daily|every|twice|once|a day|at night|at bedtime|as needed|in the morning|regularly|for (?:my|your|his|her))\b/i;
 // "I took some Tylenol, I took some ibuprofen": what the patient tried for this complaint.
 const TRIED = /\b(?:i|he|she|you)(?:'ve| have| has)?\s+(?:tried|took|used|been using|been taking)\s+(?:[\w,'-]+\s+){0,3}$/i;
+// "The Wixela that you're not taking", "the inhaler you aren't taking every day": a relative clause on the drug.
+const NAMES_WHICH = /^\s*(?:that|which)?\s*(?:you(?:'re| are)|she(?:'s| is)|he(?:'s| is)|i(?:'m| am)|we(?:'re| are))\s*(?:not|n't)\s+taking\b(?!\s+(?:it\s+)?(?:anymore|any more|at all))/i;
 // "They stopped that", "I ran out of it": a stop said of the drug named just before.
 const STOPPED_IT = /\b(?:stopped|discontinued|took (?:me|him|her|you) off|not taking (?:it|that|them)|no longer tak\w+|quit|came off|ran out)\b/i;
 
@@ -168,7 +170,10 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
         used.add(s.i);
         continue;
       }
-      const stopped = STOPPED.test(talk) || denied;
+      // "That is the Wixela that you're not taking. How many days a week do you use it?": a present "not taking"
+      // in a clause that names which drug is meant describes how it is used, not a stop.
+      const naming = NAMES_WHICH.test(s.text.slice(hit.end)) && !STOPPED.test(s.text.slice(0, hit.start)) && !STOPPED.test(reply?.speaker === 'patient' ? reply.text : '');
+      const stopped = (STOPPED.test(talk) && !naming) || denied;
       const adherence = adherenceSaid(s, reply, stopped);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
       // Only what the patient takes is a current medication; a drug named in passing is "mentioned".

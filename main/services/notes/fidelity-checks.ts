@@ -173,8 +173,9 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
       // A denial the transcript does not make is taken out, not only marked: "denies urinary symptoms"
       // of a patient who is incontinent was signed-ready text with a marker beside it.
-      if (f.polarity === 'negated' && !said) issues.push({ ...span, action: 'removed', reason: `${f.term} not discussed in the transcript` });
-      else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, action: 'removed', reason: `the transcript reports ${f.term}` });
+      // The reason names what went ("the denial of headache"), so the denials left beside the marker read as kept.
+      if (f.polarity === 'negated' && !said) issues.push({ ...span, action: 'removed', reason: `the denial of ${f.term} (not discussed in the transcript)` });
+      else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, action: 'removed', reason: `the denial of ${f.term} (the transcript reports ${f.term})` });
       else if (f.polarity === 'affirmed' && said && said.negated > 0 && said.affirmed === 0) issues.push({ ...span, reason: `the transcript says no ${f.term}` });
     }
     // What needs the encounter understood: sides, where vitals were taken, orders (diagnoses are read first, above).
