@@ -1,7 +1,7 @@
 import type { ApiClient } from './api/client.js';
 import type { StreamMessage } from './api/types.js';
 import type { Capture, CaptureOptions } from './audio/capture.js';
-import { bytesToBase64, toLinear16 } from './audio/pcm.js';
+import { createChunkSender } from './audio/pcm.js';
 import type { StreamClient, StreamClientDeps, StreamState } from './audio/stream-client.js';
 import type { BarEvent } from '../shared/dictation-bar-bridge.js';
 
@@ -22,8 +22,6 @@ export interface BarSession {
   stop(): Promise<void>;
 }
 
-/** 100 ms of 16 kHz audio per stream message, as the main window sends. */
-const CHUNK = 1600;
 /**
  * How long a stop waits for a connection still being made: it ends as soon as the socket opens or
  * fails, so this only bounds a connection that hangs. At 5 s, a busy computer (two test suites on two
@@ -39,26 +37,12 @@ const CONNECT_GRACE_MS = 30_000;
 export function createBarSession(deps: BarSessionDeps): BarSession {
   let capture: Capture | undefined;
   let stream: StreamClient | undefined;
-  let pending: Float32Array[] = [];
-  let pendingSamples = 0;
   let running = false;
   let starting: Promise<void> | undefined;
   let streamState: StreamState = 'closed';
   let onStreamState: (() => void) | undefined;
-
-  const send = (force: boolean): void => {
-    if (pendingSamples === 0 || (!force && pendingSamples < CHUNK)) return;
-    const joined = new Float32Array(pendingSamples);
-    let at = 0;
-    for (const p of pending) {
-      joined.set(p, at);
-      at += p.length;
-    }
-    pending = [];
-    pendingSamples = 0;
-    const bytes = toLinear16(joined);
-    stream?.sendAudio(bytes, bytesToBase64(bytes));
-  };
+  // In the same 100 ms messages as the main window sends.
+  const chunks = createChunkSender((bytes, base64) => stream?.sendAudio(bytes, base64));
 
   const connectedOrTimeout = (ms: number): Promise<void> =>
     new Promise<void>((resolve) => {
@@ -100,11 +84,7 @@ export function createBarSession(deps: BarSessionDeps): BarSession {
     });
     try {
       capture = await deps.startCapture({
-        onAudio: (samples) => {
-          pending.push(samples);
-          pendingSamples += samples.length;
-          send(false);
-        },
+        onAudio: (samples) => chunks.push(samples),
         onLevel: () => undefined,
       });
     } catch (err) {
@@ -136,7 +116,7 @@ export function createBarSession(deps: BarSessionDeps): BarSession {
       const c = capture;
       capture = undefined;
       await c?.stop().catch(() => undefined);
-      send(true);
+      chunks.flush();
       // Audio spoken before the socket connected is queued in the stream client; give the connection
       // a moment so those words are recognised rather than dropped by an early stop.
       if (streamState === 'connecting' || streamState === 'reconnecting') await connectedOrTimeout(CONNECT_GRACE_MS);

@@ -6,9 +6,9 @@
 import { JSON_OPTION, type CliCommand, type CommandInput } from './command.js';
 import { fail } from './session.js';
 
-/** Refuses a command that works on the SQLite data folder when the data is in PostgreSQL. */
-function onlySqlite(input: CommandInput, what: string): void {
-  if (input.session.config().databaseUrl) fail(`${what} works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) use the database's own tools (docs/deploy.md)`);
+/** Refuses a command that works on the SQLite data folder when the data is in PostgreSQL, saying what to do there instead. */
+function onlySqlite(input: CommandInput, what: string, instead = "use the database's own tools"): void {
+  if (input.session.config().databaseUrl) fail(`${what} works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) ${instead} (docs/deploy.md)`);
 }
 
 export const DATA_COMMANDS: readonly CliCommand[] = [
@@ -70,8 +70,8 @@ export const DATA_COMMANDS: readonly CliCommand[] = [
       JSON_OPTION,
     ],
     async run(input) {
+      onlySqlite(input, 'clindoc restore', 'restore with pg_restore');
       const config = input.session.config();
-      if (config.databaseUrl) fail('clindoc restore works on the SQLite data folder; on PostgreSQL (CLINDOC_DATABASE_URL) restore with pg_restore (docs/deploy.md)');
       const file = input.arg(0);
       const { BackupError, restoreBackup, restoreMasterKey } = await import('../store/backup-restore.js');
       const dataDir = input.text('dataDir') ?? config.dataDir;

@@ -1,8 +1,9 @@
 /**
  * Browser-side helpers for microphone audio: the `linear16` encoding the streaming socket takes,
- * base64 without Node's Buffer, and the level meter. Resampling itself is shared with the local
- * API (shared/audio/resampler.ts).
+ * base64 without Node's Buffer, the stream messages it is sent in, and the level meter. Resampling
+ * itself is shared with the local API (shared/audio/resampler.ts).
  */
+import { joinSamples } from '../../shared/audio/join-samples.js';
 
 /** Float samples (-1..1) to 16-bit little-endian signed PCM (`linear16`). */
 export function toLinear16(samples: Float32Array): Uint8Array {
@@ -21,6 +22,48 @@ export function bytesToBase64(bytes: Uint8Array): string {
   const chunk = 0x8000;
   for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
   return btoa(binary);
+}
+
+/** 100 ms of 16 kHz audio: the least one stream message carries while the microphone is open. */
+const STREAM_CHUNK = 1600;
+
+/** Microphone samples on their way to the streaming socket, gathered into stream messages. */
+export interface ChunkSender {
+  /** Adds samples; once a chunk's worth waits, sends all that waits as one message. */
+  push(samples: Float32Array): void;
+  /** Sends whatever waits, however little (the microphone closed). */
+  flush(): void;
+  /** Drops whatever waits (a new recording starts). */
+  clear(): void;
+}
+
+/**
+ * The dictation page and the dictation bar both stream this way: samples gathered until a chunk
+ * (`STREAM_CHUNK`) waits, then sent as `linear16` with its base64 (the socket's JSON form).
+ */
+export function createChunkSender(send: (bytes: Uint8Array, base64: string) => void): ChunkSender {
+  let parts: Float32Array[] = [];
+  let waiting = 0;
+  const sendAll = (): void => {
+    const bytes = toLinear16(joinSamples(new Float32Array(waiting), parts));
+    parts = [];
+    waiting = 0;
+    send(bytes, bytesToBase64(bytes));
+  };
+  return {
+    push(samples) {
+      parts.push(samples);
+      waiting += samples.length;
+      if (waiting >= STREAM_CHUNK) sendAll();
+    },
+    flush() {
+      if (waiting > 0) sendAll();
+    },
+    clear() {
+      parts = [];
+      waiting = 0;
+    },
+  };
 }
 
 /** Microphone level for the meter: RMS mapped from -60..0 dBFS onto 0..1. */

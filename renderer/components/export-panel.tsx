@@ -3,7 +3,7 @@ import { attestedMarkdown, attestedPdfMarkdown, attestedPlainText, pdfFrame, typ
 import { buildNoteBundle } from '../../shared/export/fhir-bundle.js';
 import { saveFile } from '../save-file.js';
 import { useStore } from 'zustand';
-import { useNotes, usePrefs, useStores } from '../state/stores.js';
+import { useFields, usePrefs, useStores } from '../state/stores.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
 
 const stamp = (): string => new Date().toISOString().slice(0, 10);
@@ -14,17 +14,11 @@ const stamp = (): string => new Date().toISOString().slice(0, 10);
  * PRELIMINARY or the electronic signature, addenda each signed, accepted codes, local times.
  */
 export function ExportPanel() {
-  const { bridge, visits } = useStores();
+  const { bridge, visits, notes } = useStores();
   // Codes the physician accepted travel with the note: Conditions in FHIR, a Codes block in text.
   const codes = useStore(visits, (v) => v.codes);
-  const markdown = useNotes((s) => s.markdown);
-  const noteId = useNotes((s) => s.noteId);
-  const language = useNotes((s) => s.language);
-  const patientName = useNotes((s) => s.patientName);
-  const dateOfBirth = useNotes((s) => s.dateOfBirth);
-  const date = useNotes((s) => s.date);
-  const signature = useNotes((s) => s.signature);
-  const addenda = useNotes((s) => s.addenda);
+  const { markdown, noteId, language, patientName, dateOfBirth, date, signature, addenda } =
+    useFields(notes, 'markdown', 'noteId', 'language', 'patientName', 'dateOfBirth', 'date', 'signature', 'addenda');
   const signerName = usePrefs((p) => p.signerName);
   // What leaves the app is the document: the note, its status or signature, addenda, codes.
   const attested: AttestedNote = {

@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react';
 import type { AdaptationState } from '../../shared/api/voice-adaptation.js';
-import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
+import { useConnection, useDictation, useFields, useStores } from '../state/stores.js';
 import { localTime } from '../../shared/export/local-time.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { ErrorMessage, StatusMessage } from './messages.js';
@@ -45,13 +45,7 @@ export function VoiceEnrollment() {
   const { voice } = useStores();
   const ready = useConnection((s) => s.status === 'ready');
   const dictating = useDictation((s) => s.status !== 'idle');
-  const a = useVoice((s) => s.adaptation);
-  const current = useVoice((s) => s.current);
-  const recording = useVoice((s) => s.recording);
-  const level = useVoice((s) => s.level);
-  const busy = useVoice((s) => s.busy);
-  const said = useVoice((s) => s.said);
-  const error = useVoice((s) => s.error);
+  const { adaptation: a, current, recording, level, busy, said, error } = useFields(voice, 'adaptation', 'current', 'recording', 'level', 'busy', 'said', 'error');
   const id = useId();
   useEffect(() => {
     if (ready) void voice.getState().load();

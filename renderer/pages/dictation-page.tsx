@@ -4,9 +4,10 @@ import { ErrorMessage } from '../components/messages.js';
 import { VoiceCommandHelp } from '../components/voice-command-help.js';
 import { RecogniserLine } from '../components/recogniser-line.js';
 import { docText } from '../state/dictation-doc.js';
-import { useConnection, useDictation, useStores, useVoice } from '../state/stores.js';
+import { useConnection, useDictation, useFields, useStores, useVoice } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
 import { useFocusOnArrival } from '../components/focus-on-arrival.js';
+import { Page } from '../components/page.js';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Not listening',
@@ -22,17 +23,10 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   const ready = useConnection((s) => s.status === 'ready');
   // While the API is down the app's banner says so; "connect in Settings" would send the physician the wrong way.
   const offline = useConnection((s) => s.status === 'offline');
-  const status = useDictation((s) => s.status);
+  const { status, insertion, errors, level, microphones, deviceId, formatting, language, lastLatencyMs: latency } =
+    useFields(dictation, 'status', 'insertion', 'errors', 'level', 'microphones', 'deviceId', 'formatting', 'language', 'lastLatencyMs');
   const text = useDictation((s) => docText(s.doc));
-  const insertion = useDictation((s) => s.insertion);
-  const errors = useDictation((s) => s.errors);
-  const level = useDictation((s) => s.level);
-  const microphones = useDictation((s) => s.microphones);
-  const deviceId = useDictation((s) => s.deviceId);
-  const formatting = useDictation((s) => s.formatting);
-  const language = useDictation((s) => s.language);
   const macroCount = useDictation((s) => s.macros.length);
-  const latency = useDictation((s) => s.lastLatencyMs);
   // An enrollment sentence being read has the microphone (Learn my voice, on the recogniser line).
   const enrolling = useVoice((s) => s.recording !== undefined);
   const [copied, setCopied] = useState(false);
@@ -50,8 +44,7 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
   }, [dictation, ready]);
 
   return (
-    <section className="page" aria-labelledby="dictation-title">
-      <h2 id="dictation-title">Dictation</h2>
+    <Page id="dictation" title="Dictation">
       <div className="toolbar">
         <button
           type="button"
@@ -129,6 +122,6 @@ export function DictationPage({ onUseAsTranscript }: { onUseAsTranscript(): void
         )}
         {latency !== undefined && <span className="hint" data-testid="final-latency" data-ms={Math.round(latency)}>Last final text {Math.round(latency)} ms after speech</span>}
       </div>
-    </section>
+    </Page>
   );
 }

@@ -5,6 +5,7 @@ import { saveFile } from '../save-file.js';
 import { importMacros, macroFile, parseMacroFile } from '../state/macro-io.js';
 import { useConnection, useDictation, useStores } from '../state/stores.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
+import { Page } from '../components/page.js';
 
 const EMPTY = { id: '', examples: '', expansion: '', commanded: false };
 
@@ -48,8 +49,7 @@ export function MacrosPage() {
     }
   };
   return (
-    <section className="page" aria-labelledby="macros-title">
-      <h2 id="macros-title">Macros</h2>
+    <Page id="macros" title="Macros">
       <p className="hint">
         Say a spoken form while dictating and it is replaced by the expansion, marked so you can undo it. A spoken form said in a
         negation (“not a normal exam”) or followed by an exception (“normal exam except for …”) is left as you said it.
@@ -117,6 +117,6 @@ export function MacrosPage() {
           </tbody>
         </table>
       )}
-    </section>
+    </Page>
   );
 }

@@ -18,6 +18,7 @@ import { useConnection, useNotes, useStores } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
 import { NoteSectionsEditor } from '../components/note-sections-editor.js';
 import { SaidNotInNote } from '../components/said-not-in-note.js';
+import { Page } from '../components/page.js';
 
 const STATUS_TEXT: Record<string, string> = {
   submitting: 'Sending the transcript…',
@@ -47,8 +48,7 @@ export function NotesPage() {
   useFocusOnArrival(s.status, noteView, (before, now) => now === 'STATUS_DONE' && before !== 'idle');
 
   return (
-    <section className="page notes" aria-labelledby="notes-title">
-      <h2 id="notes-title">Note</h2>
+    <Page id="notes" title="Note" className="notes">
       <div className="columns">
         <form
           className="inputs"
@@ -206,6 +206,6 @@ export function NotesPage() {
           )}
         </div>
       </div>
-    </section>
+    </Page>
   );
 }

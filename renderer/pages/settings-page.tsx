@@ -13,6 +13,7 @@ import { parseCredentialLines, pasteCredentials } from '../api/connection.js';
 import { useConnection, usePrefs, useStores } from '../state/stores.js';
 import { LanguageOptions } from '../components/language-options.js';
 import { useSignOut } from '../components/use-sign-out.js';
+import { Page } from '../components/page.js';
 
 function ConnectionForm() {
   const { connection } = useStores();
@@ -58,8 +59,7 @@ export function SettingsPage() {
   const base = state.connection?.baseUrl || window.location.origin;
   const port = new URL(base).port;
   return (
-    <section className="page settings" aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
+    <Page id="settings" title="Settings" className="settings">
       <section aria-labelledby="conn-title">
         <h3 id="conn-title">{clinic ? 'Connection' : 'Local API'}</h3>
         {state.status === 'checking' && <StatusMessage>Checking the credentials…</StatusMessage>}
@@ -139,6 +139,6 @@ export function SettingsPage() {
         )}
         <WebhooksPanel />
       </details>
-    </section>
+    </Page>
   );
 }

@@ -10,6 +10,7 @@ import { createTemplatePreview, SAMPLE_TRANSCRIPT } from '../state/template-prev
 import { validateTemplate } from '../state/template-validate.js';
 import './templates-page.css';
 import { ConfirmDelete } from '../components/confirm-delete.js';
+import { Page } from '../components/page.js';
 
 const PREVIEW_STATUS: Record<string, string> = {
   idle: '',
@@ -77,8 +78,7 @@ export function TemplatesPage() {
   };
   const drag = { from: dragFrom, setFrom: setDragFrom };
   return (
-    <section className="page" aria-labelledby="templates-title">
-      <h2 id="templates-title">Note templates</h2>
+    <Page id="templates" title="Note templates">
       <div className="templates-layout">
         <div>
           <div className="toolbar">
@@ -157,6 +157,6 @@ export function TemplatesPage() {
           </aside>
         )}
       </div>
-    </section>
+    </Page>
   );
 }

@@ -3,6 +3,7 @@ import type { VisitSummary } from '../../shared/api/visits.js';
 import { EmptyState, ErrorMessage, StatusMessage } from '../components/messages.js';
 import { showDay } from '../components/visit-header.js';
 import { useConnection, useStores, useVisits } from '../state/stores.js';
+import { Page } from '../components/page.js';
 
 const sameDay = (a: Date, b: Date): boolean => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 const time = (ms: number): string => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -105,8 +106,7 @@ export function VisitsPage({ onOpened }: { onOpened(): void }) {
     );
   };
   return (
-    <section className="page" aria-labelledby="visits-title">
-      <h2 id="visits-title">Visits</h2>
+    <Page id="visits" title="Visits">
       <div className="toolbar">
         <button type="button" className="primary" onClick={() => void visits.getState().startNew().then(onOpened)}>New visit</button>
         <span className="hint">Everything you dictate or type is saved into the open visit as you go.</span>
@@ -146,6 +146,6 @@ export function VisitsPage({ onOpened }: { onOpened(): void }) {
           {nextCursor && <button type="button" onClick={() => void visits.getState().more()} disabled={listing === 'loading'}>Show more visits</button>}
         </>
       )}
-    </section>
+    </Page>
   );
 }

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.js';
 import type { MacroDefinition, StreamMessage } from '../api/types.js';
 import type { Capture, CaptureOptions, Microphone } from '../audio/capture.js';
-import { bytesToBase64, toLinear16 } from '../audio/pcm.js';
+import { createChunkSender } from '../audio/pcm.js';
 import type { StreamClient, StreamClientDeps, StreamState } from '../audio/stream-client.js';
 import { parseUtterance } from '../../shared/dictation/voice-commands.js';
 import * as docs from './dictation-doc.js';
@@ -67,9 +67,6 @@ export interface DictationDeps {
   now(): number;
 }
 
-/** Samples per message: 100 ms at 16 kHz. */
-const CHUNK = 1600;
-
 /**
  * Live dictation: microphone -> 16 kHz linear16 -> streaming socket -> partial and final text,
  * with the user's macros expanded (POST /v1/macros/detect) as each final arrives.
@@ -79,8 +76,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
   const nextId = (): number => ++ids;
   let capture: Capture | undefined;
   let stream: StreamClient | undefined;
-  let buffer: Float32Array[] = [];
-  let buffered = 0;
+  const chunks = createChunkSender((bytes, base64) => stream?.sendAudio(bytes, base64));
   let captured = 0;
   let originMs = Number.POSITIVE_INFINITY; // wall time of sample 0, best estimate
   let lastSpeechSample = 0;
@@ -117,19 +113,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
     captured += samples.length;
     trackSpeech(samples);
     originMs = Math.min(originMs, deps.now() - (captured / 16_000) * 1000);
-    buffer.push(samples);
-    buffered += samples.length;
-    if (buffered < CHUNK) return;
-    const joined = new Float32Array(buffered);
-    let at = 0;
-    for (const b of buffer) {
-      joined.set(b, at);
-      at += b.length;
-    }
-    buffer = [];
-    buffered = 0;
-    const bytes = toLinear16(joined);
-    stream?.sendAudio(bytes, bytesToBase64(bytes));
+    chunks.push(samples);
   };
 
   const expand = async (utterance: number): Promise<void> => {
@@ -214,8 +198,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
         return;
       }
       set({ status: 'starting', partial: '' });
-      buffer = [];
-      buffered = 0;
+      chunks.clear();
       captured = 0;
       originMs = Number.POSITIVE_INFINITY;
       lastSpeechSample = 0;
@@ -248,18 +231,7 @@ export function createDictationStore(deps: DictationDeps): StoreApi<DictationSta
       const c = capture;
       capture = undefined;
       await c?.stop().catch(() => undefined);
-      if (buffered > 0) {
-        const rest = new Float32Array(buffered);
-        let at = 0;
-        for (const b of buffer) {
-          rest.set(b, at);
-          at += b.length;
-        }
-        const bytes = toLinear16(rest);
-        stream?.sendAudio(bytes, bytesToBase64(bytes));
-        buffer = [];
-        buffered = 0;
-      }
+      chunks.flush();
       await stream?.stop();
       stream = undefined;
       set({ status: 'idle', level: 0, partial: '' });

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient } from '../api/client.js';
-import type { CreateNoteRequest, NoteKind, NoteStatus, TranscriptionRecord } from '../api/types.js';
+import type { CreateNoteRequest, NoteKind, NoteStatus, NoteView, TranscriptionRecord } from '../api/types.js';
 import type { NoteTemplate } from '../../shared/note-template.js';
 import type { NoteLanguage } from '../../shared/languages.js';
 import type { AddendumView, SignatureView } from '../../shared/api/signing.js';
@@ -158,7 +158,7 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       if (mine !== generation) return;
       if (note.status === 'STATUS_DONE') {
         const md = note.payload?.markdown ?? '';
-        const versions = upsertVersion(store.getState().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start });
+        const versions = listedAs(noteId, note);
         const review = (note.payload?.json as { review?: { kind: string; text: string }[] } | undefined)?.review;
         const sourceUnsure = review?.find((r) => r.kind === 'transcript')?.text;
         const unplaced = (note.payload?.json as { unplaced?: NoteState['unplaced'] } | undefined)?.unplaced ?? [];
@@ -172,6 +172,22 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
   };
   // One save at a time, so each PUT carries the version the previous one returned.
   let saving: Promise<boolean> = Promise.resolve(true);
+
+  /** The visit's list of notes with this one as the server now holds it (status, signature). */
+  const listedAs = (noteId: string, note: NoteView): NoteVersion[] =>
+    upsertVersion(store.getState().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start });
+
+  /** Signing or amending: shown as under way until the server answered, its refusal shown as the error. */
+  const signingStep = async (step: 'signing' | 'amending', work: () => Promise<Partial<NoteState>>): Promise<void> => {
+    store.setState({ signing: step, error: undefined });
+    try {
+      store.setState(await work());
+    } catch (err) {
+      store.setState({ error: (err as Error).message });
+    } finally {
+      store.setState({ signing: 'idle' });
+    }
+  };
 
   const store = createStore<NoteState>()((set, get) => ({
     transcript: '',
@@ -332,33 +348,21 @@ export function createNoteStore(deps: NoteDeps): StoreApi<NoteState> {
       if (!client || !noteId) return;
       if (!signer.trim()) return set({ error: 'Type your name to sign the note.' });
       if (!(await get().saveEdits())) return;
-      set({ signing: 'signing', error: undefined });
-      try {
+      await signingStep('signing', async () => {
         const note = await client.signNote(noteId, signer.trim(), get().version!);
-        set({ version: note.version, signature: note.signature, addenda: note.addenda, editing: false, carry: undefined,
-          versions: upsertVersion(get().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start }) });
-      } catch (err) {
-        set({ error: (err as Error).message });
-      } finally {
-        set({ signing: 'idle' });
-      }
+        return { version: note.version, signature: note.signature, addenda: note.addenda, editing: false, carry: undefined, versions: listedAs(noteId, note) };
+      });
     },
     async addAddendum(text, author) {
       const client = deps.client();
       const { noteId } = get();
       if (!client || !noteId) return;
       if (!text.trim() || !author.trim()) return set({ error: 'An addendum needs its text and your name.' });
-      set({ signing: 'amending', error: undefined });
-      try {
+      await signingStep('amending', async () => {
         const addendum = await client.addAddendum(noteId, text, author.trim());
         const note = await client.getNote(noteId);
-        set({ addenda: note.addenda.length ? note.addenda : [...get().addenda, addendum], signature: note.signature, version: note.version,
-          versions: upsertVersion(get().versions, { noteId, status: note.status, signature: note.signature, createdAt: note.timestamp.start }) });
-      } catch (err) {
-        set({ error: (err as Error).message });
-      } finally {
-        set({ signing: 'idle' });
-      }
+        return { addenda: note.addenda.length ? note.addenda : [...get().addenda, addendum], signature: note.signature, version: note.version, versions: listedAs(noteId, note) };
+      });
     },
     async transcribeEncounter(audio, filename) {
       const client = deps.client();

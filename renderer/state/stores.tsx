@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore, type StoreApi } from 'zustand';
+import { useShallow } from 'zustand/shallow';
 import { saidUnreachable } from '../api/client.js';
 import type { ConnectionEnv, DesktopBridge } from '../api/connection.js';
 import { listMicrophones, startCapture } from '../audio/capture.js';
@@ -116,3 +117,16 @@ export const usePrefs = <T,>(pick: (s: PrefsState) => T): T => useStore(useStore
 export const useCodes = <T,>(pick: (s: CodesState) => T): T => useStore(useStores().codes, pick);
 export const useVisits = <T,>(pick: (s: VisitState) => T): T => useStore(useStores().visits, pick);
 export const useVoice = <T,>(pick: (s: VoiceState) => T): T => useStore(useStores().voice, pick);
+
+/**
+ * Several fields of one store at once: `const { markdown, date } = useFields(notes, 'markdown', 'date')`.
+ * The fields are compared one by one (a shallow compare), so the component re-renders when one of
+ * them changes, as it would with one selector per field, and not on every change of the store.
+ */
+export function useFields<S, K extends keyof S>(store: StoreApi<S>, ...keys: K[]): Pick<S, K> {
+  return useStore(store, useShallow((s: S) => {
+    const picked = {} as Pick<S, K>;
+    for (const key of keys) picked[key] = s[key];
+    return picked;
+  }));
+}

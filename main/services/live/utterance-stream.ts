@@ -4,6 +4,7 @@
  * partial words before the final (re-running a model on every chunk would not keep up on two
  * cores); the final arrives once the recogniser has read the utterance.
  */
+import { joinSamples } from '../../../shared/audio/join-samples.js';
 import type { RecognitionOptions, RecognitionResult, SpeechRecognizer, SpeechStream } from '../transcriptions/ports.js';
 
 /** Longest utterance kept (the session cuts utterances well before this; a guard against runaway memory). */
@@ -17,12 +18,7 @@ export function createUtteranceStream(recognizer: Pick<SpeechRecognizer, 'transc
   const limit = MAX_SECONDS * recognizer.sampleRate;
 
   const take = (): Int16Array => {
-    const pcm = new Int16Array(samples);
-    let at = 0;
-    for (const c of chunks) {
-      pcm.set(c, at);
-      at += c.length;
-    }
+    const pcm = joinSamples(new Int16Array(samples), chunks);
     chunks = [];
     samples = 0;
     return pcm;
