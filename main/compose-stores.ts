@@ -13,18 +13,7 @@ import type { EncryptedBlobStore } from './store/blob-store.js';
 import { openBlobStore } from './store/shared-blob-store.js';
 import type { Stores } from './services/stores.js';
 import type { PostgresStores } from './store/pg/index.js';
-import { createAccountStore } from './store/account-store.js';
-import { createNoteStore } from './store/note-store.js';
-import { createDocumentStore } from './store/document-store.js';
-import { createTranscriptionStore } from './store/transcription-store.js';
-import { createJobStore } from './store/job-store.js';
-import { createIdempotencyStore } from './store/idempotency-store.js';
-import { createWebhookStore } from './store/webhook-store.js';
-import { createAuditStore, createRetentionStore } from './store/audit-store.js';
-import { createEngineSettingsStore } from './store/engine-settings-store.js';
-import { createVisitStore } from './store/visit-store.js';
-import { createStorageUsageStore } from './store/storage-usage-store.js';
-import { MODEL_PULL_JOB } from './services/models/model-service.js';
+import { createSqliteStores } from './store/sqlite-stores.js';
 
 /** Every account-data store, from SQLite or from the clinic's PostgreSQL. */
 export type ClindocStores = Omit<Stores, 'audit'> & { audit: AuditStore & { flush?(): void } };
@@ -74,25 +63,12 @@ export async function composeStores(config: ClindocConfig, logger: Logger, keych
     }
     logger.info({ role: config.role }, 'clinic mode: account data in PostgreSQL');
   }
-  const stores: ClindocStores = shared ?? {
-    accounts: createAccountStore(db),
-    notes: createNoteStore(db, cipher),
-    templates: createDocumentStore(db, 'note_templates', cipher),
-    macros: createDocumentStore(db, 'macros', cipher),
-    voiceAdaptation: createDocumentStore(db, 'voice_adaptation', cipher),
-    transcriptions: createTranscriptionStore(db, cipher),
-    // Model downloads run on their own runner (compose-models.ts), beside notes and transcriptions.
-    jobs: createJobStore(db, { except: [MODEL_PULL_JOB] }),
-
-    idempotency: createIdempotencyStore(db, cipher),
-    webhooks: createWebhookStore(db, cipher),
-    // Written in batches (issue 19); a batch that cannot be written is logged by kind and retried.
-    audit: createAuditStore(db, { onError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written') }),
-    retention: createRetentionStore(db),
-    engineSettings: createEngineSettingsStore(db, cipher),
-    visits: createVisitStore(db, cipher),
-    storageUsage: createStorageUsageStore(db, blobs),
-  };
+  const stores: ClindocStores = shared ?? createSqliteStores(db, {
+    cipher,
+    blobs,
+    // Logged by the error's name only: an audit event names accounts and resources.
+    onAuditError: (err) => logger.error({ errName: (err as Error)?.name }, 'audit events could not be written'),
+  });
   // This process owns the SQLite file: Idempotency-Key claims still pending are its last run's.
   if (!shared) await stores.idempotency.abandonClaims?.();
   return { db, protection, blobs, stores, ...(shared ? { shared } : {}) };

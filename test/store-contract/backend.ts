@@ -8,17 +8,9 @@ import { openKeyRing } from '../../main/store/crypto/key-ring.js';
 import { createFieldCipher, type FieldCipher } from '../../main/store/crypto/field-cipher.js';
 import { createFileBlobStore, type EncryptedBlobStore } from '../../main/store/blob-store.js';
 import { openDatabase } from '../../main/store/database.js';
-import { createAccountStore } from '../../main/store/account-store.js';
-import { createNoteStore } from '../../main/store/note-store.js';
-import { createDocumentStore } from '../../main/store/document-store.js';
-import { createTranscriptionStore } from '../../main/store/transcription-store.js';
 import { createJobStore, type JobKinds } from '../../main/store/job-store.js';
-import { createIdempotencyStore } from '../../main/store/idempotency-store.js';
 import { createWebhookStore } from '../../main/store/webhook-store.js';
-import { createAuditStore, createRetentionStore } from '../../main/store/audit-store.js';
-import { createEngineSettingsStore } from '../../main/store/engine-settings-store.js';
-import { createVisitStore } from '../../main/store/visit-store.js';
-import { createStorageUsageStore } from '../../main/store/storage-usage-store.js';
+import { createSqliteStores } from '../../main/store/sqlite-stores.js';
 
 /** One database behind the storage ports, with what the contract needs to look past them. */
 export interface StoreBackend {
@@ -49,28 +41,18 @@ export function openProtection(): { dir: string; cipher: FieldCipher; blobs: Enc
   };
 }
 
-/** The SQLite backend: a database file in a temp folder, stores built as main/composition.ts builds them. */
+/**
+ * The SQLite backend: a database file in a temp folder, with the stores main/compose-stores.ts
+ * builds (the same `createSqliteStores`, with a real key ring and cipher as the app has).
+ */
 export async function openSqliteBackend(): Promise<StoreBackend> {
   const protection = openProtection();
   const { cipher, blobs } = protection;
   const db = openDatabase(join(protection.dir, 'clindoc.db'));
-  const audit = createAuditStore(db);
-  const stores: Stores = {
-    accounts: createAccountStore(db),
-    notes: createNoteStore(db, cipher),
-    templates: createDocumentStore(db, 'note_templates', cipher),
-    macros: createDocumentStore(db, 'macros', cipher),
-    voiceAdaptation: createDocumentStore(db, 'voice_adaptation', cipher),
-    transcriptions: createTranscriptionStore(db, cipher),
-    jobs: createJobStore(db),
-    idempotency: createIdempotencyStore(db, cipher),
-    webhooks: createWebhookStore(db, cipher),
-    audit,
-    retention: createRetentionStore(db),
-    engineSettings: createEngineSettingsStore(db),
-    visits: createVisitStore(db, cipher),
-    storageUsage: createStorageUsageStore(db, blobs),
-  };
+  // The app logs an audit batch it could not write; here that is a failure, reported at close.
+  const auditErrors: unknown[] = [];
+  const stores = createSqliteStores(db, { cipher, blobs, onAuditError: (err) => auditErrors.push(err) });
+  const { audit } = stores;
   return {
     stores, cipher, blobs,
     jobStore: (kinds) => createJobStore(db, kinds),
@@ -88,9 +70,13 @@ export async function openSqliteBackend(): Promise<StoreBackend> {
       db.exec(statement);
     },
     async close() {
-      audit.flush();
-      db.close();
-      protection.remove();
+      try {
+        audit.flush();
+      } finally {
+        db.close();
+        protection.remove();
+      }
+      if (auditErrors.length) throw new AggregateError(auditErrors, 'audit events could not be written');
     },
   };
 }

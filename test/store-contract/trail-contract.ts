@@ -88,6 +88,25 @@ export function trailContract(open: () => Promise<StoreBackend>): void {
       expect(await b.stores.engineSettings.getAsrEngine(a)).toBeNull();
       expect(await b.stores.engineSettings.getNoteEngine(a)).toBe('llama');
     });
+
+    it('keeps an account\'s own servers with their keys sealed, readable only for that account', async () => {
+      const b = backend();
+      const [a, other] = [await newAccount(b), await newAccount(b)];
+      const servers = { notes: { url: 'https://llm.example.test/v1', model: 'm', apiKey: `sk-${MARKER}` } };
+      await b.stores.engineSettings.setServers(a, servers);
+      expect(await b.stores.engineSettings.getServers(a)).toEqual(servers);
+      expect(await b.stores.engineSettings.getServers(other)).toBeNull();
+      const stored = await b.raw('account_settings', 'engine_servers', { account_id: a });
+      expect(stored).toEqual(expect.any(String));
+      expect(String(stored)).not.toContain(MARKER);
+      expect(String(stored)).not.toContain('llm.example.test');
+      // Sealed for its account: the same bytes under another account's row do not open.
+      await b.stores.engineSettings.setServers(other, { speech: { url: 'https://asr.example.test', model: 's' } });
+      await b.exec(`UPDATE account_settings SET engine_servers = '${String(stored).replace(/'/g, "''")}' WHERE account_id = '${other}'`);
+      await expect(b.stores.engineSettings.getServers(other)).rejects.toThrow();
+      await b.stores.engineSettings.setServers(a, null);
+      expect(await b.stores.engineSettings.getServers(a)).toBeNull();
+    });
   });
 
   describe('storage usage', () => {
