@@ -117,3 +117,37 @@ describe('orders corrected, deferred or said in other words (written for these t
     expect(meds('[doctor] i would suggest you continue using the pain reliever , maybe 600 milligrams of ibuprofen three times a day .')).toEqual(['continue Ibuprofen 600 mg three times daily']);
   });
 });
+
+describe('every drug a clause orders, each with its own order word and dose', () => {
+  it('orders each drug after one order word, and gives a later drug its own order word', () => {
+    expect(meds('[doctor] for your diabetes , continue metformin 500 mg twice a day and glipizide 5 mg daily , and stop the januvia and start jardiance 10 mg daily .'))
+      .toEqual(['continue Metformin 500 mg twice daily', 'continue Glipizide 5 mg once daily', 'stop Januvia', 'start Jardiance 10 mg once daily']);
+  });
+
+  it('names a combination said with "with" as one product, and reads counted doses said as words', () => {
+    expect(meds("[doctor] for your acne , i'm going to prescribe benzoyl peroxide with clindamycin gel , apply it once a day at night ."))
+      .toEqual(['start Benzoyl peroxide with clindamycin gel once daily at bedtime']);
+    expect(meds('[doctor] for your allergies , use flonase two sprays daily as well as zyrtec 10 mg at night .'))
+      .toEqual(['start Flonase 2 sprays once daily', 'start Zyrtec 10 mg at bedtime']);
+  });
+
+  it('reads "I\'m giving you" and "you can use" as orders, and stops at a condition', () => {
+    expect(meds("[doctor] for your chest pain , i'm giving you nitroglycerin 0.4 mg under the tongue .")).toEqual(['start Nitroglycerin 0.4 mg']);
+    expect(meds('[doctor] for the cramping , you can use bentyl 20 mg as needed before meals .')).toEqual(['start Bentyl 20 mg as needed']);
+    expect(meds("[doctor] for your blood pressure , continue the lisinopril 20 mg daily , and if it stays high we'll add amlodipine ."))
+      .toEqual(['continue Lisinopril 20 mg once daily']);
+  });
+});
+
+describe('return precautions keep their condition and where to turn', () => {
+  const precautions = (t: string): string[] => orders(t).filter((i) => i.kind === 'education').map((i) => i.text!);
+  it('reads the last "if" before the action and keeps "call 911" and the emergency department', () => {
+    expect(precautions('[doctor] if you get chest pain , take one , and if it does not go away in five minutes , call 911 .')).toEqual(['Return precautions: call 911 if it does not go away in 5 minutes']);
+    expect(precautions('[doctor] if you have a fever or shortness of breath , go to the emergency room .')).toEqual(['Return precautions: go to the emergency department if the patient has a fever or shortness of breath']);
+    expect(precautions('[doctor] come back if the swelling gets worse .')).toEqual(['Return precautions: return if the swelling gets worse']);
+  });
+
+  it('reads no precaution from "you can return to work if you feel better"', () => {
+    expect(precautions('[doctor] you can return to work if you feel better .')).toEqual([]);
+  });
+});

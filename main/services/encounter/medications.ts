@@ -69,13 +69,15 @@ function adherenceSaid(s: Said, reply: Said | undefined, stopped: boolean): Adhe
 
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+const COUNT_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4' };
+
 /** A drug's dose said within eight words after its name. */
 export function doseAfter(text: string, end: number): { text: string; end: number } | undefined {
   // Counted doses ("2 puffs", "1 tablet") are doses too, said as counts.
-  const counted = /^\D{0,30}?\b(\d+(?:\.\d+)?)\s+(puffs?|tablets?|tabs?|pills?|capsules?|drops?|sprays?)\b/i.exec(text.slice(end));
+  const counted = /^\D{0,30}?\b(\d+(?:\.\d+)?|one|two|three|four)\s+(puffs?|tablets?|tabs?|pills?|capsules?|drops?|sprays?)\b/i.exec(text.slice(end));
   const d = readDoses(text).find((x) => !x.uncertain && MASS.has(x.unit.kind) && x.start >= end && text.slice(end, x.start).split(/\s+/).filter(Boolean).length <= 8);
   if (!d || (counted && end + counted.index + counted[0].length < d.start)) {
-    return counted ? { text: `${counted[1]} ${counted[2]!.toLowerCase().replace(/^tab(s?)$/, 'tablet$1')}`, end: end + counted.index + counted[0].length } : undefined;
+    return counted ? { text: `${COUNT_WORDS[counted[1]!.toLowerCase()] ?? counted[1]} ${counted[2]!.toLowerCase().replace(/^tab(s?)$/, 'tablet$1')}`, end: end + counted.index + counted[0].length } : undefined;
   }
   const low = /(\d+(?:\.\d+)?)-$/.exec(text.slice(Math.max(0, d.start - 12), d.start));
   return { text: low ? `${low[1]}-${d.text}` : d.text, end: d.end };

@@ -15,7 +15,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|give (?:you|him|her)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
 ];
 
 const MASS = new Set(['mass', 'dose', 'volume']);
@@ -52,14 +52,29 @@ function orderedDose(t: string, start: number, end: number, action: MedicationAc
   return doseAfter(t, end) ?? (before ? { text: before.text, end } : undefined);
 }
 
-/** The medication order a clause gives, if any. */
-export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt: (start: number, end: number) => boolean): { item: PlanItem; at: number } | undefined {
+/**
+ * The order word said of a drug: the nearest before it ("continue metformin and stop the Januvia" continues
+ * metformin), else the first said after it ("the lisinopril, let's increase it").
+ */
+function actionBefore(t: string, at: number): MedicationAction | undefined {
+  let best: { index: number; action: MedicationAction } | undefined;
+  for (const [re, action] of ACTIONS) {
+    for (const m of t.matchAll(new RegExp(re.source, 'gi'))) {
+      if (m.index >= at) break;
+      if (!best || m.index > best.index) best = { index: m.index, action };
+    }
+  }
+  return best?.action ?? ACTIONS.find(([re]) => re.test(t.slice(at)))?.[1];
+}
+
+/** The medication orders a clause gives, in order: one order word may give several drugs ("start X and Y"). */
+export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt: (start: number, end: number) => boolean): { item: PlanItem; at: number }[] {
   const hits = drugsIn(t, drugs);
   let hit = hits[0];
-  if (!hit) return undefined;
+  if (!hit) return [];
   // "Order lisinopril 20 mg daily" starts a drug; "order an A1c to see if we need to adjust your metformin" does not.
-  const action = ACTIONS.find(([re]) => re.test(t))?.[1] ?? (/\border\s+(?:(?:a|an|some|the)\s+)?$/i.test(t.slice(Math.max(0, hit.start - 20), hit.start)) ? 'start' : undefined);
-  if (!action || negatedAt(hit.start, hit.end)) return undefined;
+  const action = actionBefore(t, hit.start) ?? (/\border\s+(?:(?:a|an|some|the)\s+)?$/i.test(t.slice(Math.max(0, hit.start - 20), hit.start)) ? 'start' : undefined);
+  if (!action || negatedAt(hit.start, hit.end)) return [];
   let replaces: string | undefined;
   // "From X to Y" (a switch or step-down): Y is what is ordered, X what it replaces.
   const next = hits.find((h) => h.start > hit!.end && h.value !== hit!.value);
@@ -73,21 +88,44 @@ export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt:
   }
   // "A cortisone injection" is a procedure given with a drug, not a prescription.
   const injection = /^\s+(?:injection|shot)\b/i.exec(t.slice(hit.end));
-  if (injection) return { item: { kind: 'procedure', target: `${hit.name.toLowerCase()} injection`, evidence: [] }, at: hit.start };
-  const dose = orderedDose(t, hit.start, hit.end, action);
-  // The schedule said before the next drug is this drug's ("Alvesco two puffs twice a day and your albuterol if you need it").
-  const upTo = t.slice(0, hits.find((h) => h.start > hit!.end && h.value !== hit!.value)?.start ?? t.length);
+  if (injection) return [{ item: { kind: 'procedure', target: `${hit.name.toLowerCase()} injection`, evidence: [] }, at: hit.start }];
+  const out = [orderOf(t, hits, hit, replaces ? 'change' : action, replaces)];
+  // "Benzoyl peroxide with clindamycin gel" is one product, named whole; "metformin 500 mg twice a day and lisinopril
+  // 10 mg" orders each drug after the one order word, each with its own dose; "stop the glipizide and start Jardiance"
+  // gives the second drug its own order word. A joint with a condition or a negation ends the orders read here.
+  for (let i = hits.indexOf(hit) + 1; i < hits.length && !replaces; i++) {
+    const h = hits[i]!;
+    const last = out[out.length - 1]!;
+    const joint = t.slice(last.end, h.start);
+    if (h.value === hit.value || negatedAt(h.start, h.end) || joint.split(/\s+/).filter(Boolean).length > 8 || /[.;?]|\b(?:if|when|unless|once|after|before|until|not|n't|from|to)\b/i.test(joint)) break;
+    const own = ACTIONS.find(([re]) => re.test(joint))?.[1];
+    if (!own && !/(?:,|\b(?:and|plus|with|as well as|along with))\s*(?:(?:the|some|a|an|your|his|her)\s+)?$/i.test(joint)) break;
+    if (!own && /^\s*with\s+(?:(?:the|some|a|an)\s+)?$/i.test(joint) && !last.item.medication?.dose) {
+      out[out.length - 1] = orderOf(t, hits, h, action, undefined, `${last.item.medication?.name ?? ''} with `, last.at);
+      continue;
+    }
+    out.push(orderOf(t, hits, h, own ?? action));
+  }
+  return out.map(({ item, at }) => ({ item, at }));
+}
+
+/** One drug's order: its dose, schedule and form read up to the next drug named. */
+function orderOf(t: string, hits: Hit[], hit: Hit, action: MedicationAction, replaces?: string, prefix = '', at = hit.start): { item: PlanItem & { kind: 'medication' }; at: number; end: number } {
+  // The dose and schedule said before the next drug are this drug's ("Alvesco two puffs twice a day and your albuterol if you need it").
+  const upTo = t.slice(0, hits.find((h) => h.start > hit.end && h.value !== hit.value)?.start ?? t.length);
+  const dose = orderedDose(upTo, hit.start, hit.end, action);
   const frequency = frequencyAfter(upTo, dose?.end ?? hit.end) ?? TIMING.exec(upTo.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
-  const route = routeOf(t);
+  const route = routeOf(upTo.slice(hit.start)) ?? routeOf(t);
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
-  const form = /^\s+(inhaler|cream|ointment|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';
-  const item: PlanItem = {
-    kind: 'medication', action: replaces ? 'change' : action,
+  const form = /^\s+(inhaler|cream|ointment|gel|lotion|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';
+  const name = prefix ? `${prefix}${hit.name.toLowerCase()}${form}` : capitalise(hit.name) + form;
+  const item: PlanItem & { kind: 'medication' } = {
+    kind: 'medication', action,
     medication: {
-      name: capitalise(hit.name) + form, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}),
+      name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}),
       ...(frequency ? { frequency } : {}), ...(duration ? { duration } : {}), ...(replaces ? { replaces } : {}),
     },
     evidence: [],
   };
-  return { item, at: hit.start };
+  return { item, at, end: Math.max(dose?.end ?? 0, hit.end + form.length) };
 }

@@ -134,9 +134,9 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
       for (const item of items) {
         // "Watch your blood pressures, and if they start rising, contact me": the precaution's "they" is the advice's object, so the two stay one instruction.
         const last = walk.general[walk.general.length - 1];
-        const pronoun = /^Return precautions: call if (?:they|it|that|those|these)\b/.exec(item.text ?? '');
+        const pronoun = /^Return precautions: (?:call|call 911|return|go to the emergency department) if (?:they|it|that|those|these)\b/.exec(item.text ?? '');
         if (pronoun && last?.kind === 'education' && last.text && !last.text.startsWith('Return precautions') && last.evidence.some((e) => e.start === s.start)) {
-          last.text = `${last.text}; call if ${item.text!.slice(pronoun[0].length - pronoun[0].split(' ').pop()!.length)}`;
+          last.text = `${last.text}; ${item.text!.slice('Return precautions: '.length)}`;
           continue;
         }
         const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };

@@ -68,10 +68,10 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     return out;
   }
   if (FOLLOW_PRN.test(t)) return [{ kind: 'follow-up', when: 'as needed', evidence: [] }];
-  const med = medicationIn(t, drugs, negatedAt);
-  if (med) {
-    at.set(med.item, med.at);
-    return [med.item];
+  const meds = medicationIn(t, drugs, negatedAt);
+  if (meds.length) {
+    for (const med of meds) at.set(med.item, med.at);
+    return meds.map((m) => m.item);
   }
   const referral = REFER.test(t) ? specialties.find(t)[0] : undefined;
   if (referral && !negatedAt(referral.start, referral.end)) {
@@ -101,17 +101,28 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     at.set(out[0]!, m.index);
     return out;
   }
-  // "If they start rising, I want you to contact me" says the same with the condition first.
-  const first = /^\W*if\s+(.{5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just )?(?:call|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))[^.,;]*[.!?]?$/i.exec(t);
-  const precaution = first ?? /\b(?:call (?:us|me|the office|the clinic)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
+  // "If they start rising, I want you to contact me" says the same with the condition first. The condition is the
+  // last "if" before the action ("if you get chest pain, take one, and if it does not go away in five minutes, call
+  // 911" warns about the pain that does not go away), and the action keeps where to turn ("call 911", "go to the ER").
+  const first = /(?:^|[,;]\s*|\band\s+)if\s+((?:(?!\bif\b)[^.;?]){5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just |then )?(call(?: 911)?|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))[^.,;]*[.!?]?$/i.exec(t);
+  const after = /\b(call(?: 911)?|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))(?: (?:us|me|the office|the clinic))?[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
+  const precaution = first ? { when: first[1]!, action: first[2]! } : after && /^(?:call|contact|let|come|return|go)\b/i.test(after[1]!) && /\b(?:call (?:us|me|the office|the clinic|911)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the)\b/i.test(t) ? { when: after[2]!, action: after[1]! } : undefined;
   // "If it's too expensive, let me know" is about the prescription, not a return precaution.
-  if (precaution && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution[1]!)) {
-    const when = agree(precaution[1]!.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'there are').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, ''));
-    if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: call if ${when}`, evidence: [] }];
+  if (precaution && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution.when)) {
+    const when = agree(precaution.when.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
+    if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: ${precautionAction(precaution.action)} if ${when}`, evidence: [] }];
   }
   const advice = adviceText(t);
   if (advice) out.push({ kind: 'education', text: advice, evidence: [] });
   return out;
+}
+
+/** Where a precaution sends the patient, as a note says it. */
+function precautionAction(said: string): string {
+  if (/911/.test(said)) return 'call 911';
+  if (/^go to/i.test(said)) return 'go to the emergency department';
+  if (/^(?:come back|return)/i.test(said)) return 'return';
+  return 'call';
 }
 
 /** A clinician's sentence cut where a new intention starts ("..., and I want you to ..."), conditions kept whole. */
