@@ -232,3 +232,28 @@ describe('a stop is said of the drug, not of which drug is meant', () => {
     expect(meds("[patient] i'm not taking the metformin , it upset my stomach .")['metformin']?.status).toBe('stopped');
   });
 });
+
+describe('a problem is argued from its own findings', () => {
+  const assessment = (t: string): string => /## Assessment\n([\s\S]*?)\n## /.exec(soap(t))?.[1] ?? '';
+  it('does not argue acne from chest pain, nor chest pain from comedones', () => {
+    const t = "[patient] i have had acne on my face for months , and chest pain when i walk up stairs .\n[doctor] okay , let me examine you . your face shows a few comedones . i hear a soft murmur .\n[doctor] so for your acne , i'm going to prescribe benzoyl peroxide with clindamycin gel once a day .\n[doctor] and for your chest pain , i'm ordering a stress test .";
+    const a = assessment(t);
+    expect(a).toMatch(/^Acne\b.*comedones/m);
+    expect(a).not.toMatch(/^Acne\b.*chest pain/im);
+    expect(a).not.toMatch(/^Chest pain\b.*comedones/im);
+  });
+
+  it('still argues a lone knee problem from knee findings and a general one', () => {
+    const t = "[patient] my right knee has hurt for two weeks and i feel tired .\n[doctor] on exam of your right knee there is an effusion .\n[doctor] for your right knee pain , i'm ordering an x-ray of the right knee .";
+    const a = assessment(t);
+    expect(a).toMatch(/knee pain/i);
+    expect(a).toMatch(/effusion/i);
+  });
+
+  it('opens a problem for common conditions the clinician names ("for your acne", "your rosacea")', () => {
+    const AP = "[doctor] okay , let's talk about my assessment and plan for you .\n";
+    const names = (t: string): string[] => understandEncounter({ transcript: AP + t }).problems.map((p) => p.name);
+    expect(names("[doctor] for your acne , let's start tretinoin cream at night .")).toContain('acne');
+    expect(names("[doctor] for your plantar warts , we'll do cryotherapy today .").join(' ')).toMatch(/wart/);
+  });
+});

@@ -145,6 +145,15 @@ crohn's disease|crohn disease; ulcerative colitis; hyponatremia; acute kidney in
 glaucoma; cataract|cataracts; macular degeneration; allergic rhinitis|seasonal allergies|hay fever; conjunctivitis|pink eye; tonsillitis; gastroenteritis|stomach flu
 concussion; fracture; ankle sprain|sprain; tendinitis|tendonitis; carpal tunnel syndrome; sciatica; lumbar radiculopathy|radiculopathy; plantar fasciitis
 hypothyroid; alcohol use disorder|alcoholism; opioid use disorder; tobacco use disorder|nicotine dependence; insomnia disorder; obesity class 2; vitamin d deficiency
+acne|acne vulgaris; rosacea; warts|wart|verruca|verruca vulgaris; onychomycosis|toenail fungus|nail fungus; tinea pedis|athlete's foot; seborrheic dermatitis; contact dermatitis
+actinic keratosis; basal cell carcinoma; squamous cell carcinoma; melanoma; herpes zoster|shingles; impetigo; scabies; hidradenitis suppurativa
+rotator cuff tear|rotator cuff tendinopathy|rotator cuff tendinitis; meniscus tear|meniscal tear|torn meniscus; acl tear|anterior cruciate ligament tear; trigger finger; bursitis
+de quervain's tenosynovitis|de quervain tenosynovitis; lateral epicondylitis|tennis elbow; medial epicondylitis|golfer's elbow; achilles tendinitis|achilles tendonitis
+hemorrhoids; anal fissure; peptic ulcer disease|pud|stomach ulcer; celiac disease; hiatal hernia; inguinal hernia; diverticulosis; gastroparesis
+overactive bladder; interstitial cystitis; pyelonephritis|kidney infection; prostatitis; erectile dysfunction; endometriosis; polycystic ovary syndrome|pcos
+thrombocytopenia; sickle cell disease; multiple sclerosis; restless legs syndrome; bell's palsy|bell palsy; trigeminal neuralgia; essential tremor; panic disorder
+obsessive-compulsive disorder|ocd; mitral valve prolapse; supraventricular tachycardia|svt; pericarditis; varicose veins; lymphedema; sarcoidosis; pulmonary hypertension
+hyperparathyroidism; thyroid nodule|thyroid nodules; goiter; hashimoto's thyroiditis|hashimoto thyroiditis; graves' disease|graves disease; lyme disease; bacterial vaginosis
 `;
 
 /** Conditions and diagnoses (term first, then synonyms and abbreviations). */
@@ -161,6 +170,26 @@ export function findingPhrases(entries: readonly FindingEntry[]): PhraseEntry<Fi
 /** Symptoms a piece of conversation names in the patient's words, in the order of the table. */
 export function symptomsIn(text: string): (FindingEntry & { system: BodySystem; spoken: RegExp })[] {
   return SYMPTOMS.filter((e): e is FindingEntry & { system: BodySystem; spoken: RegExp } => e.spoken !== undefined && e.system !== undefined && e.spoken.test(text));
+}
+
+// A condition's body system by the words of its name, for conditions the symptom table does not hold.
+const CONDITION_SYSTEMS: [RegExp, BodySystem][] = [
+  [/\b(?:heart|cardi\w*|coronary|hypertension|blood pressure|angina|atrial|fibrillation|murmur|valve|aortic|mitral|arrhythmia|tachycardia|myocardial|pericard\w*|vein|venous|thrombosis|dvt|artery|vascular|edema|syncope|palpitations|chf|cad|htn|afib)\b/i, 'Cardiovascular'],
+  [/\b(?:lung|pulmonary|asthma|copd|bronch\w*|pneumonia|emphysema|apnea|respiratory|sarcoidosis|cough|wheez\w*|shortness of breath)\b/i, 'Respiratory'],
+  [/\b(?:stomach|gastr\w*|bowel|colitis|crohn\w*|reflux|gerd|liver|hepat\w*|cirrhosis|pancrea\w*|append\w*|cholecyst\w*|gallbladder|diverticul\w*|hemorrhoids|anal|celiac|hernia|peptic|ibs|constipation|diarrhea|abdominal|nausea|vomiting|fissure)\b/i, 'Gastrointestinal'],
+  [/\b(?:kidney|renal|nephr\w*|urinary|uti|bladder|prostat\w*|bph|pyelonephritis|cystitis|erectile|vagin\w*|endometriosis|ovar\w*|menopause|pregnan\w*|testicular|ckd|aki)\b/i, 'Genitourinary'],
+  [/\b(?:arthritis|osteoarthritis|joint|knee|hip|shoulder|elbow|wrist|ankle|foot|hand|finger|back|spine|lumbar|cervical|neck|strain|sprain|fracture|tear|tendin\w*|tendon\w*|bursitis|meniscus|meniscal|ligament|acl|rotator cuff|gout|osteoporosis|fibromyalgia|sciatica|radiculopathy|fasciitis|epicondylitis|tenosynovitis|carpal tunnel|trigger finger|muscle|musculoskeletal|contusion|dislocation)\b/i, 'Musculoskeletal'],
+  [/\b(?:migraine|headache|seizure|epilep\w*|stroke|cva|tia|neuropath\w*|neuralgia|parkinson\w*|dementia|alzheimer\w*|multiple sclerosis|concussion|palsy|tremor|restless legs|vertigo|numbness|neurolog\w*)\b/i, 'Neurological'],
+  [/\b(?:depress\w*|anxiety|panic|bipolar|schizophren\w*|ptsd|adhd|ocd|insomnia|alcohol|opioid|tobacco|nicotine|substance)\b/i, 'Psychiatric'],
+  [/\b(?:skin|acne|rosacea|rash|dermatitis|eczema|psoriasis|cellulitis|wart|warts|verruca|onychomycosis|tinea|keratosis|carcinoma|melanoma|zoster|shingles|impetigo|scabies|hidradenitis|lesion|mole|wound|laceration|burn|abscess|urticaria|hives)\b/i, 'Skin'],
+  [/\b(?:diabet\w*|thyroid\w*|hypothyroid\w*|hyperthyroid\w*|goiter|graves|hashimoto\w*|cholesterol|lipid\w*|hyperlipidemia|dyslipidemia|obesity|weight|prediabetes|metabolic|parathyroid\w*|vitamin|sugars?|a1c)\b/i, 'Endocrine'],
+  [/\b(?:anemia|thrombocytopenia|sickle cell|bleeding|clotting|iron)\b/i, 'Hematologic'],
+  [/\b(?:sinus\w*|otitis|ear|eye|conjunctivitis|glaucoma|cataracts?|macular|pharyngitis|throat|tonsil\w*|rhinitis|allerg\w*|nasal|nose|dental|tooth)\b/i, 'HEENT'],
+];
+
+/** The body system a problem's name belongs to ("acne" -> Skin, "right knee pain" -> Musculoskeletal), when its words say. */
+export function systemOfName(name: string): BodySystem | undefined {
+  return symptomsIn(name)[0]?.system ?? CONDITION_SYSTEMS.find(([re]) => re.test(name))?.[1];
 }
 
 /** Exam regions as ACI-style bullets name them (anatomy words that place an exam finding). */

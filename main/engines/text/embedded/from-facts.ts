@@ -7,7 +7,7 @@
  * never today's vitals. What the facts could not place is returned as `unplaced` for review.
  */
 import type { EncounterFacts, ExamFinding, PlanItem, Problem, Symptom } from '../../../services/encounter/types.js';
-import type { BodySystem } from '../../../services/clinical-language/lexicon.js';
+import { systemOfName, type BodySystem } from '../../../services/clinical-language/lexicon.js';
 import { emptyContent, type ContentItem, type LineAct, type NoteContent } from './compose.js';
 import type { Fact, OrderFact } from './facts.js';
 import type { RosFact } from './findings.js';
@@ -217,13 +217,14 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
     push(kind, line.text, { act, ...(problem !== undefined ? { problem } : {}), ...(line.fact ? { fact: line.fact } : {}) }, 8);
   };
   const primary = f.problems.find((p) => p.certainty !== 'ruled-out' && p.status !== 'chronic') ?? f.problems.find((p) => p.certainty !== 'ruled-out');
+  const active = f.problems.filter((p) => p.certainty !== 'ruled-out');
   for (const p of f.problems) {
     if (p.certainty === 'ruled-out') continue;
     const i = problems.push(problemTitle(p)) - 1;
     // The problem the visit is about is argued from the visit's own findings: what was reported, examined and measured.
     // The assessment opens with who the patient is and why they came, as clinicians write it.
     if (p === primary && opening && narrative) push('assessment', opening, { act: 'reasoning', problem: i }, 7);
-    if (p === primary && narrative) for (const line of supportFor(f, subj)) push('assessment', line, { act: 'reasoning', problem: i }, 6);
+    if (p === primary && narrative) for (const line of supportFor(f, subj, p.name, active.filter((o) => o !== p).map((o) => o.name))) push('assessment', line, { act: 'reasoning', problem: i }, 6);
     for (const r of p.reasoning) push('assessment', r, { act: 'reasoning', problem: i }, 6);
     for (const item of p.plan) planItem(item, i);
   }
@@ -241,19 +242,40 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
   return { content, problems };
 }
 
-/** The visit's evidence for its main problem, from the facts: symptoms reported, abnormal findings, results. */
-function supportFor(f: EncounterFacts, subj: string): string[] {
+/**
+ * The visit's evidence for its main problem, from the facts: symptoms reported, abnormal findings, results. A finding
+ * of a body system that another problem of the visit owns argues that one, not this ("comedones of the face" is no
+ * evidence for chest pain when acne is also assessed; a murmur none for a lumbar strain beside heart failure).
+ */
+function supportFor(f: EncounterFacts, subj: string, problem?: string, others: readonly string[] = []): string[] {
   const out: string[] = [];
-  const reported = f.symptoms.filter((s) => s.subject === 'patient' && s.presence === 'reported').slice(0, 4);
+  const system = problem !== undefined ? systemOfName(problem) : undefined;
+  const owned = new Set(others.map(systemOfName).filter((x): x is BodySystem => x !== undefined && x !== system));
+  const ours = (s: string | undefined): boolean => s !== undefined && (s === system || (system !== undefined && RELATED_SYSTEMS[system]?.includes(s) === true));
+  const elsewhere = (s: string | undefined): boolean => s !== undefined && !ours(s) && [...owned].some((o) => o === s || RELATED_SYSTEMS[o]?.includes(s) === true);
+  const reported = f.symptoms.filter((s) => s.subject === 'patient' && s.presence === 'reported' && !elsewhere(s.system ?? (s.location ? systemOfName(s.location) : undefined))).slice(0, 4);
   if (reported.length) out.push(stop(`${subj} reports ${listOf(reported.map((s) => symptomPhrase({ ...s, modifiers: [] })))}`));
-  const abnormal = f.exam.filter((e) => e.presence === 'reported' && !/\b(?:normal|clear|regular|intact|soft|nontender|full range)\b/i.test(e.finding)).slice(0, 4);
-  if (abnormal.length) out.push(stop(`Exam shows ${listOf(abnormal.map((e) => `${e.finding}${e.laterality && !/\b(?:left|right|bilateral|both)/.test(e.finding) ? ` (${e.laterality})` : ''}`))}`));
+  const abnormal = f.exam.filter((e) => e.presence === 'reported' && !elsewhere(e.system) && !/\b(?:normal|clear|regular|intact|soft|nontender|full range)\b/i.test(e.finding)).slice(0, 4);
+  if (abnormal.length) out.push(stop(`Exam shows ${listOf(abnormal.map((e) => `${shownFinding(e.finding)}${e.laterality && !/\b(?:left|right|bilateral|both)/.test(e.finding) ? ` (${e.laterality})` : ''}`))}`));
   for (const r of f.results.slice(0, 2)) {
     const said = r.finding ?? r.value ?? r.interpretation;
     if (said) out.push(stop(`${cap(r.test)} ${r.finding ? 'showed' : 'was'} ${said}`));
   }
   return out;
 }
+
+/** "Face shows few comedones" after "Exam shows" reads "few comedones of the face". */
+function shownFinding(finding: string): string {
+  const m = /^((?:(?:left|right)\s+)?[a-z]+(?:\s+(?!(?:does|do|did|also|not|still|now|then)\b)[a-z]+)?)\s+(?:shows?|reveals?|demonstrates?|has)\s+(.+)$/i.exec(finding);
+  return m ? `${m[2]} of the ${m[1]!.toLowerCase()}` : finding;
+}
+
+// Exam systems that bear on a problem of a body system beside its own (edema of the legs on a heart problem).
+const RELATED_SYSTEMS: Partial<Record<BodySystem, string[]>> = {
+  Cardiovascular: ['Extremities', 'Respiratory', 'Neck'], Respiratory: ['Cardiovascular'], Musculoskeletal: ['Extremities', 'Neurological'],
+  HEENT: ['Neck', 'Lymphatic', 'Respiratory'], Endocrine: ['Neck', 'Extremities', 'Genitourinary', 'Neurological'], Neurological: ['Musculoskeletal', 'HEENT'],
+  Gastrointestinal: ['Genitourinary'], Genitourinary: ['Gastrointestinal'],
+};
 
 const VITAL_NAME: Record<string, string> = {
   bloodPressure: 'Blood pressure', heartRate: 'Heart rate', temperature: 'Temperature', oxygenSaturation: 'Oxygen saturation', respiratoryRate: 'Respiratory rate', weight: 'Weight',
