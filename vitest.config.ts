@@ -12,5 +12,7 @@ export default defineConfig({
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     pool: 'forks',
     setupFiles: ['test/support/dom-waits.ts'],
+    // expect.poll waits for a state to arrive; its 1 s default is a clock a loaded machine misses.
+    expect: { poll: { timeout: 60_000 } },
   },
 });

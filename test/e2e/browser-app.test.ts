@@ -49,9 +49,11 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: server.base });
+    // A bound for waiting on the page, not a time the page must meet: two suites on two cores answer slowly.
+    context.setDefaultTimeout(90_000);
     page = await context.newPage();
     await page.goto(server.clindoc.signInLink());
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -78,9 +80,9 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
   it('dictates from the microphone: final words appear, a macro expands and can be undone', async () => {
     await page.getByRole('button', { name: 'Dictation', exact: true }).click();
     await page.getByRole('button', { name: 'Start dictation' }).click();
-    await page.getByText('Listening', { exact: false }).first().waitFor({ timeout: 15_000 });
+    await page.getByText('Listening', { exact: false }).first().waitFor({ timeout: 90_000 });
     const finals = page.getByTestId('final-text');
-    await finals.filter({ hasText: /weeks/i }).waitFor({ timeout: 45_000 });
+    await finals.filter({ hasText: /weeks/i }).waitFor({ timeout: 90_000 });
     const mark = page.locator('mark.macro[data-macro-id="exam"]').first();
     await mark.waitFor({ timeout: 60_000 });
     expect(await mark.textContent()).toContain('lungs clear');
@@ -123,5 +125,5 @@ describe.skipIf(missing.length > 0)('Clindoc in a browser', () => {
 });
 
 async function expectVisible(locator: ReturnType<Page['getByRole']>): Promise<void> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
+  await locator.waitFor({ state: 'visible', timeout: 90_000 });
 }

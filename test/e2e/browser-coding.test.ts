@@ -60,7 +60,7 @@ describe.skipIf(missing.length > 0)('Coding in a browser: suggest, see the evide
 
     await page.getByRole('button', { name: 'Suggest codes' }).click();
     const list = page.getByRole('list', { name: 'Suggested codes' });
-    await list.waitFor({ timeout: 30_000 });
+    await list.waitFor({ timeout: 90_000 });
     const codes = await list.locator('li.code-suggestion').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
     expect(codes).toEqual(expect.arrayContaining(['E11.22', 'N18.31', 'M17.12']));
     expect(codes.filter((c) => c?.startsWith('R07'))).toEqual([]);
@@ -68,7 +68,7 @@ describe.skipIf(missing.length > 0)('Coding in a browser: suggest, see the evide
     // The evidence of a suggestion is marked in the note while it is hovered.
     await suggestion('M17.12').hover();
     const marked = page.getByRole('article', { name: /Note with the evidence for M17\.12/ }).locator('mark');
-    await marked.first().waitFor({ timeout: 5_000 });
+    await marked.first().waitFor({ timeout: 90_000 });
     expect((await marked.allTextContents()).join(' ').toLowerCase()).toContain('osteoarthritis');
     await shot('coding-1-evidence.png');
 
@@ -78,15 +78,15 @@ describe.skipIf(missing.length > 0)('Coding in a browser: suggest, see the evide
     await page.getByRole('button', { name: /^Accept M17\.12 / }).click();
     await page.getByRole('button', { name: /^Reject N18\.31 / }).click();
     const accepted = page.getByRole('list', { name: 'Accepted codes' });
-    await expect.poll(() => accepted.locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['E11.22', 'M17.12']);
-    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => accepted.locator('strong').allTextContents(), { timeout: 90_000 }).toEqual(['E11.22', 'M17.12']);
+    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 90_000 });
     await shot('coding-2-accepted.png');
 
     await page.reload();
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
     await nav('Note').click();
-    await expect.poll(() => page.getByRole('list', { name: 'Accepted codes' }).locator('strong').allTextContents(), { timeout: 15_000 }).toEqual(['E11.22', 'M17.12']);
-    await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByRole('list', { name: 'Accepted codes' }).locator('strong').allTextContents(), { timeout: 90_000 }).toEqual(['E11.22', 'M17.12']);
+    await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 90_000 });
     await shot('coding-3-after-reload.png');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export FHIR DocumentReference' }).click()]);

@@ -61,7 +61,8 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     await page.getByRole('button', { name: 'Dictation', exact: true }).click();
     await page.getByRole('button', { name: 'Start dictation' }).click();
     const mark = page.locator('mark.macro[data-macro-id="exam"]').first();
-    await mark.waitFor({ timeout: 90_000 });
+    // The real recogniser hears the looped microphone file; with two suites on two cores it ran behind the audio by more than 90 s.
+    await mark.waitFor({ timeout: 240_000 });
     // Click into the text and type at its start while the microphone goes on.
     await box().click();
     await page.keyboard.press('Control+Home');
@@ -77,9 +78,13 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
     // After Stop the focus is on the result.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('dictation-text');
     expect((await value()).startsWith('Seen today. ')).toBe(true);
-  }, 200_000);
+  }, 400_000);
 
   it('"scratch that" removes the last utterance, "undo that" brings it back, "cap" writes a capital', async () => {
+    // Each case starts from a stopped microphone, even when the case before ended while it listened.
+    const stop = page.getByRole('button', { name: 'Stop dictation' });
+    if (await stop.isVisible()) await stop.click();
+    await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 90_000 });
     // Everything selected and deleted from the keyboard, as a physician starting over would.
     await box().click();
     await page.keyboard.press('Control+A');
@@ -111,7 +116,7 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
 
   it('from the keyboard alone: Tab to Start, dictate, stop, Ctrl+Enter, and the finished note has the focus', async () => {
     await page.reload();
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
     await page.locator('body').focus();
     let presses = 0;
     while (presses < 15 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Start dictation') {
@@ -136,7 +141,7 @@ describe.skipIf(missing.length > 0)('Editing and commanding live dictation in a 
       await page.keyboard.press('Control+Enter');
     }
     await note.waitFor({ timeout: 180_000 });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Generated note');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 90_000 }).toBe('Generated note');
     expect(await page.getByTestId('note-announcement').textContent()).toBe('The note is ready.');
     expect(await page.getByLabel('Transcript', { exact: true }).inputValue()).toBe(dictated);
     await shot('keyboard-note.png');

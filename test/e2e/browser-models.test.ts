@@ -54,16 +54,16 @@ describe.skipIf(missing.length > 0)('installing a model from Settings and switch
 
     const bar = page.getByRole('progressbar', { name: 'Downloading Tiny Whisper' });
     await held.reached;
-    await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 10_000, interval: 100 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 90_000, interval: 100 }).toBeGreaterThan(0);
     const max = Number(await bar.getAttribute('max'));
     expect(Number(await bar.getAttribute('value'))).toBeLessThan(max);
-    await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 5_000 }).toMatch(/MB of \d/);
+    await expect.poll(async () => (await card.textContent()) ?? '', { timeout: 90_000 }).toMatch(/MB of \d/);
     await shot(page, 'models-1-downloading.png');
     held.release();
 
-    await card.getByText('Installed').waitFor({ timeout: 20_000 });
+    await card.getByText('Installed').waitFor({ timeout: 90_000 });
     await card.getByRole('button', { name: 'Use for dictation and recordings' }).click();
-    await page.getByText('Saved: from the next one, dictation and recordings use Tiny Whisper.').waitFor({ timeout: 20_000 });
+    await page.getByText('Saved: from the next one, dictation and recordings use Tiny Whisper.').waitFor({ timeout: 90_000 });
     await card.getByText('In use for dictation').waitFor();
     expect(await page.getByLabel('Recogniser for dictation and recordings (this account)').inputValue()).toBe('tiny-whisper');
     await shot(page, 'models-2-in-use.png');

@@ -43,7 +43,7 @@ async function inView(locator: Locator): Promise<boolean> {
  * loaded machine stretches that), and one early read would fail a page that is right.
  */
 async function expectInView(locator: Locator): Promise<void> {
-  await expect.poll(() => inView(locator), { message: `${locator.toString()} wholly in the 1366x768 view`, timeout: 10_000 }).toBe(true);
+  await expect.poll(() => inView(locator), { message: `${locator.toString()} wholly in the 1366x768 view`, timeout: 90_000 }).toBe(true);
 }
 
 /** The element's top in page coordinates (independent of scrolling). */
@@ -139,7 +139,7 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     });
     await knee.hover();
     const shown = page.getByRole('article', { name: /Note with the evidence for M17\.12/ });
-    await shown.locator('mark').first().waitFor({ timeout: 5_000 });
+    await shown.locator('mark').first().waitFor({ timeout: 90_000 });
     await frames(page);
     expect((await shown.locator('mark').allTextContents()).join(' ').toLowerCase()).toContain('osteoarthritis');
     // Still the formatted note: its headings, no markdown marks.
@@ -177,7 +177,7 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     await page.getByRole('article', { name: 'Generated note' }).getByText(ADDED.slice(2)).waitFor();
     await page.getByLabel('Sign as').fill('Dr. Ana Lopez');
     await page.getByRole('button', { name: 'Sign note' }).click();
-    await page.getByRole('status').filter({ hasText: /^Signed by Dr\. Ana Lopez/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('status').filter({ hasText: /^Signed by Dr\. Ana Lopez/ }).waitFor({ timeout: 90_000 });
     const transcript = page.getByLabel('Transcript', { exact: true });
     expect(await transcript.getAttribute('readonly')).not.toBeNull();
     expect(await page.getByRole('button', { name: 'Regenerate note' }).count()).toBe(0);
@@ -216,7 +216,7 @@ describe.skipIf(missing.length > 0)('Note page at 1366x768: stable evidence, sig
     await shot(page, 'versions-5-new-draft-1366.png');
 
     await versions.getByRole('button', { name: 'Open version 1 (Signed)' }).click();
-    await page.getByRole('status').filter({ hasText: /^Signed by Dr\. Ana Lopez/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('status').filter({ hasText: /^Signed by Dr\. Ana Lopez/ }).waitFor({ timeout: 90_000 });
     expect(await transcript.getAttribute('readonly')).not.toBeNull();
     // The visit itself names both notes (a note shown for less than the autosave delay used to drop out of it).
     const h = { 'X-ACCOUNT-ID': server.creds.accountId, 'X-API-KEY': server.creds.apiKey };

@@ -50,7 +50,7 @@ describe.skipIf(missing.length > 0)('recognition that is honest, in a browser', 
   it('names the recogniser and its accuracy, and warns before a note from mostly unsure words', async () => {
     await page.getByRole('button', { name: 'Dictation', exact: true }).click();
     const line = page.getByTestId('recogniser-line');
-    await line.locator('.recogniser-line').filter({ hasText: /^Recogniser: Embedded recogniser \(PocketSphinx, no download\) · / }).waitFor({ timeout: 15_000 });
+    await line.locator('.recogniser-line').filter({ hasText: /^Recogniser: Embedded recogniser \(PocketSphinx, no download\) · / }).waitFor({ timeout: 90_000 });
     expect(await line.getByTestId('recogniser-accuracy').textContent()).toMatch(/^\d+(\.\d)?% of words wrong live \(WER on real speech, npm run eval:wer, measured \d{4}-\d{2}-\d{2}\)$/);
     const offer = page.getByTestId('recogniser-offer');
     await offer.getByRole('button', { name: 'Install Tiny Whisper' }).waitFor();
@@ -61,7 +61,7 @@ describe.skipIf(missing.length > 0)('recognition that is honest, in a browser', 
     await page.getByRole('button', { name: 'Start dictation' }).click();
     // Five of ten words unsure, as a poor recogniser leaves them.
     await (await say)('Patient reports chest pain radiating to the left arm today.', [0.9, 0.3, 0.9, 0.2, 0.3, 0.9, 0.9, 0.2, 0.1, 0.9]);
-    await page.locator('mark.unsure').first().waitFor({ timeout: 15_000 });
+    await page.locator('mark.unsure').first().waitFor({ timeout: 90_000 });
     await page.getByRole('button', { name: 'Stop dictation' }).click();
     await page.getByRole('button', { name: 'Use as note transcript' }).click();
 
@@ -91,8 +91,8 @@ describe.skipIf(missing.length > 0)('recognition that is honest, in a browser', 
     const use = offer.getByRole('button', { name: 'Use it for dictation' });
     await use.waitFor({ timeout: 60_000 });
     await use.click();
-    await offer.getByText('Dictation now uses Tiny Whisper.').waitFor({ timeout: 30_000 });
-    await expect.poll(async () => (await page.getByTestId('recogniser-line').locator('.recogniser-line').textContent()) ?? '', { timeout: 10_000 }).toMatch(/^Recogniser: Tiny Whisper · /);
+    await offer.getByText('Dictation now uses Tiny Whisper.').waitFor({ timeout: 90_000 });
+    await expect.poll(async () => (await page.getByTestId('recogniser-line').locator('.recogniser-line').textContent()) ?? '', { timeout: 90_000 }).toMatch(/^Recogniser: Tiny Whisper · /);
     await shot(page, 'recognition-3-model-in-use.png');
   }, 120_000);
 });

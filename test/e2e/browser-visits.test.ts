@@ -38,7 +38,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
   };
   const nav = (p: Page, name: string) => p.getByRole('button', { name, exact: true });
   const dictated = (p: Page) => p.getByLabel('Dictated text', { exact: true });
-  const saved = (p: Page) => p.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 15_000 });
+  const saved = (p: Page) => p.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 90_000 });
 
   beforeAll(async () => {
     ensureRendererBuild();
@@ -73,14 +73,14 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     const other = await context.newPage();
     try {
       await other.goto(`${server.base}/`);
-      await other.getByRole('form', { name: 'Connect to the local API' }).waitFor({ timeout: 15_000 });
+      await other.getByRole('form', { name: 'Connect to the local API' }).waitFor({ timeout: 90_000 });
       await other.evaluate((text) => navigator.clipboard.writeText(text), `X-ACCOUNT-ID: ${server.creds.accountId}\nX-API-KEY: ${server.creds.apiKey}\n`);
       await other.getByLabel('Account id').click();
       await other.keyboard.press('Control+V');
       expect(await other.getByLabel('Account id').inputValue()).toBe(server.creds.accountId);
       expect(await other.getByLabel('API key').inputValue()).toBe(server.creds.apiKey);
       await other.getByRole('button', { name: 'Connect' }).click();
-      await other.getByText('Local API connected').waitFor({ timeout: 15_000 });
+      await other.getByText('Local API connected').waitFor({ timeout: 90_000 });
       await other.getByRole('heading', { name: 'Dictation', level: 2 }).waitFor();
       await shot(other, 'visits-2-pasted-lines.png');
       await nav(other, 'Settings').click();
@@ -110,13 +110,13 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await saved(page);
 
     await page.reload();
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
-    await expect.poll(() => dictated(page).inputValue(), { timeout: 15_000 }).toBe('Cough for three days, worse at night.');
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
+    await expect.poll(() => dictated(page).inputValue(), { timeout: 90_000 }).toBe('Cough for three days, worse at night.');
     await nav(page, 'Note').click();
     expect(await page.getByLabel('Patient name').inputValue()).toBe('Reload Patient');
     expect(await page.getByLabel('Transcript', { exact: true }).inputValue()).toBe(TRANSCRIPT);
     const note = page.getByRole('article', { name: 'Generated note' });
-    await note.filter({ hasText: 'Edited before the reload.' }).waitFor({ timeout: 15_000 });
+    await note.filter({ hasText: 'Edited before the reload.' }).waitFor({ timeout: 90_000 });
     await shot(page, 'visits-3-after-reload.png');
 
     // Typed a moment before closing: saved as the page goes (pagehide), not lost with it.
@@ -125,17 +125,17 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' No fever.', { delay: 5 });
     await page.reload();
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
-    await expect.poll(() => dictated(page).inputValue(), { timeout: 15_000 }).toBe('Cough for three days, worse at night. No fever.');
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
+    await expect.poll(() => dictated(page).inputValue(), { timeout: 90_000 }).toBe('Cough for three days, worse at night. No fever.');
   }, 150_000);
 
   it('signs the note, which becomes read-only, and exports it as FHIR with docStatus final', async () => {
     await nav(page, 'Note').click();
-    await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 90_000 });
     await page.getByLabel('Sign as').fill('Dr. Dana Signer');
     await page.getByRole('button', { name: 'Sign note' }).click();
     // The sign panel's status line (the visit's list of notes names the signer too).
-    await page.getByRole('status').filter({ hasText: 'by Dr. Dana Signer' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('status').filter({ hasText: 'by Dr. Dana Signer' }).waitFor({ timeout: 90_000 });
     expect(await page.getByRole('button', { name: 'Edit note' }).count()).toBe(0);
     await shot(page, 'visits-4-signed.png');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export FHIR DocumentReference' }).click()]);
@@ -149,7 +149,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
 
     await page.getByLabel('Addendum', { exact: true }).fill('Throat swab negative.');
     await page.getByRole('button', { name: 'Add addendum' }).click();
-    await page.getByRole('status').filter({ hasText: 'Signed, amended' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('status').filter({ hasText: 'Signed, amended' }).waitFor({ timeout: 90_000 });
     const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export FHIR DocumentReference' }).click()]);
     await again.saveAs(file);
     expect((JSON.parse(readFileSync(file, 'utf8')) as { docStatus: string }).docStatus).toBe('amended');
@@ -165,11 +165,11 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     const say = await scripted;
     await say('This was not a normal cardiac exam.');
     const held = page.locator('mark.macro[data-macro-id="cardiac"][data-skipped="negated"]');
-    await held.waitFor({ timeout: 15_000 });
+    await held.waitFor({ timeout: 90_000 });
     expect(await dictated(page).inputValue()).toBe('This was not a normal cardiac exam.');
     await page.getByRole('button', { name: 'Expand macro cardiac anyway (said in a negation)' }).waitFor();
     await say('Normal cardiac exam.');
-    await page.locator('mark.macro[data-macro-id="cardiac"]:not(.undone)').waitFor({ timeout: 15_000 });
+    await page.locator('mark.macro[data-macro-id="cardiac"]:not(.undone)').waitFor({ timeout: 90_000 });
     expect(await dictated(page).inputValue()).toBe('This was not a normal cardiac exam. HEART: regular rate and rhythm, no murmurs.');
     await shot(page, 'visits-5-negated-macro.png');
     await page.getByRole('button', { name: 'Stop dictation' }).click();
@@ -179,7 +179,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
 
   it('lists today\'s visits, finds one by the patient\'s name, reopens it and deletes another after confirming', async () => {
     await nav(page, 'Visits').click();
-    await page.getByRole('heading', { name: 'Today', level: 3 }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Today', level: 3 }).waitFor({ timeout: 90_000 });
     const items = page.locator('li.visit');
     await expect.poll(() => items.count()).toBe(2);
     await page.getByLabel('Search visits').fill('reload patient');
@@ -187,7 +187,7 @@ describe.skipIf(missing.length > 0)('A physician\'s day in a browser: sign-in, v
     await expect.poll(() => items.count()).toBe(1);
     await shot(page, 'visits-6-search.png');
     await page.getByRole('button', { name: 'Open the visit of Reload Patient' }).click();
-    await expect.poll(() => dictated(page).inputValue(), { timeout: 15_000 }).toBe('Cough for three days, worse at night. No fever.');
+    await expect.poll(() => dictated(page).inputValue(), { timeout: 90_000 }).toBe('Cough for three days, worse at night. No fever.');
 
     await nav(page, 'Visits').click();
     await page.getByRole('button', { name: 'Show all' }).click();

@@ -54,7 +54,7 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
     const skip = page.getByRole('button', { name: 'Skip for now' });
     if (await skip.isVisible()) await skip.click();
     const learn = page.getByTestId('recogniser-line').getByRole('button', { name: 'Learn my voice' });
-    await learn.waitFor({ timeout: 15_000 });
+    await learn.waitFor({ timeout: 90_000 });
     await learn.click();
     const panel = page.locator('#voice-learning');
     const progress = panel.getByTestId('voice-progress');
@@ -89,7 +89,7 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
       // The reading has the microphone: dictation waits.
       if (k === 0) expect(await page.getByRole('button', { name: 'Start dictation' }).isDisabled()).toBe(true);
       await page.keyboard.press('Enter');
-      await panel.getByText(`saved (`).filter({ hasText: `Sentence ${start.sentences.findIndex((s) => s.id === id) + 1} saved` }).waitFor({ timeout: 30_000 });
+      await panel.getByText(`saved (`).filter({ hasText: `Sentence ${start.sentences.findIndex((s) => s.id === id) + 1} saved` }).waitFor({ timeout: 90_000 });
       // The focus stayed on the button, now Record for the next sentence.
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Record');
       expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
@@ -127,10 +127,10 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
     await consent.click();
     await expect.poll(async () => (await adaptation()).useCorrectedDictation).toBe(true);
     await page.reload();
-    await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+    await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const settings = page.locator('section[aria-labelledby="voice-title"]');
-    await settings.getByTestId('voice-result').waitFor({ timeout: 15_000 });
+    await settings.getByTestId('voice-result').waitFor({ timeout: 90_000 });
     expect(await settings.getByRole('checkbox', { name: 'Use my adapted voice model for dictation and recordings' }).isChecked()).toBe(!done.enabled);
     expect(await settings.getByRole('checkbox', { name: 'Also learn from my corrected dictation' }).isChecked()).toBe(true);
     await settings.scrollIntoViewIfNeeded();
@@ -147,7 +147,7 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
     expect((await adaptation()).status).toBe('ready');
     await settings.getByRole('button', { name: 'Delete my voice data' }).click();
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
-    await settings.getByText('Your voice data was deleted').waitFor({ timeout: 15_000 });
+    await settings.getByText('Your voice data was deleted').waitFor({ timeout: 90_000 });
     const gone = await adaptation();
     expect(gone.status).toBe('not_enrolled');
     expect(gone.enabled).toBe(false);

@@ -79,12 +79,12 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
 
     await fill(clinic.base, clinic.creds.accountId, 'cdk_not-the-key-the-clinic-gave');
     await form().getByRole('button', { name: 'Test connection' }).click();
-    await panel().getByRole('alert').filter({ hasText: 'invalid API key or account id' }).waitFor({ timeout: 15_000 });
+    await panel().getByRole('alert').filter({ hasText: 'invalid API key or account id' }).waitFor({ timeout: 90_000 });
 
     await fill(refusing.base, refusing.creds.accountId, refusing.creds.apiKey);
     await form().getByRole('button', { name: 'Test connection' }).click();
     const refusal = panel().getByRole('alert');
-    await refusal.filter({ hasText: `CLINDOC_CORS_ORIGINS must list ${local.base}` }).waitFor({ timeout: 15_000 });
+    await refusal.filter({ hasText: `CLINDOC_CORS_ORIGINS must list ${local.base}` }).waitFor({ timeout: 90_000 });
     expect(await refusal.textContent()).toContain(`127.0.0.1:${refusing.port} cannot be reached`);
 
     await fill('http://clinic.example', clinic.creds.accountId, clinic.creds.apiKey);
@@ -93,7 +93,7 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
 
     await fill(clinic.base, clinic.creds.accountId, clinic.creds.apiKey);
     await form().getByRole('button', { name: 'Test connection' }).click();
-    await panel().getByRole('status').filter({ hasText: 'accepted these credentials' }).waitFor({ timeout: 15_000 });
+    await panel().getByRole('status').filter({ hasText: 'accepted these credentials' }).waitFor({ timeout: 90_000 });
     // Testing changes nothing: the interface still works on this computer.
     expect(await header().textContent()).toBe('Local API connected');
     await shot('clinic-1-tested.png');
@@ -101,9 +101,9 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
 
   it('saves the clinic server: the header names it and the key is not shown again, even after a reload', async () => {
     await form().getByRole('button', { name: 'Save and use' }).click();
-    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 15_000 });
+    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 90_000 });
     // The header follows the connection store at once; the form clears its key a render later.
-    await expect.poll(() => form().getByLabel('Clinic key').inputValue(), { timeout: 5_000 }).toBe('');
+    await expect.poll(() => form().getByLabel('Clinic key').inputValue(), { timeout: 90_000 }).toBe('');
     const where = await page.getByTestId('clinic-where').textContent();
     expect(where).toContain(clinic.base);
     expect(where).toContain(`${clinic.creds.apiKey.slice(0, 4)}…${clinic.creds.apiKey.slice(-4)}`);
@@ -116,7 +116,7 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     await shot('clinic-2-saved.png');
 
     await page.reload();
-    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 15_000 });
+    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 90_000 });
     await nav('Settings').click();
     expect(await page.locator('main').innerHTML()).not.toContain(clinic.creds.apiKey);
   }, 60_000);
@@ -130,7 +130,7 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     });
     await nav('Dictation').click();
     await page.getByRole('button', { name: 'Start dictation' }).click();
-    await expect.poll(() => sockets.some((s) => s.frames.some((f) => f.includes('"connected"'))), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => sockets.some((s) => s.frames.some((f) => f.includes('"connected"'))), { timeout: 90_000 }).toBe(true);
     await page.getByRole('button', { name: 'Stop dictation' }).click();
     await page.getByRole('button', { name: 'Start dictation' }).waitFor({ timeout: 90_000 });
     expect(sockets.map((s) => new URL(s.url).port)).toEqual([String(clinic.port)]);
@@ -143,7 +143,7 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     await page.getByLabel('Transcript', { exact: true }).fill(TRANSCRIPT);
     await page.getByRole('button', { name: 'Generate note' }).click();
     await page.getByRole('article', { name: 'Generated note' }).waitFor({ timeout: 60_000 });
-    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 15_000 });
+    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 90_000 });
     await shot('clinic-3-note.png');
 
     const visits = await visitsOf(clinic);
@@ -159,22 +159,22 @@ describe.skipIf(missing.length > 0)('The interface uses a clinic server chosen i
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' Saved as the page went.', { delay: 5 });
     await page.reload();
-    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 15_000 });
-    await expect.poll(() => dictated().inputValue(), { timeout: 15_000 }).toContain('Knee pain after a fall. Saved as the page went.');
+    await header().filter({ hasText: `Clinic server 127.0.0.1:${clinic.port}` }).waitFor({ timeout: 90_000 });
+    await expect.poll(() => dictated().inputValue(), { timeout: 90_000 }).toContain('Knee pain after a fall. Saved as the page went.');
     expect(await visitsOf(local)).toEqual([]);
   }, 120_000);
 
   it('goes back to this computer: the open visit is closed, the header says so, and new work stays local', async () => {
     await nav('Settings').click();
     await panel().getByRole('button', { name: 'Use this computer' }).click();
-    await header().filter({ hasText: 'Local API connected' }).waitFor({ timeout: 15_000 });
+    await header().filter({ hasText: 'Local API connected' }).waitFor({ timeout: 90_000 });
     await expect.poll(() => page.getByTestId('clinic-where').textContent()).toContain('stay on this computer');
 
     await nav('Dictation').click();
-    await expect.poll(() => dictated().inputValue(), { timeout: 5_000 }).toBe('');
+    await expect.poll(() => dictated().inputValue(), { timeout: 90_000 }).toBe('');
     await dictated().click();
     await page.keyboard.type('Back on this computer.', { delay: 5 });
-    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 15_000 });
+    await page.getByTestId('autosave').filter({ hasText: /^Saved$/ }).waitFor({ timeout: 90_000 });
     await shot('clinic-4-local-again.png');
 
     expect((await visitsOf(local)).map((v) => v.preview)).toEqual(['Back on this computer.']);

@@ -78,9 +78,11 @@ export async function openApp(server: TestServer, micWav: string): Promise<OpenA
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write'], { origin: server.base });
+  // A bound for waiting on the page, not a time the page must meet: two suites on two cores answer slowly.
+  context.setDefaultTimeout(90_000);
   const page = await context.newPage();
   await page.goto(server.clindoc.signInLink());
-  await page.getByText('Local API connected').waitFor({ timeout: 15_000 });
+  await page.getByText('Local API connected').waitFor({ timeout: 90_000 });
   return { browser, context, page };
 }
 

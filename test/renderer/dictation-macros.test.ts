@@ -3,6 +3,7 @@
  * spoken (also when the negation ended the previous utterance), is marked with the reason, and
  * can still be expanded by hand; an `insert` macro waits for its command.
  */
+import { untilState } from '../support/store-wait.js';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
@@ -39,17 +40,9 @@ async function dictate(finals: string[]) {
   for (const text of finals) {
     emit!({ ...t, text });
     // Each final's macros are settled before the next one arrives, as the API answers in order.
-    await waitUntil(() => Object.keys(dictation.getState().doc.pending).length === 0);
+    await untilState(dictation, (s) => Object.keys(s.doc.pending).length === 0);
   }
   return dictation;
-}
-
-async function waitUntil(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 30_000; // the API answers in well under a second; a loaded CI machine may take longer
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('macros were not applied in time');
-    await new Promise((r) => setImmediate(r));
-  }
 }
 
 const macroPieces = (d: Awaited<ReturnType<typeof dictate>>) => expansions(d.getState().doc).map((p) => ({ p }));

@@ -1,3 +1,4 @@
+import { untilState } from '../support/store-wait.js';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
@@ -146,8 +147,8 @@ describe('dictation store', () => {
     expect(dictation.getState().partial).toBe('');
     // Each final is announced to screen readers, the same words twice as two announcements.
     expect(dictation.getState().announcement).toEqual({ count: 1, text: 'Normal physical exam.' });
-    const deadline = Date.now() + 5000;
-    while (Object.keys(dictation.getState().doc.pending).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // The API expands the macro when it answers; a loaded machine may take many seconds (a load round's lanes took over 5).
+    await untilState(dictation, (s) => Object.keys(s.doc.pending).length === 0);
     expect(dictation.getState().text()).toContain('Physical exam: lungs clear, heart regular.');
     const macro = dictation.getState().doc.pieces.find((p) => p.kind === 'macro')!;
     dictation.getState().toggleExpansion(macro.id);

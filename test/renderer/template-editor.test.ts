@@ -3,6 +3,7 @@
  * validates, ids never clashing), sections moved by dragging, a template id from its title, and
  * a preview written by the real local API and deleted again.
  */
+import { untilState } from '../support/store-wait.js';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startServer, type TestServer } from '../support/server.js';
 import { createApiClient, type ApiClient } from '../../renderer/api/client.js';
@@ -80,8 +81,7 @@ describe('template preview against the local API', () => {
     const second = addLibrarySection(first, 'allergies');
     preview.getState().request(second, SAMPLE_TRANSCRIPT);
     expect(preview.getState().status).toBe('waiting');
-    const deadline = Date.now() + 30_000;
-    while (!['done', 'failed'].includes(preview.getState().status) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await untilState(preview, (s) => ['done', 'failed'].includes(s.status));
     expect(preview.getState().error).toBeUndefined();
     const md = preview.getState().markdown;
     expect(md).toMatch(/History of present illness/);
