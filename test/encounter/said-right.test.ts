@@ -257,3 +257,44 @@ describe('a problem is argued from its own findings', () => {
     expect(names("[doctor] for your plantar warts , we'll do cryotherapy today .").join(' ')).toMatch(/wart/);
   });
 });
+
+describe('a time belongs to what it was said of', () => {
+  const symptoms = (t: string) => Object.fromEntries(understandEncounter({ transcript: t }).symptoms.map((s) => [s.term, s]));
+  it('gives a duration said before "and" to what came before it, not the symptom after', () => {
+    const s = symptoms("[patient] i have had acne on my face for a few months and some chest pain when i walk .\n[patient] i've had a cough for a week and now a fever since yesterday .");
+    expect(s['chest pain']?.duration).toBeUndefined();
+    expect(s['cough']?.duration).toBe('1 week');
+    expect(s['fever']?.duration).toBeUndefined();
+    expect(s['fever']?.onset).toBe('since yesterday');
+  });
+
+  it('keeps a duration said after two symptoms, or before one without a conjunction, for them', () => {
+    const s = symptoms("[patient] i've had chest pain and shortness of breath for 3 days .\n[patient] for two weeks i've had a headache .");
+    expect(s['chest pain']?.duration).toBe('3 days');
+    expect(s['headache']?.duration).toBe('2 weeks');
+  });
+});
+
+describe('a problem is named as a clinician writes it', () => {
+  const AP = "[doctor] okay , let's talk about my assessment and plan for you .\n";
+  const problems = (t: string) => understandEncounter({ transcript: AP + t }).problems.map((p) => [p.name, p.certainty]);
+  it('keeps the hedge as the certainty, not in the name', () => {
+    expect(problems('[doctor] i think this is most likely ovarian cancer .')).toEqual([['ovarian cancer', 'probable']]);
+    const named = problems("[doctor] for your knee , maybe a some arthritis , let's get an x-ray .").map(([n]) => n);
+    expect(named.join(' ')).not.toMatch(/\b(?:maybe|some)\b/);
+    expect(problems('[doctor] this is more of a muscular sprain .').map(([n]) => n)).toEqual(['muscular sprain']);
+  });
+});
+
+describe('a drug the patient takes is continued, not started', () => {
+  const AP = "[doctor] okay , let's talk about my assessment and plan for you .\n";
+  const ordered = (t: string) => { const f = understandEncounter({ transcript: t }); return [...f.problems.flatMap((p) => p.plan), ...f.plan].filter((i) => i.kind === 'medication').map((i) => `${i.action} ${i.medication!.name}`); };
+  it('writes "continue" for a drug the patient said they use, ordered again without a new dose', () => {
+    expect(ordered(`[patient] i use my albuterol inhaler maybe once a month before i run .\n${AP}[doctor] for your asthma , you can use the albuterol if you need it .`)).toEqual(['continue Albuterol']);
+  });
+
+  it('keeps a start at a new dose, and a start of a drug the patient does not take', () => {
+    expect(ordered(`[patient] i take ibuprofen 200 mg sometimes for the knee .\n${AP}[doctor] for your knee pain , let's start ibuprofen 600 mg three times a day .`)).toEqual(['start Ibuprofen']);
+    expect(ordered(`${AP}[doctor] for your asthma , you can use albuterol if you need it .`)).toEqual(['start Albuterol']);
+  });
+});

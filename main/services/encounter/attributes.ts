@@ -13,16 +13,26 @@ const SEVERITY = /\b(\d{1,2}) (?:out of|on a scale of \d+ to|over) 10\b|\b(\d{1,
 const QUALITIES = /\b(sharp|dull|burning|throbbing|stabbing|aching|achy|shooting|cramping|crampy|pressure-like|squeezing|constant|intermittent|on and off|comes and goes|productive|dry|radiat(?:es|ing) (?:to|down|into) (?:the |my |your )?[a-z ]{3,20}?(?=[,.;]|$| and\b))/gi;
 const WORSE_BETTER = /\b((?:worse|better|worsens|improves|aggravated|relieved|helped|improved) (?:with|when|by|at|in the) (?:[a-z-]+ ?){1,3}?)(?=[,.;]|$| (?:and|but|so|or)\b)/gi;
 
-export function duration(text: string): string | undefined {
+/**
+ * How long, as said in `text`. With `at` (a finding's place in the sentence), a time said before an
+ * "and" or "but" that precedes the finding is another finding's ("acne for a few months and some
+ * chest pain": the months are the acne's).
+ */
+export function duration(text: string, at?: { start: number }): string | undefined {
   const m = DURATION.exec(text);
-  if (!m) return undefined;
+  if (!m || said(text, m, at)) return undefined;
   const t = tidyTime(m[1] ?? `1 ${m[2]}`);
   return /\d+\s+\d+/.test(t) ? undefined : t;
 }
 
-export function onset(text: string): string | undefined {
+export function onset(text: string, at?: { start: number }): string | undefined {
   const m = ONSET.exec(text);
-  return m ? tidyTime(m[1]!) : undefined;
+  return m && !said(text, m, at) ? tidyTime(m[1]!) : undefined;
+}
+
+/** True when a time matched at `m` was said of something before the finding at `at`, across a conjunction. */
+function said(text: string, m: RegExpExecArray, at?: { start: number }): boolean {
+  return at !== undefined && m.index + m[0].length <= at.start && /\b(?:and|but)\b/i.test(text.slice(m.index + m[0].length, at.start));
 }
 
 function tidyTime(t: string): string {

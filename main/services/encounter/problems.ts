@@ -36,6 +36,13 @@ export function problemTerm(name: string): string {
   // "consistent with medial epicondylitis", "not seeing any fracture": the name is what follows.
   n = n.replace(/^(?:(?:what(?:'s| is| we| they)? )?call(?:ed)?|(?:a |your |his |her )?(?:history of|known)|consistent with|compatible with|suggestive of|(?:seeing|noticing|finding|showing|seen|noticed|found)(?:\s+(?:any|an?|the))?)\s+/i, '');
   for (let i = 0; i < 3; i++) n = n.replace(/^(?:(?:for|of|regarding|with|about|is|in terms of|as far as)\s+)?(?:your|his|her|the|a|an|any|this|that|my|some)\s+/i, '').replace(/^(?:for|of|regarding|with|about|is)\s+/i, '');
+  // "Most likely ovarian cancer", "maybe a some arthritis", "more of a muscular sprain": the hedge is the problem's
+  // certainty (read from the sentence), not part of its name.
+  for (let i = 0; i < 3; i++) {
+    n = n.replace(/^(?:(?:most|more|very|quite)\s+)?(?:likely|probabl[ey]|possibl[ey]|maybe|perhaps|suspected|presumed)\s+(?=\S)/i, '')
+      .replace(/^(?:more of|kind of|sort of|(?:a\s+)?(?:little\s+)?bit of|a touch of|(?:a\s+)?lots? of|(?:some\s+)?degree of|some|a|an)\s+(?=\S)/i, '');
+  }
+  n = n.replace(/\s+(?:of|for|with|to|in|on)$/i, '');
   n = n.replace(/\s+(?:and\s+)?your\b.*$/i, '');
   // "Acute nephrolithiasis or kidney stone": the clinician's gloss after "or" is not part of the name.
   n = n.replace(/^(.{4,}?)\s+or\s+.*$/i, (m, first: string) => (isProblemName(first) ? first : m));
@@ -88,11 +95,14 @@ export interface ProblemMention {
 
 const CORRECTION = /\b(?:(?:it's|it is|this is|that's|that is)\s+)?not\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?),?\s+(?:it's|it is|but|rather|this is|but rather|but it's|instead it's)\s+(?:an?\s+|the\s+)?([\p{L}' -]{3,40}?)(?=[,.;]|$)/iu;
 
+// "Most likely ovarian cancer", "possible gout": a hedge said as part of the name (which problemTerm takes off).
+const HEDGED_NAME = /^(?:(?:most|more|very|quite)\s+)?(?:likely|probabl[ey]|possibl[ey]|maybe|perhaps|suspected|presumed)\b/i;
+
 function judged(sentence: string, name: string, at: number): Pick<ProblemMention, 'certainty' | 'status'> {
   // The one reading of what is said of a finding (assertion.ts), as the coder reads a written note.
   const said = assertFinding(sentence, Math.max(0, at), Math.max(0, at) + name.length, { spoken: true });
   const lead = sentence.slice(Math.max(0, at - 60), Math.max(0, at));
-  const certainty: Certainty = said.status === 'denied' || said.status === 'ruled-out' || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : said.status === 'uncertain' || PROBABLE.test(lead) ? 'probable' : 'confirmed';
+  const certainty: Certainty = said.status === 'denied' || said.status === 'ruled-out' || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : said.status === 'uncertain' || PROBABLE.test(lead) || HEDGED_NAME.test(name.trim()) ? 'probable' : 'confirmed';
   const status: ProblemStatus = RESOLVED.test(sentence) ? 'resolved' : NEW.test(sentence) ? 'new' : CHRONIC.test(sentence) ? 'chronic' : 'unknown';
   return { certainty, status };
 }

@@ -57,8 +57,8 @@ function hitsIn(text: string): Hit[] {
 
 function attributes(text: string, hit: Hit): Pick<Symptom, 'onset' | 'duration' | 'severity' | 'laterality' | 'location' | 'modifiers'> {
   const out: Pick<Symptom, 'onset' | 'duration' | 'severity' | 'laterality' | 'location' | 'modifiers'> = { modifiers: modifiers(text) };
-  const d = duration(text);
-  const o = onset(text);
+  const d = duration(text, hit);
+  const o = onset(text, hit);
   const s = severity(text);
   const side = hit.laterality ?? (/\b(?:knee|shoulder|hip|ankle|wrist|elbow|hand|foot|leg|arm|neck|back|flank|eye|ear|jaw)\b/.test(hit.term) ? laterality(text, hit.start, hit.end) : undefined);
   if (d) out.duration = d;
