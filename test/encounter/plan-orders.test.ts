@@ -151,3 +151,11 @@ describe('return precautions keep their condition and where to turn', () => {
     expect(precautions('[doctor] you can return to work if you feel better .')).toEqual([]);
   });
 });
+
+describe('an emergency instruction as said', () => {
+  it('reads "nine one one" as 911 and "under the tongue" as sublingual', () => {
+    const items = orders("[doctor] for your chest pain , i'm giving you nitroglycerin 0.4 mg under the tongue . if the pain does not go away after five minutes , call nine one one .");
+    expect(items.find((i) => i.kind === 'medication')?.medication?.route).toBe('sublingual');
+    expect(items.filter((i) => i.kind === 'education').map((i) => i.text)).toEqual(['Return precautions: call 911 if the pain does not go away after 5 minutes']);
+  });
+});

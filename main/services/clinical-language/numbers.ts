@@ -83,6 +83,12 @@ export function readNumbers(text: string): NumberReading[] {
   };
   let i = 0;
   while (i < tokens.length) {
+    // "Call nine one one": the emergency number is said digit by digit, and is one number, not three.
+    if (words[i] === 'nine' && words[i + 1] === 'one' && words[i + 2] === 'one' && !/^(?:hundred|thousand|point|and)$/.test(words[i + 3] ?? '')) {
+      raw.push({ ...span(i, i + 3), text: '911', value: 911, kind: 'number', spelled: true, uncertain: false });
+      i += 3;
+      continue;
+    }
     const barePoint = words[i] === 'point' && barePointAllowed(words, i, bare.get(i));
     const n = readNumberAt(words, i, { barePoint: barePoint !== false, foldRepeats: true });
     if (!n) {

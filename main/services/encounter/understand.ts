@@ -137,6 +137,20 @@ function newNotCurrent(medications: Medication[], items: readonly PlanItem[], sa
     m.status = 'mentioned';
   }
 }
+/**
+ * A drug the patient already takes, "started" in the plan without a new dose ("I'll renew your albuterol, use it
+ * if you need it"), is continued: "Start" would record a new drug. One started at another dose stays an order.
+ */
+function alreadyTaken(medications: readonly Medication[], items: readonly PlanItem[], said: readonly Said[]): void {
+  const takenAt = new Set(said.filter((s) => TAKEN.test(s.text)).map((s) => s.start));
+  for (const item of items) {
+    if (item.kind !== 'medication' || item.action !== 'start' || item.condition || !item.medication) continue;
+    const on = medications.find((m) => m.status === 'current' && (m.generic ?? m.name.toLowerCase()) === (item.medication!.generic ?? item.medication!.name.toLowerCase()));
+    if (!on || !on.evidence.some((e) => e.speaker === 'patient' || takenAt.has(e.start))) continue;
+    if (item.medication.dose && on.dose && item.medication.dose !== on.dose) continue;
+    item.action = 'continue';
+  }
+}
 const TAKEN = /\b(?:had you on|have you on|got you on|you(?:'re| are) (?:on|taking|still taking|using)|you(?:'ve| have) been (?:on|taking|using)|you take|you use)\b/i;
 
 /** Read an encounter into facts. */
@@ -167,6 +181,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
   newNotCurrent(medications.medications, [...problems.flatMap((p) => p.plan), ...plan], said);
+  alreadyTaken(medications.medications, [...problems.flatMap((p) => p.plan), ...plan], said);
   const facts: EncounterFacts = {
     sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
