@@ -104,9 +104,9 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   // "If they start rising, I want you to contact me" says the same with the condition first. The condition is the
   // last "if" before the action ("if you get chest pain, take one, and if it does not go away in five minutes, call
   // 911" warns about the pain that does not go away), and the action keeps where to turn ("call 911", "go to the ER").
-  const first = /(?:^|[,;]\s*|\band\s+)if\s+((?:(?!\bif\b)[^.;?]){5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just |then )?(call(?: 911)?|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))[^.,;]*[.!?]?$/i.exec(t);
-  const after = /\b(call(?: 911)?|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))(?: (?:us|me|the office|the clinic))?[^.]*?\bif\b\s+(.{5,120})$/i.exec(t);
-  const precaution = first ? { when: first[1]!, action: first[2]! } : after && /^(?:call|contact|let|come|return|go)\b/i.test(after[1]!) && /\b(?:call (?:us|me|the office|the clinic|911)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the)\b/i.test(t) ? { when: after[2]!, action: after[1]! } : undefined;
+  const first = PRECAUTION_FIRST.exec(t);
+  const after = PRECAUTION_AFTER.exec(t);
+  const precaution = first ? { when: first[1]!, action: first[2]! } : after && ADDRESSED.test(t) ? { when: after[2]!, action: after[1]! } : undefined;
   // "If it's too expensive, let me know" is about the prescription, not a return precaution.
   if (precaution && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution.when)) {
     const when = agree(precaution.when.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
@@ -116,6 +116,13 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   if (advice) out.push({ kind: 'education', text: advice, evidence: [] });
   return out;
 }
+
+// Where a precaution sends the patient, said once for both orders of the sentence; "return to work" is no precaution.
+const TURN_TO = String.raw`(call(?: 911)?|contact|let (?:us|me) know|come back|return|go to the (?:er|emergency room|emergency department))\b(?!\s+to\s+(?:work|school|the gym|gym|activit\w*|normal|usual|sports?|play|running|exercis\w*))`;
+const PRECAUTION_FIRST = new RegExp(String.raw`(?:^|[,;]\s*|\band\s+)if\s+((?:(?!\bif\b)[^.;?]){5,120}?),\s*(?:i (?:want|need|would like|'d like) you to |please |just |then )?${TURN_TO}[^.,;]*[.!?]?$`, 'i');
+const PRECAUTION_AFTER = new RegExp(String.raw`\b${TURN_TO}(?: (?:us|me|the office|the clinic))?[^.]*?\bif\b\s+(.{5,120})$`, 'i');
+// Said after the action, a precaution names whom to call ("call us if", not "call if you can").
+const ADDRESSED = /\b(?:call (?:us|me|the office|the clinic|911)|contact (?:us|me|the office|the clinic)|let (?:us|me) know|come back|return|go to the)\b/i;
 
 /** Where a precaution sends the patient, as a note says it. */
 function precautionAction(said: string): string {

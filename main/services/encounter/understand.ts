@@ -128,10 +128,9 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
  * that it would be two puffs twice a day"), is a new prescription, not one the patient takes: it is
  * written in the plan and kept off the current list.
  */
-function newNotCurrent(medications: Medication[], items: readonly PlanItem[], said: readonly Said[]): void {
+function newNotCurrent(medications: Medication[], items: readonly PlanItem[], takenAt: ReadonlySet<number>): void {
   const started = new Set(items.filter((i) => i.kind === 'medication' && i.action === 'start' && !i.condition).map((i) => i.medication?.generic ?? i.medication?.name.toLowerCase()));
-  // "We've had you on Prozac 20 mg a day": said as taken, it stays current whatever the plan does with it.
-  const takenAt = new Set(said.filter((s) => TAKEN.test(s.text)).map((s) => s.start));
+  // "We've had you on Prozac 20 mg a day": said as taken (`takenAt`), it stays current whatever the plan does with it.
   for (const m of medications) {
     if (m.status !== 'current' || !started.has(m.generic ?? m.name.toLowerCase()) || m.from || m.evidence.some((e) => e.speaker !== 'clinician' || takenAt.has(e.start))) continue;
     m.status = 'mentioned';
@@ -141,8 +140,7 @@ function newNotCurrent(medications: Medication[], items: readonly PlanItem[], sa
  * A drug the patient already takes, "started" in the plan without a new dose ("I'll renew your albuterol, use it
  * if you need it"), is continued: "Start" would record a new drug. One started at another dose stays an order.
  */
-function alreadyTaken(medications: readonly Medication[], items: readonly PlanItem[], said: readonly Said[]): void {
-  const takenAt = new Set(said.filter((s) => TAKEN.test(s.text)).map((s) => s.start));
+function alreadyTaken(medications: readonly Medication[], items: readonly PlanItem[], takenAt: ReadonlySet<number>): void {
   for (const item of items) {
     if (item.kind !== 'medication' || item.action !== 'start' || item.condition || !item.medication) continue;
     const on = medications.find((m) => m.status === 'current' && (m.generic ?? m.name.toLowerCase()) === (item.medication!.generic ?? item.medication!.name.toLowerCase()));
@@ -180,8 +178,11 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const follow = general.filter((i) => i.kind === 'follow-up');
   const plan = dedupePlan([...general.filter((i) => i.kind !== 'follow-up' && !problems.some((p) => p.plan.some((q) => q.kind === i.kind && q.target === i.target && q.medication?.generic === i.medication?.generic))), ...follow.slice(-1)]);
   unplaced.push(...historyUnplaced(said, used));
-  newNotCurrent(medications.medications, [...problems.flatMap((p) => p.plan), ...plan], said);
-  alreadyTaken(medications.medications, [...problems.flatMap((p) => p.plan), ...plan], said);
+  // Where a drug is said as taken ("we've had you on", "you're taking"): both readings of the plan against the list use it.
+  const takenAt = new Set(said.filter((s) => TAKEN.test(s.text)).map((s) => s.start));
+  const ordered = [...problems.flatMap((p) => p.plan), ...plan];
+  newNotCurrent(medications.medications, ordered, takenAt);
+  alreadyTaken(medications.medications, ordered, takenAt);
   const facts: EncounterFacts = {
     sourceLanguage, patient, symptoms: withdrawContradicted(symptoms.symptoms, problems, history.history), history: history.history, medications: medications.medications, allergies: allergies.allergies,
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
