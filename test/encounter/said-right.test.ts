@@ -298,3 +298,11 @@ describe('a drug the patient takes is continued, not started', () => {
     expect(ordered(`${AP}[doctor] for your asthma , you can use albuterol if you need it .`)).toEqual(['start Albuterol']);
   });
 });
+
+describe('a hedged problem stays hedged wherever it is named', () => {
+  it('writes "Possible ..." in the chief complaint when the only problem is probable', () => {
+    const note = soap("[doctor] okay , let's talk about my assessment and plan for you .\n[doctor] i think this is most likely ovarian cancer .");
+    expect(note).toMatch(/### Chief Complaint\n\nPossible ovarian cancer\./);
+    expect(note).not.toMatch(/### Chief Complaint\n\nOvarian cancer\./);
+  });
+});

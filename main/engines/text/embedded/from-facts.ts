@@ -136,7 +136,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
   };
   const { subj } = pronoun(f);
   const own = f.symptoms.filter((s) => s.subject === 'patient');
-  const cc = f.reasonForVisit?.term ?? (own.find((s) => s.presence === 'reported') ? symptomPhrase({ ...own.find((s) => s.presence === 'reported')!, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never }) : f.problems[0]?.name);
+  const cc = f.reasonForVisit?.term ?? (own.find((s) => s.presence === 'reported') ? symptomPhrase({ ...own.find((s) => s.presence === 'reported')!, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never }) : f.problems[0] && problemTitle(f.problems[0]));
   if (cc) push('chief_complaint', stop(cap(cc)), {}, 100);
 
   const opening = intro(f, name);
