@@ -26,6 +26,37 @@ describe('transcript understanding', () => {
     expect(turns[1]!.role).toBe('patient');
   });
 
+  it('repairs tags shifted by one turn, where the clinician-like speaker is only moderately clearer', () => {
+    const shifted = [
+      '[doctor] okay you can start',
+      "[patient] hi maria good to see you so i see here you're coming in for a sore throat",
+      '[doctor] how long has it been going on',
+      "[patient] about five days now and it's worse when i swallow okay have you had a fever",
+      "[doctor] no fever but i feel tired",
+      '[patient] alright and any cough',
+      "[doctor] a little at night my husband had a cold last week",
+      "[patient] okay let me take a look at your throat so i'm going to order a strep test and we'll call you with the result",
+      '[doctor] okay thank you',
+    ].join('\n');
+    const turns = parseTurns(shifted);
+    expect(turns.find((t) => t.text.startsWith('okay let me take a look'))!.role).toBe('doctor');
+    expect(turns.find((t) => t.text.startsWith('no fever'))!.role).toBe('patient');
+  });
+
+  it('keeps right tags when the patient asks a few questions of their own', () => {
+    const turns = parseTurns(
+      [
+        "[doctor] what brings you in today",
+        "[patient] my knee has been hurting for two weeks. is that arthritis? do i need an x-ray?",
+        "[doctor] let me take a look. i'm going to order an x-ray and we'll follow up next week.",
+        '[patient] okay, how long will the results take?',
+        '[doctor] a day or two.',
+      ].join('\n'),
+    );
+    expect(turns[0]!.role).toBe('doctor');
+    expect(turns[1]!.role).toBe('patient');
+  });
+
   it('keeps untagged text as one speaker and still splits sentences', () => {
     const sentences = toSentences(parseTurns('The patient presents with cough. Dr. Smith referred her. She denies fever.'));
     expect(sentences.map((s) => s.text)).toEqual(['The patient presents with cough.', 'Dr. Smith referred her.', 'She denies fever.']);

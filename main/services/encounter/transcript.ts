@@ -117,6 +117,9 @@ const DOCTOR_CUES =
   /\b(let's|let me|i'm going to|i am going to|we're going to|we will|we'll|i want you to|i'd like you to|your|you've been|examine|exam|prescribe|order|refer|follow up|take a look|any (other )?questions|what brings you|how are you feeling|how long|does it hurt|do you have|have you)\b/gi;
 const PATIENT_CUES = /\b(i've been|i have been|i feel|i felt|my (wife|husband|mom|dad|job|work|back|knee|chest|head|stomach)|it hurts|i take|i'm taking|i noticed|i think it|i started|i was)\b/gi;
 
+/** How much more the patient-tagged speaker must read like a clinician before the tags are swapped. */
+const SWAP_MARGIN = 0.9;
+
 function cueScore(text: string): number {
   const doctor = (text.match(DOCTOR_CUES) ?? []).length + (text.match(/\?/g) ?? []).length * 0.7;
   const patient = (text.match(PATIENT_CUES) ?? []).length;
@@ -144,9 +147,11 @@ export function assignRoles(turns: Turn[]): void {
   };
   if (doctorLabels.length === 1 && patientLabels.length === 1) {
     // Swapped tags: only when the evidence is clear, because most transcripts are tagged right.
+    // Measured (scratch run over ACI-Bench and MTS-Dialog, tags as the truth): six of seven
+    // swapped ACI-Bench visits score 1.15 to 1.88, none of the other 1,343 dialogues over 0.5.
     const d = doctorLabels[0]!;
     const p = patientLabels[0]!;
-    if (norm(p) - norm(d) > 1.5) {
+    if (norm(p) - norm(d) > SWAP_MARGIN) {
       for (const t of turns) if (t.speaker === d) t.role = 'patient';
       else if (t.speaker === p) t.role = 'doctor';
     }
