@@ -159,3 +159,17 @@ describe('an emergency instruction as said', () => {
     expect(items.filter((i) => i.kind === 'education').map((i) => i.text)).toEqual(['Return precautions: call 911 if the pain does not go away after 5 minutes']);
   });
 });
+
+describe('an order said in two breaths', () => {
+  it('starts the drug named right after a start of its class ("an anti-inflammatory ... it\'s going to be Mobic")', () => {
+    expect(meds("[doctor] for your ankle sprain , i'm going to start you on an anti-inflammatory .\n[doctor] it's going to be meloxicam 15 mg once a day .")).toEqual(['start Meloxicam 15 mg once daily']);
+  });
+
+  it('reads no order from a drug named long after, or with no class start before it', () => {
+    expect(meds("[doctor] for your ankle sprain , it's going to be sore for a week .\n[doctor] it's going to be meloxicam 15 mg that you took before , right ?")).toEqual([]);
+  });
+
+  it('orders a study said as "I\'m going to be ordering"', () => {
+    expect(orders("[doctor] i'm gon na be ordering an mri to look at the ligaments .").map((i) => [i.kind, i.target])).toEqual([['imaging', 'mri']]);
+  });
+});

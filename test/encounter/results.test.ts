@@ -28,3 +28,11 @@ describe('tests that have no result yet', () => {
     expect(results('if your blood sugars are low , call me .')).toEqual([]);
   });
 });
+
+describe('"up" as a value gone up', () => {
+  it('reads "bones lined up" as no high value, and "your sugar was up" as high', () => {
+    expect(results('your x-ray of your wrist , it looks like the bones are lined up properly .').map((r) => r[2])).not.toContain('high');
+    expect(results('your blood sugar was up at 240 .')).toEqual([['blood sugar', '240', 'high']]);
+    expect(results('your cholesterol is way up .')).toEqual([['cholesterol', '', 'high']]);
+  });
+});

@@ -306,3 +306,47 @@ describe('a hedged problem stays hedged wherever it is named', () => {
     expect(note).not.toMatch(/### Chief Complaint\n\nOvarian cancer\./);
   });
 });
+
+describe('a diagnosis said in the clinician\'s own frame', () => {
+  const AP = "[doctor] okay , let's talk about my assessment and plan for you .\n";
+  const problems = (t: string) => understandEncounter({ transcript: AP + t }).problems.map((p) => [p.name, p.certainty]);
+  it('reads "what I see is", "my diagnosis here would be" and "is due to" as the diagnosis', () => {
+    expect(problems("[doctor] this is your left wrist , and what i see is a distal radius fracture .")).toEqual([['distal radius fracture', 'confirmed']]);
+    expect(problems('[doctor] so my diagnosis here would be medial epicondylitis .')).toEqual([['medial epicondylitis', 'confirmed']]);
+    expect(problems("[doctor] what i'm seeing on your face today is mild rosacea .")).toEqual([['mild rosacea', 'confirmed']]);
+    expect(problems('[doctor] your ankle pain is most likely due to a peroneal tendinitis .').map(([n]) => n)).toEqual(['peroneal tendinitis']);
+  });
+
+  it('reads a condition the lexicon knows said a few words after the cue, even misheard first', () => {
+    expect(problems('[doctor] so i do believe that sam does have a tick , motor tics are common at his age .').map(([n]) => n)).toEqual(['tic disorder']);
+    expect(problems('[doctor] my impression is that you probably have a contusion , but let\'s look at the x-ray first .')).toEqual([['contusion', 'probable']]);
+    expect(problems('[doctor] it does have some side effects , so call me if anything comes up .')).toEqual([]);
+  });
+
+  it('reads no problem from a film that shows nothing', () => {
+    expect(problems('[doctor] the x-ray shows no fracture .').filter(([, c]) => c === 'confirmed')).toEqual([]);
+  });
+
+  it('starts the assessment at "what we are dealing with is", and files the orders after it under that problem', () => {
+    const transcript = [
+      '[doctor] how long has the knee been hurting ?',
+      '[patient] about two months .',
+      '[doctor] okay , on exam you have tenderness over the medial joint line .',
+      "[doctor] what i think we're dealing with is left knee osteoarthritis .",
+      "[doctor] we can try a cortisone injection into the left knee today .",
+    ].join('\n');
+    const f = understandEncounter({ transcript });
+    expect(f.problems.map((p) => [p.name, p.laterality, p.plan.map((i) => i.kind)])).toEqual([['knee osteoarthritis', 'left', ['procedure']]]);
+  });
+});
+
+describe('a dictated diagnosis line', () => {
+  const problems = (t: string) => understandEncounter({ transcript: `[doctor] okay , let's talk about my assessment and plan for you .\n${t}` }).problems.map((p) => p.name);
+  it('names the problem a "primary diagnosis is" line gives, known to the lexicon or not', () => {
+    expect(problems('[doctor] primary diagnosis is hematuria .\n[doctor] secondary diagnosis is nephrolithiasis .')).toEqual(['hematuria', 'nephrolithiasis']);
+  });
+
+  it('reads no problem from an abbreviation inside a dictated instruction ("update PE abdomen")', () => {
+    expect(problems('[doctor] update pe abdomen .')).toEqual([]);
+  });
+});

@@ -154,6 +154,13 @@ overactive bladder; interstitial cystitis; pyelonephritis|kidney infection; pros
 thrombocytopenia; sickle cell disease; multiple sclerosis; restless legs syndrome; bell's palsy|bell palsy; trigeminal neuralgia; essential tremor; panic disorder
 obsessive-compulsive disorder|ocd; mitral valve prolapse; supraventricular tachycardia|svt; pericarditis; varicose veins; lymphedema; sarcoidosis; pulmonary hypertension
 hyperparathyroidism; thyroid nodule|thyroid nodules; goiter; hashimoto's thyroiditis|hashimoto thyroiditis; graves' disease|graves disease; lyme disease; bacterial vaginosis
+tic disorder|transient tic disorder|tics|motor tics|vocal tics; autism spectrum disorder|autism; croup; bronchiolitis; otitis externa|swimmer's ear; cerumen impaction|impacted cerumen|earwax impaction
+gastritis; costochondritis; umbilical hernia; ventral hernia|incisional hernia; ganglion cyst; baker's cyst|baker cyst|popliteal cyst; bunion|hallux valgus; morton's neuroma|morton neuroma
+shin splints|medial tibial stress syndrome; patellofemoral pain syndrome|runner's knee; iliotibial band syndrome|it band syndrome; adhesive capsulitis|frozen shoulder; whiplash
+lumbar disc herniation|herniated disc|disc herniation|herniated lumbar disc|bulging disc; spinal stenosis|lumbar stenosis|lumbar spinal stenosis; spondylolisthesis; scoliosis; osteopenia
+uterine fibroids|fibroids; ovarian cyst; mastitis; vaginal yeast infection|yeast infection|vaginal candidiasis; chlamydia; gonorrhea; infectious mononucleosis|mononucleosis
+herpes labialis|cold sores|cold sore; labyrinthitis; benign paroxysmal positional vertigo|bppv; pneumothorax; lipoma; epidermoid cyst|sebaceous cyst; ingrown toenail|ingrown nail; paronychia
+food allergy|peanut allergy; anaphylaxis; hypoglycemia; chronic fatigue syndrome; temporomandibular joint disorder|tmj|tmd; sleep deprivation; postpartum depression; premenstrual syndrome|pms
 `;
 
 /** Conditions and diagnoses (term first, then synonyms and abbreviations). */
@@ -178,13 +185,13 @@ const CONDITION_SYSTEMS: [RegExp, BodySystem][] = [
   [/\b(?:lung|pulmonary|asthma|copd|bronch\w*|pneumonia|emphysema|apnea|respiratory|sarcoidosis|cough|wheez\w*|shortness of breath)\b/i, 'Respiratory'],
   [/\b(?:stomach|gastr\w*|bowel|colitis|crohn\w*|reflux|gerd|liver|hepat\w*|cirrhosis|pancrea\w*|append\w*|cholecyst\w*|gallbladder|diverticul\w*|hemorrhoids|anal|celiac|hernia|peptic|ibs|constipation|diarrhea|abdominal|nausea|vomiting|fissure)\b/i, 'Gastrointestinal'],
   [/\b(?:kidney|renal|nephr\w*|urinary|uti|bladder|prostat\w*|bph|pyelonephritis|cystitis|erectile|vagin\w*|endometriosis|ovar\w*|menopause|pregnan\w*|testicular|ckd|aki)\b/i, 'Genitourinary'],
-  [/\b(?:arthritis|osteoarthritis|joint|knee|hip|shoulder|elbow|wrist|ankle|foot|hand|finger|back|spine|lumbar|cervical|neck|strain|sprain|fracture|tear|tendin\w*|tendon\w*|bursitis|meniscus|meniscal|ligament|acl|rotator cuff|gout|osteoporosis|fibromyalgia|sciatica|radiculopathy|fasciitis|epicondylitis|tenosynovitis|carpal tunnel|trigger finger|muscle|musculoskeletal|contusion|dislocation)\b/i, 'Musculoskeletal'],
-  [/\b(?:migraine|headache|seizure|epilep\w*|stroke|cva|tia|neuropath\w*|neuralgia|parkinson\w*|dementia|alzheimer\w*|multiple sclerosis|concussion|palsy|tremor|restless legs|vertigo|numbness|neurolog\w*)\b/i, 'Neurological'],
-  [/\b(?:depress\w*|anxiety|panic|bipolar|schizophren\w*|ptsd|adhd|ocd|insomnia|alcohol|opioid|tobacco|nicotine|substance)\b/i, 'Psychiatric'],
-  [/\b(?:skin|acne|rosacea|rash|dermatitis|eczema|psoriasis|cellulitis|wart|warts|verruca|onychomycosis|tinea|keratosis|carcinoma|melanoma|zoster|shingles|impetigo|scabies|hidradenitis|lesion|mole|wound|laceration|burn|abscess|urticaria|hives)\b/i, 'Skin'],
+  [/\b(?:arthritis|osteoarthritis|joint|knee|hip|shoulder|elbow|wrist|ankle|foot|hand|finger|back|spine|lumbar|cervical|neck|strain|sprain|fracture|tear|tendin\w*|tendon\w*|bursitis|meniscus|meniscal|ligament|acl|rotator cuff|gout|osteoporosis|fibromyalgia|sciatica|radiculopathy|fasciitis|epicondylitis|tenosynovitis|carpal tunnel|trigger finger|muscle|musculoskeletal|contusion|dislocation|costochondritis|ganglion|baker'?s?|bunion|hallux|shin splints|patellofemoral|iliotibial|capsulitis|whiplash|disc|stenosis|spondylolisthesis|scoliosis|osteopenia|temporomandibular|tmj|tmd)\b/i, 'Musculoskeletal'],
+  [/\b(?:migraine|headache|seizure|epilep\w*|stroke|cva|tia|neuropath\w*|neuralgia|parkinson\w*|dementia|alzheimer\w*|multiple sclerosis|concussion|palsy|tremor|restless legs|vertigo|numbness|neurolog\w*|tics?|tic disorder|neuroma|bppv)\b/i, 'Neurological'],
+  [/\b(?:depress\w*|anxiety|panic|bipolar|schizophren\w*|ptsd|adhd|ocd|insomnia|alcohol|opioid|tobacco|nicotine|substance|autism|postpartum depression)\b/i, 'Psychiatric'],
+  [/\b(?:skin|acne|rosacea|rash|dermatitis|eczema|psoriasis|cellulitis|wart|warts|verruca|onychomycosis|tinea|keratosis|carcinoma|melanoma|zoster|shingles|impetigo|scabies|hidradenitis|lesion|mole|wound|laceration|burn|abscess|urticaria|hives|lipoma|epidermoid|sebaceous|paronychia|ingrown|cold sores?|herpes labialis)\b/i, 'Skin'],
   [/\b(?:diabet\w*|thyroid\w*|hypothyroid\w*|hyperthyroid\w*|goiter|graves|hashimoto\w*|cholesterol|lipid\w*|hyperlipidemia|dyslipidemia|obesity|weight|prediabetes|metabolic|parathyroid\w*|vitamin|sugars?|a1c)\b/i, 'Endocrine'],
   [/\b(?:anemia|thrombocytopenia|sickle cell|bleeding|clotting|iron)\b/i, 'Hematologic'],
-  [/\b(?:sinus\w*|otitis|ear|eye|conjunctivitis|glaucoma|cataracts?|macular|pharyngitis|throat|tonsil\w*|rhinitis|allerg\w*|nasal|nose|dental|tooth)\b/i, 'HEENT'],
+  [/\b(?:sinus\w*|otitis|ear|eye|cerumen|earwax|labyrinthitis|croup|conjunctivitis|glaucoma|cataracts?|macular|pharyngitis|throat|tonsil\w*|rhinitis|allerg\w*|nasal|nose|dental|tooth)\b/i, 'HEENT'],
 ];
 
 /** The body system a problem's name belongs to ("acne" -> Skin, "right knee pain" -> Musculoskeletal), when its words say. */

@@ -36,7 +36,14 @@ export interface PlanWalk {
   /** The last medication order, which a correction said soon after changes. */
   lastOrder?: LastOrder;
   unplaced: Unplaced[];
+  /** A start said of a drug class ("I'm going to start you on an anti-inflammatory"), awaiting the drug's name. */
+  classStart?: number;
 }
+
+/** "Start you on an anti-inflammatory", "put you on a muscle relaxant": an order whose drug is named next. */
+const CLASS_START = /\b(?:start|put|begin)\s+(?:you|him|her)\s+on\s+(?:an?|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin))\b/iu;
+/** "It's going to be Mobic 15 mg once a day": the drug named after its class was ordered. */
+const NAMED_NEXT = /^\W*(?:and\s+|so\s+)?(?:it(?:'s| is)(?: going to be)?|it(?:'ll| will) be|that(?:'ll| will) be|we(?:'ll| will) (?:do|use|go with)|i(?:'ll| will) (?:do|use|go with))\b/i;
 
 /**
  * Visit narration can still carry an order ("I'm going to go ahead and start you on doxycycline
@@ -124,6 +131,10 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     if (QUESTION_CLAUSE.test(clause)) continue;
     // "You're due for a mammogram, so we'll schedule that": an order said of the study the clause before named.
     const items = planItemsIn(clause, drugs);
+    if (items.length === 0 && walk.classStart !== undefined && s.i - walk.classStart <= 2 && NAMED_NEXT.test(clause)) {
+      items.push(...planItemsIn(`start ${clause.replace(NAMED_NEXT, '')}`, drugs).filter((i) => i.kind === 'medication'));
+    }
+    walk.classStart = items.length === 0 && CLASS_START.test(clause) ? s.i : items.length ? undefined : walk.classStart;
     if (items.length === 0 && previous && ORDER_OF_IT.test(clause)) items.push(...planItemsIn(`${previous}, ${clause}`, drugs).filter((i) => i.kind === 'test' || i.kind === 'imaging'));
     previous = clause;
     if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs)) {

@@ -18,7 +18,7 @@ import type { PlanItem } from './types.js';
 const tests = createPhraseMatcher(TEST_ENTRIES);
 const specialties = createPhraseMatcher(SPECIALTY_ENTRIES);
 
-const ORDER_VERB = /\b(?:order|get|obtain|check|schedule|do|repeat|draw|send|run|set (?:you )?up|recommend|want|need|have)\b/i;
+const ORDER_VERB = /\b(?:order(?:ing)?|get(?:ting)?|obtain(?:ing)?|check(?:ing)?|schedul(?:e|ing)|do|repeat|draw|send|run|set (?:you )?up|recommend|want|need|have)\b/i;
 const ORDER_AFTER = /^(?![^.;?]{0,50}?\b(?:wait|until|next year|results?)\b)[^.;?]{0,50}?\b(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)(?:\s+(?:for you|today|done|scheduled|set up|up|ordered))?\s*(?:[.,;!?]|$)/i;
 const REFER = /\b(?:refer|referral|send (?:you|him|her) (?:to|over)|see (?:a|an|the) |consult|set (?:you|him|her) up with)\b/i;
 const PROCEDURES: [RegExp, string][] = [

@@ -16,16 +16,20 @@ const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
 
 const CUE =
   /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*|of\s+)?)?(?:the\s+|your\s+|his\s+|her\s+|this\s+|that\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds|let's|let me|please)\b)/i;
-const DIAGNOSIS =
-  /\b(?:you have|you've got|you(?:'re| are) (?:in|having)|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|(?:assessment|impression) is(?: that)?(?: (?:you|he|she) (?:have|has))?|suffering from|dealing with|concerned (?:about|for)|suspect|not)\s+(?:(?:what(?:'s| is| we| they)|something|a condition|an? \w+) call(?:ed)?\s+)?(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina))\b/iu;
+/** What a clinician says before naming the diagnosis ("what I see is", "you have", "consistent with"). */
+const DIAGNOSIS_CUE = String.raw`(?:what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:would be|will be|is going to be)|(?:x-?rays?|mri|ct(?: scan)?|scan|ultrasound|imaging|radiographs?|films?) (?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)|(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)|you have|you've got|you(?:'re| are) (?:in|having)|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|(?:assessment|impression) is(?: that)?(?: (?:you|he|she) (?:have|has))?|suffering from|dealing with|[\p{L}']+ (?:does|do|did) have|concerned (?:about|for)|suspect|not)`;
+const DIAGNOSIS = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+(?:(?:what(?:'s| is| we| they)|something|a condition|an? \w+) call(?:ed)?\s+)?(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|iasis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina))\b`, 'iu');
+/** The cue alone, for a condition of the lexicon said within a few words after it ("she does have a tick, eye tics"). */
+const CUE_THEN = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+`, 'giu');
+const DIAGNOSIS_ALL = new RegExp(DIAGNOSIS.source, 'giu');
 const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
-const DIAGNOSTIC_WORD = /(?:itis|osis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
+const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
 const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable|suggests?|whether|to see if|in case|if)\b/i;
 const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
 const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
 /** A dictated assessment's label: "Assessment:", "Impression:", "Diagnoses:". */
-const ASSESSMENT_LABEL = /^(?:assessment|impression|diagnos[ie]s|problems?)(?:\s+and\s+plan)?\s*:\s*/i;
+const ASSESSMENT_LABEL = /^(?:(?:primary|secondary|principal|main|working|final|first|second|third)\s+)?(?:assessment|impression|diagnos[ie]s|problems?)(?:\s+and\s+plan)?(?:\s*:|\s+(?:is|are|would be|will be)\b)\s*/i;
 /** A state judged right after a condition's name: "is well controlled", "has been stable", "remains uncontrolled". */
 const STATE_AFTER = /^\s+(?:is|are|has been|have been|remains?|seems?|looks?|appears?)\s+(?:(?:very|quite|fairly|pretty|relatively|still|now|not|well|under|poorly|much|a little|a bit)\s+){0,2}(?:stable|controlled|well[- ]controlled|uncontrolled|under(?: good)? control|improv(?:ed|ing)|worse(?:ning)?|better|elevated|resolv(?:ed|ing)|flaring|active)\b/i;
 const RESOLVED = /\b(?:resolved|gone away|went away|no longer|cleared up|better now|healed)\b/i;
@@ -107,6 +111,30 @@ function judged(sentence: string, name: string, at: number): Pick<ProblemMention
   return { certainty, status };
 }
 
+/** The first place a condition is named as the diagnosis, trying each cue in turn (cues may overlap). */
+function diagnosisSaid(t: string): { raw: string; at: number; cue: string } | undefined {
+  DIAGNOSIS_ALL.lastIndex = 0;
+  for (let m = DIAGNOSIS_ALL.exec(t); m; m = DIAGNOSIS_ALL.exec(t)) {
+    if (!VERBISH.test(m[1]!) && !NOT_A_PROBLEM.test(m[1]!)) return { raw: m[1]!, at: m.index + m[0].length - m[1]!.length, cue: m[0] };
+    DIAGNOSIS_ALL.lastIndex = m.index + 1;
+  }
+  // A condition of the lexicon whose name has no diagnostic ending ("she does have a tick, eye tics"),
+  // said within five words after the cue.
+  CUE_THEN.lastIndex = 0;
+  for (let m = CUE_THEN.exec(t); m; m = CUE_THEN.exec(t)) {
+    const after = m.index + m[0].length;
+    const hit = conditions.find(t.slice(after, after + 60))[0];
+    if (hit && t.slice(after, after + hit.start).split(/\s+/).filter(Boolean).length <= 5 && !/[.;?]/.test(t.slice(after, after + hit.start))) {
+      // "Mild rosacea": a severity said just before the name is part of it.
+      const severity = /\b(?:mild|moderate|severe)(?: to (?:moderate|severe))?\s+$/i.exec(t.slice(after, after + hit.start));
+      const from = after + hit.start - (severity?.[0].length ?? 0);
+      return { raw: t.slice(from, after + hit.end), at: from, cue: m[0] };
+    }
+    CUE_THEN.lastIndex = m.index + 1;
+  }
+  return undefined;
+}
+
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
   // "In t-, for your second problem": a false start's remnant before the topic cue is no part of it.
@@ -130,8 +158,9 @@ export function problemIn(sentence: string): ProblemMention | undefined {
   // alone ("Left knee osteoarthritis."): the condition it names is the problem.
   const body = t.replace(ASSESSMENT_LABEL, '');
   const first = conditions.find(body)[0];
-  if (first) {
-    const words = (x: string): number => x.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  const words = (x: string): number => x.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  // "Update PE abdomen": a short abbreviation inside a longer dictated line names no problem by itself.
+  if (first && (body !== t || first.end - first.start > 3 || words(body) <= 1)) {
     const head = body.slice(0, first.start);
     const covered = words(body.slice(first.start, first.end)) + (/^\s*(?:left|right|bilateral)?\s*[\p{L}]*\s*$/iu.test(head) ? words(head) : 0);
     if (body !== t || covered / Math.max(1, words(body)) >= 0.6) {
@@ -141,8 +170,15 @@ export function problemIn(sentence: string): ProblemMention | undefined {
       // diabetes with diabetic chronic kidney disease, CKD stage 3a" keep their site and stage.
       const said = body.replace(/[.;:]\s*$/, '').trim();
       const name = words(said) <= 12 ? problemTerm(said) : problemTerm(raw);
-      return { name, ...judged(body, raw, first.start), ...(side ? { laterality: side } : {}), rest: body.slice(first.end).replace(/^[\s,;]+/, ''), opens: false };
+      // A labelled line ("Secondary diagnosis is ...") opens a problem of its own.
+      return { name, ...judged(body, raw, first.start), ...(side ? { laterality: side } : {}), rest: body.slice(first.end).replace(/^[\s,;]+/, ''), opens: body !== t };
     }
+  }
+  // "Primary diagnosis is hematuria": what a dictated label names is the problem, known to the lexicon or not.
+  if (body !== t && !first && words(body) <= 8 && isProblemName(body)) {
+    const said = body.replace(/[.;:]\s*$/, '').trim();
+    const side = laterality(said);
+    return { name: problemTerm(said), ...judged(body, said, 0), ...(side ? { laterality: side } : {}), rest: '', opens: true };
   }
   // "Your type 2 diabetes is well controlled", "his hypertension remains stable": a known condition
   // whose state the clinician judges is a problem of the assessment.
@@ -153,13 +189,17 @@ export function problemIn(sentence: string): ProblemMention | undefined {
     const side = laterality(t, hit.start, hit.end);
     return { name: problemTerm(raw), ...judged(t, raw, hit.start), ...(side ? { laterality: side } : {}), rest: after.replace(/^[\s,;]+/, ''), opens: false };
   }
-  const dx = DIAGNOSIS.exec(t);
-  if (dx && !VERBISH.test(dx[1]!) && !NOT_A_PROBLEM.test(dx[1]!)) {
-    const raw = dx[1]!;
-    const at = dx.index + dx[0].length - raw.length;
+  // The first reading that names a condition: "my impression is that you probably have a contusion"
+  // opens at "impression is", whose words run into a verb, and names it at "you probably have".
+  const dx = diagnosisSaid(t);
+  if (dx) {
+    // "The x-ray shows no fracture": the negation said inside the name rules the condition out.
+    const denied = /^(?:no|not|any|never)\s+/i.exec(dx.raw);
+    const raw = dx.raw.slice(denied?.[0].length ?? 0);
+    const at = dx.at + (denied?.[0].length ?? 0);
     const side = laterality(t, at, at + raw.length);
     const judgedAs = judged(t, raw, at);
-    if (/^not\b/i.test(dx[0])) judgedAs.certainty = 'ruled-out';
+    if (/^not\b/i.test(dx.cue) || denied) judgedAs.certainty = 'ruled-out';
     return { name: problemTerm(raw.replace(/^(?:left|right)\s+/i, '')), ...judgedAs, ...(side ? { laterality: side } : {}), rest: t, opens: false };
   }
   return undefined;

@@ -14,7 +14,7 @@ const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came 
 const ORDER = /\b(?:order|get|schedule|obtain|repeat|send you|we(?:'ll| will)|i(?:'ll| will)|going to|want to|need to|should|let's)\b/i;
 const INTERPRETATIONS: [RegExp, Interpretation][] = [
   [/\b(?:unremarkable|normal|within normal limits|fine|good|negative|no (?:acute|evidence|sign)|clear)\b/i, 'normal'],
-  [/\b(?:elevated|high|raised|up)\b/i, 'high'], [/\b(?:low|decreased|down)\b/i, 'low'], [/\b(?:positive)\b/i, 'positive'],
+  [/\b(?:elevated|high|raised)\b|(?<=\b(?:is|was|are|were|went|gone|been|running|came|come|going|go)\s+(?:way\s+|a (?:little|bit)\s+)?)up\b/i, 'high'], [/\b(?:low|decreased|down)\b/i, 'low'], [/\b(?:positive)\b/i, 'positive'],
   [/\b(?:abnormal|concerning)\b/i, 'abnormal'], [/\b(?:stable|unchanged)\b/i, 'unchanged'], [/\b(?:improved|better)\b/i, 'improved'], [/\b(?:worse|worsened)\b/i, 'worse'],
 ];
 const VALUE = /\b(\d+(?:\.\d+)?(?:\/\d+)?)\s*(%|mg\/dl|mmol\/l|g\/dl|units?|ng\/ml|mmhg|percent)?/i;

@@ -43,7 +43,7 @@ const PLAN_START =
   /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bi(?:'d| would) like to (?:start|begin|try|put you on)\b|\bwe(?:'ll| will) (?:start|begin) (?:you on|with)\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^plan\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
 
 // A diagnosis said after the exam opens the assessment ("I think this is acute bronchitis").
-const DIAGNOSIS_SAID = /\b(?:i think (?:this|it|you)|this is (?:most likely|likely|probably)?|you have (?:an? )?|consistent with|my diagnosis|diagnosis is|sounds like you have|looks like you have)\b/i;
+const DIAGNOSIS_SAID = /\b(?:i think (?:this|it|you)|this is (?:most likely|likely|probably)?|you have (?:an? )?|consistent with|my (?:diagnosis|impression)|(?:diagnosis|impression) (?:here |today )?(?:is|would be|will be)|sounds like you have|looks like you have|what (?:i think )?(?:we're|we are|you're|you are) dealing with|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing)(?: [^,.;?]{0,40}?)? is)\b/i;
 
 /** Read the transcript into sentences, each with its speaker, phase and offsets. */
 export function readSaid(transcript: string): { said: Said[]; utterances: Utterance[]; turns: Turn[]; dictation: boolean } {
