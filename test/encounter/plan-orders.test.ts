@@ -173,3 +173,17 @@ describe('an order said in two breaths', () => {
     expect(orders("[doctor] i'm gon na be ordering an mri to look at the ligaments .").map((i) => [i.kind, i.target])).toEqual([['imaging', 'mri']]);
   });
 });
+
+describe('a plan said with no announcement', () => {
+  it('reads the orders said after the exam when the clinician never says "assessment" or "plan"', () => {
+    const transcript = [
+      '[doctor] how have your joints been since the last visit ?',
+      '[patient] much better , the swelling is down .',
+      '[doctor] let me take a look . on exam your knees have no swelling and full range of motion .',
+      "[doctor] you're doing well on the treatment . we'll stop your prednisone and continue with the methotrexate 15 mg weekly .",
+    ].join('\n');
+    const f = understandEncounter({ transcript });
+    const meds = [...f.problems.flatMap((p) => p.plan), ...f.plan].filter((i) => i.kind === 'medication').map((i) => `${i.action} ${i.medication!.name}`);
+    expect(meds).toEqual(['stop Prednisone', 'continue Methotrexate']);
+  });
+});

@@ -48,11 +48,11 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL job queue across processes',
   it('a worker killed with -9 mid-job loses nothing: another worker completes every job once', async () => {
     const first = startWorker({ PG_URL: db.url, PG_SCHEMA: schema, MODE: 'block', CONCURRENCY: '2' });
     children.push(first.child);
-    await waitFor(() => (first.output().includes('ready') ? true : undefined), 30_000);
+    await waitFor(() => (first.output().includes('ready') ? true : undefined));
 
     const ids = ['t1', 't2', 't3', 't4', 't5'];
     for (const id of ids) await api.enqueue('test_job', 'acct-1', id);
-    await waitFor(() => ((first.output().match(/started /g)?.length ?? 0) === 2 ? true : undefined), 30_000);
+    await waitFor(() => ((first.output().match(/started /g)?.length ?? 0) === 2 ? true : undefined));
     const takenByFirst = [...first.output().matchAll(/started (\w+)/g)].map((m) => m[1]!);
     expect((await api.stats()).test_job).toMatchObject({ active: 2, queued: 3 });
 

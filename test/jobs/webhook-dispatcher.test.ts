@@ -78,7 +78,7 @@ describe('webhook dispatcher on the real SQLite store', () => {
     dispatcher.wake(); // an event arrives while recovery is still waiting on the database
     await starting;
     // Both delivered; stop then waits for any send still in flight (a second one would be among them).
-    await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => d.status === 'delivered') ? true : undefined), 10_000, 10);
+    await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => d.status === 'delivered') ? true : undefined), undefined, 10);
     await dispatcher.stop();
     expect(Object.fromEntries(received)).toEqual({ 'left-sending': 1, fresh: 1 });
     expect((await store.listDeliveries('acct')).map((d) => d.attempts)).toEqual([1, 1]);
@@ -111,7 +111,7 @@ describe('webhook dispatcher on the real SQLite store', () => {
       },
     });
     await dispatcher.start();
-    await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => ['delivered', 'failed', 'cancelled'].includes(d.status)) ? true : undefined), 10_000, 10);
+    await waitFor(async () => ((await store.listDeliveries('acct')).every((d) => ['delivered', 'failed', 'cancelled'].includes(d.status)) ? true : undefined), undefined, 10);
     expect(Object.fromEntries((await store.listDeliveries('acct')).map((d) => [d.id, d.status]))).toEqual({ note: 'delivered', recording: 'delivered', stranger: 'cancelled', prototype: 'cancelled' });
     expect(bodies.get('note')).toMatchObject({ type: 'note_generation.succeeded', data: { id: 'note-note', status: 'note note-note' } });
     expect(bodies.get('recording')).toMatchObject({ type: 'audio_transcription.failed', data: { id: 'note-recording', status: 'transcription note-recording' } });

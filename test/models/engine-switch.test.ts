@@ -131,7 +131,7 @@ describe('switching engines while Clindoc runs', () => {
 
   it('unloads a model nobody has used for CLINDOC_MODEL_IDLE_SECONDS', { timeout: 30_000 }, async () => {
     await upload();
-    const unloaded = (key: string): Promise<string> => waitFor(async () => s.logs.find((l) => l.includes('model unloaded after being unused') && l.includes(key)), 10_000, 100);
+    const unloaded = (key: string): Promise<string> => waitFor(async () => s.logs.find((l) => l.includes('model unloaded after being unused') && l.includes(key)), undefined, 100);
     expect(JSON.parse(await unloaded('speech:tiny-whisper'))).toMatchObject({ engine: 'speech:tiny-whisper' });
     expect(JSON.parse(await unloaded('text:tiny-llm'))).toMatchObject({ engine: 'text:tiny-llm' });
   });

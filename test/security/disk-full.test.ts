@@ -70,7 +70,7 @@ describe.skipIf(onPostgres)('a full database (SQLite max_page_count: real SQLITE
 
     // Room again: the waiting notes are written, and new work is accepted.
     s.clindoc.db.pragma('max_page_count = 4294967294');
-    await waitFor(async () => ((await Promise.all(accepted.map((id) => noteStatus(s, id)))).every((st) => st === 'STATUS_DONE') ? true : undefined), 30_000);
+    await waitFor(async () => ((await Promise.all(accepted.map((id) => noteStatus(s, id)))).every((st) => st === 'STATUS_DONE') ? true : undefined));
     expect((await postNote(s, visit(10))).status).toBe(202);
   }, 60_000);
 });
