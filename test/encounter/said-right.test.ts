@@ -348,5 +348,6 @@ describe('a dictated diagnosis line', () => {
 
   it('reads no problem from an abbreviation inside a dictated instruction ("update PE abdomen")', () => {
     expect(problems('[doctor] update pe abdomen .')).toEqual([]);
+    expect(problems('[doctor] chronic chf .')).toEqual(['chronic chf']);
   });
 });

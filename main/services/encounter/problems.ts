@@ -159,8 +159,10 @@ export function problemIn(sentence: string): ProblemMention | undefined {
   const body = t.replace(ASSESSMENT_LABEL, '');
   const first = conditions.find(body)[0];
   const words = (x: string): number => x.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  // "Update PE abdomen": a short abbreviation inside a longer dictated line names no problem by itself.
-  if (first && (body !== t || first.end - first.start > 3 || words(body) <= 1)) {
+  // "Update PE abdomen": a short abbreviation inside a longer dictated line names no problem by itself;
+  // "Chronic CHF." does, its other words being what is said of it.
+  const qualifiedOnly = (x: string): boolean => /^\s*(?:(?:left|right|bilateral|chronic|acute|stable|uncontrolled|controlled|mild|moderate|severe|known|recurrent|new)\s+)*$/i.test(x);
+  if (first && (body !== t || first.end - first.start > 3 || (qualifiedOnly(body.slice(0, first.start)) && /^\W*$/.test(body.slice(first.end))))) {
     const head = body.slice(0, first.start);
     const covered = words(body.slice(first.start, first.end)) + (/^\s*(?:left|right|bilateral)?\s*[\p{L}]*\s*$/iu.test(head) ? words(head) : 0);
     if (body !== t || covered / Math.max(1, words(body)) >= 0.6) {
