@@ -187,3 +187,14 @@ describe('a plan said with no announcement', () => {
     expect(meds).toEqual(['stop Prednisone', 'continue Methotrexate']);
   });
 });
+
+describe('a dose said against the one it replaces', () => {
+  it('reads "take X 1000 mg instead of 500" as an increase and "10 mg instead of 20" as a decrease', () => {
+    expect(meds("[doctor] for your diabetes , i'm going to have you take metformin 1000 mg in the morning instead of 500 .")).toEqual(['increase Metformin 1000 mg in the morning']);
+    expect(meds('[doctor] for your blood pressure , take lisinopril 10 mg a day instead of 20 .')).toEqual(['decrease Lisinopril 10 mg once daily']);
+  });
+
+  it('keeps a start when "instead of" names another drug, not a dose', () => {
+    expect(meds('[doctor] for your knee pain , take naproxen 500 mg twice a day instead of the ibuprofen .').map((m) => m.split(' ')[0])).toEqual(['start']);
+  });
+});

@@ -15,7 +15,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|have (?:you|him|her) (?:take|use|start|try)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
 ];
 
 const MASS = new Set(['mass', 'dose', 'volume']);
@@ -119,8 +119,12 @@ function orderOf(t: string, hits: Hit[], hit: Hit, action: MedicationAction, rep
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
   const form = /^\s+(inhaler|cream|ointment|gel|lotion|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';
   const name = prefix ? `${prefix}${hit.name.toLowerCase()}${form}` : capitalise(hit.name) + form;
+  // "Take metformin 1000 mg instead of 500": a dose said against the one it replaces is a change of dose.
+  const instead = dose && (action === 'start' || action === 'continue') ? /^[^.;]{0,40}?\binstead of (?:the |your )?(\d+(?:\.\d+)?)/i.exec(upTo.slice(dose.end)) : null;
+  const newDose = dose ? Number.parseFloat(dose.text) : Number.NaN;
+  const changed: MedicationAction = instead && newDose !== Number(instead[1]) ? (newDose > Number(instead[1]) ? 'increase' : 'decrease') : action;
   const item: PlanItem & { kind: 'medication' } = {
-    kind: 'medication', action,
+    kind: 'medication', action: changed,
     medication: {
       name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}),
       ...(frequency ? { frequency } : {}), ...(duration ? { duration } : {}), ...(replaces ? { replaces } : {}),
