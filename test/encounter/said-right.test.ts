@@ -351,3 +351,36 @@ describe('a dictated diagnosis line', () => {
     expect(problems('[doctor] chronic chf .')).toEqual(['chronic chf']);
   });
 });
+
+describe('a visit for a known condition, with no diagnosis said', () => {
+  it('makes the condition the visit is for its problem ("our yearly follow-up for asthma" -> asthma)', () => {
+    const f = understandEncounter({ transcript: "[doctor] hi sam , so you're here today for our yearly follow-up for asthma .\n[patient] yes .\n[doctor] on exam your lungs are clear .\n[doctor] let's keep the albuterol as needed ." });
+    expect(f.problems.map((p) => [p.name, p.status])).toEqual([['asthma', 'chronic']]);
+    expect(f.reasonForVisit?.term).toBe('yearly follow-up for asthma');
+    expect(soap("[doctor] hi , you're in today for a high blood pressure check .\n[doctor] let's keep the lisinopril 10 mg daily .")).toMatch(/## Assessment\n\nHypertension/);
+  });
+
+  it('adds no problem when a diagnosis was said, nor for a reason that names no condition', () => {
+    expect(understandEncounter({ transcript: "[doctor] you're here for a follow-up of your asthma .\n[doctor] okay , let's talk about my assessment and plan .\n[doctor] i think you have acute bronchitis ." }).problems.map((p) => p.name)).toEqual(['acute bronchitis']);
+    expect(understandEncounter({ transcript: "[doctor] you're here for your annual physical .\n[doctor] everything looks good ." }).problems).toEqual([]);
+  });
+});
+
+describe('what the eighth reading found the diagnosis cues reading wrong (now tests)', () => {
+  const AP = "[doctor] okay , let's talk about my assessment and plan for you .\n";
+  const problems = (t: string) => understandEncounter({ transcript: AP + t }).problems.map((p) => [p.name, p.certainty, p.status]);
+  it('reads no diagnosis from a side effect named, from a wish that something heal, or from "last but not least"', () => {
+    expect(problems("[doctor] the next pill would be metoprolol , which i avoid , it's a risk for erectile dysfunction .")).toEqual([]);
+    expect(problems("[doctor] no soccer for a while , you have to have this fracture healed first .")).toEqual([]);
+    expect(problems('[doctor] last but not least there is the asthma , your breathing seems fine .').filter(([, c]) => c === 'ruled-out')).toEqual([]);
+  });
+
+  it('names the condition, not the word "diagnosis", in "you do have this diagnosis of diabetes"', () => {
+    expect(problems('[doctor] you do have this diagnosis of diabetes .').map(([n]) => n)).toEqual(['diabetes']);
+  });
+
+  it('opens a numbered problem at the condition said after it, each with its own orders', () => {
+    const f = understandEncounter({ transcript: AP + "[doctor] your first diagnosis is gon na be coronary artery disease , we'll start aspirin 81 mg daily .\n[doctor] your second diagnosis is like we are crossing into heart failure , i'm gon na prescribe furosemide 40 mg daily .\n[doctor] her third problem is her hypertension ." });
+    expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['coronary artery disease', ['Aspirin']], ['congestive heart failure', ['Furosemide']], ['hypertension', []]]);
+  });
+});

@@ -17,12 +17,15 @@ const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
 const CUE =
   /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*|of\s+)?)?(?:the\s+|your\s+|his\s+|her\s+|this\s+|that\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds|let's|let me|please)\b)/i;
 /** What a clinician says before naming the diagnosis ("what I see is", "you have", "consistent with"). */
-const DIAGNOSIS_CUE = String.raw`(?:what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:would be|will be|is going to be)|(?:x-?rays?|mri|ct(?: scan)?|scan|ultrasound|imaging|radiographs?|films?) (?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)|(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)|you have|you've got|you(?:'re| are) (?:in|having)|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|(?:assessment|impression) is(?: that)?(?: (?:you|he|she) (?:have|has))?|suffering from|dealing with|[\p{L}']+ (?:does|do|did) have|concerned (?:about|for)|suspect|not)`;
+const DIAGNOSIS_CUE = String.raw`(?:what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:would be|will be|is going to be)|(?:x-?rays?|mri|ct(?: scan)?|scan|ultrasound|imaging|radiographs?|films?) (?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)|(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)|you have|you've got|you(?:'re| are) (?:in|having)|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|(?:assessment|impression) is(?: that)?(?: (?:you|he|she) (?:have|has))?|suffering from|dealing with|[\p{L}']+ (?:does|do|did) have|concerned (?:about|for)|suspect|(?:it's|it is|this is|that's|that is|is|was)\s+not|(?:i'm|i am|we're|we are) not (?:seeing|finding|noticing)|(?:i|we) (?:don't|do not|didn't|did not) (?:see|find|notice))`;
 const DIAGNOSIS = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+(?:(?:what(?:'s| is| we| they)|something|a condition|an? \w+) call(?:ed)?\s+)?(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|iasis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina))\b`, 'iu');
 /** The cue alone, for a condition of the lexicon said within a few words after it ("she does have a tick, eye tics"). */
-const CUE_THEN = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+`, 'giu');
+const CUE_THEN = new RegExp(String.raw`\b(?:what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:is|would be|will be|is going to be)|(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)|[\p{L}']+ (?:does|do|did) have|you (?:probably |likely |may |might )?have|you've got|diagnosed with|consistent with|suffering from)\s+`, 'giu');
+/** Words that may stand between a cue and the condition it names: no verb ("you have to have this fracture healed"). */
+const BETWEEN_CUE_AND_NAME = /^(?:[\p{L}'-]+,?\s+){0,5}$/iu;
 const DIAGNOSIS_ALL = new RegExp(DIAGNOSIS.source, 'giu');
-const NOT_A_PROBLEM = /^(?:that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
+const ORDINAL_PROBLEM = /\b(?:first|second|third|fourth|fifth|primary|secondary|next|last|final|other)\s+(?:diagnosis|problem|issue)\s+(?:is|would be|will be|(?:is )?(?:going to|gon na|gonna) be)\b(?:\s+like\b)?/i;
+const NOT_A_PROBLEM = /^(?:(?:this|the|a|your|his|her) (?:diagnosis|prognosis)|diagnosis|prognosis|that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
 const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
 const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable|suggests?|whether|to see if|in case|if)\b/i;
@@ -58,6 +61,16 @@ export function problemTerm(name: string): string {
 
 export function isProblemName(name: string): boolean {
   return conditions.find(name).length > 0 || symptomsIn(name).length > 0 || DIAGNOSTIC_WORD.test(name);
+}
+
+/**
+ * The condition a visit's reason names ("our yearly follow-up for asthma" -> asthma, "high blood
+ * pressure check" -> hypertension), when it names one the lexicon knows.
+ */
+export function conditionOfReason(reason: string): { name: string; followUp: boolean } | undefined {
+  const hit = conditions.find(reason)[0];
+  if (!hit) return undefined;
+  return { name: problemTerm(reason.slice(hit.start, hit.end)), followUp: /\b(?:follow[- ]?up|check[- ]?up|check|recheck|management|yearly|annual|routine)\b/i.test(reason) };
 }
 
 /** A complaint rather than a diagnosis ("back pain", "headache"): a symptom the condition lexicon does not hold. */
@@ -124,7 +137,8 @@ function diagnosisSaid(t: string): { raw: string; at: number; cue: string } | un
   for (let m = CUE_THEN.exec(t); m; m = CUE_THEN.exec(t)) {
     const after = m.index + m[0].length;
     const hit = conditions.find(t.slice(after, after + 60))[0];
-    if (hit && t.slice(after, after + hit.start).split(/\s+/).filter(Boolean).length <= 5 && !/[.;?]/.test(t.slice(after, after + hit.start))) {
+    const between = t.slice(after, after + (hit?.start ?? 0));
+    if (hit && BETWEEN_CUE_AND_NAME.test(between) && !VERBISH.test(between) && !/[.;?]/.test(between)) {
       // "Mild rosacea": a severity said just before the name is part of it.
       const severity = /\b(?:mild|moderate|severe)(?: to (?:moderate|severe))?\s+$/i.exec(t.slice(after, after + hit.start));
       const from = after + hit.start - (severity?.[0].length ?? 0);
@@ -144,6 +158,16 @@ export function problemIn(sentence: string): ProblemMention | undefined {
   if (fix && isProblemName(fix[2]!) && isProblemName(fix[1]!)) {
     const side = laterality(t);
     return { name: problemTerm(fix[2]!), certainty: 'confirmed', status: 'unknown', ...(side ? { laterality: side } : {}), rest: '', opens: false, withdrawn: problemTerm(fix[1]!) };
+  }
+  // "Your third diagnosis is like we are crossing into acute heart failure", "her second problem is her
+  // hypertension": a numbered problem opens with the condition said after it.
+  const ordinal = ORDINAL_PROBLEM.exec(t);
+  const named = ordinal ? conditions.find(t.slice(ordinal.index + ordinal[0].length))[0] : undefined;
+  if (ordinal && named && named.start <= 60) {
+    const from = ordinal.index + ordinal[0].length;
+    const raw = t.slice(from + named.start, from + named.end);
+    const side = laterality(t, from + named.start, from + named.end);
+    return { name: problemTerm(raw), ...judged(t, raw, from + named.start), ...(side ? { laterality: side } : {}), rest: t.slice(from + named.end).replace(/^[\s,;]+/, ''), opens: true };
   }
   const cue = CUE.exec(t);
   if (cue) {
@@ -201,7 +225,7 @@ export function problemIn(sentence: string): ProblemMention | undefined {
     const at = dx.at + (denied?.[0].length ?? 0);
     const side = laterality(t, at, at + raw.length);
     const judgedAs = judged(t, raw, at);
-    if (/^not\b/i.test(dx.cue) || denied) judgedAs.certainty = 'ruled-out';
+    if (/\bnot\b|n't\b/i.test(dx.cue) || denied) judgedAs.certainty = 'ruled-out';
     return { name: problemTerm(raw.replace(/^(?:left|right)\s+/i, '')), ...judgedAs, ...(side ? { laterality: side } : {}), rest: t, opens: false };
   }
   return undefined;

@@ -13,6 +13,7 @@ import { readExam } from './exam.js';
 import { readHistory, readPatient } from './history.js';
 import { withdrawContradicted } from './denials.js';
 import { contentWords, dedupePlan, walkPlan } from './plan-walk.js';
+import { conditionOfReason } from './problems.js';
 import { readResults } from './results.js';
 import { evidenceOf, readSaid, type Said } from './said.js';
 import { readSymptoms } from './symptoms.js';
@@ -25,7 +26,7 @@ function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined 
     if (s.talk || s.question) continue;
     const m = /\b(?:presents?|presenting|here|in|coming in|came in|referred|seen)\s+(?:today\s+|here\s+)?(?:for|with|because of|regarding)\s+((?:an?\s+|the\s+|his\s+|her\s+|your\s+|my\s+|some\s+)?[^,.;?]{3,60}?)(?=[,.;?]|\s+(?:who|which|that|and\s+(?:she|he|i|we))\b|$)/i.exec(s.text);
     if (!m) continue;
-    const term = m[1]!.replace(/^(?:an?|the|his|her|your|my|some)\s+/i, '').replace(/^(?:complaints? of|evaluation of|concerns? (?:of|about))\s+/i, '').replace(/\b(?:today|please)\b/gi, '').trim();
+    const term = m[1]!.replace(/^(?:an?|the|his|her|your|my|our|some)\s+/i, '').replace(/^(?:complaints? of|evaluation of|concerns? (?:of|about))\s+/i, '').replace(/\b(?:today|please)\b/gi, '').trim();
     if (term.split(/\s+/).length <= 8 && contentWords(term) >= 1 && !/\b(?:i|you|me)\b/i.test(term)) return { term: term.toLowerCase(), said: s };
   }
   for (const s of said.slice(0, 40)) {
@@ -188,6 +189,11 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
     vitals: vitals.vitals, exam: exam.exam, results: results.results, problems, plan, unplaced, utterances,
   };
   finish(facts, said, used, unplaced, symptoms);
+  // "Here for our yearly follow-up for asthma" and no diagnosis said: the condition the visit is for is its problem.
+  const reasonCondition = facts.reasonForVisit && !problems.some((p) => p.certainty !== 'ruled-out') ? conditionOfReason(facts.reasonForVisit.term) : undefined;
+  if (reasonCondition) {
+    problems.push({ name: reasonCondition.name, status: reasonCondition.followUp ? 'chronic' : 'unknown', certainty: 'confirmed', reasoning: [], plan: [], evidence: facts.reasonForVisit!.evidence });
+  }
   if (walk.agreement) facts.agreement = walk.agreement;
   return facts;
 }
