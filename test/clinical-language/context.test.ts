@@ -145,3 +145,10 @@ describe('answerPolarity', () => {
     expect(answerPolarity('Notably worse at night.')).toBeUndefined();
   });
 });
+
+describe('idioms that hold a negation word', () => {
+  it('reads "last but not least, there is the hypertension" as no denial', () => {
+    expect(flags(ctx('last but not least there is the hypertension , your pressure is fine .', 'hypertension'))).toEqual([]);
+    expect(flags(ctx('there is no hypertension .', 'hypertension'))).toEqual(['negated']);
+  });
+});

@@ -198,3 +198,9 @@ describe('a dose said against the one it replaces', () => {
     expect(meds('[doctor] for your knee pain , take naproxen 500 mg twice a day instead of the ibuprofen .').map((m) => m.split(' ')[0])).toEqual(['start']);
   });
 });
+
+describe('a limit is no drug', () => {
+  it('reads no drug "Under" from "keep your sodium under 2000 mg a day"', () => {
+    expect(meds('[doctor] for your blood pressure , keep your sodium under 2000 mg a day .')).toEqual([]);
+  });
+});

@@ -380,7 +380,7 @@ describe('what the eighth reading found the diagnosis cues reading wrong (now te
   });
 
   it('opens a numbered problem at the condition said after it, each with its own orders', () => {
-    const f = understandEncounter({ transcript: AP + "[doctor] your first diagnosis is gon na be coronary artery disease , we'll start aspirin 81 mg daily .\n[doctor] your second diagnosis is like we are crossing into heart failure , i'm gon na prescribe furosemide 40 mg daily .\n[doctor] her third problem is her hypertension ." });
+    const f = understandEncounter({ transcript: AP + "[doctor] your first diagnosis is gon na be coronary artery disease , we'll start aspirin 81 mg daily .\n[doctor] your second diagnosis is like we are crossing into heart failure , i'm gon na prescribe furosemide 40 mg daily .\n[doctor] her third problem was her hypertension ." });
     expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['coronary artery disease', ['Aspirin']], ['congestive heart failure', ['Furosemide']], ['hypertension', []]]);
   });
 });

@@ -88,7 +88,7 @@ const RELATIVES = '(?:mother|mom|father|dad|parents?|wife|husband|partner|spouse
 export const PSEUDO_TRIGGERS: readonly (string | RegExp)[] = [
   'no increase', 'no change', 'no interval change', 'no significant change', 'no suspicious change', 'not only', 'not necessarily',
   'not cause', 'not caused', 'not drain', 'not certain', 'not extend', 'no further workup', 'not limited to', 'gram negative',
-  'without difficulty', 'not been able', 'no one', 'no problem', 'no problems with', 'not bad', 'not too bad', 'no worries',
+  'without difficulty', 'not been able', 'no one', 'last but not least', 'but not least', 'no problem', 'no problems with', 'not bad', 'not too bad', 'no worries',
   // "I don't know, every time I walk I get this pressure": a discourse opener, not a denial.
   "i don't know", 'i do not know', "i dunno",
   'if needed', 'if necessary', 'as needed', 'if any', 'even if', 'whether or not', 'history of present illness', 'past medical history',

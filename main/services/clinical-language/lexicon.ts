@@ -143,7 +143,7 @@ myocardial infarction|mi|heart attack|stemi|nstemi; angina; peripheral artery di
 lung cancer; colon cancer|colorectal cancer; hypertriglyceridemia; prediabetes; metabolic syndrome; fatty liver|nafld|hepatic steatosis; diverticulitis; irritable bowel syndrome|ibs
 crohn's disease|crohn disease; ulcerative colitis; hyponatremia; acute kidney injury|aki; chronic pain; fibromyalgia; neuropathy|peripheral neuropathy|diabetic neuropathy
 glaucoma; cataract|cataracts; macular degeneration; allergic rhinitis|seasonal allergies|hay fever; conjunctivitis|pink eye; tonsillitis; gastroenteritis|stomach flu
-concussion; fracture; ankle sprain; sprain; tendinitis|tendonitis; carpal tunnel syndrome; sciatica; lumbar radiculopathy|radiculopathy; plantar fasciitis
+concussion; fracture; ankle sprain; sprain; tendinitis|tendonitis; carpal tunnel syndrome|carpal tunnel; sciatica; lumbar radiculopathy|radiculopathy; plantar fasciitis
 hypothyroid; alcohol use disorder|alcoholism; opioid use disorder; tobacco use disorder|nicotine dependence; insomnia disorder; obesity class 2; vitamin d deficiency
 acne|acne vulgaris; rosacea; warts|wart|verruca|verruca vulgaris; onychomycosis|toenail fungus|nail fungus; tinea pedis|athlete's foot; seborrheic dermatitis; contact dermatitis
 actinic keratosis; basal cell carcinoma; squamous cell carcinoma; melanoma; herpes zoster|shingles; impetigo; scabies; hidradenitis suppurativa

@@ -20,7 +20,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
 
 const MASS = new Set(['mass', 'dose', 'volume']);
 // Words that stand before a dose without being a drug's name ("to 20 mg", "about 500 mg").
-const NOT_A_DRUG = new Set('dose doses take taking about around than from to maybe like with only just daily total each extra another additional tablets tablet pills pill of the your his her some that this it its one two and or at up down on him you me us them give given'.split(' '));
+const NOT_A_DRUG = new Set('dose doses take taking about around under over below above less more than from to maybe like with only just daily total each extra another additional tablets tablet pills pill of the your his her some that this it its one two and or at up down on him you me us them give given'.split(' '));
 const TIMING = /^\s*(?:\S+\s+){0,3}?\b(in the morning|in the evening|every morning|every evening|every night|with (?:meals|breakfast|dinner|food))\b/i;
 
 type Hit = { value: string; start: number; end: number; name: string };
