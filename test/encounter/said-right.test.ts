@@ -384,3 +384,18 @@ describe('what the eighth reading found the diagnosis cues reading wrong (now te
     expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)])).toEqual([['coronary artery disease', ['Aspirin']], ['congestive heart failure', ['Furosemide']], ['hypertension', []]]);
   });
 });
+
+describe('the visit summary sits under the problem the visit is about', () => {
+  it('puts it under the first problem taken up when none is new, not under a later one', () => {
+    const note = soap([
+      "[doctor] hi , you're here for your yearly visit .",
+      "[doctor] okay , let's talk about my assessment and plan for you .",
+      '[doctor] for your first problem , your hypertension , it is well controlled , continue the lisinopril 10 mg daily .',
+      '[doctor] your second problem is your depression , continue the sertraline 50 mg daily .',
+      '[doctor] your third problem was your carpal tunnel , that seems to be doing well .',
+    ].join('\n'));
+    const assessment = /## Assessment\n([\s\S]*?)\n## /.exec(note)![1]!;
+    expect(assessment).toMatch(/^\s*Hypertension: The patient presents for yearly visit/);
+    expect(assessment).toMatch(/Carpal tunnel syndrome\.?\s*$/);
+  });
+});

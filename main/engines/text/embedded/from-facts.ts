@@ -216,7 +216,9 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
     const kind = act === 'advice' || act === 'followup' ? 'instructions' : 'plan';
     push(kind, line.text, { act, ...(problem !== undefined ? { problem } : {}), ...(line.fact ? { fact: line.fact } : {}) }, 8);
   };
-  const primary = f.problems.find((p) => p.certainty !== 'ruled-out' && p.status !== 'chronic') ?? f.problems.find((p) => p.certainty !== 'ruled-out');
+  // The visit's summary goes to a new problem when one was named; otherwise to the first the clinician took up
+  // (a yearly visit's "first problem, your hypertension"), not to a later one whose status was never said.
+  const primary = f.problems.find((p) => p.certainty !== 'ruled-out' && p.status === 'new') ?? f.problems.find((p) => p.certainty !== 'ruled-out');
   const active = f.problems.filter((p) => p.certainty !== 'ruled-out');
   for (const p of f.problems) {
     if (p.certainty === 'ruled-out') continue;
