@@ -33,6 +33,16 @@ export function trailContract(open: () => Promise<StoreBackend>): void {
       await expect(b.stores.audit.list(a, 10, 'abc')).rejects.toBeInstanceOf(DomainError);
     });
 
+    it('keeps events in the order they were appended when appends are not awaited one by one', async () => {
+      const b = backend();
+      const a = await newAccount(b);
+      // A server appends on each response's finish without waiting; under load many are in flight.
+      const ids = Array.from({ length: 120 }, (_, i) => `burst${String(i).padStart(3, '0')}_${a}`);
+      await Promise.all(ids.map((id, i) => b.stores.audit.append(event(id, a, 1_000 + i))));
+      const listed = await allPages((cursor) => b.stores.audit.list(a, 50, cursor));
+      expect(listed.flat()).toEqual([...ids].reverse());
+    });
+
     it('refuses to change or remove an event, even past the store', async () => {
       const b = backend();
       const a = await newAccount(b);

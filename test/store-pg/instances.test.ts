@@ -185,6 +185,19 @@ describe.skipIf(pgUnavailable !== null)('PostgreSQL stores shared by several ins
     expect((await stores.audit.list('acct', 10)).items.map((e) => e.id)).toEqual(['ev1']);
   });
 
+  it('writes the rest of a batch of trail events when one of them cannot be stored, in order', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await open(url);
+    const ev = (id: string, at: number) => ({
+      id, at, accountId: 'acct', keyId: null, actor: 'api-key', action: 'read' as const, resourceType: 'note' as const, resourceId: null,
+      operation: null, ip: null, outcome: 'success' as const, status: 200, requestId: null,
+    });
+    // The first goes alone; the next three wait for it and are sent together, where the bad time fails that INSERT.
+    const results = await Promise.allSettled([ev('a1', 1), ev('a2', 2), ev('bad', Number.NaN), ev('a3', 3)].map((e) => stores.audit.append(e)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((await stores.audit.list('acct', 10)).items.map((e) => e.id)).toEqual(['a3', 'a2', 'a1']);
+  });
+
   it('rejects when the server cannot be reached, and ping rejects after close', async () => {
     const unreachable = new URL(cluster.adminUrl);
     unreachable.port = '1';

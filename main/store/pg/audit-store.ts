@@ -22,29 +22,72 @@ const toEvent = (r: Row): AuditEvent => ({
 /**
  * PostgreSQL audit trail. Triggers abort UPDATE, DELETE and TRUNCATE on the table, so code with
  * the connection can only append; paging runs on the identity sequence, newest first.
- * Each append is one INSERT that resolves once committed: several instances share the trail, so
- * there is no per-process batch that a crashed instance could lose. Requests do not wait for their
- * event, so a list first waits for this process's appends in flight: a client reading its trail
- * right after a burst sees every request of it, as on SQLite.
+ * Appends are written in order, one INSERT at a time from this process: while one is committing,
+ * later events wait and go together in the next (a multi-row INSERT, rows numbered in the order the
+ * requests finished). Concurrent single-row INSERTs on a pool committed out of order under load, so
+ * a read could precede the upload it read in the trail. Each event resolves once its INSERT has
+ * committed: several instances share the trail, so there is no per-process batch that a crashed
+ * instance could lose beyond those in flight. Requests do not wait for their event, so a list first
+ * waits for this process's pending appends: a client reading its trail right after a burst sees
+ * every request of it, as on SQLite.
  */
 export function createPgAuditStore(sql: Sql): AuditStore {
-  const inFlight = new Set<Promise<unknown>>();
-  return {
-    async append(e) {
-      const insert = sql.query(
-        `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id, signer)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, storable(e.resourceId), storable(e.operation), e.ip, e.outcome, e.status, e.requestId, storable(e.signer ?? null)],
-      );
-      inFlight.add(insert);
+  const MAX_BATCH = 200;
+  let pending: { e: AuditEvent; done: (err?: unknown) => void }[] = [];
+  let draining: Promise<void> | null = null;
+  const columns = 14;
+  const rowOf = (e: AuditEvent): unknown[] => [
+    e.id, e.at, e.accountId, e.keyId, e.actor, e.action, e.resourceType, storable(e.resourceId), storable(e.operation), e.ip, e.outcome, e.status,
+    e.requestId, storable(e.signer ?? null),
+  ];
+  const insert = async (events: AuditEvent[]): Promise<void> => {
+    const values = events.map((_, i) => `(${Array.from({ length: columns }, (_, c) => `$${i * columns + c + 1}`).join(', ')})`).join(', ');
+    await sql.query(
+      `INSERT INTO audit_events (id, at, account_id, key_id, actor, action, resource_type, resource_id, operation, ip, outcome, status, request_id, signer)
+       VALUES ${values}`,
+      events.flatMap(rowOf),
+    );
+  };
+  const drain = async (): Promise<void> => {
+    while (pending.length) {
+      const batch = pending.slice(0, MAX_BATCH);
+      pending = pending.slice(batch.length);
       try {
-        await insert;
-      } finally {
-        inFlight.delete(insert);
+        await insert(batch.map((b) => b.e));
+        for (const b of batch) b.done();
+      } catch (err) {
+        // One bad row must not lose the others: a failed batch is retried row by row, in order.
+        if (batch.length === 1) batch[0]!.done(err);
+        else {
+          for (const b of batch) {
+            try {
+              await insert([b.e]);
+              b.done();
+            } catch (one) {
+              b.done(one);
+            }
+          }
+        }
       }
+    }
+  };
+  const kick = (): Promise<void> => {
+    draining ??= drain().finally(() => {
+      draining = null;
+      // An append made between the loop's last look and this point waits for no one otherwise.
+      if (pending.length) void kick();
+    });
+    return draining;
+  };
+  return {
+    append(e) {
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ e, done: (err) => (err === undefined ? resolve() : reject(err)) });
+        void kick();
+      });
     },
     async list(accountId, limit, cursor, filter: AuditFilter = {}) {
-      await Promise.allSettled([...inFlight]);
+      while (draining || pending.length) await kick();
       let before = Number.MAX_SAFE_INTEGER;
       if (cursor !== undefined) {
         if (!/^[1-9]\d{0,15}$/.test(cursor)) throw invalidRequest('cursor: not a cursor returned by this API');
