@@ -10,25 +10,54 @@ import type { Interpretation, Result } from './types.js';
 import { TEST_ENTRIES } from './tests.js';
 
 const tests = createPhraseMatcher(TEST_ENTRIES);
-const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|is|are|looks?|looked|read|of \d)\b/i;
+const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|is|are|looks?|looked|read|(?:of|at) \d+)\b/i;
 const ORDER = /\b(?:order|get|schedule|obtain|repeat|send you|we(?:'ll| will)|i(?:'ll| will)|going to|want to|need to|should|let's)\b/i;
 const INTERPRETATIONS: [RegExp, Interpretation][] = [
   [/\b(?:unremarkable|normal|within normal limits|fine|good|negative|no (?:acute|evidence|sign)|clear)\b/i, 'normal'],
   [/\b(?:elevated|high|raised)\b|(?<=\b(?:is|was|are|were|went|gone|been|running|came|come|going|go)\s+(?:way\s+|a (?:little|bit)\s+)?)up\b/i, 'high'], [/\b(?:low|decreased|down)\b/i, 'low'], [/\b(?:positive)\b/i, 'positive'],
   [/\b(?:abnormal|concerning)\b/i, 'abnormal'], [/\b(?:stable|unchanged)\b/i, 'unchanged'], [/\b(?:improved|better)\b/i, 'improved'], [/\b(?:worse|worsened)\b/i, 'worse'],
 ];
-const VALUE = /\b(\d+(?:\.\d+)?(?:\/\d+)?)\s*(%|mg\/dl|mmol\/l|g\/dl|units?|ng\/ml|mmhg|percent)?/i;
+/**
+ * A number as a result is read: "3,000", ".7", "8.2", "120/80", with its unit. Not part of a date
+ * ("4/24/2021": nothing next to a slash or word character counts) and not an ordinal ("3rd").
+ */
+const NUMBER = /(?<![\w/.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.\d+|\d+(?:\/\d+)?)(?![\w/]|[.,]\d)\s*(%|mg\/dl|mmol\/l|g\/dl|units?|ng\/ml|mmhg|percent)?/gi;
+/** A number that counts time or size, or grades, is no result value: "six months ago", "a three centimeter mass", "grade two". */
+const NOT_A_VALUE_AFTER = /^\s*(?:-\s*)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|times|o'clock|centimeters?|cm|millimeters?|mm(?!hg)|inch(?:es)?|milligrams?|mg(?!\/)|micrograms?|mcg|tablets?|pills?|puffs?|feet|foot|pounds?|lbs?|kilograms?|kg|ago|point\b|of (?:the|them|those|these|us)\b|things?\b|more\b|other\b)/i;
+const NOT_A_VALUE_BEFORE = /(?:\b(?:grade|stage|class|type|level|number|day|week|month|year|room|page|step|phase|january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|\b(?:should|supposed to|needs? to|want (?:it|that|this|them) to|goal|target|normal (?:is|range is|would be)|ideally)\b[^.,;]{0,25})\s*$/i;
+
+/** The first number in what was said about a test that reads as its value (a target, a size or a time is none). */
+function valueIn(said: string): { number: string; unit?: string } | undefined {
+  // "Your creatinine was .7" reaches here as "was.7": a leading point after a word is a decimal.
+  const seg = said.replace(/\b(was|is|were|are|of|at|about|around|to)\.(?=\d)/gi, '$1 0.');
+  for (const m of seg.matchAll(NUMBER)) {
+    const raw = m[1]!;
+    if (/^(?:19|20)\d\d$/.test(raw)) continue;
+    if (NOT_A_VALUE_AFTER.test(seg.slice(m.index! + raw.length))) continue;
+    if (NOT_A_VALUE_BEFORE.test(seg.slice(0, m.index))) continue;
+    const number = raw.startsWith('.') ? `0${raw}` : raw.replace(/,(?=\d{3})/g, '');
+    return { number, unit: m[2] };
+  }
+  return undefined;
+}
 
 /** Analytes read out as results that the order tables have no key for ("your potassium was low at 3.2"). */
-const ANALYTE = /\b(?:lyme (?:titers?|tests?|antibod(?:y|ies))|[a-z]+ titers?|potassium|sodium|creatinine|e?gfr|kidney function|liver (?:function|enzymes)|white (?:blood )?(?:cell )?count|hemoglobin(?! a1c)|platelets?|glucose|blood sugars?|(?:ldl |hdl |total )?cholesterol|ldl|hdl|triglycerides|vitamin d|(?:vitamin )?b12|ferritin|psa|inr|troponin|d-dimer|sed rate|esr|crp|c-reactive protein|uric acid|calcium|magnesium|urine culture|autoimmune panel)\b/gi;
+const ANALYTE = /\b(?:lyme (?:titers?|tests?|antibod(?:y|ies))|[a-z]+ titers?|potassium|sodium|creatinine|e?gfr|kidney function|liver (?:function|enzymes)|white (?:blood )?(?:cell )?count|hemoglobin(?! a1c)|platelets?|glucose|blood sugars?|non-?hdl(?: cholesterol)?|(?:good|bad) cholesterol|(?:ldl |hdl |total )?cholesterol|ldl|hdl|alkaline phosphatase|(?:nt-?pro-?)?bnp|(?:hcv|hepatitis c) antibod(?:y|ies)(?: test)?|ast|alt|bilirubin|albumin|hematocrit|triglycerides|vitamin d|(?:vitamin )?b12|ferritin|psa|inr|troponin|d-dimer|sed rate|esr|crp|c-reactive protein|uric acid|calcium|magnesium|urine culture|autoimmune panel)\b/gi;
 /** "Everything else looks good": the labs not named were normal. */
 const EVERYTHING_ELSE = /\b(?:everything|all) else(?: on (?:your|the|his|her) (?:labs?|blood ?work))? (?:looks?|looked|is|was|came back|were) (?:good|normal|fine|okay|unremarkable)\b/i;
+
+/** The name a note writes for an analyte said in lay words ("the good cholesterol" is the HDL). */
+function analyteName(said: string): string {
+  const name = said.toLowerCase();
+  if (/^non-?hdl/.test(name)) return 'non-hdl cholesterol';
+  return name === 'good cholesterol' ? 'hdl cholesterol' : name === 'bad cholesterol' ? 'ldl cholesterol' : name;
+}
 
 type Hit = { value: string; start: number; end: number };
 
 /** Tests and analytes named in a sentence, in order, without overlaps. */
 function testsIn(text: string): Hit[] {
-  const found: Hit[] = [...tests.find(text), ...[...text.matchAll(ANALYTE)].map((m) => ({ value: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length }))];
+  const found: Hit[] = [...tests.find(text), ...[...text.matchAll(ANALYTE)].map((m) => ({ value: analyteName(m[0]), start: m.index!, end: m.index! + m[0].length }))];
   found.sort((a, b) => a.start - b.start || b.end - a.end);
   return found.filter((h, k) => !found.slice(0, k).some((o) => h.start < o.end && o.start < h.end));
 }
@@ -81,17 +110,19 @@ function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
   if (!REPORTED.test(after)) return undefined;
   const seg = after.replace(EVERYTHING_ELSE, '');
   const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(seg);
-  const value = VALUE.exec(seg);
+  const value = valueIn(seg);
   const interpretation = interpretationOf(seg);
   const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
   if (finding && /\b(?:i|you|we|me)\b/i.test(finding)) return undefined;
+  // "The labs came back and one of them ...": what follows a conjunction is not what the test showed.
+  if (finding && /^(?:and|but|so|or|because|which|that|then|when|if)\b/i.test(finding)) return undefined;
   // A one-word finding ("came back elevated") is the interpretation already read.
   const written = finding && finding.split(/\s+/).length >= 2 ? finding : undefined;
   if (!value && !interpretation && !written) return undefined;
   const side = laterality(s.text);
   const when = onset(s.text);
   const r: Result = { test: hit.value, evidence: evidenceOf(s) };
-  if (value && !/^(?:19|20)\d\d$/.test(value[1]!)) r.value = `${value[1]}${value[2] ? (value[2] === 'percent' ? '%' : value[2] === '%' ? '%' : ` ${value[2]}`) : ''}`;
+  if (value) r.value = `${value.number}${value.unit ? (/^(?:%|percent)$/i.test(value.unit) ? '%' : ` ${value.unit.toLowerCase()}`) : ''}`;
   if (interpretation) r.interpretation = interpretation;
   if (written) r.finding = written;
   if (side) r.laterality = side;
