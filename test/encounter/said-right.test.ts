@@ -399,3 +399,21 @@ describe('the visit summary sits under the problem the visit is about', () => {
     expect(assessment).toMatch(/Carpal tunnel syndrome\.?\s*$/);
   });
 });
+
+describe('a side is said of a part', () => {
+  const visit = (assessment: string): string =>
+    `[doctor] what brings you in today ?\n[patient] my knee hurts and my blood pressure has been up .\n[doctor] okay . on exam , there is tenderness of the knee .\n${assessment}`;
+  const sides = (assessment: string): string[][] => understandEncounter({ transcript: visit(assessment) }).problems.map((p) => [p.name.toLowerCase(), p.laterality ?? '-']);
+
+  it('reads no side from "right," or "right so" said as talk, and the side said of the part', () => {
+    expect(painSite('right , so the pain in your knee is better')?.laterality).toBeUndefined();
+    expect(sides('[doctor] right , so for your knee osteoarthritis , we will start physical therapy .')).toEqual([['knee osteoarthritis', '-']]);
+    expect(sides('[doctor] so for your right knee osteoarthritis , we will start physical therapy .')).toEqual([['right knee osteoarthritis', 'right']]);
+  });
+
+  it('gives a whole-body condition no side from a "right" nearby', () => {
+    expect(sides("[doctor] all right now , for your coronary artery disease , keep taking the aspirin .\n[doctor] in terms of your hypertension , it's stable on the right dose .")).toEqual([
+      ['coronary artery disease', '-'], ['hypertension', '-'],
+    ]);
+  });
+});

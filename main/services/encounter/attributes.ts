@@ -71,7 +71,8 @@ const SIDE = /\b(left|right|both|bilateral|bilaterally)\b/gi;
 
 /** "Right now", "right here", "all right", "that's right", "..., right?" are no side. */
 function notASide(text: string, at: number): boolean {
-  return /^right(?: (?:now|away|there|here|after|before|when|at|about|back|on|off)\b|\s*\?)/i.test(text.slice(at)) || /\b(?:all|that's|that is|you're|you are|is that)\s+$|,\s*$/i.test(text.slice(Math.max(0, at - 12), at));
+  // A side names a part next ("right knee"); "right, so", "right. and" and "right okay" are talk.
+  return /^right(?: (?:now|away|there|here|after|before|when|at|about|back|on|off|so|and|okay|ok|well|um|uh|yeah|then|but)\b|\s*[?,.!])/i.test(text.slice(at)) || /\b(?:all|that's|that is|you're|you are|is that)\s+$|,\s*$/i.test(text.slice(Math.max(0, at - 12), at));
 }
 
 /** The side said nearest to `[at, end)` in the text (within eight words), if any. */

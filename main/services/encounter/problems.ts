@@ -153,8 +153,20 @@ function diagnosisSaid(t: string): { raw: string; at: number; cue: string } | un
   return undefined;
 }
 
+/**
+ * Conditions of the whole body or of an unpaired organ, which have no side: a "right" near one is
+ * talk ("all right, your coronary artery disease") or another structure, never the condition's side.
+ */
+const UNSIDED = /\b(?:hypertension|diabetes|hyperlipidemia|dyslipidemia|cholesterol|coronary artery disease|heart failure|atrial fibrillation|copd|asthma|depression|anxiety|obesity|hypothyroidism|hyperthyroidism|anemia|reflux|gerd|insomnia|(?:chronic )?kidney disease|sleep apnea|adhd|bipolar|schizophrenia|dementia|hiv|hepatitis|lupus|fibromyalgia|osteoporosis|hypokalemia|hyperkalemia|prediabetes|cardiomyopathy|arrhythmia)\b/i;
+
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
+  const found = problemSaid(sentence);
+  if (found?.laterality && UNSIDED.test(found.name) && !/\b(?:left|right|bilateral)\b/i.test(found.name)) delete found.laterality;
+  return found;
+}
+
+function problemSaid(sentence: string): ProblemMention | undefined {
   // "In t-, for your second problem": a false start's remnant before the topic cue is no part of it.
   const t = stripTalk(sentence).replace(/^(?!(?:you|he|she|we|it|me|him|her|us|they)\b)[a-z]{1,3},?\s+(?=(?:for|regarding|in terms of|as far as|as for)\s+(?:your|the|his|her)\s)/i, '');
   // "Actually, it's not a sprain, it's a fracture": the second name is the diagnosis, the first withdrawn.
