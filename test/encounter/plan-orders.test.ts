@@ -108,8 +108,15 @@ describe('orders corrected, deferred or said in other words (written for these t
   it('orders the study and makes the referral wait when it comes "before we refer you"', () => {
     const items = orders("[doctor] i want to get an x-ray of your elbow and see the results of that before we refer you for any physical therapy .");
     expect(items.map((i) => [i.kind, i.target, i.condition ?? 'ordered'])).toEqual([
-      ['referral', 'physical therapy', 'if needed'],
       ['imaging', 'x-ray', 'ordered'],
+      ['referral', 'physical therapy', 'if needed'],
+    ]);
+  });
+
+  it('keeps the studies and referral ordered in a clause that also starts a drug, in the order said', () => {
+    const items = orders("[doctor] so for the copd flare , we'll get a ct scan and an ekg , check a cbc , and start prednisone 40 mg daily , and refer you to pulmonology .");
+    expect(items.map((i) => [i.kind, i.target ?? i.medication?.name])).toEqual([
+      ['imaging', 'ct scan'], ['test', 'ekg'], ['test', 'cbc'], ['medication', 'Prednisone'], ['referral', 'pulmonology'],
     ]);
   });
 

@@ -417,3 +417,36 @@ describe('a side is said of a part', () => {
     ]);
   });
 });
+
+describe('a problem keeps its acuity and flare, and not what is said of it', () => {
+  const names = (assessment: string): string[] =>
+    understandEncounter({ transcript: `[doctor] what brings you in today ?\n[patient] my breathing has been bad .\n[doctor] okay . on exam , there is wheezing .\n${assessment}` }).problems.map((p) => p.name.toLowerCase());
+
+  it('keeps "acute", "severe" and "exacerbation" with the condition', () => {
+    expect(names('[doctor] your third diagnosis is acute heart failure , we will start lasix 20 mg daily .')).toEqual(['acute heart failure']);
+    expect(names('[doctor] your severe asthma is well controlled .')).toEqual(['severe asthma']);
+    expect(names("[doctor] so for your copd exacerbation , we'll start prednisone 40 mg daily .")).toEqual(['copd exacerbation']);
+  });
+
+  it('names "your chronic kidney disease is stable" as the disease, its state aside', () => {
+    const facts = understandEncounter({ transcript: '[doctor] what brings you in today ?\n[patient] a checkup .\n[doctor] okay . on exam , your lungs are clear .\n[doctor] your chronic kidney disease is stable .' });
+    expect(facts.problems.map((p) => [p.name.toLowerCase(), p.status])).toEqual([['chronic kidney disease', 'chronic']]);
+  });
+});
+
+describe('abbreviations as clinicians write them', () => {
+  it('writes COPD, MRI, HDL, A1c and EKG in capitals in the body, and leaves the header as given', () => {
+    const note = writeNoteSync({
+      transcript: "[doctor] what brings you in today ?\n[patient] my breathing has been bad .\n[doctor] okay . on exam , there is wheezing .\n[doctor] your hdl was 40 and your a1c was 7.2 . your mri was normal .\n[doctor] so for your copd exacerbation , we'll get an ekg and start prednisone 40 mg daily .",
+      noteType: { type: 'soap', includeJson: true }, language: 'en', patientInfo: { name: 'Ent Cad' },
+    });
+    expect(note.markdown).toContain('Ent Cad');
+    expect(note.markdown).toMatch(/\bHDL\b/);
+    expect(note.markdown).toMatch(/\bHemoglobin A1c\b/);
+    expect(note.markdown).toMatch(/\bMRI\b/);
+    expect(note.markdown).toMatch(/\bCOPD exacerbation\b/);
+    expect(note.markdown).toMatch(/\bOrder EKG\b/);
+    expect(note.markdown).not.toMatch(/\b(?:Copd|Hdl|Mri|Ekg|a1c)\b/);
+    expect(JSON.stringify(note.json)).toMatch(/COPD exacerbation/);
+  });
+});

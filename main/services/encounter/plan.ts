@@ -68,15 +68,17 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     return out;
   }
   if (FOLLOW_PRN.test(t)) return [{ kind: 'follow-up', when: 'as needed', evidence: [] }];
+  // "We'll get a CT and an EKG, check a CBC, and start prednisone": the drugs, studies and referral of one clause are all ordered.
   const meds = medicationIn(t, drugs, negatedAt);
-  if (meds.length) {
-    for (const med of meds) at.set(med.item, med.at);
-    return meds.map((m) => m.item);
+  for (const med of meds) {
+    at.set(med.item, med.at);
+    out.push(med.item);
   }
   const referral = REFER.test(t) ? specialties.find(t)[0] : undefined;
   if (referral && !negatedAt(referral.start, referral.end)) {
-    out.push({ kind: 'referral', target: referral.value, evidence: [] });
-    at.set(out[0]!, referral.start);
+    const item: PlanItem = { kind: 'referral', target: referral.value, evidence: [] };
+    out.push(item);
+    at.set(item, referral.start);
   }
   // "Get an x-ray and see the results before we refer you to physical therapy": the study is ordered too.
   for (const hit of tests.find(t)) {
@@ -92,7 +94,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     out.push({ kind: IMAGING.has(hit.value) ? 'imaging' : 'test', target: hit.value, ...(side ? { laterality: side } : {}), evidence: [] });
     at.set(out[out.length - 1]!, hit.start);
   }
-  if (out.length) return out;
+  if (out.length) return out.sort((a, b) => (at.get(a) ?? 0) - (at.get(b) ?? 0));
   for (const [re, name] of PROCEDURES) {
     const m = re.exec(t);
     if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|recommend|schedule|give|do|place|put|get|prescribe|need)\b/i.test(t)) continue;

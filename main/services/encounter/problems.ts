@@ -31,7 +31,7 @@ const DIAGNOSIS_ALL = new RegExp(DIAGNOSIS.source, 'giu');
 const ORDINAL_PROBLEM = /\b(?:first|second|third|fourth|fifth|primary|secondary|next|last|final|other)\s+(?:diagnosis|problem|issue)\s+(?:is|was|would be|will be|(?:is )?(?:going to|gon na|gonna) be)\b(?:\s+like\b)?/i;
 const NOT_A_PROBLEM = /^(?:(?:this|the|a|your|his|her) (?:diagnosis|prognosis)|diagnosis|prognosis|that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
-const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling)\b/i;
+const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling|exacerbation|flare(?:-up)?|relapse|recurrence)\b/i;
 const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable|suggests?|whether|to see if|in case|if)\b/i;
 const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
 const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
@@ -159,6 +159,15 @@ function diagnosisSaid(t: string): { raw: string; at: number; cue: string } | un
  */
 const UNSIDED = /\b(?:hypertension|diabetes|hyperlipidemia|dyslipidemia|cholesterol|coronary artery disease|heart failure|atrial fibrillation|copd|asthma|depression|anxiety|obesity|hypothyroidism|hyperthyroidism|anemia|reflux|gerd|insomnia|(?:chronic )?kidney disease|sleep apnea|adhd|bipolar|schizophrenia|dementia|hiv|hepatitis|lupus|fibromyalgia|osteoporosis|hypokalemia|hyperkalemia|prediabetes|cardiomyopathy|arrhythmia)\b/i;
 
+/** Acuity and severity said just before a condition, and a flare said just after, belong to its name ("acute heart failure", "COPD exacerbation"). */
+const QUALIFIER_BEFORE = /\b(?:(?:acute on chronic|acute|chronic|severe|mild|moderate|recurrent|decompensated|advanced|early|end-stage|diastolic|systolic)\s+)+$/i;
+const QUALIFIER_AFTER = /^\s+(?:exacerbation|flare(?:-up)?)\b/i;
+function qualifiedSpan(t: string, start: number, end: number): { start: number; end: number } {
+  const before = QUALIFIER_BEFORE.exec(t.slice(0, start));
+  const after = QUALIFIER_AFTER.exec(t.slice(end));
+  return { start: before ? before.index : start, end: end + (after ? after[0].length : 0) };
+}
+
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
   const found = problemSaid(sentence);
@@ -181,9 +190,10 @@ function problemSaid(sentence: string): ProblemMention | undefined {
   const named = ordinal ? conditions.find(t.slice(ordinal.index + ordinal[0].length))[0] : undefined;
   if (ordinal && named && named.start <= 60) {
     const from = ordinal.index + ordinal[0].length;
-    const raw = t.slice(from + named.start, from + named.end);
+    const span = qualifiedSpan(t, from + named.start, from + named.end);
+    const raw = t.slice(span.start, span.end);
     const side = laterality(t, from + named.start, from + named.end);
-    return { name: problemTerm(raw), ...judged(t, raw, from + named.start), ...(side ? { laterality: side } : {}), rest: t.slice(from + named.end).replace(/^[\s,;]+/, ''), opens: true };
+    return { name: problemTerm(raw), ...judged(t, raw, span.start), ...(side ? { laterality: side } : {}), rest: t.slice(span.end).replace(/^[\s,;]+/, ''), opens: true };
   }
   const cue = CUE.exec(t);
   if (cue) {
@@ -211,7 +221,10 @@ function problemSaid(sentence: string): ProblemMention | undefined {
       // The clinician's own words name it when they are short: "Left knee osteoarthritis", "type 2
       // diabetes with diabetic chronic kidney disease, CKD stage 3a" keep their site and stage.
       const said = body.replace(/[.;:]\s*$/, '').trim();
-      const name = words(said) <= 12 ? problemTerm(said) : problemTerm(raw);
+      // "Your chronic kidney disease is stable": what follows a verb is said of the condition, not its name.
+      const stated = /\b(?:is|are|was|were|has|have|had|looks?|seems?|remains?|stays?|appears?)\b/i.test(body.slice(first.end));
+      const span = qualifiedSpan(body, first.start, first.end);
+      const name = words(said) <= 12 && !stated ? problemTerm(said) : problemTerm(body.slice(span.start, span.end));
       // A labelled line ("Secondary diagnosis is ...") opens a problem of its own.
       return { name, ...judged(body, raw, first.start), ...(side ? { laterality: side } : {}), rest: body.slice(first.end).replace(/^[\s,;]+/, ''), opens: body !== t };
     }
@@ -227,9 +240,10 @@ function problemSaid(sentence: string): ProblemMention | undefined {
   for (const hit of conditions.find(t)) {
     const after = t.slice(hit.end);
     if (!STATE_AFTER.test(after)) continue;
-    const raw = t.slice(hit.start, hit.end);
+    const span = qualifiedSpan(t, hit.start, hit.end);
+    const raw = t.slice(span.start, span.end);
     const side = laterality(t, hit.start, hit.end);
-    return { name: problemTerm(raw), ...judged(t, raw, hit.start), ...(side ? { laterality: side } : {}), rest: after.replace(/^[\s,;]+/, ''), opens: false };
+    return { name: problemTerm(raw), ...judged(t, raw, span.start), ...(side ? { laterality: side } : {}), rest: after.replace(/^[\s,;]+/, ''), opens: false };
   }
   // The first reading that names a condition: "my impression is that you probably have a contusion"
   // opens at "impression is", whose words run into a verb, and names it at "you probably have".

@@ -2,6 +2,7 @@
  * Rendering a layout filled with content into markdown (or plain text) and the same note as
  * structured JSON. The JSON holds exactly the strings the markdown shows.
  */
+import { clinicalCase } from './abbreviations.js';
 import type { NoteLanguage } from '../../../../shared/languages.js';
 import type { DetailLevel } from '../../../../shared/note-template.js';
 import type { ContentItem, LineAct, NoteContent } from './compose.js';
@@ -171,7 +172,11 @@ export function render(
   if (header.length) blocks.push(header.join('  \n'));
   const json: JsonSection[] = [];
   const ctx: Ctx = { language, problems, source, translate: source !== language };
+  const heading = blocks.length;
   for (const s of layout) renderSection(fill(s, content, ctx), ctx, blocks, json);
+  // The body's abbreviations as clinicians write them; the title and header (a patient's name) stay as given.
+  for (let i = heading; i < blocks.length; i++) blocks[i] = clinicalCase(blocks[i]!);
+  casedSections(json);
   let markdown = `${blocks.join('\n\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
   if (ctx.translate) {
     // Untranslated passages side by side share one marker.
@@ -180,6 +185,14 @@ export function render(
   }
   const left = untranslatedIn(json, ctx);
   return { markdown, json: { ...(title ? { title } : {}), language, sections: json, ...(ctx.translate ? { sourceLanguage: source, untranslated: left } : {}) } };
+}
+
+function casedSections(sections: JsonSection[]): void {
+  for (const s of sections) {
+    if (s.text !== undefined) s.text = clinicalCase(s.text);
+    if (s.items) s.items = s.items.map(clinicalCase);
+    if (s.sections) casedSections(s.sections);
+  }
 }
 
 function renderSection(f: Filled, ctx: Ctx, blocks: string[], out: JsonSection[]): void {
