@@ -211,3 +211,22 @@ describe('a limit is no drug', () => {
     expect(meds('[doctor] for your blood pressure , keep your sodium under 2000 mg a day .')).toEqual([]);
   });
 });
+
+describe('orders and diagnoses said in the words clinicians use (written for these tests)', () => {
+  it('reads "send in" and "call in" as prescribing', () => {
+    expect(meds("[doctor] so you have a uti , i'll send in macrobid 100 mg twice a day for five days .")).toEqual(['start Macrobid 100 mg twice daily']);
+    expect(meds("[doctor] i'm going to call in some amoxicillin to your pharmacy .")).toEqual(['start Amoxicillin']);
+  });
+
+  it('refers to neurosurgery, hematology or an allergist as said', () => {
+    expect(orders("[doctor] i'm going to refer you to neurosurgery .").map((i) => i.target)).toEqual(['neurosurgery']);
+    expect(orders("[doctor] i'd like you to see an allergist and a hematologist .").map((i) => i.target)).toEqual(['allergy', 'hematology']);
+  });
+
+  it('opens the assessment with a diagnosis the imaging shows, and keeps the order said with it', () => {
+    const facts = understandEncounter({
+      transcript: "[doctor] what brings you in today ?\n[patient] my back hurts .\n[doctor] okay . on exam , there is tenderness of the lower back .\n[doctor] your mri shows an acute disc herniation at l4-5 , so i'm going to refer you to neurosurgery .",
+    });
+    expect(facts.problems.map((p) => [p.name, p.certainty, p.plan.map((i) => i.target)])).toEqual([['acute disc herniation', 'confirmed', ['neurosurgery']]]);
+  });
+});

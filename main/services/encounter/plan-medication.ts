@@ -15,7 +15,7 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking|on|the|your)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|have (?:you|him|her) (?:take|use|start|try)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
+  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|have (?:you|him|her) (?:take|use|start|try)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|(?:send|sending|call|calling) (?:in|over)|e-?prescrib(?:e|ing)|write (?:you )?(?:a )?(?:prescription|script)|recommend)\b/i, 'start'],
 ];
 
 const MASS = new Set(['mass', 'dose', 'volume']);

@@ -74,8 +74,12 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     at.set(med.item, med.at);
     out.push(med.item);
   }
-  const referral = REFER.test(t) ? specialties.find(t)[0] : undefined;
-  if (referral && !negatedAt(referral.start, referral.end)) {
+  // "See an allergist and a hematologist": the service named, and those listed with it.
+  let lastReferral: { end: number } | undefined;
+  for (const referral of REFER.test(t) ? specialties.find(t) : []) {
+    if (lastReferral && !/^(?:\s*(?:,|and|or|an?|the|also|to)\s*)+$/i.test(t.slice(lastReferral.end, referral.start))) break;
+    lastReferral = referral;
+    if (negatedAt(referral.start, referral.end) || out.some((o) => o.kind === 'referral' && o.target === referral.value)) continue;
     const item: PlanItem = { kind: 'referral', target: referral.value, evidence: [] };
     out.push(item);
     at.set(item, referral.start);

@@ -19,6 +19,8 @@ const SPECIALTY_SYNONYMS: Record<string, string> = {
   pulmonologist: 'pulmonology', rheumatologist: 'rheumatology', urologist: 'urology', nephrologist: 'nephrology', oncologist: 'oncology', psychiatrist: 'psychiatry',
   therapist: 'counseling', counselor: 'counseling', dietitian: 'nutrition', nutritionist: 'nutrition', podiatrist: 'podiatry', 'ear nose and throat': 'ent',
   ophthalmologist: 'ophthalmology', 'eye doctor': 'ophthalmology', surgeon: 'surgery', 'pain clinic': 'pain management', 'sleep specialist': 'sleep medicine',
+  neurosurgeon: 'neurosurgery', 'spine surgeon': 'neurosurgery', hematologist: 'hematology', gynecologist: 'gynecology', 'ob-gyn': 'gynecology', obgyn: 'gynecology',
+  'infectious disease specialist': 'infectious disease', allergist: 'allergy', 'speech therapist': 'speech therapy', audiologist: 'audiology',
 };
 
 const entries = (keys: readonly string[], synonyms: Record<string, string>): { value: string; phrases: string[] }[] =>
