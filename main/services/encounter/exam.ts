@@ -34,7 +34,7 @@ const THERE = /^there(?:'s| is| are| was| were)\s+(?:some\s+|a\s+|an\s+)?/i;
 const THERE_NO = /^there(?:'s| is| are| was| were)\s+no\s+/i;
 const YOU_HAVE = /^(?:you|he|she) (?:have|has|had|'ve got|got|do have|does have)\s+(?:some\s+|a\s+|an\s+)?/i;
 const YOU_NOT = /^(?:you|he|she) (?:do not|don't|does not|doesn't) have\s+(?:any\s+)?/i;
-const IT_LOOKS = /^(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?\s+/i;
+const IT_LOOKS = /^(?:(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?|it's|that's)\s+(?:an?\s+)?/i;
 
 function systemOf(text: string): ExamSystem | undefined {
   return REGIONS.find(([re]) => re.test(text))?.[1];
@@ -50,6 +50,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   else if (THERE_NO.test(t)) { t = t.replace(THERE_NO, ''); negated = true; }
   else t = t.replace(SEE, '').replace(THERE, '').replace(YOU_HAVE, '').replace(IT_LOOKS, '');
   t = t.replace(/^(?:on )?the (?:heart|lung|abdominal|neck|skin|neuro\w*) exam,?\s*(?:it's |there's |there is )?/i, '').replace(/^(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:has|have|shows?) (?:some |a |an )?/i, '').replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
+  // "Your heart sounds great": a lay word of approval is a normal exam of that organ.
+  t = t.replace(/^((?:the |your )?(?:heart|lungs|abdomen|belly|skin)) (?:is|are) (?:great|good|fine|okay|healthy|perfect)$/i, (_m, organ: string) => `${organ} ${/lungs/i.test(organ) ? 'are' : 'is'} normal`);
   t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
   if (negated) t = `no ${t.replace(/^no\s+/i, '')}`;
   else if (/^no\b/i.test(t)) negated = true;
@@ -65,7 +67,14 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
 }
 
 function clausesOf(text: string): string[] {
-  return text.split(/;\s+|,\s*(?:so|which)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
+  return text.split(/;\s+|,?\s+(?:along with|as well as|in addition to)\s+|,\s*(?=or\s)|,\s*(?:so|which)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
+}
+
+/** Two wordings of one finding share most of the shorter one's words. */
+function sharesWords(a: string, b: string): boolean {
+  const wa = new Set(a.toLowerCase().split(/\W+/).filter((w) => w.length > 2));
+  const wb = b.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
+  return wb.filter((w) => wa.has(w)).length >= Math.min(wa.size, wb.length) * 0.6;
 }
 
 /** Exam findings from the clinician's sentences of the exam (and exam statements said elsewhere). */
@@ -84,12 +93,17 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
     if (lead?.[2]) region = { word: lead[2].trim().split(' ').pop()!, ...(lead[1] ? { side: lead[1].toLowerCase() as 'left' } : {}) };
     let placed = 0;
     for (const raw of clausesOf(stripTalk(s.text).replace(LEAD, ''))) {
-      const f = findingPhrase(raw);
+      // "A positive straight leg, or positive straight leg raise on the right": the second wording replaces the first.
+      const restated = /^or\s+/i.test(raw);
+      const f = findingPhrase(raw.replace(/^or\s+/i, ''));
       if (!f) continue;
+      if (restated && exam.length && exam[exam.length - 1]!.evidence[0]?.start !== undefined && sharesWords(exam[exam.length - 1]!.finding, f.text)) exam.pop();
       const system = systemOf(f.text) ?? (region ? systemOf(region.word) : undefined) ?? systemOf(s.text);
       if (!system) continue;
       const regionWord = REGION_WORD.exec(f.text)?.[1]?.toLowerCase() ?? (region && systemOf(region.word) === system ? region.word : undefined);
-      const side = laterality(f.text) ?? (region && regionWord === region.word ? region.side : undefined) ?? laterality(s.text);
+      // A side said in another clause of the sentence belongs to that clause's finding.
+      const whole = clausesOf(stripTalk(s.text).replace(LEAD, '')).length === 1 || lead?.[1] ? laterality(s.text) : undefined;
+      const side = laterality(f.text) ?? (region && regionWord === region.word ? region.side : undefined) ?? whole;
       const at = s.text.toLowerCase().indexOf(f.text.replace(/^no /, '').split(' ')[0]!);
       const negated = f.negated || (at >= 0 && contextOf(s.text, at, at + 1).negated && /^no\b/i.test(f.text));
       const finding: ExamFinding = {

@@ -93,6 +93,8 @@ function openProblem(walk: PlanWalk, m: ProblemMention, s: Said, history: readon
 function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: readonly HistoryItem[]): string {
   const mention = problemIn(s.text);
   if (!mention) return s.text;
+  // "I don't see any fracture" said of an x-ray already read as its result is the result, not a problem ruled out.
+  if (mention.certainty === 'ruled-out' && !mention.opens && !mention.withdrawn && walk.used.has(s.i)) return s.text;
   // A problem named earlier is withdrawn: every problem whose name ends in the withdrawn words is ruled out.
   if (mention.withdrawn) for (const p of walk.problems) if (p.name === mention.withdrawn || p.name.endsWith(` ${mention.withdrawn}`)) p.certainty = 'ruled-out';
   const current = walk.current;

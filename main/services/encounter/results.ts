@@ -7,7 +7,7 @@ import { createPhraseMatcher } from '../clinical-language/phrase-match.js';
 import { laterality, onset } from './attributes.js';
 import { evidenceOf, type Said } from './said.js';
 import type { Interpretation, Result } from './types.js';
-import { TEST_ENTRIES } from './tests.js';
+import { IMAGING, TEST_ENTRIES } from './tests.js';
 
 const tests = createPhraseMatcher(TEST_ENTRIES);
 const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|is|are|looks?|looked|read|(?:of|at) \d+)\b/i;
@@ -76,12 +76,56 @@ function interpretationOf(segment: string): Interpretation | undefined {
   return best?.kind;
 }
 
+/** A study named with what it showed in the same sentence is read there, not carried on. */
+const REPORTED_FINDING = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|looks?|looked)\b/i;
+
+/** A study put up to be read ("show me the back x-ray", "this is an x-ray of your lumbar spine", "looking at your MRI"). */
+const STUDY_SHOWN = /\b(?:show me|pull up|bring up|this is|here is|here's|looking at|look at|let's look at|i reviewed|we reviewed)\b/i;
+/** What a clinician sees on a study put up, said in the next sentences without its name. */
+const STUDY_FINDING = /^(?:(?:so|and|now|okay|you know|um|uh)\s*,?\s*)*(?:(?:there(?:'s| is| are)|i (?:can )?see|we (?:can )?see|you can see|it shows|it showed|it looks like there(?:'s| is)|i (?:do not|don't) see|there(?:'s| is) no|there are no|no)\s+)(.{3,90}?)[.!]?$/i;
+const STUDY_WORD = /\b(?:alignment|fractures?|dislocation|effusion|mass|arthritis|degenerative|narrowing|stones?|pneumonia|opacit(?:y|ies)|infiltrates?|unremarkable|tears?|bulge|herniation|stenosis|spurs?|joint space|calcification|consolidation|nodules?|cardiomegaly|lesions?|cysts?|swelling)\b/i;
+
+/** The finding a sentence about a study put up states, as a note writes it ("no fracture", "good bony alignment"). */
+function studyFinding(text: string): string | undefined {
+  const m = STUDY_FINDING.exec(text.trim());
+  if (!m || !STUDY_WORD.test(m[1]!)) return undefined;
+  const negated = /\b(?:don't|do not) see|there(?:'s| is) no|there are no|^no\b/i.test(m[0].slice(0, m[0].length - m[1]!.length)) || /^(?:(?:so|and|now|okay)\s*,?\s*)*no\b/i.test(text.trim());
+  let finding = m[1]!.replace(/\s*(?:,\s*)?(?:or anything (?:like that|else)|or anything|that i can see|here)\s*$/i, '').replace(/\b(\w+),? \1\b/gi, '$1').replace(/\b(?:your|his|her)\b/gi, 'the').replace(/^(?:any|some|a|an|the)\s+/i, '').trim();
+  if (/\b(?:i|you|we|me)\b/i.test(finding) || finding.split(/\s+/).length > 10) return undefined;
+  if (negated) finding = `no ${finding.replace(/^no\s+/i, '')}`;
+  return finding;
+}
+
 /** Results read out in the visit. */
 export function readResults(said: Said[]): { results: Result[]; used: Set<number> } {
   const out: Result[] = [];
   const used = new Set<number>();
+  // The study on screen and how many more sentences may still be about it.
+  let shown: { result: Result; left: number } | undefined;
   for (const s of said) {
-    if (s.speaker !== 'clinician' || s.talk || s.question || s.unclearNumber) continue;
+    if (s.speaker !== 'clinician' || s.question) {
+      if (s.speaker !== 'patient' || !s.talk) shown = undefined;
+      continue;
+    }
+    const named = testsIn(s.text).filter((h) => IMAGING.has(h.value));
+    if (named.length === 1 && STUDY_SHOWN.test(s.text.slice(0, named[0]!.start)) && !REPORTED_FINDING.test(s.text.slice(named[0]!.end))) {
+      const side = laterality(s.text);
+      shown = { result: { test: named[0]!.value, evidence: evidenceOf(s), ...(side ? { laterality: side } : {}) }, left: 4 };
+      continue;
+    }
+    if (shown && !s.talk && testsIn(s.text).length === 0) {
+      const finding = studyFinding(s.text);
+      if (finding) {
+        const r = shown.result;
+        r.evidence.push(...evidenceOf(s));
+        r.finding = r.finding ? `${r.finding}, ${finding}` : finding;
+        if (!out.includes(r)) out.push(r);
+        used.add(s.i);
+        continue;
+      }
+      if (--shown.left <= 0) shown = undefined;
+    } else if (!s.talk) shown = undefined;
+    if (s.talk || s.unclearNumber) continue;
     const rest = EVERYTHING_ELSE.exec(s.text);
     // "Everything else on your labs looks good" names no test of its own.
     const hits = testsIn(s.text).filter((h) => !rest || h.end <= rest.index || h.start >= rest.index + rest[0].length);

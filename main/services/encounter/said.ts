@@ -43,7 +43,10 @@ const PLAN_START =
   /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bi(?:'d| would) like to (?:start|begin|try|put you on)\b|\bwe(?:'ll| will) (?:start|begin) (?:you on|with)\b|\bwe(?:'ll| will|'re going to| are going to) (?:stop|continue|increase|decrease|taper|switch)\b|\bi (?:would|'d) (?:recommend|suggest|try)\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^plan\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
 
 // A diagnosis said after the exam opens the assessment ("I think this is acute bronchitis").
-const DIAGNOSIS_SAID = /\b(?:(?:x-?rays?|mri|ct(?: scan)?|ultrasound|imaging|biopsy) (?:shows?|showed|reveals?|revealed|confirms?|confirmed) (?:that (?:you have )?)?(?:an? |some )?(?:[a-z-]+ ){0,3}(?:[a-z]+(?:itis|osis|oma)|fracture|tear|herniation|stenosis|thrombosis|stones?|mass|infection|pneumonia)|i think (?:this|it|you)|this is (?:most likely|likely|probably)?|you have (?:an? )?|consistent with|my (?:diagnosis|impression)|(?:diagnosis|impression) (?:here |today )?(?:is|would be|will be)|sounds like you have|looks like you have|what (?:i think )?(?:we're|we are|you're|you are) dealing with|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing)(?: [^,.;?]{0,40}?)? is)\b/i;
+const DIAGNOSIS_SAID = /\b(?:(?:x-?rays?|mri|ct(?: scan)?|ultrasound|imaging|biopsy) (?:shows?|showed|reveals?|revealed|confirms?|confirmed) (?:that (?:you have )?)?(?:an? |some )?(?:[a-z-]+ ){0,3}(?:[a-z]+(?:itis|osis|oma)|fracture|tear|herniation|stenosis|thrombosis|stones?|mass|infection|pneumonia)|i think (?:this|it|you)|this is (?:most likely|likely|probably)?|you have (?!(?:an? |some )?(?:(?:little|bit|small|mild|good|full|normal|positive|negative|decreased|limited|some|no|pain|tender\w*|swell\w*)\b))(?:an? )?|consistent with|my (?:diagnosis|impression)|(?:diagnosis|impression) (?:here |today )?(?:is|would be|will be)|sounds like you have|looks like you have|what (?:i think )?(?:we're|we are|you're|you are) dealing with|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing)(?: [^,.;?]{0,40}?)? is)\b/i;
+
+// "On your back exam, you have a positive straight leg raise": an exam finding said with "you have" is no diagnosis.
+const EXAM_SAID = /\b(?:on|upon) (?:(?:your|the|his|her) )?(?:[a-z]+ )?exam(?:ination)?\b/i;
 
 /** Read the transcript into sentences, each with its speaker, phase and offsets. */
 export function readSaid(transcript: string): { said: Said[]; utterances: Utterance[]; turns: Turn[]; dictation: boolean } {
@@ -73,7 +76,7 @@ function markPhases(said: Said[]): void {
   let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text));
   // "Let's talk about my assessment and plan" is narration, and the clearest cue there is.
   const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b|^(?:assessment|impression|diagnos[ie]s)\s*:/i;
-  let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text))))));
+  let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && (PLAN_START.test(s.text) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text) && !EXAM_SAID.test(s.text))))));
   if (plan < 0) plan = n;
   if (exam < 0 || exam > plan) exam = plan;
   for (const s of said) s.phase = s.i >= plan ? 'plan' : s.i >= exam ? 'exam' : 'history';

@@ -115,7 +115,12 @@ function examLines(exam: ExamFinding[]): { label: string; text: string; system: 
     const key = `${label}`;
     const g = groups.get(key) ?? { label, system: e.system, findings: [] };
     let finding = e.finding;
-    if (regional) finding = finding.replace(new RegExp(String.raw`\s*(?:on|of|in|to|over|at)?\s*(?:the\s+)?(?:(?:left|right)\s+)?${(e.region ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?\b`, 'i'), '').trim();
+    // "Tenderness of the right knee" under "Right knee" reads "Tenderness"; "straight leg raise" and
+    // "lumbar spine" keep their words (the region inside a term is no location).
+    if (regional) {
+      const region = (e.region ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      finding = finding.replace(new RegExp(String.raw`^(?:(?:the\s+)?(?:(?:left|right)\s+)?${region}s?\s+)(?=\w)|\s*\b(?:on|of|in|to|over|at)\s+(?:the\s+)?(?:(?:left|right)\s+)?${region}s?(?=\s*(?:$|,|;|\b(?:bilaterally|medially|laterally|anteriorly|posteriorly)\b))`, 'i'), '').trim();
+    }
     else if (e.laterality && !/\b(?:left|right|bilateral|both)/i.test(finding)) finding = `${finding}, ${e.laterality}`;
     if (finding && !g.findings.includes(finding)) g.findings.push(finding);
     groups.set(key, g);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { understandEncounter } from '../../main/services/encounter/understand.js';
+import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
+
+/**
+ * An exam narrated as clinicians speak it and a study read off the screen over several sentences
+ * (a reading of a tuning-split note found most of such an exam and the x-ray missing, and the
+ * x-ray's "no fracture" written as a problem). The transcript is written for these tests.
+ */
+const VISIT = [
+  '[doctor] hi , how are you doing today ?',
+  '[patient] not great , my back hurts .',
+  '[doctor] when did it start ?',
+  '[patient] about a week ago , after i lifted a couch .',
+  '[doctor] any numbness or tingling in your legs ?',
+  '[patient] no .',
+  '[doctor] any problems with your bladder or bowels ?',
+  "[patient] no , nothing like that .",
+  "[doctor] okay , let's do a quick exam .",
+  '[doctor] so on physical examination , your heart sounds great . it\'s a regular rate and rhythm . your lungs are clear .',
+  '[doctor] on your back exam , you do have some tenderness to palpation of the left lumbar spine along with decreased flexion of the back , and you have a positive straight leg on the left , or positive straight leg raise on the left .',
+  '[doctor] now let me look at your results . this is an x-ray of your lumbar spine . there is good bony alignment . i don\'t see any fracture or anything like that .',
+  '[doctor] so for your back pain , i think you have a lumbar strain . we will start meloxicam 15 mg once a day .',
+].join('\n');
+
+describe('an exam narrated in the clinician\'s own words', () => {
+  const facts = understandEncounter({ transcript: VISIT });
+  const findings = facts.exam.map((e) => [e.system, e.finding, e.laterality ?? '-']);
+
+  it('reads "it\'s a regular rate and rhythm", "heart sounds great", and each finding listed "along with" another', () => {
+    expect(findings).toContainEqual(['Cardiovascular', 'regular rate and rhythm', '-']);
+    expect(findings).toContainEqual(['Cardiovascular', 'heart is normal', '-']);
+    expect(findings).toContainEqual(['Musculoskeletal', 'tenderness to palpation of left lumbar spine', 'left']);
+    expect(findings).toContainEqual(['Musculoskeletal', 'decreased flexion of back', '-']);
+  });
+
+  it('keeps the second wording of a finding restated with "or", not both', () => {
+    const leg = findings.filter((f) => /straight leg/.test(f[1]!));
+    expect(leg).toEqual([['Musculoskeletal', 'positive straight leg raise on left', 'left']]);
+  });
+
+  it('does not open the assessment at an exam finding said with "you have"', () => {
+    expect(facts.problems.map((p) => p.name)).toEqual(['lumbar strain']);
+  });
+
+  it('reads a study put up and described over the next sentences as its result, and no problem "fracture ruled out"', () => {
+    expect(facts.results.map((r) => [r.test, r.finding])).toEqual([['x-ray', 'good bony alignment, no fracture']]);
+    expect(facts.problems.some((p) => /fracture/.test(p.name))).toBe(false);
+  });
+
+  it('writes the exam without cutting a region out of a term ("straight leg raise", "lumbar spine")', () => {
+    const note = writeNoteSync({ transcript: VISIT, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    expect(note).toMatch(/straight leg raise/);
+    expect(note).toMatch(/left lumbar spine/);
+    expect(note).toMatch(/X-ray: Good bony alignment, no fracture\./);
+  });
+});
