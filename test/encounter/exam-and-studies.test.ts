@@ -55,3 +55,38 @@ describe('an exam narrated in the clinician\'s own words', () => {
     expect(note).toMatch(/X-ray: Good bony alignment, no fracture\./);
   });
 });
+
+describe('a side said once against the rest, a study judged before its name, an injury named without its site', () => {
+  const visit = [
+    "[doctor] she's here for left leg pain .",
+    '[doctor] what happened ?',
+    '[patient] i fell off a ladder and hit my right leg on the way down .',
+    '[doctor] does it hurt to walk ?',
+    '[patient] yes , my right leg is very sore .',
+    "[doctor] okay , let's do a quick exam .",
+    '[doctor] on my exam , you have tenderness of the lateral aspect of your right upper leg .',
+    '[doctor] so my impression is that you probably have a contusion .',
+    "[doctor] i looked at the x-ray , and it's essentially a normal x-ray .",
+    "[doctor] i'm going to start you on mobic 15 mg once a day .",
+  ].join('\n');
+  const facts = understandEncounter({ transcript: visit });
+
+  it('follows the side said most and lists the slip for the physician', () => {
+    expect(facts.reasonForVisit?.term).toBe('right leg pain');
+    expect(facts.unplaced.some((u) => /side said both ways/.test(u.reason) && /left leg pain/.test(u.text))).toBe(true);
+  });
+
+  it('keeps a side said consistently', () => {
+    const same = understandEncounter({ transcript: visit.replace("she's here for left leg pain", "she's here for right leg pain") });
+    expect(same.reasonForVisit?.term).toBe('right leg pain');
+    expect(same.unplaced.some((u) => /side said both ways/.test(u.reason))).toBe(false);
+  });
+
+  it('reads "a normal x-ray" as the x-ray normal', () => {
+    expect(facts.results.map((r) => [r.test, r.interpretation])).toEqual([['x-ray', 'normal']]);
+  });
+
+  it('names the contusion by the site the visit is for', () => {
+    expect(facts.problems.map((p) => [p.name, p.laterality, p.certainty])).toEqual([['leg contusion', 'right', 'probable']]);
+  });
+});

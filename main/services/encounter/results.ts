@@ -137,7 +137,9 @@ export function readResults(said: Said[]): { results: Result[]; used: Set<number
       if (ORDER.test(before) && !/\b(?:was|were|showed|came back)\b/i.test(after)) return;
       // "If your blood sugars are low, ...": a test named in a condition has no result.
       if (/\b(?:if|unless|in case|whether|when)\s+(?:\S+\s+){0,3}$/i.test(before)) return;
-      const r = resultOf(s, hit, after);
+      // "It's essentially a normal x-ray": the reading said before the study's name.
+      const judgedBefore = /\b(?:a|an|the)\s+(normal|unremarkable|negative|abnormal)\s+$/i.exec(before);
+      const r = resultOf(s, hit, after) ?? (judgedBefore ? { test: hit.value, interpretation: judgedBefore[1]!.toLowerCase() === 'abnormal' ? 'abnormal' : 'normal', evidence: evidenceOf(s) } as Result : undefined);
       if (!r || out.some((o) => o.test === r.test && o.value === r.value && o.finding === r.finding)) return;
       out.push(r);
       used.add(s.i);

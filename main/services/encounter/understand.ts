@@ -4,6 +4,7 @@
  * the assessment and plan is walked problem by problem; whatever informative sentence no reader
  * placed is listed as unplaced so a writer can show it for review instead of dropping it.
  */
+import { BODY_SITES } from './attributes.js';
 import { parseMedicationList, correctMedicationNames } from '../clinical-language/medications.js';
 import { guessLanguage } from '../clinical-language/language-guess.js';
 import { answerPolarity } from '../clinical-language/context.js';
@@ -121,7 +122,47 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
     const named = symptoms.symptoms.filter((s) => s.presence === 'reported' && s.subject === 'patient' && s.evidence.some((e) => e.start === reason.said.start));
     if (named.length) reason.term = named.slice(0, 2).map((s) => `${s.laterality ? `${s.laterality} ` : ''}${s.term}`).join(' and ');
   }
-  if (reason?.term) facts.reasonForVisit = { term: reason.term, evidence: evidenceOf(reason.said) };
+  if (reason?.term) facts.reasonForVisit = { term: sideAsSaid(reason.term, reason.said, said, facts.unplaced), evidence: evidenceOf(reason.said) };
+}
+
+/**
+ * "You probably have a contusion" on a visit for right leg pain is a right leg contusion: an injury
+ * named without a site takes the one body site the visit's reason names (and its side, if it has none).
+ */
+function siteFromReason(facts: EncounterFacts): void {
+  const reason = facts.reasonForVisit?.term;
+  if (!reason) return;
+  const sites = BODY_SITES.filter((b) => new RegExp(String.raw`\b${b}s?\b`, 'i').test(reason) && !BODY_SITES.some((o) => o !== b && o.includes(b) && new RegExp(String.raw`\b${o}\b`, 'i').test(reason)));
+  if (sites.length !== 1) return;
+  const side = /\b(left|right)\b/i.exec(reason)?.[1]?.toLowerCase() as 'left' | 'right' | undefined;
+  for (const p of facts.problems) {
+    if (!/^(?:(?:mild|moderate|severe|acute)\s+)?(?:contusion|sprain|strain|fracture|laceration|abrasion|bruise|hematoma|tendinitis|tendonitis|bursitis)$/i.test(p.name)) continue;
+    if (p.laterality && side && p.laterality !== side) continue;
+    p.name = p.name.replace(/(contusion|sprain|strain|fracture|laceration|abrasion|bruise|hematoma|tendinitis|tendonitis|bursitis)$/i, `${sites[0]} $1`);
+    if (!p.laterality && side) p.laterality = side;
+  }
+}
+
+/**
+ * "She's here for left leg pain" when the patient says "my right leg" and the exam finds the right
+ * upper leg tender: a side said once against two or more saying the other is the slip. The note
+ * follows the side said most, and the sentence goes to the physician's review list either way.
+ */
+function sideAsSaid(term: string, reasonSaid: Said, said: readonly Said[], unplaced: Unplaced[]): string {
+  const m = /\b(left|right)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\b/i.exec(term);
+  const site = m ? BODY_SITES.find((b) => new RegExp(String.raw`\b${b}s?\b`, 'i').test(term.slice(m.index))) : undefined;
+  if (!m || !site) return term;
+  const count = { left: 0, right: 0 };
+  const near = new RegExp(String.raw`\b(left|right)\s+(?:[a-z]+\s+){0,2}?${site}s?\b`, 'gi');
+  for (const s of said) {
+    if (s.i === reasonSaid.i || s.question || s.talk) continue;
+    for (const hit of s.text.matchAll(near)) count[hit[1]!.toLowerCase() as 'left' | 'right']++;
+  }
+  const side = m[1]!.toLowerCase() as 'left' | 'right';
+  const other = side === 'left' ? 'right' : 'left';
+  if (count[other] < 2 || count[side] > 0) return term;
+  unplaced.push({ text: reasonSaid.text, section: 'hpi', reason: `side said both ways: ${side} here, ${other} ${count[other]} times elsewhere; the note follows ${other}`, evidence: evidenceOf(reasonSaid) });
+  return term.replace(new RegExp(String.raw`\b${side}\b`, 'i'), other);
 }
 
 /**
@@ -194,6 +235,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   if (reasonCondition) {
     problems.push({ name: reasonCondition.name, status: reasonCondition.followUp ? 'chronic' : 'unknown', certainty: 'confirmed', reasoning: [], plan: [], evidence: facts.reasonForVisit!.evidence });
   }
+  siteFromReason(facts);
   if (walk.agreement) facts.agreement = walk.agreement;
   return facts;
 }
