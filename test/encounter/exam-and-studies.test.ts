@@ -90,3 +90,14 @@ describe('a side said once against the rest, a study judged before its name, an 
     expect(facts.problems.map((p) => [p.name, p.laterality, p.certainty])).toEqual([['leg contusion', 'right', 'probable']]);
   });
 });
+
+describe('verb agreement in the patient\'s account', () => {
+  it('adds -s to a present base form only: "she gave" and "he laid" stay past, "I put ice on it" stays past', async () => {
+    const { agree } = await import('../../main/services/encounter/narrative.js');
+    expect(agree('she gave him some numbing medicine.')).toBe('she gave him some numbing medicine.');
+    expect(agree('he laid back down.')).toBe('he laid back down.');
+    expect(agree('she put ice on it.')).toBe('she put ice on it.');
+    expect(agree('he take the pills every day.')).toBe('he takes the pills every day.');
+    expect(agree('she have pain.')).toBe('she has pain.');
+  });
+});

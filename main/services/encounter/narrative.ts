@@ -37,8 +37,11 @@ export function toThirdPerson(text: string, patient: PatientFacts, from: 'first'
 }
 
 /** Third-person singular after "he"/"she"/"the patient": the verb the tagger finds next takes -s. */
-export function agree(text: string, tagged = tagsOf(text)): string {
-  const { words, pos } = tagged;
+/** Verbs whose past is their base form: said by a patient they are almost always past ("I hurt my back"). */
+const SAME_IN_PAST = /^(?:put|cut|hit|hurt|set|let|read|quit|shut|split|spread|cost|burst|bet|cast|upset)$/i;
+
+export function agree(text: string, tagged: { words: string[]; pos: string[]; lemmas?: string[] } = tagsOf(text)): string {
+  const { words, pos, lemmas } = tagged;
   const out = [...words];
   for (let i = 0; i < words.length - 1; i++) {
     if (!/^(?:he|she|patient)$/i.test(words[i]!)) continue;
@@ -46,6 +49,8 @@ export function agree(text: string, tagged = tagsOf(text)): string {
     while (j < words.length && pos[j] === 'ADV') j++;
     const w = words[j];
     if (!w || !(pos[j] === 'VERB' || pos[j] === 'AUX') || MODAL.test(w) || /(?:ed|ing|s)$/i.test(w) || !/^[a-z]+$/i.test(w)) continue;
+    // "She gave", "he laid": a past form (not its own lemma) takes no -s; "I put ice on it" is past too.
+    if ((lemmas?.[j] && lemmas[j]!.toLowerCase() !== w.toLowerCase()) || SAME_IN_PAST.test(w)) continue;
     out[j] = /^have$/i.test(w) ? 'has' : /^do$/i.test(w) ? 'does' : /^(?:am|are)$/i.test(w) ? 'is' : /^go$/i.test(w) ? 'goes' : /[^aeiou]y$/i.test(w) ? `${w.slice(0, -1)}ies` : /(?:sh|ch|x|z|o)$/i.test(w) ? `${w}es` : `${w}s`;
   }
   // Rebuild with the original spacing: replace tokens in order.

@@ -50,10 +50,10 @@ export function passesRegister(sentence: string): boolean {
 }
 
 /** Universal part-of-speech tags of a sentence's tokens. */
-export function tagsOf(sentence: string): { words: string[]; pos: string[] } {
+export function tagsOf(sentence: string): { words: string[]; pos: string[]; lemmas: string[] } {
   const n = tagger();
   const tokens = n.readDoc(sentence).tokens();
-  return { words: tokens.out() as string[], pos: tokens.out(n.its.pos) as string[] };
+  return { words: tokens.out() as string[], pos: tokens.out(n.its.pos) as string[], lemmas: tokens.out(n.its.lemma as typeof n.its.pos) as string[] };
 }
 
 /** A subject (noun or pronoun) before a verb or auxiliary, by part of speech. */
