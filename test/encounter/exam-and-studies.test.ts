@@ -101,3 +101,29 @@ describe('verb agreement in the patient\'s account', () => {
     expect(agree('she have pain.')).toBe('she has pain.');
   });
 });
+
+describe('what a tenth reading and a tuning note found (written for these tests)', () => {
+  const visit = (lines: string[]): string => ['[doctor] what brings you in today ?', '[patient] my left shoulder hurts when i lift weights .', ...lines].join('\n');
+
+  it('reads no exam finding from vital signs read out in the exam', () => {
+    const facts = understandEncounter({ transcript: visit(["[doctor] okay , let's do a quick exam .", "[doctor] on exam , it's about 122/76 , heart rate is appropriate at 82 beats per minute . there is a grade 2/6 systolic ejection murmur ."]) });
+    expect(facts.exam.map((e) => e.finding)).toEqual(['grade 2/6 systolic ejection murmur']);
+  });
+
+  it('names the complaint the assessment says the patient has as its problem', () => {
+    const facts = understandEncounter({ transcript: visit(["[doctor] okay , let's do a quick exam .", '[doctor] on exam , there is tenderness of the left shoulder .', "[doctor] let's talk about my assessment and plan for you , so you do have that left shoulder pain .", "[doctor] i'm going to refer you to physical therapy ."]) });
+    expect(facts.problems.map((p) => [p.name, p.plan.map((i) => i.target)])).toEqual([['left shoulder pain', ['physical therapy']]]);
+  });
+
+  it('orders no study done before the visit ("we had to get an x-ray before you came in, and it\'s normal"), and still orders one told to the patient', () => {
+    const facts = understandEncounter({ transcript: visit(["[doctor] okay , let's do a quick exam .", '[doctor] on exam , there is tenderness of the left shoulder .', "[doctor] we had to get an x-ray of your shoulder before you came in , and it's normal .", "[doctor] let's talk about my assessment and plan for you , so you do have that left shoulder pain .", '[doctor] i want you to get an mri of your shoulder .']) });
+    const ordered = [...facts.problems.flatMap((p) => p.plan), ...facts.plan].map((i) => i.target);
+    expect(ordered).toContain('mri');
+    expect(ordered).not.toContain('x-ray');
+  });
+
+  it('keeps "a possible blockage" a description, not a problem beside the angina', () => {
+    const facts = understandEncounter({ transcript: visit(["[doctor] okay , let's do a quick exam .", '[doctor] on exam , your heart is regular .', "[doctor] so what i think is going on is that you have unstable angina , and it looks like a blockage in one of your arteries .", "[doctor] we'll start aspirin 81 mg daily ."]) });
+    expect(facts.problems.map((p) => p.name)).toEqual(['unstable angina']);
+  });
+});

@@ -60,6 +60,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   // Unpunctuated run-on speech ("no murmur no rub the lungs are clear") is no single finding.
   // A bare "range of motion" or "strength" has lost its qualifier ("good", "full") to the opener trim.
   if (/^(?:range of motion|strength|sensation|pulses?|reflexes)$/i.test(t)) return undefined;
+  // "About 122/76, heart rate is appropriate at 82": a vital sign read out is no exam finding (the vitals reader has it).
+  if (/\b\d{2,3}\/\d{2,3}\b(?!\s*(?:murmur|systolic|diastolic))|\bbeats per minute\b|\bheart rate\b|\bblood pressure\b|\boxygen\b|\btemperature\b|\brespiratory rate\b/i.test(t)) return undefined;
   if (words.length > 12 || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
   // Exam findings are written telegraphically, as clinicians chart them ("crackles at bases bilaterally").
   t = t.replace(/\b(?:the|a|an|some|any)\s+/gi, '').replace(/\s+(?:noted|present|seen|there)$/i, '').trim();

@@ -8,7 +8,7 @@ import { drugMatcher } from './medications.js';
 import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
 import { applyCorrection, type LastOrder } from './plan-correction.js';
-import { isSymptomOnly, judgesCondition, problemIn, type ProblemMention } from './problems.js';
+import { isSymptomOnly, judgesCondition, namesAssessedProblem, problemIn, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { isNarration, stripTalk } from './talk.js';
@@ -196,7 +196,7 @@ export function walkPlan(said: readonly Said[], drugs: Drugs, history: readonly 
     if (s.speaker === 'clinician') pending = danglingCondition(s.text);
     if (readDictatedOrder(walk, s, drugs)) continue;
     // Narration can still carry an order: "I want to go ahead and just order an x-ray of your right knee".
-    if ((s.talk && !(s.talk === 'narration' && carriesOrder(s.text, drugs))) || (s.question && s.phase !== 'plan')) continue;
+    if ((s.talk && !(s.talk === 'narration' && (carriesOrder(s.text, drugs) || namesAssessedProblem(s.text)))) || (s.question && s.phase !== 'plan')) continue;
     if (s.speaker === 'patient' && ASSENT.test(s.text) && s.answers !== undefined && ASSENT_ASKED.test(said[s.answers]!.text)) {
       walk.agreement = { evidence: evidenceOf(said[s.answers], s) };
       used.add(s.i);
@@ -211,7 +211,7 @@ export function walkPlan(said: readonly Said[], drugs: Drugs, history: readonly 
       if (items.length) used.add(s.i);
       continue;
     }
-    if (isNarration(s.text) && !carriesOrder(s.text, drugs)) continue;
+    if (isNarration(s.text) && !carriesOrder(s.text, drugs) && !namesAssessedProblem(s.text)) continue;
     placeClauses(walk, placeMention(walk, s, said, history), s, condition, drugs, patient);
   }
   return walk;

@@ -22,7 +22,7 @@ const CAUSE_CUE = String.raw`(?:is|are) (?:most likely |likely |probably )?(?:du
 const HAS_CUE = String.raw`[\p{L}']+ (?:does|do|did) have`;
 /** What a clinician says before naming the diagnosis ("what I see is", "you have", "consistent with"). */
 const DIAGNOSIS_CUE = String.raw`(?:${SEEN_CUE}|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:would be|will be|is going to be)|(?:x-?rays?|mri|ct(?: scan)?|scan|ultrasound|imaging|radiographs?|films?) (?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated)|${CAUSE_CUE}|you have|you've got|you(?:'re| are) (?:in|having)|you probably have|you likely have|you may have|you might have|this is|it's|it is|this looks like|this sounds like|looks like|sounds like|consistent with|diagnosed with|diagnosis (?:is|of)|(?:assessment|impression) is(?: that)?(?: (?:you|he|she) (?:have|has))?|suffering from|dealing with|${HAS_CUE}|concerned (?:about|for)|suspect|(?:it's|it is|this is|that's|that is|is|was)\s+not|(?:i'm|i am|we're|we are) not (?:seeing|finding|noticing)|(?:i|we) (?:don't|do not|didn't|did not) (?:see|find|notice))`;
-const DIAGNOSIS = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+(?:(?:what(?:'s| is| we| they)|something|a condition|an? \w+) call(?:ed)?\s+)?(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|iasis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina|herniation|bulge|thrombosis|embolism|aneurysm|polyps?|hemorrhage|blockage|occlusion))\b`, 'iu');
+const DIAGNOSIS = new RegExp(String.raw`\b${DIAGNOSIS_CUE}\s+(?:(?:what(?:'s| is| we| they)|something|a condition|an? \w+) call(?:ed)?\s+)?(?:an?\s+|some\s+|the\s+|a case of\s+)?((?:[\p{L}'-]+\s+){0,4}?(?:[\p{L}'-]+(?:itis|osis|iasis|emia|pathy|algia|oma|ism)|strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|cancer|deficiency|failure|insufficiency|reflux|hypertension|diabetes|stenosis|effusion|arrhythmia|fibrillation|flare|exacerbation|concussion|nodule|mass|cyst|ulcer|hernia|stones?|migraine|anemia|asthma|copd|gout|eczema|psoriasis|acne|obesity|depression|anxiety|insomnia|apnea|bronchitis|pneumonia|sinusitis|cellulitis|dermatitis|rhinitis|tendinitis|tendonitis|bursitis|arthritis|neuropathy|radiculopathy|sciatica|vertigo|contusion|dislocation|angina|herniation|bulge|thrombosis|embolism|aneurysm|polyps?|hemorrhage))\b`, 'iu');
 /** The cue alone, for a condition of the lexicon said within a few words after it ("she does have a tick, eye tics"). */
 const CUE_THEN = new RegExp(String.raw`\b(?:${SEEN_CUE}|(?:my |the |your )?(?:diagnosis|impression)(?: here| today)? (?:is|would be|will be|is going to be)|${CAUSE_CUE}|${HAS_CUE}|(?:x-?rays?|mri|ct(?: scan)?|scan|ultrasound|imaging|echo(?:cardiogram)?|biopsy) (?:shows?|showed|reveals?|revealed|demonstrates?|demonstrated|confirms?|confirmed)|you (?:probably |likely |may |might )?have|you've got|diagnosed with|consistent with|suffering from)\s+`, 'giu');
 /** Words that may stand between a cue and the condition it names: no verb ("you have to have this fracture healed"). */
@@ -31,7 +31,7 @@ const DIAGNOSIS_ALL = new RegExp(DIAGNOSIS.source, 'giu');
 const ORDINAL_PROBLEM = /\b(?:first|second|third|fourth|fifth|primary|secondary|next|last|final|other)\s+(?:diagnosis|problem|issue)\s+(?:is|was|would be|will be|(?:is )?(?:going to|gon na|gonna) be)\b(?:\s+like\b)?/i;
 const NOT_A_PROBLEM = /^(?:(?:this|the|a|your|his|her) (?:diagnosis|prognosis)|diagnosis|prognosis|that|this|it|now|today|the plan|plan|my plan|my assessment|assessment|(?:my )?(?:impression|assessment) and plan|your|your medications?|medications?|the results?|results?|things|everything|you|him|her|me|us|sure|example|instance|the next|the most part|a while|a bit|the time being|now though|the rest|the future|now on|sure|that reason|me|right now|this time|work|home|school|some reason)$/i;
 const VERBISH = /\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|going|want|think|feel|know|see|get|got|take|looks?|sounds?|need|let|make)\b/i;
-const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling|herniation|bulge|thrombosis|embolism|aneurysm|polyps?|hemorrhage|blockage|occlusion|exacerbation|flare(?:-up)?|relapse|recurrence)\b/i;
+const DIAGNOSTIC_WORD = /(?:itis|osis|iasis|emia|pathy|algia|oma|ism)\b|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|injury|pain|cancer|deficiency|failure|insufficiency|reflux|stenosis|effusion|arrhythmia|fibrillation|nodule|mass|cyst|ulcer|hernia|stones?|migraine|asthma|copd|gout|obesity|depression|anxiety|insomnia|apnea|neuropathy|sciatica|vertigo|diabetes|hypertension|cholesterol|blood pressure|blood sugars?|weight|smoking|murmur|rash|cough|lesion|exam|visit|physical|contusion|dislocation|lobectomy|surgery|bruise|laceration|burn|wound|bite|allergies|hyperlipidemia|dyslipidemia|palpitations|dizziness|syncope|headaches?|numbness|swelling|herniation|bulge|thrombosis|embolism|aneurysm|polyps?|hemorrhage|exacerbation|flare(?:-up)?|relapse|recurrence)\b/i;
 const PROBABLE = /\b(?:likely|probably|possibl[ey]|maybe|perhaps|kind of|sort of|a touch of|not sure|i wonder|suspect|may|might|could be|concern(?:ed)? (?:about|for)|sounds like|looks like|suspicious|rule out|r\/o|questionable|suggests?|whether|to see if|in case|if)\b/i;
 const CHRONIC = /\b(?:chronic|history of|long-?standing|for (?:many )?years|known|stable|well[- ]controlled|uncontrolled|continues|still)\b/i;
 const NEW = /\b(?:new|newly|acute|recent(?:ly)?|just (?:started|developed)|first time)\b/i;
@@ -168,6 +168,14 @@ function qualifiedSpan(t: string, start: number, end: number): { start: number; 
   return { start: before ? before.index : start, end: end + (after ? after[0].length : 0) };
 }
 
+const ASSESSED_HAVE = /\b(?:assessment|impression)\b[^.?]*?\b(?:so |and )?(?:you|he|she) (?:do |does |still )?(?:have|has) (?:that |this |the |some |a |an )?([^,.;?]{3,40}?)(?=$|[,.;]|\s+(?:and|but|which|that)\b)/i;
+
+/** True when a sentence said as narration ("let's talk about my assessment ...") still names the problem assessed. */
+export function namesAssessedProblem(sentence: string): boolean {
+  const m = ASSESSED_HAVE.exec(stripTalk(sentence));
+  return m !== null && isProblemName(m[1]!);
+}
+
 /** The problem a clinician's sentence opens or states, if any. */
 export function problemIn(sentence: string): ProblemMention | undefined {
   const found = problemSaid(sentence);
@@ -194,6 +202,15 @@ function problemSaid(sentence: string): ProblemMention | undefined {
     const raw = t.slice(span.start, span.end);
     const side = laterality(t, from + named.start, from + named.end);
     return { name: problemTerm(raw), ...judged(t, raw, span.start), ...(side ? { laterality: side } : {}), rest: t.slice(span.end).replace(/^[\s,;]+/, ''), opens: true };
+  }
+  // "Let's talk about my assessment and plan for you, so you do have that left shoulder pain": a complaint the
+  // assessment names is its problem, though no diagnosis is said with it.
+  const assessed = ASSESSED_HAVE.exec(t);
+  if (assessed && isProblemName(assessed[1]!) && !VERBISH.test(assessed[1]!) && !NOT_A_PROBLEM.test(assessed[1]!)) {
+    const raw = trimToTerm(assessed[1]!.trim());
+    const side = laterality(raw);
+    const at = assessed.index + assessed[0].length - assessed[1]!.length;
+    return { name: problemTerm(raw), ...judged(t, raw, at), ...(side ? { laterality: side } : {}), rest: t.slice(at + raw.length).replace(/^[\s,;]+/, ''), opens: true };
   }
   const cue = CUE.exec(t);
   if (cue) {
