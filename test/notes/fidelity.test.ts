@@ -106,6 +106,31 @@ describe('fidelity: frequency, side, negation', () => {
     expect(check('Reports cough.', t).review.map((i) => [i.text, i.action])).toEqual([['cough', 'marked']]);
   });
 
+  it('reads a denial given as the answer, in the words the question used, and a group denied through its members', () => {
+    const t = `[doctor] any swelling in your legs ?
+[patient] no , nothing like that .
+[doctor] any burning when you urinate ?
+[patient] no .
+[doctor] any fevers or chills ?
+[patient] no fevers , maybe some chills .`;
+    // "swelling in your legs" is leg swelling (the longer reading), not bare edema.
+    expect(flagged('Denies leg swelling.', t)).toEqual([]);
+    // A clinician writes the group; the member asked about and denied supports it.
+    expect(flagged('Denies urinary symptoms.', t)).toEqual([]);
+    expect(flagged('Denies fever.', t)).toEqual([]);
+    // The answer's own words govern: chills were hedged, not denied.
+    expect(flagged('Denies chills.', t)).toEqual([['negation', 'chills', 'the transcript is unsure about chills']]);
+    // A group with a member reported is not denied.
+    const reported = `[doctor] any burning when you urinate ?
+[patient] yes , it burns every time .`;
+    expect(flagged('Denies urinary symptoms.', reported)).toEqual([
+      ['negation', 'urinary symptoms', 'the denial of urinary symptoms (the transcript reports urinary symptoms)'],
+    ]);
+    expect(flagged('Denies urinary symptoms.', '[doctor] any headache ?\n[patient] no .')).toEqual([
+      ['negation', 'urinary symptoms', 'the denial of urinary symptoms (not discussed in the transcript)'],
+    ]);
+  });
+
   it('reads run-on recogniser speech: far negations, "no, just …", tag questions, and questions left in a note', () => {
     const t = `[doctor] i do n't hear a murmur , your lungs are clear , and on your right knee i do appreciate some edema .
 [doctor] any numbness ?

@@ -127,6 +127,15 @@ export const SYMPTOMS: readonly FindingEntry[] = [
   s('suicidal ideation', 'Psychiatric', ''),
 ];
 
+/**
+ * Findings a note may name as a group ("denies urinary symptoms"): the members a clinician has in
+ * mind. A group is denied when a member is denied and none is reported.
+ */
+export const FINDING_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  'urinary symptoms': ['dysuria', 'hematuria', 'polyuria', 'urinary frequency', 'urgency'],
+  'vision changes': ['blurred vision'],
+};
+
 const CONDITION_TABLE = `
 hypertension|htn|high blood pressure; type 2 diabetes mellitus|type 2 diabetes|t2dm|dm2|dm type 2|diabetes mellitus type 2|niddm; type 1 diabetes mellitus|type 1 diabetes|t1dm|dm1
 diabetes|diabetes mellitus|dm; hyperlipidemia|hld|high cholesterol|dyslipidemia|hypercholesterolemia; coronary artery disease|cad|ischemic heart disease

@@ -3,9 +3,9 @@
  * note's text, compared with what its sources state (`fidelity-sources.ts`). Each failure is an
  * issue with its span in the text; `fidelity.ts` turns issues into review markers.
  */
-import { readDoses, readFrequencies, readNumbers, sentenceSpans, type Dose, type NumberReading } from '../clinical-language/index.js';
+import { FINDING_GROUPS, readDoses, readFrequencies, readNumbers, sentenceSpans, type Dose, type NumberReading } from '../clinical-language/index.js';
 import { drugMentions, drugOf, findingMentions, sideMentions, type DrugMention } from './fidelity-facts.js';
-import { drugStated, sidesFor, type SourceIndex, type Support } from './fidelity-sources.js';
+import { drugStated, sidesFor, type FindingCounts, type SourceIndex, type Support } from './fidelity-sources.js';
 import { checkDiagnoses, checkOrders, checkSidesAgainstFacts, checkVitalSources } from './fidelity-claims.js';
 import { checkRegister } from './fidelity-register.js';
 import { MARKER_SPAN, type FidelityIssue, type FidelityKind } from './fidelity-issue.js';
@@ -167,15 +167,17 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
       else if (related.length === 0 && !index.sides.some((s) => s.side === m.side)) issues.push({ ...span, reason: `side (${m.side}) not in the transcript` });
     }
     const findings = findingMentions(text, false).filter((f) => free(f) && f.polarity !== 'neutral');
-    const saidOf = index.findings(new Set(findings.map((f) => f.term)));
+    const asked = new Set(findings.flatMap((f) => [f.term, ...(FINDING_GROUPS[f.term] ?? [])]));
+    const saidOf = index.findings(asked);
     for (const f of findings) {
-      const said = saidOf.get(f.term);
+      const said = saidOf.get(f.term) ?? groupSaid(f.term, saidOf);
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
       // A denial the transcript does not make is taken out, not only marked: "denies urinary symptoms"
       // of a patient who is incontinent was signed-ready text with a marker beside it.
       // The reason names what went ("the denial of headache"), so the denials left beside the marker read as kept.
       if (f.polarity === 'negated' && !said) issues.push({ ...span, action: 'removed', reason: `the denial of ${f.term} (not discussed in the transcript)` });
       else if (f.polarity === 'negated' && said && said.affirmed > 0 && said.negated === 0) issues.push({ ...span, action: 'removed', reason: `the denial of ${f.term} (the transcript reports ${f.term})` });
+      else if (f.polarity === 'negated' && said && said.negated === 0 && said.uncertain > 0) issues.push({ ...span, reason: `the transcript is unsure about ${f.term}` });
       else if (f.polarity === 'affirmed' && said && said.negated > 0 && said.affirmed === 0) issues.push({ ...span, reason: `the transcript says no ${f.term}` });
     }
     // What needs the encounter understood: sides, where vitals were taken, orders (diagnoses are read first, above).
@@ -186,4 +188,12 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
   const kept: FidelityIssue[] = [];
   for (const i of issues) if (!kept.some((k) => i.start < k.end && k.start < i.end)) kept.push(i);
   return kept.sort((a, b) => a.start - b.start);
+}
+
+/** What the transcript says of a group's members, as one finding: denied only when none is reported. */
+function groupSaid(term: string, saidOf: ReadonlyMap<string, FindingCounts>): FindingCounts | undefined {
+  const members = (FINDING_GROUPS[term] ?? []).flatMap((m) => (saidOf.has(m) ? [saidOf.get(m)!] : []));
+  if (members.length === 0) return undefined;
+  const sum = (k: keyof FindingCounts): number => members.reduce((n, c) => n + c[k], 0);
+  return { affirmed: sum('affirmed'), negated: sum('negated'), neutral: sum('neutral'), uncertain: sum('uncertain'), historical: sum('historical') };
 }

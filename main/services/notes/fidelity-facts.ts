@@ -155,7 +155,11 @@ function findingsIn(text: string, spoken: boolean): { term: string; start: numbe
   for (const { term, re } of spoken ? SPOKEN : []) {
     for (const m of text.matchAll(re)) {
       const span = { term, start: m.index, end: m.index + m[0].length };
-      if (!hits.some((h) => h.start < span.end && span.start < h.end)) hits.push(span);
+      const overlapping = hits.filter((h) => h.start < span.end && span.start < h.end);
+      // The longer reading names the finding: "swelling in your legs" is leg swelling, not edema.
+      const covers = overlapping.length > 0 && overlapping.every((h) => span.start <= h.start && h.end <= span.end && h.end - h.start < span.end - span.start);
+      if (covers) hits.splice(0, hits.length, ...hits.filter((h) => !overlapping.includes(h)));
+      if (overlapping.length === 0 || covers) hits.push(span);
     }
   }
   return hits.sort((a, b) => a.start - b.start);
@@ -218,7 +222,9 @@ export function findingMentions(raw: string, conversation = true, only?: Readonl
     const short = negation !== undefined && /^(no|not)$/i.test(negation.phrase);
     // "it hasn't helped okay and do you have any nausea": a question begun after the negation ends it.
     const requestioned = negation !== undefined && negation.end <= local.start && NEW_QUESTION.test(s.text.slice(negation.end, local.start));
-    const far = negation !== undefined && (requestioned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*(?:,|just\b|only\b|but\b)/.test(s.text.slice(negation.end))));
+    // "no fevers, maybe some chills": a clause that turns after a comma is outside the negation.
+    const turned = negation !== undefined && negation.end <= local.start && /,\s*(?:maybe|but|just|only|though|although|except|a little|a bit|some|mostly)\b/i.test(s.text.slice(negation.end, local.start));
+    const far = negation !== undefined && (requestioned || turned || wordsBetween(s.text, negation, local) > (short ? 4 : NEAR_NEGATION_WORDS) || (short && /^\s*(?:,|just\b|only\b|but\b)/.test(s.text.slice(negation.end))));
     // Past a far negation, "i do see", "there is", "you've seen" state the finding again.
     const restated = far && negation.end <= local.start && AFFIRMING.test(s.text.slice(negation.end, local.start));
     // "non-small cell lung cancer", "non-cardiac chest pain": a prefix, not a negation.
@@ -227,7 +233,7 @@ export function findingMentions(raw: string, conversation = true, only?: Readonl
     if (c.hypothetical || c.family || c.historical) polarity = 'neutral';
     else if ((c.negated && !far && !question) || TERSE_NO.test(s.text.slice(local.end))) polarity = 'negated';
     // In a note a question ("Any rash?") or "for any fever" states nothing either way.
-    else if (asked) polarity = conversation ? answerTo(text, spans, k, found, s) : 'neutral';
+    else if (asked) polarity = conversation ? answerTo(text, spans, k, found, s, f.term) : 'neutral';
     // "Cannot recall a fever": a negative word the trigger lists do not hold; not an affirmation.
     else if (restated && !c.uncertain) polarity = 'affirmed';
     else if (c.uncertain || far || NEGATIVE_WORD.test(s.text.slice(0, local.start))) polarity = 'neutral';
@@ -240,11 +246,13 @@ export function findingMentions(raw: string, conversation = true, only?: Readonl
 }
 
 /** The polarity a reply on the next line gives to a question's findings. */
-function answerTo(text: string, spans: readonly { text: string; start: number; end: number }[], k: number, found: readonly { term: string; start: number; end: number }[], s: { start: number; end: number }): FindingMention['polarity'] {
+function answerTo(text: string, spans: readonly { text: string; start: number; end: number }[], k: number, found: readonly { term: string; start: number; end: number }[], s: { start: number; end: number }, term?: string): FindingMention['polarity'] {
   const next = spans[k + 1];
   // Only a reply on a new line (or after a speaker tag) answers; the asker going on does not.
   const tagged = next ? readSpeakerTag(next.text) : null;
   if (!next || !(tagged || text.slice(s.end, next.start).includes('\n'))) return 'neutral';
+  // An answer that names the finding itself ("no fevers, maybe some chills") is read on its own words.
+  if (term !== undefined && found.some((f) => f.term === term && f.start >= next.start && f.end <= next.end)) return 'neutral';
   const answer = answerPolarity(tagged ? tagged.text : next.text);
   if (answer === 'negative') return 'negated';
   const named = new Set(found.filter((f) => f.start >= s.start && f.end <= s.end).map((f) => f.term));
