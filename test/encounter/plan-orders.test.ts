@@ -154,6 +154,14 @@ describe('return precautions keep their condition and where to turn', () => {
     expect(precautions('[doctor] come back if the swelling gets worse .')).toEqual(['Return precautions: return if the swelling gets worse']);
   });
 
+  it('writes the verb to agree with its subject and reads no precaution from a courtesy', () => {
+    expect(precautions('[doctor] call me if you notice the pain get worse .')).toEqual(['Return precautions: call if the pain gets worse']);
+    expect(precautions('[doctor] if the pain get worse , call us .')).toEqual(['Return precautions: call if the pain gets worse']);
+    expect(precautions('[doctor] if you need a refill before then , call the office .')).toEqual(['Return precautions: call if the patient needs a refill before then']);
+    expect(precautions('[doctor] call us if you need anything .')).toEqual([]);
+    expect(precautions('[doctor] if you have any questions , let me know .')).toEqual([]);
+  });
+
   it('reads no precaution from "you can return to work if you feel better"', () => {
     expect(precautions('[doctor] you can return to work if you feel better .')).toEqual([]);
   });

@@ -40,18 +40,28 @@ export function toThirdPerson(text: string, patient: PatientFacts, from: 'first'
 /** Verbs whose past is their base form: said by a patient they are almost always past ("I hurt my back"). */
 const SAME_IN_PAST = /^(?:put|cut|hit|hurt|set|let|read|quit|shut|split|spread|cost|burst|bet|cast|upset)$/i;
 
+/** "the pain", "your cough": one noun after a determiner, not the second of two ("the pain and the swelling"). */
+function singularSubject(words: readonly string[], pos: readonly string[], lemmas: readonly string[] | undefined, i: number): boolean {
+  if (!lemmas || pos[i] !== 'NOUN' || i === 0 || !/^(?:the|your|his|her|their|this|that|my)$/i.test(words[i - 1]!)) return false;
+  // "notice the pain get worse": after a verb or a preposition the noun is an object, not a subject.
+  if (i >= 2 && (/^(?:and|or|of|with)$/i.test(words[i - 2]!) || /^(?:VERB|AUX|NOUN|ADP|PROPN)$/.test(pos[i - 2]!))) return false;
+  // A plural's lemma is its singular ("symptoms" -> "symptom").
+  return lemmas[i]!.toLowerCase() === words[i]!.toLowerCase();
+}
+
 export function agree(text: string, tagged: { words: string[]; pos: string[]; lemmas?: string[] } = tagsOf(text)): string {
   const { words, pos, lemmas } = tagged;
   const out = [...words];
   for (let i = 0; i < words.length - 1; i++) {
-    if (!/^(?:he|she|patient)$/i.test(words[i]!)) continue;
+    if (!/^(?:he|she|patient)$/i.test(words[i]!) && !singularSubject(words, pos, lemmas, i)) continue;
     let j = i + 1;
     while (j < words.length && pos[j] === 'ADV') j++;
     const w = words[j];
-    if (!w || !(pos[j] === 'VERB' || pos[j] === 'AUX') || MODAL.test(w) || /(?:ed|ing|s)$/i.test(w) || !/^[a-z]+$/i.test(w)) continue;
+    // With lemmas the past and the -s form are told by the lemma ("need" ends in -ed and is no past).
+    if (!w || !(pos[j] === 'VERB' || pos[j] === 'AUX') || MODAL.test(w) || (!lemmas && /(?:ed|ing|s)$/i.test(w)) || /ing$/i.test(w) || !/^[a-z]+$/i.test(w)) continue;
     // "She gave", "he laid": a past form (not its own lemma) takes no -s; "I put ice on it" is past too.
     if ((lemmas?.[j] && lemmas[j]!.toLowerCase() !== w.toLowerCase()) || SAME_IN_PAST.test(w)) continue;
-    out[j] = /^have$/i.test(w) ? 'has' : /^do$/i.test(w) ? 'does' : /^(?:am|are)$/i.test(w) ? 'is' : /^go$/i.test(w) ? 'goes' : /[^aeiou]y$/i.test(w) ? `${w.slice(0, -1)}ies` : /(?:sh|ch|x|z|o)$/i.test(w) ? `${w}es` : `${w}s`;
+    out[j] = /^have$/i.test(w) ? 'has' : /^do$/i.test(w) ? 'does' : /^(?:am|are)$/i.test(w) ? 'is' : /^go$/i.test(w) ? 'goes' : /[^aeiou]y$/i.test(w) ? `${w.slice(0, -1)}ies` : /(?:sh|ch|x|z|o|s)$/i.test(w) ? `${w}es` : `${w}s`;
   }
   // Rebuild with the original spacing: replace tokens in order.
   let result = '';

@@ -114,8 +114,11 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   const after = PRECAUTION_AFTER.exec(t);
   const precaution = first ? { when: first[1]!, action: first[2]! } : after && ADDRESSED.test(t) ? { when: after[2]!, action: after[1]! } : undefined;
   // "If it's too expensive, let me know" is about the prescription, not a return precaution.
-  if (precaution && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution.when)) {
-    const when = agree(precaution.when.replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
+  // "Call if you need anything", "let me know if you have questions" are courtesy, not a precaution.
+  const courtesy = precaution && /^(?:you|the patient)\s+(?:have|has|need|needs|got|want)\s+(?:any\s+|other\s+|more\s+|any other\s+)?(?:questions?|concerns?|anything|something|to talk)(?:\s+else)?(?:\s+(?:or|and)\s+(?:any\s+)?(?:questions?|concerns?))?\s*[.!?]?\s*$/i.test(precaution.when.trim());
+  if (precaution && !courtesy && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution.when)) {
+    // "if you notice the pain get worse" is written "if the pain gets worse".
+    const when = agree(precaution.when.replace(/\byou (?:notice|see|feel like)\s+(?=(?:the|your|any|a|an|that|this|it)\b)/gi, '').replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
     if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: ${precautionAction(precaution.action)} if ${when}`, evidence: [] }];
   }
   const advice = adviceText(t);
