@@ -450,3 +450,25 @@ describe('abbreviations as clinicians write them', () => {
     expect(JSON.stringify(note.json)).toMatch(/COPD exacerbation/);
   });
 });
+
+describe('the history a clinician writes from what the patient told', () => {
+  const statements = (transcript: string): string[] =>
+    (understandEncounter({ transcript }).statements ?? []).map((s) => s.text).filter((t) => !/^(?:Onset|Reports taking)/.test(t));
+  const visit = (lines: string): string => `[doctor] hi sir , what brings you in today ?\n${lines}\n[doctor] okay , let me examine you .`;
+
+  it('keeps a clause that names a condition or a symptom, in the patient\'s own pronoun', () => {
+    const said = statements(visit(`[patient] i had a kidney transplant a few years ago for polycystic kidneys .
+[patient] my arthritis is starting to get better .`));
+    expect(said).toContain('He had a kidney transplant a few years ago for polycystic kidneys.');
+    expect(said).toContain('His arthritis is starting to get better.');
+  });
+
+  it('drops musing, chatter with only a weak clinical word, a pronoun pointing back, and someone else\'s history', () => {
+    const said = statements(visit(`[patient] i guess i will start back at the gym in july .
+[patient] i also wanted to mention that my feet swell a lot .
+[patient] i was taking it regularly at home .
+[patient] my sister has stomach problems too . she has irritable bowel syndrome .
+[patient] i had that done last year .`));
+    expect(said.filter((t) => /gym|mention|taking it|irritable|that done/i.test(t))).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@
  * question, no fragment). The clinician's statements about the patient's history are rewritten
  * the same way from the second person.
  */
+import { CONDITIONS, SYMPTOMS, createPhraseMatcher, findingPhrases, symptomsIn } from '../clinical-language/index.js';
 import { registerFailure, tagsOf } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { stripTalk } from './talk.js';
@@ -13,7 +14,7 @@ import type { PatientFacts, Statement } from './types.js';
 
 
 const CLINICAL =
-  /\b(?:pain|hurt\w*|ache\w*|swell\w*|fever|cough\w*|breath\w*|dizz\w*|nause\w*|vomit\w*|tired|fatigue|sleep\w*|blood|pressure|sugar|weight|medication\w*|meds|pills?|dose|taking|took|started|stopped|surgery|doctor|hospital|emergency|diet|exercis\w*|walk\w*|run\w*|work\w*|smok\w*|drink\w*|alcohol|symptoms?|worse|better|numb\w*|tingl\w*|rash|bleed\w*|injur\w*|fell|fall|knee|back|shoulder|hip|ankle|chest|head\w*|stomach|leg|arm|hand|foot|neck|x-ray|mri|test|days?|weeks?|months?|years?|\d+)\b/gi;
+  /\b(?:pain|hurt\w*|ache\w*|swell\w*|fever|cough\w*|breath\w*|dizz\w*|nause\w*|vomit\w*|tired|fatigue|sleep\w*|blood|pressure|sugar|weight|medication\w*|meds|pills?|dose|taking|took|started|stopped|surgery|doctor|hospital|emergency|diet|exercis\w*|walk\w*|run\w*|work\w*|smok\w*|drink\w*|alcohol|symptoms?|worse|better|transplant\w*|arthritis|cancer|fractur\w*|infection|tear|sprain\w*|allerg\w*|kidney\w*|heart|lungs?|urgency|urin\w*|bowel\w*|skin|numb\w*|tingl\w*|rash|bleed\w*|injur\w*|fell|fall|knee|back|shoulder|hip|ankle|chest|head\w*|stomach|leg|arm|hand|foot|neck|x-ray|mri|test|days?|weeks?|months?|years?|\d+)\b/gi;
 const LEAD_INS = /^(?:(?:i know|i see|i understand|i remember|i noticed|i heard|it looks like|it sounds like|it seems like|so it sounds like|i think)\s+(?:that\s+)?)/i;
 const MODAL = /^(?:can|could|will|would|should|may|might|must|did|was|were|had|has|is|does|shall|used|quit|put|set|hit|cut|hurt|let|shut|split|spread|cost|beat|burst|fit|read|got|ran|went|came|began|fell|felt|took|saw|had|said|told|thought|knew|left|lost|broke|woke)$/i;
 
@@ -75,6 +76,27 @@ export function agree(text: string, tagged: { words: string[]; pos: string[]; le
   return result + rest;
 }
 
+/** Findings and conditions the lexicon names ("polycystic kidneys" no, "arthritis" yes): each makes a clause clinical. */
+const NAMED = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]));
+/** Clinical words that say little alone: a clause whose one clinical word is one of these is chatter ("I'll start back at the gym"). */
+const WEAK = /^(?:work\w*|walk\w*|run\w*|days?|weeks?|months?|years?|better|worse|taking|took|started|stopped|doctor|back|test|\d+)$/i;
+/** Thinking aloud and talk about the talk: "I guess", "I wanted to mention", "hopefully", "she's never said anything". */
+const MUSING = /\b(?:guess|wonder\w*|suppose|mention\w*|hopefully|i mean|you know|said anything|tell me that when|noticed when|notice when)\b/i;
+/** Whether a clause says something a clinician would write: a clinical word that is not weak, and no musing. */
+function saysSomething(clause: string): boolean {
+  if (MUSING.test(clause)) return false;
+  const hits = clause.match(CLINICAL) ?? [];
+  return hits.some((h) => !WEAK.test(h)) || hits.length >= 2 || NAMED.find(clause).length > 0 || symptomsIn(clause).length > 0;
+}
+/**
+ * A pronoun that points back to something said before ("he was taking it", "she had those", "he had that done"):
+ * out of its turn the reader cannot tell what it means.
+ */
+function pointsBack(tagged: { words: string[]; pos: string[] }): boolean {
+  // "The pill that helps": a "that" after a noun opens a relative clause and points nowhere.
+  return tagged.words.some((w, i) => i > 0 && tagged.pos[i] === 'PRON' && /^(?:it|them|those|that|this|these)$/i.test(w) && !(/^that$/i.test(w) && tagged.pos[i - 1] === 'NOUN'));
+}
+
 function weightOf(text: string): number {
   return (text.match(CLINICAL) ?? []).length;
 }
@@ -91,15 +113,17 @@ export function readStatements(said: Said[], patient: PatientFacts): Statement[]
     // Clause by clause: a clinician writes the clause that says something, not the whole turn.
     for (const clause of s.text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
       const w = weightOf(clause);
-      if (w < 1 || clause.split(/\s+/).length < 4) continue;
+      if (w < 1 || clause.split(/\s+/).length < 4 || !saysSomething(clause)) continue;
       const rough = toThirdPerson(clause, patient, s.speaker === 'patient' ? 'first' : 'second');
       // The cheap checks first; one tagging then serves verb agreement and the clause check.
       if (rough.split(/\s+/).length > 20 || registerFailure(rough, ['NOUN', 'VERB'])) continue;
       // The patient must be the subject: "It was here..." or "They ran an EKG" leave the reader guessing who or what.
-      if (!/^(?:he|she|the patient|his|her|the patient's)\b/i.test(rough) || /^(?:he|she|the patient) to\b/i.test(rough)) continue;
+      // And the patient it names: a male patient's "she has IBS" is about someone else (his sister, said just before).
+      const own = patient.sex === 'female' ? /^(?:she|her)\b/i : patient.sex === 'male' ? /^(?:he|his)\b/i : /^(?:the patient|the patient's)\b/i;
+      if (!own.test(rough) || /^(?:he|she|the patient) to\b/i.test(rough)) continue;
       const tagged = tagsOf(rough);
       const text = agree(rough, tagged);
-      if (registerFailure(text, tagged.pos)) continue;
+      if (registerFailure(text, tagged.pos) || pointsBack(tagged)) continue;
       out.push({ text, section: 'hpi', weight: w, evidence: evidenceOf(s) });
     }
   }
