@@ -26,6 +26,20 @@ describe('transcript understanding', () => {
     expect(turns[1]!.role).toBe('patient');
   });
 
+  it('repairs swapped tags when the clinician asks for the history in plain words and the patient tells it', () => {
+    const swapped = [
+      "[doctor] thanks for seeing me , i've been dealing with my asthma and i'm having trouble breathing when i swim",
+      '[patient] sure , what can i help you with today ? what inhaler are you using now ?',
+      '[doctor] i have an albuterol inhaler and i start coughing and i start wheezing after a few laps',
+      '[patient] okay , can you describe what happens ? how often are you using it ?',
+      "[doctor] maybe twice a week , and i hate how shaky it makes me , i was wondering about something else",
+      '[patient] i recommend a daily controller inhaler .',
+    ].join('\n');
+    const turns = parseTurns(swapped);
+    expect(turns.find((t) => t.text.startsWith('i recommend'))!.role).toBe('doctor');
+    expect(turns.find((t) => t.text.startsWith('i have an albuterol'))!.role).toBe('patient');
+  });
+
   it('repairs tags shifted by one turn, where the clinician-like speaker is only moderately clearer', () => {
     const shifted = [
       '[doctor] okay you can start',
