@@ -6,7 +6,6 @@
  * question, no fragment). The clinician's statements about the patient's history are rewritten
  * the same way from the second person.
  */
-import { CONDITIONS, SYMPTOMS, createPhraseMatcher, findingPhrases, symptomsIn } from '../clinical-language/index.js';
 import { registerFailure, tagsOf } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { stripTalk } from './talk.js';
@@ -76,18 +75,8 @@ export function agree(text: string, tagged: { words: string[]; pos: string[]; le
   return result + rest;
 }
 
-/** Findings and conditions the lexicon names ("polycystic kidneys" no, "arthritis" yes): each makes a clause clinical. */
-const NAMED = createPhraseMatcher(findingPhrases([...SYMPTOMS, ...CONDITIONS]));
-/** Clinical words that say little alone: a clause whose one clinical word is one of these is chatter ("I'll start back at the gym"). */
-const WEAK = /^(?:work\w*|walk\w*|run\w*|days?|weeks?|months?|years?|better|worse|taking|took|started|stopped|doctor|back|test|\d+)$/i;
 /** Thinking aloud and talk about the talk: "I guess", "I wanted to mention", "hopefully", "she's never said anything". */
 const MUSING = /\b(?:guess|wonder\w*|suppose|mention\w*|hopefully|i mean|you know|said anything|tell me that when|noticed when|notice when)\b/i;
-/** Whether a clause says something a clinician would write: a clinical word that is not weak, and no musing. */
-function saysSomething(clause: string): boolean {
-  if (MUSING.test(clause)) return false;
-  const hits = clause.match(CLINICAL) ?? [];
-  return hits.some((h) => !WEAK.test(h)) || hits.length >= 2 || NAMED.find(clause).length > 0 || symptomsIn(clause).length > 0;
-}
 /**
  * A pronoun that points back to something said before ("he was taking it", "she had those", "he had that done"):
  * out of its turn the reader cannot tell what it means.
@@ -113,7 +102,7 @@ export function readStatements(said: Said[], patient: PatientFacts): Statement[]
     // Clause by clause: a clinician writes the clause that says something, not the whole turn.
     for (const clause of s.text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
       const w = weightOf(clause);
-      if (w < 1 || clause.split(/\s+/).length < 4 || !saysSomething(clause)) continue;
+      if (w < 1 || clause.split(/\s+/).length < 4 || MUSING.test(clause)) continue;
       const rough = toThirdPerson(clause, patient, s.speaker === 'patient' ? 'first' : 'second');
       // The cheap checks first; one tagging then serves verb agreement and the clause check.
       if (rough.split(/\s+/).length > 20 || registerFailure(rough, ['NOUN', 'VERB'])) continue;
