@@ -184,6 +184,19 @@ describe('an order said in two breaths', () => {
     expect(meds("[doctor] for your ankle sprain , it's going to be sore for a week .\n[doctor] it's going to be meloxicam 15 mg that you took before , right ?")).toEqual([]);
   });
 
+  it('writes the class as the order when no drug is named after it, and names nothing from "some medicine"', () => {
+    expect(meds("[doctor] for your high cholesterol , i'm going to start you on a statin .\n[patient] okay , that sounds fine .")).toEqual(['start statin']);
+    expect(meds("[doctor] for your knee , i'm going to put you on an anti-inflammatory .\n[doctor] we'll see you back in two weeks .")).toEqual(['start anti-inflammatory']);
+    expect(meds("[doctor] for the nausea , i'll put you on some medicine .")).toEqual([]);
+  });
+
+  it('starts a therapy said without a referral word, not one already done or declined', () => {
+    const referrals = (t: string): string[] => orders(t).filter((i) => i.kind === 'referral').map((i) => i.target!);
+    expect(referrals("[doctor] for your back , let's get you started with physical therapy twice a week .")).toEqual(['physical therapy']);
+    expect(referrals("[doctor] for your low back pain , you tried physical therapy last year and it did n't help .")).toEqual([]);
+    expect(referrals("[doctor] for your back , i do n't think you need physical therapy right now .")).toEqual([]);
+  });
+
   it('orders a study said as "I\'m going to be ordering"', () => {
     expect(orders("[doctor] i'm gon na be ordering an mri to look at the ligaments .").map((i) => [i.kind, i.target])).toEqual([['imaging', 'mri']]);
   });

@@ -38,10 +38,14 @@ export interface PlanWalk {
   unplaced: Unplaced[];
   /** A start said of a drug class ("I'm going to start you on an anti-inflammatory"), awaiting the drug's name. */
   classStart?: number;
+  /** The order written with the class's name, which the drug named next replaces. */
+  classItem?: PlanItem;
 }
 
 /** "Start you on an anti-inflammatory", "put you on a muscle relaxant": an order whose drug is named next. */
-const CLASS_START = /\b(?:start|put|begin)\s+(?:you|him|her)\s+on\s+(?:an?|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin))\b/iu;
+const CLASS_START = /\b(?:start|put|begin)\s+(?:you|him|her)\s+on\s+(?:an?|some)\s+((?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)))\b/iu;
+/** A class a clinician writes as the order until the drug is named ("Start statin"); "some medicine" names nothing. */
+const WRITTEN_CLASS = /(?:anti-?\p{L}+|relaxant|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)$/iu;
 /** "It's going to be Mobic 15 mg once a day": the drug named after its class was ordered. */
 const NAMED_NEXT = /^\W*(?:and\s+|so\s+)?(?:it(?:'s| is)(?: going to be)?|it(?:'ll| will) be|that(?:'ll| will) be|we(?:'ll| will) (?:do|use|go with)|i(?:'ll| will) (?:do|use|go with))\b/i;
 
@@ -134,9 +138,23 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     // "You're due for a mammogram, so we'll schedule that": an order said of the study the clause before named.
     const items = planItemsIn(clause, drugs);
     if (items.length === 0 && walk.classStart !== undefined && s.i - walk.classStart <= 2 && NAMED_NEXT.test(clause)) {
-      items.push(...planItemsIn(`start ${clause.replace(NAMED_NEXT, '')}`, drugs).filter((i) => i.kind === 'medication'));
+      const named = planItemsIn(`start ${clause.replace(NAMED_NEXT, '')}`, drugs).filter((i) => i.kind === 'medication');
+      // The class written as the order becomes the drug named ("start you on an anti-inflammatory ... it's going to be Mobic").
+      if (named.length && walk.classItem) {
+        walk.classItem.medication = named[0]!.medication!;
+        walk.classItem.evidence.push(...evidenceOf(s));
+        walk.classItem = undefined;
+        walk.classStart = undefined;
+        walk.used.add(s.i);
+        continue;
+      }
+      items.push(...named);
     }
-    walk.classStart = items.length === 0 && CLASS_START.test(clause) ? s.i : items.length ? undefined : walk.classStart;
+    const started = items.length === 0 ? CLASS_START.exec(clause) : null;
+    const cls = started?.[1]!.toLowerCase().replace(/\s+/g, ' ');
+    if (cls && WRITTEN_CLASS.test(cls)) items.push({ kind: 'medication', action: 'start', medication: { name: cls }, evidence: [] });
+    walk.classStart = started ? s.i : items.length ? undefined : walk.classStart;
+    if (walk.classStart === undefined || started) walk.classItem = undefined;
     if (items.length === 0 && previous && ORDER_OF_IT.test(clause)) items.push(...planItemsIn(`${previous}, ${clause}`, drugs).filter((i) => i.kind === 'test' || i.kind === 'imaging'));
     previous = clause;
     if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs)) {
@@ -157,6 +175,7 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
         const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : walk.current.plan;
         list.push(placed);
         if (placed.kind === 'medication') walk.lastOrder = { item: placed, list, sentence: s.i };
+        if (started && placed.kind === 'medication' && placed.medication?.name === cls) walk.classItem = placed;
       }
       walk.used.add(s.i);
       continue;

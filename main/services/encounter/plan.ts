@@ -21,6 +21,15 @@ const specialties = createPhraseMatcher(SPECIALTY_ENTRIES);
 const ORDER_VERB = /\b(?:order(?:ing)?|get(?:ting)?|obtain(?:ing)?|check(?:ing)?|schedul(?:e|ing)|do|repeat|draw|send|run|set (?:you )?up|recommend|want|need|have)\b/i;
 const ORDER_AFTER = /^(?![^.;?]{0,50}?\b(?:wait|until|next year|results?)\b)[^.;?]{0,50}?\b(?:schedule|order|get|set up|arrange|book)\s+(?:that|it|one|those|them)(?:\s+(?:for you|today|done|scheduled|set up|up|ordered))?\s*(?:[.,;!?]|$)/i;
 const REFER = /\b(?:refer|referral|send (?:you|him|her) (?:to|over)|see (?:a|an|the) |consult|set (?:you|him|her) up with)\b/i;
+/** A therapy is ordered by starting it ("we could try physical therapy", "let's get you started with PT"), not only by a referral word. */
+const THERAPIES = new Set(['physical therapy', 'occupational therapy', 'speech therapy', 'counseling']);
+const THERAPY_START = /\b(?:try|start|begin|do|get (?:you|him|her) (?:into|in|started(?: with| on)?)|recommend|suggest|sign (?:you|him|her) up for|set up|schedule|a course of|some)\s+(?:(?:with|on|in|a|an|the|some|formal|outpatient)\s+)*$/i;
+const THERAPY_BEFORE = /\b(?:tried|had|did|done|doing|been to|went to|completed|finished)\b/i;
+const THERAPY_STARTED = (t: string, h: { value: string; start: number }): boolean => {
+  if (!THERAPIES.has(h.value)) return false;
+  const before = t.slice(Math.max(0, h.start - 50), h.start);
+  return THERAPY_START.test(before) && !THERAPY_BEFORE.test(before);
+};
 const PROCEDURES: [RegExp, string][] = [
   [/\bepidural\b/i, 'epidural steroid injection'], [/\b(?:steroid |cortisone )?injection\b|\binject\b/i, 'injection'], [/\baspirat\w*|\bdrain (?:the|that)\b/i, 'aspiration'], [/\bsurgery\b|\bsurgical\b|\boperat(?:e|ion)\b/i, 'surgery'],
   [/\bbrace\b/i, 'brace'], [/\bsplint\b/i, 'splint'], [/\bcast\b/i, 'cast'], [/\bsutur\w*|\bstitches\b/i, 'sutures'], [/\bcrutches\b/i, 'crutches'], [/\bsling\b/i, 'sling'],
@@ -76,7 +85,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   }
   // "See an allergist and a hematologist": the service named, and those listed with it.
   let lastReferral: { end: number } | undefined;
-  for (const referral of REFER.test(t) ? specialties.find(t) : []) {
+  for (const referral of REFER.test(t) ? specialties.find(t) : specialties.find(t).filter((h) => THERAPY_STARTED(t, h))) {
     if (lastReferral && !/^(?:\s*(?:,|and|or|an?|the|also|to)\s*)+$/i.test(t.slice(lastReferral.end, referral.start))) break;
     lastReferral = referral;
     if (negatedAt(referral.start, referral.end) || out.some((o) => o.kind === 'referral' && o.target === referral.value)) continue;
