@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { understandEncounter } from '../../main/services/encounter/understand.js';
 import type { PlanItem } from '../../main/services/encounter/types.js';
+import { clausesOf } from '../../main/services/encounter/plan.js';
 import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
 
 /**
@@ -188,6 +189,15 @@ describe('an order said in two breaths', () => {
     expect(meds("[doctor] for your high cholesterol , i'm going to start you on a statin .\n[patient] okay , that sounds fine .")).toEqual(['start statin']);
     expect(meds("[doctor] for your knee , i'm going to put you on an anti-inflammatory .\n[doctor] we'll see you back in two weeks .")).toEqual(['start anti-inflammatory']);
     expect(meds("[doctor] for the nausea , i'll put you on some medicine .")).toEqual([]);
+  });
+
+  it('reads each order of run-on speech with no comma, and the drug a class start names by "I\'ll write you for"', () => {
+    expect(meds("[doctor] for your headaches , you can continue to take that tylenol for the pain i'm also gon na give you a mild muscle relaxant i'll write you for flexeril five milligrams three times a day .")).toEqual([
+      'continue Tylenol', 'start Flexeril 5 mg three times daily',
+    ]);
+    // A condition keeps its order: "if i'm going to ..." is not split from what it governs.
+    expect(clausesOf("the swelling is down if i'm going to order an mri it has to be approved")).toEqual(["the swelling is down if i'm going to order an mri it has to be approved"]);
+    expect(clausesOf('take the tylenol for the pain i\'ll write you for flexeril')).toEqual(['take the tylenol for the pain', "i'll write you for flexeril"]);
   });
 
   it('starts a therapy said without a referral word, not one already done or declined', () => {

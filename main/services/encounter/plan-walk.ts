@@ -43,7 +43,7 @@ export interface PlanWalk {
 }
 
 /** "Start you on an anti-inflammatory", "put you on a muscle relaxant": an order whose drug is named next. */
-const CLASS_START = /\b(?:start|put|begin)\s+(?:you|him|her)\s+on\s+(?:an?|some)\s+((?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)))\b/iu;
+const CLASS_START = /\b(?:(?:start|put|begin)\s+(?:you|him|her)\s+on|giv(?:e|ing)\s+(?:you|him|her))\s+(?:an?|some)\s+((?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)))\b/iu;
 /** A class a clinician writes as the order until the drug is named ("Start statin"); "some medicine" names nothing. */
 const WRITTEN_CLASS = /(?:anti-?\p{L}+|relaxant|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)$/iu;
 /** "It's going to be Mobic 15 mg once a day": the drug named after its class was ordered. */
@@ -149,6 +149,17 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
         continue;
       }
       items.push(...named);
+    }
+    // "I'm going to give you a muscle relaxant, I'll write you for Flexeril 5 mg": the drug started next is the class's.
+    const namedStart = walk.classItem && walk.classStart !== undefined && s.i - walk.classStart <= 2 ? items.findIndex((i) => i.kind === 'medication' && i.action === 'start') : -1;
+    if (namedStart >= 0) {
+      walk.classItem!.medication = items[namedStart]!.medication!;
+      walk.classItem!.evidence.push(...evidenceOf(s));
+      items.splice(namedStart, 1);
+      walk.classItem = undefined;
+      walk.classStart = undefined;
+      walk.used.add(s.i);
+      if (items.length === 0) continue;
     }
     const started = items.length === 0 ? CLASS_START.exec(clause) : null;
     const cls = started?.[1]!.toLowerCase().replace(/\s+/g, ' ');

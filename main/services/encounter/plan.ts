@@ -153,7 +153,8 @@ function precautionAction(said: string): string {
 /** A clinician's sentence cut where a new intention starts ("..., and I want you to ..."), conditions kept whole. */
 export function clausesOf(text: string): string[] {
   const out: string[] = [];
-  for (const piece of text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|,\s+(?=(?:i|we|let's|let me)\b)|;\s+/i)) {
+  // Run-on speech with no comma: "... that tylenol for the pain i'm also gonna give you ..." is two orders.
+  for (const piece of text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|,\s+(?=(?:i|we|let's|let me)\b)|;\s+|(?<!\b(?:if|when|that|what|and|so|but|then|because|once|until|unless|before|after))\s(?=(?:i'm|i am|i'll|i will|we're|we'll|we will|let's)\s+(?:also\s+|just\s+|going to go ahead and\s+|gon na go ahead and\s+|go ahead and\s+)?(?:gon na|going to|give|write|start|order|put|prescribe|refer|send)\b)/i)) {
     if (!piece.trim()) continue;
     const prev = out[out.length - 1];
     if (prev !== undefined && /^\W*(?:if|when|once|after|before|until|unless)\b/i.test(prev) && !prev.includes(',')) {
