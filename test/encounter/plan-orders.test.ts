@@ -261,3 +261,43 @@ describe('orders and diagnoses said in the words clinicians use (written for the
     expect(facts.problems.map((p) => [p.name, p.certainty, p.plan.map((i) => i.target)])).toEqual([['acute disc herniation', 'confirmed', ['neurosurgery']]]);
   });
 });
+
+describe('what the eleventh reading found the plan getting wrong (transcripts written for these tests)', () => {
+  it('reads no stop from a hope for later, and a drug the patient takes prescribed at a dose as a new prescription', () => {
+    expect(meds("[doctor] for your blood pressure , i'll keep you on that . hopefully with the diet we can eventually get you off that lisinopril .")).toEqual([]);
+    const t = `[doctor] what have you taken for it ?
+[patient] just some ibuprofen for the swelling .
+${AP}[doctor] for your knee sprain , i'm gon na prescribe you some ibuprofen eight hundred milligrams and you can take that twice a day .`;
+    const f = understandEncounter({ transcript: t });
+    expect(f.problems.flatMap((p) => p.plan).filter((i) => i.kind === 'medication').map((i) => [i.action, i.medication!.dose, i.medication!.frequency])).toEqual([['start', '800 mg', 'twice daily']]);
+  });
+
+  it('gives the order just said the dose and schedule said of it next, and keeps an "if" after a comma with the order after it', () => {
+    expect(meds("[doctor] for your knee sprain , i'm going to give you some motrin , 800 milligrams .\n[doctor] you can take it about every six hours with food .")).toEqual(['start Motrin 800 mg every 6 hours']);
+    expect(meds("[doctor] for the pneumonitis , i'm going to prescribe you a low dose of prednisone . i'm gon na give you forty milligrams daily .")).toEqual(['start Prednisone 40 mg once daily']);
+    const mri = orders("[doctor] for your knee sprain , we'll see you back in a week , and if it's not better , we'll get an mri at that time .").find((i) => i.target === 'mri');
+    expect(mri?.condition).toBeDefined();
+  });
+
+  it('reads a target for a value as no order for its test', () => {
+    expect(orders('[doctor] for your diabetes , follow up with your endocrinologist and make sure that we do keep your hemoglobin a1c below seven .').filter((i) => i.kind === 'test')).toEqual([]);
+    expect(orders("[doctor] for your diabetes , we'll check your hemoglobin a1c today .").map((i) => i.target)).toContain('hemoglobin a1c');
+  });
+
+  it('writes no instruction or question to the patient as the assessment\'s reasoning', () => {
+    const f = understandEncounter({ transcript: `${AP}[doctor] for your hypertension , your pressure is too high because of the salt in your diet .
+[doctor] definitely take your medication on time and see that nutritionist .
+[doctor] david do you have any other questions ?` });
+    const reasoning = f.problems.flatMap((p) => p.reasoning).join(' ');
+    expect(reasoning).not.toMatch(/nutritionist|questions/i);
+  });
+});
+
+describe('adherence said as missing them', () => {
+  it('reads "I miss them" as missed doses, not as taking as prescribed', () => {
+    const f = understandEncounter({ transcript: "[doctor] have you been taking those meds that we have you on ?\n[patient] i have but i miss them every now and then .\n[doctor] okay ." });
+    const said = (f.statements ?? []).map((s) => s.text).join(' ');
+    expect(said).toMatch(/missing doses/i);
+    expect(said).not.toMatch(/as prescribed/i);
+  });
+});

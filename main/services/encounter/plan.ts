@@ -99,6 +99,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     if (!(ORDER_VERB.test(t.slice(0, hit.start)) || ORDER_AFTER.test(t.slice(hit.end))) || negatedAt(hit.start, hit.end)) continue;
     // "If the ultrasound is abnormal, ...": a study named in a condition is what the condition is about, not an order.
     if (cond && hit.start >= cond.start && hit.end <= cond.end) continue;
+    // "Keep your hemoglobin A1c below seven": a target for the value, not an order for the test.
+    if (/^\s*(?:\w+\s+){0,2}?(?:below|under|above|less than|greater than|at or below|around|between)\b/i.test(t.slice(hit.end, hit.end + 40))) continue;
     // A result read back ("your x-ray showed") is no order.
     if (/\b(?:showed|shows|was|were|came back|revealed)\b/i.test(t.slice(hit.end, hit.end + 30)) && !/\b(?:order|get|schedule|repeat)\b/i.test(t)) continue;
     if ((DONE_AFTER.test(t.slice(hit.end)) || DONE_BEFORE.test(t.slice(0, hit.start))) && !AGAIN.test(t)) continue;
@@ -166,7 +168,9 @@ export function clausesOf(text: string): string[] {
     // "Let me know if your symptoms worsen and we can talk": a return precaution keeps its "if".
     // "... and if they start rising, I want you to contact me": so does a precaution's "if".
     const precautionNext = /^(?:i (?:want|need|would like|'d like) you to |please )?(?:contact|call|let (?:me|us) know|come back|return|go to)\b/i.test(piece.trim());
-    if (prev !== undefined && open > 0 && (UNMET.test(prev.slice(open)) || precautionNext) && !/\b(?:call|let (?:us|me) know|come back|return|go to)\b/i.test(prev.slice(0, open))) {
+    // "Come back in a week, and if it's not better, we'll get an MRI": after a comma the "if" starts afresh, for the order after it.
+    const tied = prev !== undefined && open > 0 && !/,\s*$/.test(prev.slice(0, open)) && /\b(?:call|let (?:us|me) know|come back|return|go to)\b/i.test(prev.slice(0, open));
+    if (prev !== undefined && open > 0 && (UNMET.test(prev.slice(open)) || precautionNext) && !tied) {
       out[out.length - 1] = prev.slice(0, open).trim();
       out.push(`${prev.slice(open).replace(/^and\s+/i, '')}, ${piece}`);
     } else out.push(piece);

@@ -180,14 +180,16 @@ function newNotCurrent(medications: Medication[], items: readonly PlanItem[], ta
 }
 /**
  * A drug the patient already takes, "started" in the plan without a new dose ("I'll renew your albuterol, use it
- * if you need it"), is continued: "Start" would record a new drug. One started at another dose stays an order.
+ * if you need it"), is continued: "Start" would record a new drug. One started at a dose (another, or one the
+ * patient never gave) stays an order.
  */
 function alreadyTaken(medications: readonly Medication[], items: readonly PlanItem[], takenAt: ReadonlySet<number>): void {
   for (const item of items) {
     if (item.kind !== 'medication' || item.action !== 'start' || item.condition || !item.medication) continue;
     const on = medications.find((m) => m.status === 'current' && (m.generic ?? m.name.toLowerCase()) === (item.medication!.generic ?? item.medication!.name.toLowerCase()));
     if (!on || !on.evidence.some((e) => e.speaker === 'patient' || takenAt.has(e.start))) continue;
-    if (item.medication.dose && on.dose && item.medication.dose !== on.dose) continue;
+    // "Just taking some ibuprofen" then "I'll prescribe ibuprofen 800 mg twice a day": a dose the patient never gave is a new prescription.
+    if (item.medication.dose && item.medication.dose !== on.dose) continue;
     item.action = 'continue';
   }
 }
