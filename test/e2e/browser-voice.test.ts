@@ -75,10 +75,11 @@ describe.skipIf(missing.length > 0)('learning the physician\'s voice, in a brows
       const id = await shown.getAttribute('data-sentence-id');
       const text = (await shown.textContent())!;
       expect(start.sentences.find((s) => s.id === id)?.text).toBe(text);
-      // A second of silence first, as a physician waits for "read the sentence now": Chromium starts the
-      // file when the microphone opens, before the page's capture runs, and would clip the first word.
+      // Silence first, as a physician waits for "read the sentence now": Chromium starts the file when the
+      // microphone opens, before the page's capture runs, and would clip the first words. On a loaded machine
+      // (two suites at once and more) that gap passed one second and no reading could be aligned: three seconds.
       const wav = join(work, `sentence-${k}-lead.wav`);
-      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', speechRecording(work, `sentence-${k}`, [{ text, voice: 'en-us+m3' }], 0.8), '-af', 'adelay=1000:all=1', wav]);
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', speechRecording(work, `sentence-${k}`, [{ text, voice: 'en-us+m3' }], 0.8), '-af', 'adelay=3000:all=1', wav]);
       copyFileSync(wav, mic);
       await page.keyboard.press('Enter');
       // Stop once the whole sentence came through the capture (counted in captured audio, not waited for).

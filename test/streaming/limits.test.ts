@@ -24,14 +24,21 @@ describe('streaming limits', () => {
   });
 
   it('drops an oversized message with an error and goes on', async () => {
-    const c = connect(s.url('encoding=linear16'), s.keyHeaders());
-    await c.next((m) => m.status === 'connected');
-    c.sendJson({ audio: pcm.subarray(0, 16000).toString('base64') });
-    await c.next((m) => m.type === 'error');
-    c.sendJson({ type: 'CloseStream' });
-    expect(await c.closed).toBe(1000);
-    expect(c.errors()[0]).toMatch(/exceeds the limit of 8192 bytes/);
-    expect(c.messages[c.messages.length - 1]!.status).toBe('disconnected');
+    // Its own server, with no idle limit to race: on a loaded machine the shared server's one-second idle
+    // limit could end the session before its CloseStream is read (1008 instead of 1000).
+    const roomy = await startStreaming({ maxMessageBytes: 8192, idleTimeoutSeconds: 120 });
+    try {
+      const c = connect(roomy.url('encoding=linear16'), roomy.keyHeaders());
+      await c.next((m) => m.status === 'connected');
+      c.sendJson({ audio: pcm.subarray(0, 16000).toString('base64') });
+      await c.next((m) => m.type === 'error');
+      c.sendJson({ type: 'CloseStream' });
+      expect(await c.closed).toBe(1000);
+      expect(c.errors()[0]).toMatch(/exceeds the limit of 8192 bytes/);
+      expect(c.messages[c.messages.length - 1]!.status).toBe('disconnected');
+    } finally {
+      await roomy.close();
+    }
   });
 
   it('closes an idle session: error, disconnected, 1008', async () => {
