@@ -83,7 +83,17 @@ const MUSING = /\b(?:guess|wonder\w*|suppose|mention\w*|hopefully|i mean|you kno
  */
 function pointsBack(tagged: { words: string[]; pos: string[] }): boolean {
   // "The pill that helps": a "that" after a noun opens a relative clause and points nowhere.
-  return tagged.words.some((w, i) => i > 0 && tagged.pos[i] === 'PRON' && /^(?:it|them|those|that|this|these)$/i.test(w) && !(/^that$/i.test(w) && tagged.pos[i - 1] === 'NOUN'));
+  // A demonstrative before a word ("this wound", which the tagger may read as a verb) names its own noun:
+  // only one standing alone ("she had those a couple years ago") points back. "He had that done" is kept
+  // with it, the lesser loss.
+  return tagged.words.some((w, i) => {
+    if (i === 0) return false;
+    if (/^(?:it|them)$/i.test(w)) return tagged.pos[i] === 'PRON';
+    // The tagger calls a demonstrative DET or PRON by guess ("had those a couple years ago": DET); the next word decides.
+    if (tagged.pos[i] !== 'PRON' && tagged.pos[i] !== 'DET') return false;
+    if (!/^(?:those|that|this|these)$/i.test(w) || (/^that$/i.test(w) && tagged.pos[i - 1] === 'NOUN')) return false;
+    return !/^(?:NOUN|VERB|ADJ|NUM|PROPN|ADV)$/.test(tagged.pos[i + 1] ?? 'PUNCT');
+  });
 }
 
 function weightOf(text: string): number {
