@@ -284,6 +284,10 @@ ${AP}[doctor] for your knee sprain , i'm gon na prescribe you some ibuprofen eig
     expect(orders("[doctor] for your diabetes , we'll check your hemoglobin a1c today .").map((i) => i.target)).toContain('hemoglobin a1c');
   });
 
+  it('keeps an order said in the same breath as an offer of questions', () => {
+    expect(meds("[doctor] for your back pain , i also wan na go ahead and prescribe meloxicam fifteen milligrams once a day\n[patient] mm-hmm\n[doctor] to help with that do you have any questions about that")).toEqual(['start Meloxicam 15 mg once daily']);
+  });
+
   it('writes no instruction or question to the patient as the assessment\'s reasoning', () => {
     const f = understandEncounter({ transcript: `${AP}[doctor] for your hypertension , your pressure is too high because of the salt in your diet .
 [doctor] definitely take your medication on time and see that nutritionist .

@@ -20,8 +20,13 @@ export const contentWords = (t: string): number => (t.toLowerCase().match(/[\p{L
 const ORDER_SAID = /\b(?:i(?:'m| am)? going to|i'll|i will|we'll|we will|we're going to|let's|i want to|i'd like to)\s+(?:go ahead and\s+)?(?:just\s+)?(?:order|get|prescribe|start|refer|send|schedule|put you on|give you|recommend)\b|\bi (?:would |'d )?(?:suggest|recommend)\b|\bi want you to (?:take|start|use|continue|try)\b/i;
 const ASSENT_ASKED = /\b(?:sound good|sounds good|does that sound|any questions|okay\?|all right\?|is that okay|how does that sound|do you agree)\b/i;
 const ASSENT = /^\W*(?:yes|yeah|yep|okay|ok|sure|sounds good|that sounds (?:good|great|fine|reasonable)|i agree|alright|all right|perfect|great)\b/i;
-const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:(?!(?:i|we|you|they|he|she|it|that|this|so|then|now|and|if|when)\b)[a-z]+,?\s+)?(?:do|does|did|is|are|have|has|can|could|would|any)\s+(?:you|he|she|we|there)\b|\bany (?:other )?questions\b/i;
-/** An instruction to the patient ("definitely take your medication on time and see that nutritionist") is no reasoning. */
+const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:(?!(?:i|we|you|they|he|she|it|that|this|so|then|now|and|if|when)\b)[a-z]+,?\s+)?(?:do|does|did|is|are|have|has|can|could|would|any)\s+(?:you|he|she|we|there)\b/i;
+/**
+ * An instruction to the patient ("definitely take your medication on time and see that nutritionist") or an offer
+ * of questions is no reasoning. Only for reasoning: "prescribe meloxicam 15 mg to help with that, do you have any
+ * questions" still orders.
+ */
+const NOT_REASONING = /\bany (?:other )?questions\b/i;
 const INSTRUCTION = /^\W*(?:(?:and|so|but|now|okay|definitely|just|please|really|also)\s+)*(?:take|see|call|make sure|keep|go|come|try|stay|avoid|use|continue|remember|bring|watch|get)\b/i;
 
 type Drugs = ReturnType<typeof drugMatcher>;
@@ -196,7 +201,7 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     if (isNarration(clause) || contentWords(clause) < 2) continue;
     const written = thirdPerson(clause, patient);
     const failure = registerFailure(written);
-    if (walk.current && !failure && !INSTRUCTION.test(clause) && walk.current.reasoning.length < 2 && written.split(/\s+/).length <= 30) {
+    if (walk.current && !failure && !INSTRUCTION.test(clause) && !NOT_REASONING.test(clause) && walk.current.reasoning.length < 2 && written.split(/\s+/).length <= 30) {
       walk.current.reasoning.push(written);
       walk.used.add(s.i);
     } else if (contentWords(clause) >= 3) {
