@@ -294,6 +294,7 @@ ${AP}[doctor] for your knee sprain , i'm gon na prescribe you some ibuprofen eig
 [doctor] david do you have any other questions ?` });
     const reasoning = f.problems.flatMap((p) => p.reasoning).join(' ');
     expect(reasoning).not.toMatch(/nutritionist|questions/i);
+    expect(reasoning).toMatch(/salt/);
   });
 });
 
@@ -303,5 +304,40 @@ describe('adherence said as missing them', () => {
     const said = (f.statements ?? []).map((s) => s.text).join(' ');
     expect(said).toMatch(/missing doses/i);
     expect(said).not.toMatch(/as prescribed/i);
+  });
+});
+
+describe('what a review of these rules found them misreading (written for these tests)', () => {
+  it('writes no class order that is denied, someone else\'s past or conditional, and keeps a drug started after a class beside it', () => {
+    expect(meds("[doctor] for your sore throat , i don't want to start you on an antibiotic , this is viral .")).toEqual([]);
+    expect(meds('[doctor] for your sinus infection , the urgent care put you on an antibiotic last week .')).toEqual([]);
+    expect(meds("[doctor] for your cholesterol , if it does n't come down , i'll start you on a statin .")).toEqual([]);
+    expect(meds("[doctor] for your back pain , i'll give you a muscle relaxant , and i'll also start you on ibuprofen 600 mg three times a day .")).toEqual([
+      'start muscle relaxant', 'start Ibuprofen 600 mg three times daily',
+    ]);
+    const f = understandEncounter({ transcript: `${AP}[doctor] for your sinus infection , i'm going to put you on an antibiotic .\n[doctor] for your cough , i'll prescribe benzonatate 100 mg three times a day .` });
+    const under = Object.fromEntries(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.name)]));
+    expect(Object.values(under).flat()).toEqual(expect.arrayContaining(['antibiotic', 'Benzonatate']));
+    expect(Object.entries(under).find(([, names]) => names.includes('Benzonatate'))![1]).not.toContain('antibiotic');
+  });
+
+  it('keeps a hedge or negation with the order a run-on split would cut it from', () => {
+    expect(meds("[doctor] for your rash , i don't think we'll start prednisone for this .")).toEqual([]);
+    expect(meds("[doctor] for your ear infection , i'm not sure i'm going to give you amoxicillin .")).toEqual([]);
+  });
+
+  it('gives the last order no schedule from an exercise, a negation or another problem', () => {
+    expect(meds("[doctor] for your back pain , i'll prescribe meloxicam 15 mg . i'll give you some stretches , you can do those three times a day .")).toEqual(['start Meloxicam 15 mg']);
+    expect(meds("[doctor] for your knee pain , start ibuprofen 600 mg . you don't have to take it every day , just when the pain is bad .")).toEqual(['start Ibuprofen 600 mg']);
+  });
+
+  it('reads an order after "but" when a hope for later comes first, and a study "under" something as ordered', () => {
+    expect(meds("[doctor] for your diabetes , eventually we'll get you off the insulin , but for now start metformin 500 mg twice a day .")).toEqual(['start Metformin 500 mg twice daily']);
+    expect(orders("[doctor] for your back pain , we'll get an mri under sedation .").map((i) => i.target)).toContain('mri');
+  });
+
+  it('reads "I never miss them" as taking the medicines, not missing doses', () => {
+    const f = understandEncounter({ transcript: "[doctor] are you taking your medications ?\n[patient] yes , i never miss them .\n[doctor] okay ." });
+    expect((f.statements ?? []).map((s) => s.text).join(' ')).not.toMatch(/missing doses/i);
   });
 });

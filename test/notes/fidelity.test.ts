@@ -126,6 +126,12 @@ describe('fidelity: frequency, side, negation', () => {
     expect(flagged('Denies urinary symptoms.', reported)).toEqual([
       ['negation', 'urinary symptoms', 'the denial of urinary symptoms (the transcript reports urinary symptoms)'],
     ]);
+    // The group asked about and denied, then a member reported: the report stands against the denial.
+    const both = `[doctor] any urinary symptoms ?
+[patient] no .
+[doctor] any burning when you urinate ?
+[patient] yes , it burns every time .`;
+    expect(flagged('Denies urinary symptoms.', both).map((f) => f[1])).toEqual(['urinary symptoms']);
     expect(flagged('Denies urinary symptoms.', '[doctor] any headache ?\n[patient] no .')).toEqual([
       ['negation', 'urinary symptoms', 'the denial of urinary symptoms (not discussed in the transcript)'],
     ]);

@@ -132,7 +132,7 @@ export const SYMPTOMS: readonly FindingEntry[] = [
  * mind. A group is denied when a member is denied and none is reported.
  */
 export const FINDING_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  'urinary symptoms': ['dysuria', 'hematuria', 'polyuria', 'urinary frequency', 'urgency'],
+  'urinary symptoms': ['dysuria', 'hematuria', 'polyuria', 'urinary frequency'],
   'vision changes': ['blurred vision'],
 };
 

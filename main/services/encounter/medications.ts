@@ -37,7 +37,7 @@ const STOPPED = /\b(?:stopped|quit|no longer tak\w+|not taking|came off|disconti
 const SELF_CORRECTION = /\b(?:no,? actually|actually,? no|sorry,? (?:i mean|it's|it is)|i mean|correction|i'm wrong|i was wrong|let me correct)\b/i;
 
 /** The patient admits missing doses ("sometimes I miss a dose or two", "I forget"). */
-export const MISSED_DOSES = /\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|miss(?:ed|ing)? (?:them|it|those|these|my (?:meds|medications?|medicines?|pills|doses))|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
+export const MISSED_DOSES = /(?<!\b(?:never|rarely|not|don't|do not|didn't|haven't|won't|can't)\s+(?:\w+\s+)?)\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|miss(?:ed|ing)? (?:them|it|those|these|my (?:meds|medications?|medicines?|pills|doses))|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
 const ROUTES: [RegExp, string][] = [[/\bunder (?:the|your|his|her) tongue\b|\bsublingual\w*/i, 'sublingual'], [/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
 const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
@@ -87,7 +87,8 @@ export function frequencyAfter(text: string, end: number): string | undefined {
   // "every 4 hours as needed": a schedule and "as needed" said together are one frequency.
   // The number reader writes "three times a day" as "3 times a day"; the frequency reader knows the words.
   text = text.replace(/\b([1-4]) times (a|per) (day|week)\b/gi, (_m, n: string, a: string, u: string) => `${['', 'once', 'twice', 'three times', 'four times'][Number(n)]} ${a} ${u}`);
-  const found = readFrequencies(text).filter((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 8);
+  // Not across a sentence's end: "start ibuprofen 600 mg. You don't have to take it every day" gives no schedule.
+  const found = readFrequencies(text).filter((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 8 && !/[.;?!](?:\s|$)/.test(text.slice(end, f.start)));
   return found.length ? [...new Set(found.slice(0, 2).map((f) => f.plain))].join(' ') || undefined : undefined;
 }
 

@@ -52,15 +52,16 @@ export function applyCorrection(last: LastOrder | undefined, clause: string, sen
 }
 
 /** "You can take it about every six hours", "I'm going to give you forty milligrams daily": the dose and schedule of the order just given. */
-const OF_IT = /\b(?:(?:take|use|do|apply)\s+(?:it|that|this|them|those|one|two)|giv(?:e|ing)\s+(?:you|him|her)\s+(?=\S+\s+(?:milligrams?|mg|micrograms?|mcg|units?)\b))/i;
+const OF_IT = /\b(?:(?:take|use|apply)\s+(?:it|that|this|them|those|one|two)|giv(?:e|ing)\s+(?:you|him|her)\s+(?=\S+\s+(?:milligrams?|mg|micrograms?|mcg|units?)\b))/i;
 
 /**
  * Gives the last order (the same or the next sentence) the dose and schedule a clause that orders nothing says
  * of it, where the order has none: true when the clause was one.
  */
-export function applySchedule(last: LastOrder | undefined, clause: string, sentence: number, items: readonly PlanItem[], evidence: PlanItem['evidence']): boolean {
+export function applySchedule(last: LastOrder | undefined, clause: string, sentence: number, items: readonly PlanItem[], evidence: PlanItem['evidence'], list: readonly PlanItem[]): boolean {
   const was = last?.item.medication;
-  if (!last || !was || items.length > 0 || sentence - last.sentence > 1) return false;
+  // Only of the same problem's order, and never a schedule said as a negation ("you don't have to take it every day").
+  if (!last || !was || items.length > 0 || sentence - last.sentence > 1 || last.list !== list || /\b(?:not|never|don't|doesn't)\b|n't\b/i.test(clause)) return false;
   const at = clause.search(OF_IT);
   if (at < 0) return false;
   const dose = was.dose ? undefined : doseAfter(clause, at)?.text;

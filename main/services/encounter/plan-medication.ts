@@ -68,7 +68,7 @@ function actionBefore(t: string, at: number): MedicationAction | undefined {
 }
 
 /** The medication orders a clause gives, in order: one order word may give several drugs ("start X and Y"). */
-const HOPED = /\b(?:hopefully|eventually|someday|one day|down the road|in the long run|long term goal|the goal is|hope to|hoping to|at some point)\b/i;
+const HOPED = /\b(?:hopefully|eventually|someday|down the road|in the long run|hope to|hoping to|at some point)\b/i;
 
 export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt: (start: number, end: number) => boolean): { item: PlanItem; at: number }[] {
   const hits = drugsIn(t, drugs);
@@ -78,7 +78,13 @@ export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt:
   const action = actionBefore(t, hit.start) ?? (/\border\s+(?:(?:a|an|some|the)\s+)?$/i.test(t.slice(Math.max(0, hit.start - 20), hit.start)) ? 'start' : undefined);
   if (!action || negatedAt(hit.start, hit.end)) return [];
   // "Hopefully we can eventually get you off that lisinopril": a hope for later is no order today.
-  if (HOPED.test(t.slice(Math.max(0, hit.start - 80), hit.start))) return [];
+  // "Eventually we'll get you off the insulin, but for now start metformin": what follows "but" is read on its own.
+  if (HOPED.test(t.slice(Math.max(0, hit.start - 80), hit.start))) {
+    const but = /\b(?:but|however)\b/i.exec(t.slice(hit.end));
+    if (!but) return [];
+    const off = hit.end + but.index;
+    return medicationIn(t.slice(off), drugs, (a, b) => negatedAt(a + off, b + off)).map((r) => ({ ...r, at: r.at + off }));
+  }
   let replaces: string | undefined;
   // "From X to Y" (a switch or step-down): Y is what is ordered, X what it replaces.
   const next = hits.find((h) => h.start > hit!.end && h.value !== hit!.value);

@@ -45,12 +45,21 @@ export interface PlanWalk {
   unplaced: Unplaced[];
   /** A start said of a drug class ("I'm going to start you on an anti-inflammatory"), awaiting the drug's name. */
   classStart?: number;
-  /** The order written with the class's name, which the drug named next replaces. */
+  /** The order written with the class's name, which the drug named next replaces, and the list it is in. */
   classItem?: PlanItem;
+  classList?: PlanItem[];
 }
 
 /** "Start you on an anti-inflammatory", "put you on a muscle relaxant": an order whose drug is named next. */
 const CLASS_START = /\b(?:(?:start|put|begin)\s+(?:you|him|her)\s+on|giv(?:e|ing)\s+(?:you|him|her))\s+(?:an?|some)\s+((?:[\p{L}-]+\s+){0,2}?(?:anti-?[\p{L}]+|[\p{L}-]*(?:relaxant|medicine|medication|pill|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)))\b/iu;
+/** A clause that gives the class's drug its name: "I'll write you for Flexeril", "it's called", "it's going to be". */
+const NAMES_IT = /\b(?:writ(?:e|ing) (?:you|him|her)(?: up)? for|called|it(?:'s| is)(?: going to be)?|that(?:'ll| will) be|namely|which is)\b/i;
+/** Whether the class start at `at` orders now: said by me or us as an intent, with no negation, hope or condition before it. */
+function ordersClassNow(clause: string, at: number): boolean {
+  const before = clause.slice(0, at);
+  if (/\b(?:not|never|no need|don't|won't|if|unless|maybe|might|may|could|eventually|hopefully|someday|consider)\b|n't\b/i.test(before)) return false;
+  return /\b(?:i|we)(?:'m| am|'ll| will|'re| are|'d like| would like| want| wan na| need)\b|\blet's\b|^\W*(?:so\s+|and\s+|okay\s+)*(?:start|put|begin|give)\b/i.test(before + clause.slice(at, at + 6));
+}
 /** A class a clinician writes as the order until the drug is named ("Start statin"); "some medicine" names nothing. */
 const WRITTEN_CLASS = /(?:anti-?\p{L}+|relaxant|antibiotic|steroid|inhaler|cream|ointment|blocker|inhibitor|diuretic|statin)$/iu;
 /** "It's going to be Mobic 15 mg once a day": the drug named after its class was ordered. */
@@ -144,10 +153,11 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     if (QUESTION_CLAUSE.test(clause)) continue;
     // "You're due for a mammogram, so we'll schedule that": an order said of the study the clause before named.
     const items = planItemsIn(clause, drugs);
+    const sameProblem = walk.classList !== undefined && walk.classList === (walk.current?.plan ?? walk.general);
     if (items.length === 0 && walk.classStart !== undefined && s.i - walk.classStart <= 2 && NAMED_NEXT.test(clause)) {
       const named = planItemsIn(`start ${clause.replace(NAMED_NEXT, '')}`, drugs).filter((i) => i.kind === 'medication');
       // The class written as the order becomes the drug named ("start you on an anti-inflammatory ... it's going to be Mobic").
-      if (named.length && walk.classItem) {
+      if (named.length && walk.classItem && sameProblem) {
         walk.classItem.medication = named[0]!.medication!;
         walk.classItem.evidence.push(...evidenceOf(s));
         walk.classItem = undefined;
@@ -158,7 +168,10 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
       items.push(...named);
     }
     // "I'm going to give you a muscle relaxant, I'll write you for Flexeril 5 mg": the drug started next is the class's.
-    const namedStart = walk.classItem && walk.classStart !== undefined && s.i - walk.classStart <= 2 ? items.findIndex((i) => i.kind === 'medication' && i.action === 'start') : -1;
+    // Only a drug introduced as the class's name replaces it ("I'll write you for", "it's called"); another drug
+    // started next ("and I'll also start you on ibuprofen") stands beside it. Only under the same problem.
+    const namedStart = walk.classItem && sameProblem && walk.classStart !== undefined && s.i - walk.classStart <= 2 && NAMES_IT.test(clause)
+      ? items.findIndex((i) => i.kind === 'medication' && i.action === 'start') : -1;
     if (namedStart >= 0) {
       walk.classItem!.medication = items[namedStart]!.medication!;
       walk.classItem!.evidence.push(...evidenceOf(s));
@@ -170,12 +183,14 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     }
     const started = items.length === 0 ? CLASS_START.exec(clause) : null;
     const cls = started?.[1]!.toLowerCase().replace(/\s+/g, ' ');
-    if (cls && WRITTEN_CLASS.test(cls)) items.push({ kind: 'medication', action: 'start', medication: { name: cls }, evidence: [] });
+    // Written as an order only when the clinician orders it now: not denied ("I don't want to start you on an
+    // antibiotic"), not someone else's past ("the urgent care put you on an antibiotic"), not hoped or conditional.
+    if (cls && WRITTEN_CLASS.test(cls) && ordersClassNow(clause, started!.index)) items.push({ kind: 'medication', action: 'start', medication: { name: cls }, evidence: [] });
     walk.classStart = started ? s.i : items.length ? undefined : walk.classStart;
     if (walk.classStart === undefined || started) walk.classItem = undefined;
     if (items.length === 0 && previous && ORDER_OF_IT.test(clause)) items.push(...planItemsIn(`${previous}, ${clause}`, drugs).filter((i) => i.kind === 'test' || i.kind === 'imaging'));
     previous = clause;
-    if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs) || applySchedule(walk.lastOrder, clause, s.i, items, evidenceOf(s))) {
+    if (applyCorrection(walk.lastOrder, clause, s.i, items, evidenceOf(s), drugs) || applySchedule(walk.lastOrder, clause, s.i, items, evidenceOf(s), walk.current?.plan ?? walk.general)) {
       walk.used.add(s.i);
       continue;
     }
@@ -193,7 +208,10 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
         const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : walk.current.plan;
         list.push(placed);
         if (placed.kind === 'medication') walk.lastOrder = { item: placed, list, sentence: s.i };
-        if (started && placed.kind === 'medication' && placed.medication?.name === cls) walk.classItem = placed;
+        if (started && placed.kind === 'medication' && placed.medication?.name === cls) {
+          walk.classItem = placed;
+          walk.classList = list;
+        }
       }
       walk.used.add(s.i);
       continue;

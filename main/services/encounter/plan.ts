@@ -23,8 +23,8 @@ const ORDER_AFTER = /^(?![^.;?]{0,50}?\b(?:wait|until|next year|results?)\b)[^.;
 const REFER = /\b(?:refer|referral|send (?:you|him|her) (?:to|over)|see (?:a|an|the) |consult|set (?:you|him|her) up with)\b/i;
 /** A therapy is ordered by starting it ("we could try physical therapy", "let's get you started with PT"), not only by a referral word. */
 const THERAPIES = new Set(['physical therapy', 'occupational therapy', 'speech therapy', 'counseling']);
-const THERAPY_START = /\b(?:try|start|begin|do|get (?:you|him|her) (?:into|in|started(?: with| on)?)|recommend|suggest|sign (?:you|him|her) up for|set up|schedule|a course of|some)\s+(?:(?:with|on|in|a|an|the|some|formal|outpatient)\s+)*$/i;
-const THERAPY_BEFORE = /\b(?:tried|had|did|done|doing|been to|went to|completed|finished)\b/i;
+const THERAPY_START = /\b(?:try|start|begin|get (?:you|him|her) (?:into|in|started(?: with| on)?)|recommend|suggest|sign (?:you|him|her) up for|set up|schedule|a course of)\s+(?:(?:with|on|in|a|an|the|some|formal|outpatient)\s+)*$/i;
+const THERAPY_BEFORE = /\b(?:tried|had|did|do|done|doing|been to|went to|completed|finished|continue|today)\b|n't\b/i;
 const THERAPY_STARTED = (t: string, h: { value: string; start: number }): boolean => {
   if (!THERAPIES.has(h.value)) return false;
   const before = t.slice(Math.max(0, h.start - 50), h.start);
@@ -100,7 +100,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     // "If the ultrasound is abnormal, ...": a study named in a condition is what the condition is about, not an order.
     if (cond && hit.start >= cond.start && hit.end <= cond.end) continue;
     // "Keep your hemoglobin A1c below seven": a target for the value, not an order for the test.
-    if (/^\s*(?:\w+\s+){0,2}?(?:below|under|above|less than|greater than|at or below|around|between)\b/i.test(t.slice(hit.end, hit.end + 40))) continue;
+    if (/^\s*(?:\w+\s+){0,2}?(?:below|under|above|less than|greater than|at or below|around|between)\s+(?:about\s+)?(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i.test(t.slice(hit.end, hit.end + 40))) continue;
     // A result read back ("your x-ray showed") is no order.
     if (/\b(?:showed|shows|was|were|came back|revealed)\b/i.test(t.slice(hit.end, hit.end + 30)) && !/\b(?:order|get|schedule|repeat)\b/i.test(t)) continue;
     if ((DONE_AFTER.test(t.slice(hit.end)) || DONE_BEFORE.test(t.slice(0, hit.start))) && !AGAIN.test(t)) continue;
@@ -129,7 +129,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   const courtesy = precaution && /^(?:you|the patient)\s+(?:have|has|need|needs|got|want)\s+(?:any\s+|other\s+|more\s+|any other\s+)?(?:questions?|concerns?|anything|something|to talk)(?:\s+else)?(?:\s+(?:or|and)\s+(?:any\s+)?(?:questions?|concerns?))?\s*[.!?]?\s*$/i.test(precaution.when.trim());
   if (precaution && !courtesy && !/\b(?:expensive|cost\w*|price|afford\w*|insurance|covered|pharmacy|copay)\b/i.test(precaution.when)) {
     // "if you notice the pain get worse" is written "if the pain gets worse".
-    const when = agree(precaution.when.replace(/\byou (?:notice|see|feel like)\s+(?=(?:the|your|any|a|an|that|this|it)\b)/gi, '').replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
+    const when = agree(precaution.when.replace(/\byou (?:notice|see)\s+(?=(?:the|your)\s+\w+\s+(?:get|gets|become|becomes|start|starts|turn|turns|go|goes|spread|spreads)\b)/gi, '').replace(/\byou develop\b/gi, 'symptoms include').replace(/\byou have\b/gi, 'the patient has').replace(/\byou(?:'re| are)\b/gi, 'the patient is').replace(/\byour\b/gi, 'the').replace(/\byou\b/gi, 'the patient').replace(/[.!?]+$/, '').trim());
     if (!/\b(?:i|me|my|we|us)\b/i.test(when)) return [{ kind: 'education', text: `Return precautions: ${precautionAction(precaution.action)} if ${when}`, evidence: [] }];
   }
   const advice = adviceText(t);
@@ -156,7 +156,7 @@ function precautionAction(said: string): string {
 export function clausesOf(text: string): string[] {
   const out: string[] = [];
   // Run-on speech with no comma: "... that tylenol for the pain i'm also gonna give you ..." is two orders.
-  for (const piece of text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|,\s+(?=(?:i|we|let's|let me)\b)|;\s+|(?<!\b(?:if|when|that|what|and|so|but|then|because|once|until|unless|before|after))\s(?=(?:i'm|i am|i'll|i will|we're|we'll|we will|let's)\s+(?:also\s+|just\s+|going to go ahead and\s+|gon na go ahead and\s+|go ahead and\s+)?(?:gon na|going to|give|write|start|order|put|prescribe|refer|send)\b)/i)) {
+  for (const piece of text.split(/,?\s+(?:and|but|so|also|then)\s+(?=(?:i|we|you|let's|let me)\b)|,\s+(?=(?:i|we|let's|let me)\b)|;\s+|(?<!\b(?:if|when|that|what|and|so|but|then|because|once|until|unless|before|after|think|sure|whether|maybe|perhaps|otherwise|case|doubt|decide|hope|not|never)|n't)\s(?=(?:i'm|i am|i'll|i will|we're|we'll|we will|let's)\s+(?:also\s+|just\s+|going to go ahead and\s+|gon na go ahead and\s+|go ahead and\s+)?(?:gon na|going to|give|write|start|order|put|prescribe|refer|send)\b)/i)) {
     if (!piece.trim()) continue;
     const prev = out[out.length - 1];
     if (prev !== undefined && /^\W*(?:if|when|once|after|before|until|unless)\b/i.test(prev) && !prev.includes(',')) {

@@ -170,7 +170,7 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
     const asked = new Set(findings.flatMap((f) => [f.term, ...(FINDING_GROUPS[f.term] ?? [])]));
     const saidOf = index.findings(asked);
     for (const f of findings) {
-      const said = saidOf.get(f.term) ?? groupSaid(f.term, saidOf);
+      const said = FINDING_GROUPS[f.term] ? groupSaid(f.term, saidOf) : saidOf.get(f.term);
       const span = { kind: 'negation' as const, start: f.start, end: f.end, text: text.slice(f.start, f.end), action: 'marked' as const };
       // A denial the transcript does not make is taken out, not only marked: "denies urinary symptoms"
       // of a patient who is incontinent was signed-ready text with a marker beside it.
@@ -192,8 +192,11 @@ export function findIssues(text: string, index: SourceIndex): FidelityIssue[] {
 
 /** What the transcript says of a group's members, as one finding: denied only when none is reported. */
 function groupSaid(term: string, saidOf: ReadonlyMap<string, FindingCounts>): FindingCounts | undefined {
-  const members = (FINDING_GROUPS[term] ?? []).flatMap((m) => (saidOf.has(m) ? [saidOf.get(m)!] : []));
+  // The group's own mentions count with its members': a member reported stands against "no urinary symptoms".
+  const members = [term, ...(FINDING_GROUPS[term] ?? [])].flatMap((m) => (saidOf.has(m) ? [saidOf.get(m)!] : []));
   if (members.length === 0) return undefined;
   const sum = (k: keyof FindingCounts): number => members.reduce((n, c) => n + c[k], 0);
-  return { affirmed: sum('affirmed'), negated: sum('negated'), neutral: sum('neutral'), uncertain: sum('uncertain'), historical: sum('historical') };
+  // One member reported is enough: "no urinary symptoms" then "yes, it burns" does not deny the group.
+  const reported = (FINDING_GROUPS[term] ?? []).some((m) => (saidOf.get(m)?.affirmed ?? 0) > 0);
+  return { affirmed: sum('affirmed'), negated: reported ? 0 : sum('negated'), neutral: sum('neutral'), uncertain: sum('uncertain'), historical: sum('historical') };
 }
