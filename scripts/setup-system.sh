@@ -33,6 +33,12 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 echo "setup-system: installing ${need[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Two runs started at once on a fresh machine (two clones testing side by side) would otherwise
+# race for apt's locks and the loser would stop (apt-get update does not wait for the lists lock):
+# they take turns on a lock file of their own, and apt's dpkg lock is waited for too.
+exec 9>"${TMPDIR:-/tmp}/clindoc-setup-system.lock"
+flock -w 1800 9
+lock_wait=(-o DPkg::Lock::Timeout=900)
+$SUDO apt-get "${lock_wait[@]}" update -qq
+$SUDO apt-get "${lock_wait[@]}" install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 echo "setup-system: done"
