@@ -127,3 +127,76 @@ describe('what a tenth reading and a tuning note found (written for these tests)
     expect(facts.problems.map((p) => p.name)).toEqual(['unstable angina']);
   });
 });
+
+/**
+ * An exam said where the phases of the visit do not expect it (after a word of praise that reads
+ * like the plan, or dictated after the visit), a dictated exam of the nervous system and the eyes,
+ * and an abdomen examined by asking: each was left out of notes of the tuning split. The
+ * transcripts are written for these tests.
+ */
+describe('an exam said out of its expected place, dictated, or asked region by region', () => {
+  const findings = (transcript: string): string[][] => understandEncounter({ transcript }).exam.map((e) => [e.system, e.finding]);
+
+  it('reads the exam the clinician turns to after a remark that sounded like the plan', () => {
+    const f = findings([
+      '[doctor] how have you been doing with the blood pressure ?',
+      '[patient] pretty good , i take my pills most days .',
+      '[doctor] your blood pressure today is 122 over 78 . i think you\'re doing a good job , so continue the current medication .',
+      '[doctor] now i\'m just going to listen to your heart and lungs .',
+      '[patient] sure .',
+      '[doctor] your heart , i hear a soft two out of six systolic murmur , and your lungs sound nice and clear .',
+      '[doctor] you do have some pain to palpation of the sinuses , so i think you have some congestion there .',
+      '[doctor] hey dragon , show me the chest x-ray . the chest x-ray looks normal .',
+      '[doctor] for your blood pressure , continue lisinopril 10 mg daily .',
+    ].join('\n'));
+    expect(f).toContainEqual(['Cardiovascular', 'soft 2/6 systolic murmur']);
+    expect(f).toContainEqual(['Respiratory', 'lungs are clear']);
+    expect(f).toContainEqual(['HEENT', 'pain to palpation of sinuses']);
+    // The x-ray ends the exam: nothing after it is read as a finding.
+    expect(f.some(([, text]) => /x-ray|lisinopril/.test(text!))).toBe(false);
+  });
+
+  it('reads an exam dictated after the visit, with a general appearance, the tone of the limbs and the genitalia', () => {
+    const f = findings([
+      '[doctor] we will get the ultrasound today and i will call you with the results .',
+      '[patient_guest] okay , thank you .',
+      '[doctor] physical exams show a well-nourished boy , who is slightly fussy when examined . he has mild hypotonia of the lower extremities . normal external male genitalia .',
+    ].join('\n'));
+    expect(f).toContainEqual(['General', 'well-nourished boy, who is slightly fussy when examined']);
+    expect(f).toContainEqual(['Neurological', 'mild hypotonia of lower extremities']);
+    expect(f).toContainEqual(['Genitourinary', 'normal external male genitalia']);
+  });
+
+  it('reads a dictated neurological and eye exam, keeping a list of qualifiers as one finding', () => {
+    const f = findings([
+      '[doctor] how long have you had the headaches ?',
+      '[patient] a few months now .',
+      '[doctor] let me take a good look at you . i will call out the details as i perform the examination .',
+      '[doctor] the patient is alert , oriented to time , place , and person . no focal , motor , or sensory deficit in the upper or lower extremities .',
+      '[doctor] pupils are equal and reactive . visual field testing reveals bitemporal hemianopia .',
+    ].join('\n'));
+    expect(f).toContainEqual(['Neurological', 'alert, oriented to time, place and person']);
+    expect(f).toContainEqual(['Neurological', 'no focal, motor or sensory deficit in upper or lower extremities']);
+    expect(f).toContainEqual(['HEENT', 'pupils are equal and reactive']);
+    expect(f).toContainEqual(['HEENT', 'visual field testing reveals bitemporal hemianopia']);
+  });
+
+  it('keeps where on the abdomen an asked finding was, and the finding the clinician then dictates', () => {
+    const facts = understandEncounter({ transcript: [
+      '[doctor] when did the pain start ?',
+      '[patient] about three days ago .',
+      '[doctor] lie down here on the table and let\'s take a look at you . when i push on your lower belly , does it hurt ?',
+      '[patient] no .',
+      '[doctor] how about up here in your upper abdomen ?',
+      '[patient] that hurts a little .',
+      '[doctor] we\'ll say you have mild tenderness to palpation in the upper abdomen , but everything else on your exam looks good .',
+    ].join('\n') });
+    const f = facts.exam.map((e) => [e.system, e.finding]);
+    expect(f).toContainEqual(['Gastrointestinal', 'no tenderness to palpation of the lower abdomen']);
+    expect(f).toContainEqual(['Gastrointestinal', 'mild tenderness to palpation in upper abdomen']);
+    // "Everything else looks good" is a summary, not a finding of any system.
+    expect(f.some(([, text]) => /everything/.test(text!))).toBe(false);
+    // The question asked during the exam ("does it hurt?") does not start the assessment.
+    expect(facts.problems.every((p) => !/hurt/.test(p.name))).toBe(true);
+  });
+});

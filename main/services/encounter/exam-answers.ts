@@ -33,8 +33,11 @@ const REGION = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|thumb|to
 const SITE = /\b(?:on |over )?the (inside|inner|outside|outer|front|back|top|bottom)\b/i;
 const SITE_WORD: Record<string, string> = { inside: 'medially', inner: 'medially', outside: 'laterally', outer: 'laterally', front: 'anteriorly', back: 'posteriorly', top: 'superiorly', bottom: 'inferiorly' };
 
+// "Your lower belly", "the right upper quadrant": where on the abdomen, which a finding keeps.
+const ABDOMEN_PART = /\b((?:(?:left|right) )?(?:upper|lower|mid)(?: (?:left|right))?) (?:abdomen|belly|stomach|abdominal|quadrant)/i;
+
 const systemOfRegion = (region: string | undefined): ExamSystem =>
-  region && /^(?:abdomen|belly|stomach)$/.test(region) ? 'Gastrointestinal' : region && /^(?:chest|ribs?)$/.test(region) ? 'Respiratory' : 'Musculoskeletal';
+  region && /\babdomen$/.test(region) ? 'Gastrointestinal' : region && /^(?:chest|ribs?)$/.test(region) ? 'Respiratory' : 'Musculoskeletal';
 
 function manoeuvreOf(text: string): string | undefined {
   return MANOEUVRES.find(([re]) => re.test(text))?.[1];
@@ -62,7 +65,9 @@ export function readExamAnswers(said: Said[]): { exam: ExamFinding[]; used: Set<
     if (s.speaker !== 'clinician' || s.phase !== 'exam') continue;
     const named = REGION.exec(s.text);
     if (named) {
-      const word = named[1]!.toLowerCase().replace(/^(?:belly|stomach)$/, 'abdomen');
+      let word = named[1]!.toLowerCase().replace(/^(?:belly|stomach)$/, 'abdomen');
+      const part = word === 'abdomen' ? ABDOMEN_PART.exec(s.text)?.[1]?.toLowerCase() : undefined;
+      if (part) word = `${part} abdomen`;
       // The region keeps its side when named again without one ("your right knee ... the knee").
       const side = laterality(s.text) ?? (region?.word === word ? region.side : undefined);
       region = { word, ...(side ? { side } : {}) };
@@ -82,10 +87,13 @@ export function readExamAnswers(said: Said[]): { exam: ExamFinding[]; used: Set<
     const reply = replyOf(said[replyAt], replyTurn);
     if (!reply) continue;
     const site = SITE.exec(s.text)?.[1]?.toLowerCase();
-    const words = [reply.yes && reply.mild ? 'mild' : '', manoeuvre, site ? SITE_WORD[site] : ''].filter(Boolean).join(' ');
-    const side = laterality(s.text) ?? region?.side;
+    const system = systemOfRegion(region?.word);
+    // Outside the limbs a finding is charted with where it was found ("tenderness to palpation of the lower abdomen").
+    const where = system !== 'Musculoskeletal' && region ? `of the ${region.word}` : '';
+    const words = [reply.yes && reply.mild ? 'mild' : '', manoeuvre, site ? SITE_WORD[site] : '', where].filter(Boolean).join(' ');
+    const side = /\b(?:left|right)\b/.test(where) ? undefined : laterality(s.text) ?? region?.side;
     exam.push({
-      system: systemOfRegion(region?.word),
+      system,
       ...(region ? { region: region.word } : {}),
       ...(side ? { laterality: side } : {}),
       finding: reply.yes ? words : `no ${words}`,

@@ -15,19 +15,22 @@ import { readExamAnswers, withoutRestated } from './exam-answers.js';
 import type { ExamFinding, ExamSystem, Unplaced } from './types.js';
 
 const REGIONS: [RegExp, ExamSystem][] = [
+  [/\b(well[- ]nourished|well[- ]developed|(?:no|mild|moderate|acute) (?:acute )?distress|fussy|ill[- ]appearing|well[- ]appearing)\b/i, 'General'],
   [/\b(heart|cardiac|cardiovascular|murmurs?|rhythm|gallops?|rubs?|carotids?)\b/i, 'Cardiovascular'],
   [/\b(lungs?|breath sounds|chest wall|wheez\w*|rales|crackles|rhonchi|auscultation bilaterally|respiratory)\b/i, 'Respiratory'],
   [/\b(abdomen|abdominal|belly|bowel sounds|liver|spleen|rebound|guarding)\b/i, 'Gastrointestinal'],
   [/\b(neck|thyroid|jvd|jugular|lymph nodes?|lymphadenopathy|cervical)\b/i, 'Neck'],
-  [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented)\b/i, 'Neurological'],
+  [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented|hypotonia|hypertonia|tone|motor|sensory|focal deficits?|speech)\b/i, 'Neurological'],
+  [/\b(affect|mood|judgment|insight|thought process)\b/i, 'Psychiatric'],
+  [/\b(genitalia|testes|testicles?|scrotum|scrotal|penis|vulva|vaginal|cervix|prostate|costovertebral|cva)\b/i, 'Genitourinary'],
   [/\b(skin|rash|lesions?|wounds?|incisions?|erythema|laceration|abrasion|ecchymosis|bruis\w*|nev(?:i|us)|moles?|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|scal(?:e|es|y|ing)|acne|ulcers?|cysts?)\b/i, 'Skin'],
-  [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|tonsillar|nasal|pharynx|pharyngeal|exudate)\b/i, 'HEENT'],
+  [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|tonsillar|nasal|pharynx|pharyngeal|exudate|vision|visual|acuity|eye movements|extraocular|conjunctiva\w*|sclera\w*|hemianopia)\b/i, 'HEENT'],
   [/\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|feet|finger|toe|back|spine|lumbar|thoracic|leg|arm|calf|thigh|joint|range of motion|extremit\w*|edema|effusion|muscle|radius|ulna|tibia|fibula|femur|humerus|clavicle|patella|malleol\w*|olecranon|metacarp\w*|metatars\w*|phalan\w*|tendons?|ligaments?|bursa|tuberosity|epicondyl\w*|achilles|heel)\b/i, 'Musculoskeletal'],
 ];
 const REGION_WORD = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|toe|back|lower back|spine|leg|arm|calf|thigh|neck|abdomen|lungs|heart|chest|head|ear|eye|throat|skin)s?\b/i;
 const FINDING_WORD =
-  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|exudate|erythematous|enlarged|effusions?|hematoma|murmur|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|nev(?:i|us)|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|ptosis|asymmetr\w*|fluctuance|ridges?|pitting|\d+\/\d+|\d\+)\b/i;
-const LEAD = /^(?:(?:physical )?exam(?:ination)? (?:shows|showed|reveals|revealed|is notable for|demonstrates)\s+|exam:\s*)|^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
+  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|exudate|erythematous|enlarged|effusions?|hematoma|murmur|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|nev(?:i|us)|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|ptosis|asymmetr\w*|fluctuance|ridges?|pitting|alert|oriented|equal|reactive|deficits?|hemianopia|hypotonia|hypertonia|well[- ]nourished|well[- ]developed|distress|appearing|fussy|fluent|appropriate|intact|pale|pallor|jaundice|icter\w*|cyanosis|clubbing|\d+\/\d+|\d\+)\b/i;
+const LEAD = /^(?:(?:physical )?exam(?:ination)?s? (?:shows?|showed|reveals?|revealed|is notable for|demonstrates?)\s+|exam:\s*)|^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
 const SEE = /^(?:i|we) (?:do |did |can |could )?(?:see|hear|appreciate|notice|feel|note|find|detect|observe|auscultate|palpate)s?\s+(?:that\s+)?(?:there(?:'s| is| are)\s+)?(?:some\s+|a\s+|an\s+|mild\s+(?=\w))?/i;
 const NOT_SEE = /^(?:i|we) (?:do not|don't|did not|didn't|can't|cannot|could not|couldn't) (?:see|hear|appreciate|feel|notice|note|find|detect|observe|palpate)\s+(?:any\s+)?/i;
 const THERE = /^there(?:'s| is| are| was| were)\s+(?:some\s+|a\s+|an\s+)?/i;
@@ -36,6 +39,10 @@ const YOU_HAVE = /^(?:you|he|she) (?:have|has|had|'ve got|got|do have|does have)
 const YOU_NOT = /^(?:you|he|she) (?:do not|don't|does not|doesn't) have\s+(?:any\s+)?/i;
 const IT_LOOKS = /^(?:(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?|it's|that's)\s+(?:an?\s+)?/i;
 
+// The clinician turning to the exam: said in so many words, or a manoeuvre of the exam announced.
+const EXAM_OPENER = /\b(?:on|upon) (?:your |the |his |her )?(?:physical )?exam(?:ination)?\b|\bexam(?:ination)?s? (?:shows?|showed|reveals?|revealed|of)\b|\b(?:listen to|take a listen to) (?:your |his |her |the )?(?:heart|lungs|chest)\b|\b(?:do|perform) (?:a |an |your )?(?:quick |brief )?(?:physical )?exam\b|\bexamine (?:you|him|her)\b/i;
+const RESULT_WORD = /\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i;
+
 function systemOf(text: string): ExamSystem | undefined {
   return REGIONS.find(([re]) => re.test(text))?.[1];
 }
@@ -43,12 +50,13 @@ function systemOf(text: string): ExamSystem | undefined {
 /** One clause of spoken exam as a finding phrase, or undefined when it states none. */
 export function findingPhrase(clause: string): { text: string; negated: boolean } | undefined {
   // "You definitely have", "I do still hear": the adverb stands between the speaker and the finding.
-  let t = stripTalk(clause).replace(/[.!]+$/, '').trim().replace(/^((?:i|we|you|he|she)(?: do| did| can| could)?)\s+(?:definitely|certainly|also|really|clearly|still|actually|just|do|did)\s+/i, '$1 ');
+  // "We'll say you have some mild tenderness": the clinician dictating the finding.
+  let t = stripTalk(clause).replace(/[.!]+$/, '').trim().replace(/^(?:we'll|we will|i'll|i will|let's|let me) (?:say|note|document|put down|write down)(?: that)?\s+/i, '').replace(/^((?:i|we|you|he|she)(?: do| did| can| could)?)\s+(?:definitely|certainly|also|really|clearly|still|actually|just|do|did)\s+/i, '$1 ');
   let negated = false;
   if (NOT_SEE.test(t)) { t = t.replace(NOT_SEE, ''); negated = true; }
   else if (YOU_NOT.test(t)) { t = t.replace(YOU_NOT, ''); negated = true; }
   else if (THERE_NO.test(t)) { t = t.replace(THERE_NO, ''); negated = true; }
-  else t = t.replace(SEE, '').replace(THERE, '').replace(YOU_HAVE, '').replace(IT_LOOKS, '');
+  else t = t.replace(SEE, '').replace(THERE, '').replace(YOU_HAVE, '').replace(IT_LOOKS, '').replace(/^(?:the (?:patient|child|baby|infant)|he|she) (?:is|appears|was|seems)\s+/i, '');
   t = t.replace(/^(?:on )?the (?:heart|lung|abdominal|neck|skin|neuro\w*) exam,?\s*(?:it's |there's |there is )?/i, '').replace(/^(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:has|have|shows?) (?:some |a |an )?/i, '').replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
   // "Your heart sounds great": a lay word of approval is a normal exam of that organ.
   t = t.replace(/^((?:the |your )?(?:heart|lungs|abdomen|belly|skin)) (?:is|are) (?:great|good|fine|okay|healthy|perfect)$/i, (_m, organ: string) => `${organ} ${/lungs/i.test(organ) ? 'are' : 'is'} normal`);
@@ -56,6 +64,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   if (negated) t = `no ${t.replace(/^no\s+/i, '')}`;
   else if (/^no\b/i.test(t)) negated = true;
   if (!t || /\b(?:i|i'm|me|my|we|us|you|you're|let's)\b/i.test(t) || /\?/.test(clause)) return undefined;
+  // "Everything else looks good": a summary of the whole exam names no system's finding.
+  if (/^(?:everything|all of it|all else|otherwise|the rest)\b/i.test(t)) return undefined;
   const words = t.split(/\s+/);
   // Unpunctuated run-on speech ("no murmur no rub the lungs are clear") is no single finding.
   // A bare "range of motion" or "strength" has lost its qualifier ("good", "full") to the opener trim.
@@ -69,7 +79,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
 }
 
 function clausesOf(text: string): string[] {
-  return text.split(/;\s+|,?\s+(?:along with|as well as|in addition to)\s+|,\s*(?=or\s)|,\s*(?:so|which)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
+  // "No focal, motor, or sensory deficit": a list of qualifiers is one finding, not a restatement after "or".
+  return text.replace(/(\b\w+, \w+),\s+(or|and)\s+/gi, '$1 $2 ').split(/;\s+|,?\s+(?:along with|as well as|in addition to)\s+|,\s*(?=or\s)|,\s*(?:so|which|but)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
 }
 
 /** Two wordings of one finding share most of the shorter one's words. */
@@ -85,12 +96,21 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
   const unplaced: Unplaced[] = [];
   const used = new Set<number>();
   let region: { word: string; side?: ExamFinding['laterality'] } | undefined;
+  // An exam said after the visit turned to the plan ("you're doing a good job... I'm going to
+  // listen to your heart and lungs") is still an exam: from its opener, the clinician's sentences
+  // are read as exam while each of them states a finding.
+  let run = false;
   for (const s of said) {
     if (s.speaker !== 'clinician' || s.talk || s.question) continue;
-    const examish = s.phase === 'exam' || /\bon (?:your |the |his |her )?(?:physical )?exam(?:ination)?\b|\bexam(?:ination)? (?:shows|reveals|of)\b/i.test(s.text);
+    const opens = EXAM_OPENER.test(s.text);
+    const examish = s.phase === 'exam' || run || opens;
+    if (opens) run = true;
     if (!examish || isNarration(s.text)) continue;
     // Results read out in the exam ("your x-ray showed...") are results.
-    if (/\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i.test(s.text)) continue;
+    if (RESULT_WORD.test(s.text)) {
+      if (s.phase !== 'exam') run = false;
+      continue;
+    }
     const lead = LEAD.exec(stripTalk(s.text));
     if (lead?.[2]) region = { word: lead[2].trim().split(' ').pop()!, ...(lead[1] ? { side: lead[1].toLowerCase() as 'left' } : {}) };
     let placed = 0;
@@ -115,6 +135,7 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
       exam.push(finding);
       placed++;
     }
+    if (placed === 0 && !opens && s.text.split(/\s+/).length >= 3) run = false;
     if (placed > 0) used.add(s.i);
     else if (s.phase === 'exam' && s.text.split(/\s+/).length >= 5) unplaced.push({ text: s.text, section: 'exam', reason: 'no exam finding read', evidence: evidenceOf(s) });
   }
