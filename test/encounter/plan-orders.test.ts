@@ -341,3 +341,48 @@ describe('what a review of these rules found them misreading (written for these 
     expect((f.statements ?? []).map((s) => s.text).join(' ')).not.toMatch(/missing doses/i);
   });
 });
+
+/**
+ * Plans a tuning-split reading found empty: a numbered problem said inside a run-on sentence, orders
+ * of studies and procedures no table names, a device to wear, a regimen kept as a whole, and a plan
+ * opened by "let's continue". Written for these tests.
+ */
+describe('plans whose problem, order or opening the tables did not know', () => {
+  it('opens a numbered problem said mid-sentence and files the orders after it under it', () => {
+    const f = understandEncounter({ transcript: [
+      '[doctor] how long has the sore been there ?',
+      '[patient] about a month .',
+      '[doctor] on exam there is a two centimeter ulcer on the plantar surface of the right foot .',
+      "[doctor] let me tell you about my assessment and plan so for your first problem your pressure ulcer . i want to order an ankle brachial index to check the blood flow . i'm also going to perform a debridement here in the office . i'm going to prescribe a collagenase ointment to be applied once daily , and i want you to wear a surgical shoe to take pressure off the area .",
+      '[doctor] we may need to refer you to a vascular specialist if the blood flow is poor .',
+    ].join('\n') });
+    const ulcer = f.problems.find((p) => /ulcer/.test(p.name));
+    expect(ulcer?.name).toBe('pressure ulcer');
+    // The referral waits on the blood flow: it is conditional, not ordered today.
+    expect(ulcer!.plan.map((i) => [i.kind, i.target ?? i.medication?.name, i.medication?.frequency ?? (i.condition ? 'conditional' : '')])).toEqual([
+      ['test', 'ankle brachial index', ''],
+      ['procedure', 'debridement', ''],
+      ['medication', 'Collagenase ointment', 'once daily'],
+      ['procedure', 'surgical shoe', ''],
+      ['referral', 'vascular surgery', 'conditional'],
+    ]);
+  });
+
+  it('reads no order of an unnamed study that is denied or only a condition', () => {
+    expect(orders("[doctor] for your ulcer , i don't think we need to order a vascular study at this point .").filter((i) => i.kind === 'test')).toEqual([]);
+    expect(orders('[doctor] for your knee , i want to order a gait evaluation .').map((i) => [i.kind, i.target])).toEqual([['test', 'gait evaluation']]);
+  });
+
+  it('keeps the regimen continued as a whole, and opens the plan at "let\'s continue"', () => {
+    const f = understandEncounter({ transcript: [
+      '[doctor] how have you been since the surgery ?',
+      '[patient] much better , thank you .',
+      '[doctor] your heart sounds regular and your lungs are clear . trace edema of the ankles .',
+      "[doctor] it sounds like you're on your way to recovery . let's continue on your current meds .",
+      "[doctor] let's do a follow up in about 6 to 9 months .",
+    ].join('\n') });
+    const items = [...f.problems.flatMap((p) => p.plan), ...f.plan];
+    expect(items.map((i) => [i.kind, i.medication?.name ?? i.when])).toEqual(expect.arrayContaining([['medication', 'current medications'], ['follow-up', 'in 6-9 months']]));
+    expect(orders("[doctor] for your blood pressure , i don't want you to continue your current medications , we'll switch you to losartan 50 mg daily .").filter((i) => i.medication?.name === 'current medications')).toEqual([]);
+  });
+});

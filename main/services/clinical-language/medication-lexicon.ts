@@ -45,7 +45,7 @@ linagliptin|tradjenta; canagliflozin|invokana; dicyclomine|bentyl; metoclopramid
 hydrocortisone; clobetasol|temovate; tretinoin; rizatriptan|maxalt; oxcarbazepine|trileptal; carbamazepine|tegretol; phenytoin|dilantin
 memantine|namenda; carbidopa-levodopa|sinemet; latanoprost|xalatan; lisdexamfetamine|vyvanse; dupilumab|dupixent; febuxostat|uloric
 alendronate|fosamax; ibandronate|boniva; risedronate|actonel; denosumab|prolia; raloxifene|evista; glatiramer|copaxone; interferon beta|avonex|rebif; dimethyl fumarate|tecfidera; ocrelizumab|ocrevus; teriflunomide|aubagio
-tacrolimus|prograf; mycophenolate|cellcept; cyclosporine; benzoyl peroxide; doxepin; nortriptyline; amitriptyline|elavil; ropinirole|requip
+collagenase|santyl; silver sulfadiazine|silvadene; bacitracin; neomycin-polymyxin-bacitracin|neosporin; tacrolimus|prograf; mycophenolate|cellcept; cyclosporine; benzoyl peroxide; doxepin; nortriptyline; amitriptyline|elavil; ropinirole|requip
 `;
 
 /** One drug: its generic name and every name it is written or spoken as (generic included). */

@@ -31,8 +31,11 @@ const THERAPY_STARTED = (t: string, h: { value: string; start: number }): boolea
   return THERAPY_START.test(before) && !THERAPY_BEFORE.test(before);
 };
 const PROCEDURES: [RegExp, string][] = [
+  // A device named for what it is made of or does comes first: a "surgical shoe" is no surgery.
+  [/\bsurgical shoe\b|\bpost-?op(?:erative)? shoe\b/i, 'surgical shoe'], [/\b(?:walking|cam) boot\b/i, 'walking boot'],
   [/\bepidural\b/i, 'epidural steroid injection'], [/\b(?:steroid |cortisone )?injection\b|\binject\b/i, 'injection'], [/\baspirat\w*|\bdrain (?:the|that)\b/i, 'aspiration'], [/\bsurgery\b|\bsurgical\b|\boperat(?:e|ion)\b/i, 'surgery'],
   [/\bbrace\b/i, 'brace'], [/\bsplint\b/i, 'splint'], [/\bcast\b/i, 'cast'], [/\bsutur\w*|\bstitches\b/i, 'sutures'], [/\bcrutches\b/i, 'crutches'], [/\bsling\b/i, 'sling'],
+  [/\bdebrid\w*/i, 'debridement'], [/\bincision and drainage\b|\bi (?:and|&) d\b/i, 'incision and drainage'], [/\bcryotherapy\b|\bfreez(?:e|ing) (?:it|that|the|them)\b/i, 'cryotherapy'],
   [/\bbiopsy\b/i, 'biopsy'], [/\bexcis\w*|\bremove (?:it|the)\b/i, 'excision'], [/\bvaccin\w*|\bshot\b|\bimmuniz\w*/i, 'vaccination'],
 ];
 const TIME = String.raw`(?:\d+(?:-\d+)? (?:days?|weeks?|months?|years?)|a (?:week|month|year)|(?:a )?couple (?:of )?(?:days|weeks|months)|a few (?:days|weeks|months)|(?:one|two|three|four|six) (?:days?|weeks?|months?))`;
@@ -60,6 +63,11 @@ export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanI
   return itemsIn(t, drugs, at).map((i) => withCondition(i, t, at.get(i)));
 }
 
+const CURRENT_REGIMEN = /\b(?:continue|stay|keep (?:you|him|her)|remain)\s+(?:on\s+|with\s+|taking\s+)?(?:all\s+)?(?:your|the|his|her)\s+(?:current|present|home|same|usual)\s+(?:medications?|meds|regimen|treatment|dose|doses|medicines?)\b/i;
+
+/** An order in so many words of a study or procedure no table names: "I want to order an ankle brachial index". */
+const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?:'ll| will|'re going to| are going to)|let's|i want to|i(?:'d| would) like to)\s+(?:go ahead and\s+)?(?:also\s+)?(?:just\s+)?(order|get|check|perform|do|schedule|obtain)\s+(?:an?|the|some)\s+((?:[a-z-]+\s+){0,3}?(?:index|test|testing|study|scan|panel|levels?|count|culture|screen(?:ing)?|series|profile|swab|monitor(?:ing)?|evaluation|ultrasound|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy|centesis|graphy|gram)))\b/i;
+
 // A study read back as done ("the x-ray you had last week", "we did an MRI") is a result, not an order.
 const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|did)|(?:was|were) (?:done|taken|performed)|(?:showed|shows|came back|revealed)|last (?:week|month|year|time)|ago|already|before you came|when you came in|(?:it's|it is|it was|that's|that was) (?:normal|negative|fine|unremarkable|clear))\b/i;
 const DONE_BEFORE = /\b(?:you(?:'ve)? had|we (?:did|got|had)(?: to (?:get|do))?|you did get|they (?:did|got)|(?:your|the) (?:recent|previous|prior|last)|looking at|reviewed?|results? of)\s+(?:(?:an?|the|your|that|this)\s+)?(?:\w+\s+){0,2}$/i;
@@ -82,6 +90,13 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   for (const med of meds) {
     at.set(med.item, med.at);
     out.push(med.item);
+  }
+  // "Let's continue on your current meds": the regimen kept as a whole, no drug named.
+  const regimen = meds.length === 0 ? CURRENT_REGIMEN.exec(t) : null;
+  if (regimen && !negatedAt(regimen.index, regimen.index + regimen[0].length) && !(cond && regimen.index >= cond.start && regimen.index < cond.end)) {
+    const item: PlanItem = { kind: 'medication', action: 'continue', medication: { name: 'current medications' }, evidence: [] };
+    out.push(item);
+    at.set(item, regimen.index);
   }
   // "See an allergist and a hematologist": the service named, and those listed with it.
   let lastReferral: { end: number } | undefined;
@@ -112,10 +127,20 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   if (out.length) return out.sort((a, b) => (at.get(a) ?? 0) - (at.get(b) ?? 0));
   for (const [re, name] of PROCEDURES) {
     const m = re.exec(t);
-    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|recommend|schedule|give|do|place|put|get|prescribe|need)\b/i.test(t)) continue;
+    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b/i.test(t)) continue;
     const side = laterality(t, m.index, m.index + m[0].length);
     out.push({ kind: 'procedure', target: name, ...(side ? { laterality: side } : {}), evidence: [] });
     at.set(out[0]!, m.index);
+    return out;
+  }
+  // "I want to order an ankle brachial index", "we'll get a thyroid ultrasound": a study or procedure ordered in so
+  // many words is an order though the tables do not know its name; the clinician's words name it.
+  const unnamed = UNNAMED_ORDER.exec(t);
+  if (unnamed && !negatedAt(unnamed.index, unnamed.index + unnamed[0].length) && !(cond && unnamed.index >= cond.start && unnamed.index < cond.end)) {
+    const target = unnamed[2]!.toLowerCase();
+    const kind: PlanItem['kind'] = /^(?:perform|do)$/i.test(unnamed[1]!) || /(?:ectomy|otomy|ostomy|plasty|centesis|debridement)$/.test(target) ? 'procedure' : /(?:scan|graphy|gram|ultrasound)$/.test(target) ? 'imaging' : 'test';
+    const side = laterality(t, unnamed.index, unnamed.index + unnamed[0].length);
+    out.push({ kind, target, ...(side ? { laterality: side } : {}), evidence: [] });
     return out;
   }
   // "If they start rising, I want you to contact me" says the same with the condition first. The condition is the

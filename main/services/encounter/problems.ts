@@ -168,6 +168,8 @@ function qualifiedSpan(t: string, start: number, end: number): { start: number; 
   return { start: before ? before.index : start, end: end + (after ? after[0].length : 0) };
 }
 
+const NUMBERED_TOPIC = /\bfor (?:your|the|his|her) (?:first|second|third|fourth|next|last|final|other) (?:problem|issue|concern)\b/i;
+
 const ASSESSED_HAVE = /\b(?:assessment|impression)\b[^.?]*?\b(?:so |and )?(?:you|he|she) (?:do |does |still )?(?:have|has) (?:that |this |the |some |a |an )?([^,.;?]{3,40}?)(?=$|[,.;]|\s+(?:and|but|which|that)\b)/i;
 
 /** True when a sentence said as narration ("let's talk about my assessment ...") still names the problem assessed. */
@@ -212,13 +214,18 @@ function problemSaid(sentence: string): ProblemMention | undefined {
     const at = assessed.index + assessed[0].length - assessed[1]!.length;
     return { name: problemTerm(raw), ...judged(t, raw, at), ...(side ? { laterality: side } : {}), rest: t.slice(at + raw.length).replace(/^[\s,;]+/, ''), opens: true };
   }
-  const cue = CUE.exec(t);
+  // "Let me tell you about my plan, so for your first problem, your foot ulcer": a numbered topic said
+  // inside a run-on sentence opens the problem as if it began the sentence.
+  const numbered = CUE.exec(t) ? undefined : NUMBERED_TOPIC.exec(t);
+  const offset = numbered?.index ?? 0;
+  const cue = CUE.exec(t.slice(offset));
   if (cue) {
     const raw = cue[1]!.trim();
     if (!NOT_A_PROBLEM.test(raw) && !VERBISH.test(raw) && raw.split(/\s+/).length <= 6 && !/\b(?:problem|issue|concern|diagnosis|thing)\b/i.test(raw) && isProblemName(raw)) {
       const name = problemTerm(trimToTerm(raw));
-      const side = laterality(raw) ?? laterality(t, cue.index, cue.index + cue[0].length);
-      return { name, ...judged(t, raw, t.toLowerCase().indexOf(raw.toLowerCase())), ...(side ? { laterality: side } : {}), rest: t.slice(cue.index + cue[0].length).replace(/^[\s,;]+/, ''), opens: true };
+      const at = offset + cue.index;
+      const side = laterality(raw) ?? laterality(t, at, at + cue[0].length);
+      return { name, ...judged(t, raw, t.toLowerCase().indexOf(raw.toLowerCase(), offset)), ...(side ? { laterality: side } : {}), rest: t.slice(at + cue[0].length).replace(/^[\s,;]+/, ''), opens: true };
     }
   }
   // A dictated assessment ("Assessment: type 2 diabetes with CKD stage 3a.") or a problem heading said

@@ -21,6 +21,7 @@ const SPECIALTY_SYNONYMS: Record<string, string> = {
   ophthalmologist: 'ophthalmology', 'eye doctor': 'ophthalmology', surgeon: 'surgery', 'pain clinic': 'pain management', 'sleep specialist': 'sleep medicine',
   neurosurgeon: 'neurosurgery', 'spine surgeon': 'neurosurgery', hematologist: 'hematology', gynecologist: 'gynecology', 'ob-gyn': 'gynecology', obgyn: 'gynecology',
   'infectious disease specialist': 'infectious disease', allergist: 'allergy', 'speech therapist': 'speech therapy', audiologist: 'audiology',
+  'vascular surgeon': 'vascular surgery', 'vascular specialist': 'vascular surgery', 'vein specialist': 'vascular surgery',
 };
 
 const entries = (keys: readonly string[], synonyms: Record<string, string>): { value: string; phrases: string[] }[] =>

@@ -59,7 +59,7 @@ export const DE: ClinicalPhrases = {
   specialties: pairs(`physical therapy: Physiotherapie; occupational therapy: Ergotherapie; cardiology: Kardiologie; orthopedics: Orthopädie; neurology: Neurologie;
     dermatology: Dermatologie; endocrinology: Endokrinologie; gastroenterology: Gastroenterologie; pulmonology: Pneumologie; rheumatology: Rheumatologie;
     urology: Urologie; nephrology: Nephrologie; oncology: Onkologie; psychiatry: Psychiatrie; counseling: Psychotherapie; nutrition: Ernährungsberatung;
-    podiatry: Podologie; ent: HNO; ophthalmology: Augenheilkunde; surgery: Chirurgie; pain management: Schmerztherapie; sleep medicine: Schlafmedizin; neurosurgery: Neurochirurgie; hematology: Hämatologie; gynecology: Gynäkologie; infectious disease: Infektiologie; allergy: Allergologie; speech therapy: Logopädie; audiology: Audiologie`),
+    podiatry: Podologie; ent: HNO; ophthalmology: Augenheilkunde; surgery: Chirurgie; pain management: Schmerztherapie; sleep medicine: Schlafmedizin; neurosurgery: Neurochirurgie; hematology: Hämatologie; gynecology: Gynäkologie; infectious disease: Infektiologie; allergy: Allergologie; speech therapy: Logopädie; audiology: Audiologie; vascular surgery: Gefäßchirurgie`),
   exam: pairs(`regular rate and rhythm: Herzaktion rhythmisch, normofrequent; no murmurs: keine Herzgeräusche; murmur: Herzgeräusch;
     systolic ejection murmur: systolisches Austreibungsgeräusch; clear to auscultation: auskultatorisch unauffällig; lungs are clear: Lunge auskultatorisch frei;
     crackles: Rasselgeräusche; rales: Rasselgeräusche; rhonchi: Brummen; wheezing: Giemen; wheezes: Giemen; edema: Ödem; pitting edema: eindrückbares Ödem;

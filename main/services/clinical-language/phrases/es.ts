@@ -61,7 +61,7 @@ export const ES: ClinicalPhrases = {
     neurology: neurología; dermatology: dermatología; endocrinology: endocrinología; gastroenterology: gastroenterología; pulmonology: neumología;
     rheumatology: reumatología; urology: urología; nephrology: nefrología; oncology: oncología; psychiatry: psiquiatría; counseling: psicoterapia;
     nutrition: nutrición; podiatry: podología; ent: otorrinolaringología; ophthalmology: oftalmología; surgery: cirugía; pain management: unidad del dolor;
-    sleep medicine: unidad del sueño; neurosurgery: neurocirugía; hematology: hematología; gynecology: ginecología; infectious disease: enfermedades infecciosas; allergy: alergología; speech therapy: logopedia; audiology: audiología`),
+    sleep medicine: unidad del sueño; neurosurgery: neurocirugía; hematology: hematología; gynecology: ginecología; infectious disease: enfermedades infecciosas; allergy: alergología; speech therapy: logopedia; audiology: audiología; vascular surgery: cirugía vascular`),
   exam: pairs(`regular rate and rhythm: ritmo regular con frecuencia normal; no murmurs: sin soplos; murmur: soplo; systolic ejection murmur: soplo sistólico eyectivo;
     clear to auscultation: auscultación limpia; lungs are clear: pulmones limpios; crackles: crepitantes; rales: estertores; rhonchi: roncus; wheezing: sibilancias;
     wheezes: sibilancias; edema: edema; pitting edema: edema con fóvea; no edema: sin edema; tenderness: dolor a la palpación; no tenderness: sin dolor a la palpación;

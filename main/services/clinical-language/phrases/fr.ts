@@ -59,7 +59,7 @@ export const FR: ClinicalPhrases = {
   specialties: pairs(`physical therapy: kinésithérapie; occupational therapy: ergothérapie; cardiology: cardiologie; orthopedics: orthopédie; neurology: neurologie;
     dermatology: dermatologie; endocrinology: endocrinologie; gastroenterology: gastro-entérologie; pulmonology: pneumologie; rheumatology: rhumatologie;
     urology: urologie; nephrology: néphrologie; oncology: oncologie; psychiatry: psychiatrie; counseling: psychothérapie; nutrition: diététique;
-    podiatry: podologie; ent: ORL; ophthalmology: ophtalmologie; surgery: chirurgie; pain management: consultation douleur; sleep medicine: médecine du sommeil; neurosurgery: neurochirurgie; hematology: hématologie; gynecology: gynécologie; infectious disease: infectiologie; allergy: allergologie; speech therapy: orthophonie; audiology: audiologie`),
+    podiatry: podologie; ent: ORL; ophthalmology: ophtalmologie; surgery: chirurgie; pain management: consultation douleur; sleep medicine: médecine du sommeil; neurosurgery: neurochirurgie; hematology: hématologie; gynecology: gynécologie; infectious disease: infectiologie; allergy: allergologie; speech therapy: orthophonie; audiology: audiologie; vascular surgery: chirurgie vasculaire`),
   exam: pairs(`regular rate and rhythm: rythme régulier, fréquence normale; no murmurs: pas de souffle; murmur: souffle; systolic ejection murmur: souffle systolique éjectionnel;
     clear to auscultation: auscultation claire; lungs are clear: auscultation pulmonaire claire; crackles: crépitants; rales: râles; rhonchi: ronchi;
     wheezing: sibilants; wheezes: sibilants; edema: œdème; pitting edema: œdème prenant le godet; no edema: pas d'œdème; tenderness: sensibilité à la palpation;

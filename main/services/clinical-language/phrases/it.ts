@@ -59,7 +59,7 @@ export const IT: ClinicalPhrases = {
   specialties: pairs(`physical therapy: fisioterapia; occupational therapy: terapia occupazionale; cardiology: cardiologia; orthopedics: ortopedia; neurology: neurologia;
     dermatology: dermatologia; endocrinology: endocrinologia; gastroenterology: gastroenterologia; pulmonology: pneumologia; rheumatology: reumatologia;
     urology: urologia; nephrology: nefrologia; oncology: oncologia; psychiatry: psichiatria; counseling: psicoterapia; nutrition: dietologia; podiatry: podologia;
-    ent: otorinolaringoiatria; ophthalmology: oculistica; surgery: chirurgia; pain management: terapia del dolore; sleep medicine: medicina del sonno; neurosurgery: neurochirurgia; hematology: ematologia; gynecology: ginecologia; infectious disease: malattie infettive; allergy: allergologia; speech therapy: logopedia; audiology: audiologia`),
+    ent: otorinolaringoiatria; ophthalmology: oculistica; surgery: chirurgia; pain management: terapia del dolore; sleep medicine: medicina del sonno; neurosurgery: neurochirurgia; hematology: ematologia; gynecology: ginecologia; infectious disease: malattie infettive; allergy: allergologia; speech therapy: logopedia; audiology: audiologia; vascular surgery: chirurgia vascolare`),
   exam: pairs(`regular rate and rhythm: ritmo regolare, frequenza normale; no murmurs: non soffi; murmur: soffio; systolic ejection murmur: soffio sistolico eiettivo;
     clear to auscultation: murmure vescicolare normale; lungs are clear: campi polmonari liberi; crackles: crepitii; rales: rantoli; rhonchi: ronchi; wheezing: sibili;
     wheezes: sibili; edema: edema; pitting edema: edema improntabile; no edema: non edemi; tenderness: dolorabilità; no tenderness: non dolorabilità;

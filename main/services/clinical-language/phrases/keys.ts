@@ -31,7 +31,7 @@ export const SPECIALTY_KEYS = [
   'physical therapy', 'occupational therapy', 'cardiology', 'orthopedics', 'neurology', 'dermatology', 'endocrinology', 'gastroenterology',
   'pulmonology', 'rheumatology', 'urology', 'nephrology', 'oncology', 'psychiatry', 'counseling', 'nutrition', 'podiatry', 'ent',
   'ophthalmology', 'surgery', 'pain management', 'sleep medicine', 'neurosurgery', 'hematology', 'gynecology',
-  'infectious disease', 'allergy', 'speech therapy', 'audiology',
+  'infectious disease', 'allergy', 'speech therapy', 'audiology', 'vascular surgery',
 ] as const;
 
 /** Exam findings said in these words only (what else a finding says keeps it untranslated). */

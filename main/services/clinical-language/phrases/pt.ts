@@ -58,7 +58,7 @@ export const PT: ClinicalPhrases = {
   specialties: pairs(`physical therapy: fisioterapia; occupational therapy: terapia ocupacional; cardiology: cardiologia; orthopedics: ortopedia; neurology: neurologia;
     dermatology: dermatologia; endocrinology: endocrinologia; gastroenterology: gastroenterologia; pulmonology: pneumologia; rheumatology: reumatologia;
     urology: urologia; nephrology: nefrologia; oncology: oncologia; psychiatry: psiquiatria; counseling: psicoterapia; nutrition: nutrição; podiatry: podologia;
-    ent: otorrinolaringologia; ophthalmology: oftalmologia; surgery: cirurgia; pain management: clínica da dor; sleep medicine: medicina do sono; neurosurgery: neurocirurgia; hematology: hematologia; gynecology: ginecologia; infectious disease: infectologia; allergy: alergologia; speech therapy: fonoaudiologia; audiology: audiologia`),
+    ent: otorrinolaringologia; ophthalmology: oftalmologia; surgery: cirurgia; pain management: clínica da dor; sleep medicine: medicina do sono; neurosurgery: neurocirurgia; hematology: hematologia; gynecology: ginecologia; infectious disease: infectologia; allergy: alergologia; speech therapy: fonoaudiologia; audiology: audiologia; vascular surgery: cirurgia vascular`),
   exam: pairs(`regular rate and rhythm: ritmo regular, frequência normal; no murmurs: sem sopros; murmur: sopro; systolic ejection murmur: sopro sistólico ejetivo;
     clear to auscultation: ausculta limpa; lungs are clear: pulmões limpos; crackles: crepitações; rales: estertores; rhonchi: roncos; wheezing: sibilos; wheezes: sibilos;
     edema: edema; pitting edema: edema com cacifo; no edema: sem edema; tenderness: dor à palpação; no tenderness: sem dor à palpação; pain to palpation: dor à palpação;

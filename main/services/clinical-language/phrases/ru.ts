@@ -61,7 +61,7 @@ export const RU: ClinicalPhrases = {
   specialties: pairs(`physical therapy: лечебная физкультура; occupational therapy: эрготерапия; cardiology: кардиолог; orthopedics: ортопед; neurology: невролог;
     dermatology: дерматолог; endocrinology: эндокринолог; gastroenterology: гастроэнтеролог; pulmonology: пульмонолог; rheumatology: ревматолог; urology: уролог;
     nephrology: нефролог; oncology: онколог; psychiatry: психиатр; counseling: психотерапевт; nutrition: диетолог; podiatry: подолог; ent: оториноларинголог;
-    ophthalmology: офтальмолог; surgery: хирург; pain management: специалист по лечению боли; sleep medicine: сомнолог; neurosurgery: нейрохирург; hematology: гематолог; gynecology: гинеколог; infectious disease: инфекционист; allergy: аллерголог; speech therapy: логопед; audiology: сурдолог`),
+    ophthalmology: офтальмолог; surgery: хирург; pain management: специалист по лечению боли; sleep medicine: сомнолог; neurosurgery: нейрохирург; hematology: гематолог; gynecology: гинеколог; infectious disease: инфекционист; allergy: аллерголог; speech therapy: логопед; audiology: сурдолог; vascular surgery: сосудистый хирург`),
   exam: pairs(`regular rate and rhythm: ритм правильный, ЧСС в норме; no murmurs: шумов нет; murmur: шум; systolic ejection murmur: систолический шум изгнания;
     clear to auscultation: дыхание везикулярное; lungs are clear: хрипов нет; crackles: крепитация; rales: хрипы; rhonchi: сухие хрипы; wheezing: свистящие хрипы;
     wheezes: свистящие хрипы; edema: отёк; pitting edema: мягкий отёк с ямкой; no edema: отёков нет; tenderness: болезненность; no tenderness: безболезненно;

@@ -47,7 +47,7 @@ export const ZH: ClinicalPhrases = {
   specialties: pairs(`physical therapy: 物理治疗; occupational therapy: 作业治疗; cardiology: 心内科; orthopedics: 骨科; neurology: 神经内科; dermatology: 皮肤科;
     endocrinology: 内分泌科; gastroenterology: 消化内科; pulmonology: 呼吸内科; rheumatology: 风湿免疫科; urology: 泌尿外科; nephrology: 肾内科; oncology: 肿瘤科;
     psychiatry: 精神科; counseling: 心理咨询; nutrition: 营养科; podiatry: 足病科; ent: 耳鼻喉科; ophthalmology: 眼科; surgery: 外科; pain management: 疼痛科;
-    sleep medicine: 睡眠医学科; neurosurgery: 神经外科; hematology: 血液科; gynecology: 妇科; infectious disease: 感染科; allergy: 变态反应科; speech therapy: 言语治疗; audiology: 听力科`),
+    sleep medicine: 睡眠医学科; neurosurgery: 神经外科; hematology: 血液科; gynecology: 妇科; infectious disease: 感染科; allergy: 变态反应科; speech therapy: 言语治疗; audiology: 听力科; vascular surgery: 血管外科`),
   exam: pairs(`regular rate and rhythm: 心率齐，心律规整; no murmurs: 未闻及杂音; murmur: 杂音; systolic ejection murmur: 收缩期喷射性杂音; clear to auscultation: 听诊清;
     lungs are clear: 双肺呼吸音清; crackles: 湿啰音; rales: 啰音; rhonchi: 干啰音; wheezing: 哮鸣音; wheezes: 哮鸣音; edema: 水肿; pitting edema: 凹陷性水肿;
     no edema: 无水肿; tenderness: 压痛; no tenderness: 无压痛; pain to palpation: 触痛; swelling: 肿胀; erythema: 红斑; bruising: 瘀斑; effusion: 积液;
