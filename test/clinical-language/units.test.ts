@@ -52,6 +52,12 @@ describe('dosing frequencies', () => {
     ]);
   });
 
+  it('reads a range of hours, bounded by its shorter interval, and no range said backwards', () => {
+    expect(readFrequencies('ibuprofen every 6-8 hours').map((x) => [x.plain, x.abbreviation, x.perDay])).toEqual([['every 6-8 hours', 'Q6-8H', 4]]);
+    expect(readFrequencies('take it every four to six hours').map((x) => [x.plain, x.perDay])).toEqual([['every 4-6 hours', 6]]);
+    expect(readFrequencies('every 8-6 hours')).toEqual([]);
+  });
+
   it('reads "a day" after a dose as once daily, but not "a day or two ago"', () => {
     expect(readFrequencies('lisinopril twenty milligrams a day').map((x) => x.plain)).toEqual(['once daily']);
     expect(readFrequencies('lisinopril 20 mg a day').map((x) => x.plain)).toEqual(['once daily']);

@@ -386,3 +386,25 @@ describe('plans whose problem, order or opening the tables did not know', () => 
     expect(orders("[doctor] for your blood pressure , i don't want you to continue your current medications , we'll switch you to losartan 50 mg daily .").filter((i) => i.medication?.name === 'current medications')).toEqual([]);
   });
 });
+
+describe('problems named in the words of a spoken assessment, and a range of hours', () => {
+  it('reads "what you have is something called neck strain" said in the sentence that announces the assessment', () => {
+    const f = understandEncounter({ transcript: [
+      '[doctor] how did the accident happen ?',
+      '[patient] i was rear-ended at a stop light and my neck has hurt since .',
+      '[doctor] on exam you have pain with rotation of the neck .',
+      "[doctor] let's go ahead and talk about my assessment and plan for you i believe what you have is something called neck strain for your neck pain .",
+      "[doctor] i'm going to put you on motrin 600 mg and you're going to take that every 6 to 8 hours .",
+      "[doctor] i just want to make sure that you're not suffering from like a concussion .",
+    ].join('\n') });
+    const strain = f.problems.find((p) => p.name === 'neck strain');
+    expect(strain?.plan.map((i) => [i.medication?.generic, i.medication?.dose, i.medication?.frequency])).toEqual([['ibuprofen', '600 mg', 'every 6-8 hours']]);
+    // "Like a concussion": the hedge word is no part of the name.
+    expect(f.problems.map((p) => p.name)).not.toContain('like a concussion');
+  });
+
+  it('opens "for your problem of chronic lumbar back pain" as that problem', () => {
+    const f = understandEncounter({ transcript: AP + "[doctor] for your problem of chronic lumbar back pain . we'll get an x-ray of the lumbar spine ." });
+    expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.kind)])).toEqual([['chronic lumbar back pain', ['imaging']]]);
+  });
+});

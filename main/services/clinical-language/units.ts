@@ -144,6 +144,12 @@ export function readFrequencies(text: string): Frequency[] {
       found.push({ text: m[0], start: m.index, end: m.index + m[0].length, plain: pick(f.plain), abbreviation: pick(f.abbreviation), ...(perDay !== undefined && Number.isFinite(perDay) ? { perDay } : {}) });
     }
   }
+  // "Every 6 to 8 hours": a range of intervals; the shorter one bounds how often a dose may be taken.
+  for (const m of text.matchAll(new RegExp(`\\bevery ${N}(?:\\s*-\\s*|\\s+to\\s+|\\s+or\\s+)${N} hours?\\b`, 'gi'))) {
+    const [a, b] = [m[1]!, m[2]!].map((x) => (/^\d+$/.test(x) ? Number(x) : WORD_N[x.toLowerCase()] ?? NaN));
+    if (!Number.isFinite(a) || !Number.isFinite(b) || a! >= b!) continue;
+    found.push({ text: m[0], start: m.index, end: m.index + m[0].length, plain: `every ${a}-${b} hours`, abbreviation: `Q${a}-${b}H`, perDay: 24 / a! });
+  }
   // "twice daily" holds "daily": the longest phrase wins where two overlap.
   const out: Frequency[] = [];
   for (const f of found.sort((a, b) => b.text.length - a.text.length)) {

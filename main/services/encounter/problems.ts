@@ -15,9 +15,9 @@ import type { Certainty, ProblemStatus } from './types.js';
 const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
 
 const CUE =
-  /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*|of\s+)?)?(?:the\s+|your\s+|his\s+|her\s+|this\s+|that\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds|let's|let me|please)\b)/i;
+  /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*|of\s+)?|(?:problem|issue|concern|diagnosis)\s+of\s+)?(?:the\s+|your\s+|his\s+|her\s+|this\s+|that\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds|let's|let me|please)\b)/i;
 /** Cues both diagnosis readings share: "what I see is", "what we're dealing with is", "is due to", "she does have". */
-const SEEN_CUE = String.raw`what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is`;
+const SEEN_CUE = String.raw`what (?:you|he|she) (?:have|has|'ve got|got) is|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is`;
 const CAUSE_CUE = String.raw`(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)`;
 const HAS_CUE = String.raw`[\p{L}']+ (?:does|do|did) have`;
 /** What a clinician says before naming the diagnosis ("what I see is", "you have", "consistent with"). */
@@ -51,7 +51,7 @@ export function problemTerm(name: string): string {
   // certainty (read from the sentence), not part of its name.
   for (let i = 0; i < 3; i++) {
     n = n.replace(/^(?:(?:most|more|very|quite)\s+)?(?:likely|probabl[ey]|possibl[ey]|maybe|perhaps|suspected|presumed)\s+(?=\S)/i, '')
-      .replace(/^(?:more of|kind of|sort of|(?:a\s+)?(?:little\s+)?bit of|a touch of|(?:a\s+)?lots? of|(?:some\s+)?degree of|some|a|an)\s+(?=\S)/i, '');
+      .replace(/^(?:like|more of|kind of|sort of|(?:a\s+)?(?:little\s+)?bit of|a touch of|(?:a\s+)?lots? of|(?:some\s+)?degree of|some|a|an)\s+(?=\S)/i, '');
   }
   n = n.replace(/\s+(?:of|for|with|to|in|on)$/i, '');
   n = n.replace(/\s+(?:and\s+)?your\b.*$/i, '');
@@ -174,8 +174,10 @@ const ASSESSED_HAVE = /\b(?:assessment|impression)\b[^.?]*?\b(?:so |and )?(?:you
 
 /** True when a sentence said as narration ("let's talk about my assessment ...") still names the problem assessed. */
 export function namesAssessedProblem(sentence: string): boolean {
-  const m = ASSESSED_HAVE.exec(stripTalk(sentence));
-  return m !== null && isProblemName(m[1]!);
+  const t = stripTalk(sentence);
+  const m = ASSESSED_HAVE.exec(t);
+  // "Let's talk about my assessment, I believe what you have is something called neck strain".
+  return (m !== null && isProblemName(m[1]!)) || (/\b(?:assessment|impression)\b/i.test(t) && diagnosisSaid(t) !== undefined);
 }
 
 /** The problem a clinician's sentence opens or states, if any. */
