@@ -477,3 +477,32 @@ describe('the history a clinician writes from what the patient told', () => {
     expect(said).toContain('His arthritis is starting to get better.');
   });
 });
+
+/**
+ * Doses of a drug the patient takes, changed in the plan: the twelfth reading found a metformin increase written
+ * "Continue" at the morning dose only, and the dose taken (given in the reply) written wrong. Written for these tests.
+ */
+describe('a dose taken and the dose the plan changes it to', () => {
+  const planned = (transcript: string): string[] => understandEncounter({ transcript }).problems.flatMap((p) => p.plan).filter((i) => i.kind === 'medication')
+    .map((i) => [i.action, i.medication!.name, i.medication!.dose, i.medication!.frequency].filter(Boolean).join(' '));
+
+  it('reads the dose and schedule the patient gives in reply to a question about the drug', () => {
+    const f = understandEncounter({ transcript: '[doctor] are you still taking the metformin ?\n[patient] yes , 500 mg twice a day .' });
+    expect(f.medications.map((m) => [m.name, m.dose, m.frequency])).toEqual([['Metformin', '500 mg', 'twice daily']]);
+    const no = understandEncounter({ transcript: '[doctor] are you still taking the metformin ?\n[patient] no , i stopped , it was 500 mg twice a day .' });
+    expect(no.medications.find((m) => m.name === 'Metformin')?.status).not.toBe('current');
+  });
+
+  it('writes a split schedule whole and calls it an increase by the day\'s total', () => {
+    expect(planned([
+      '[doctor] are you still taking the metformin ?',
+      '[patient] yes , 500 mg twice a day .',
+      '[doctor] for your diabetes , i want you to take the metformin 1000 mg in the morning and keep the 500 mg at night .',
+    ].join('\n'))).toEqual(['increase Metformin 1000 mg in the morning and 500 mg at bedtime']);
+  });
+
+  it('calls a lower dose a decrease, and the same day\'s total on another schedule a change', () => {
+    expect(planned("[patient] i take lisinopril 20 mg once a day .\n[doctor] for your blood pressure , let's continue lisinopril 10 mg daily since you've been dizzy .")).toEqual(['decrease Lisinopril 10 mg once daily']);
+    expect(planned('[patient] i take metformin 500 mg twice a day .\n[doctor] for your diabetes , take metformin 1000 mg once a day instead .')).toEqual(['change Metformin 1000 mg once daily']);
+  });
+});

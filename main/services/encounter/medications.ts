@@ -113,7 +113,9 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       lastUndosed = { generic: pending.generic, at: pending.at };
       pending = undefined;
     }
-    if (hits.length === 0 && lastUndosed && s.i - lastUndosed.at <= 2 && ON_IT.test(s.text)) {
+    // "Are you still taking the metformin?" "Yes, 500 mg twice a day.": the reply to the question about the drug doses it.
+    const replyToIt = lastUndosed !== undefined && s.speaker === 'patient' && s.answers === lastUndosed.at && answerPolarity(s.spoken) !== 'negative';
+    if (hits.length === 0 && lastUndosed && s.i - lastUndosed.at <= 2 && (ON_IT.test(s.text) || replyToIt)) {
       const dose = doseAfter(s.text, 0);
       const med = byDrug.get(lastUndosed.generic);
       if (dose && med && !med.dose) {

@@ -24,6 +24,8 @@ const NOT_A_DRUG = new Set('dose doses take taking about around under over below
 const TIMING = /^\s*(?:\S+\s+){0,3}?\b(in the morning|in the evening|every morning|every evening|every night|with (?:meals|breakfast|dinner|food))\b/i;
 
 type Hit = { value: string; start: number; end: number; name: string };
+/** "... and (keep|continue|take) the 500 mg at night": a second dose of the same drug at another time of day. */
+const SPLIT_DOSE = /\band\s+(?:(?:keep|continue|take|stay on|leave)\s+)?(?:the\s+|your\s+)?\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?)\b/i;
 
 /** Drugs the lexicon finds, and words the clinician gives a dose to that it does not know. */
 function drugsIn(t: string, drugs: PhraseMatcher<string>): Hit[] {
@@ -124,7 +126,17 @@ function orderOf(t: string, hits: Hit[], hit: Hit, action: MedicationAction, rep
   // The dose and schedule said before the next drug are this drug's ("Alvesco two puffs twice a day and your albuterol if you need it").
   const upTo = t.slice(0, hits.find((h) => h.start > hit.end && h.value !== hit.value)?.start ?? t.length);
   const dose = orderedDose(upTo, hit.start, hit.end, action);
-  const frequency = frequencyAfter(upTo, dose?.end ?? hit.end) ?? TIMING.exec(upTo.slice(dose?.end ?? hit.end))?.[1]?.toLowerCase();
+  // The schedule is read up to another dose said: "1000 mg in the morning and keep the 500 mg at night" gives the
+  // morning to the 1000 mg, and the evening dose is kept beside it as part of the schedule.
+  const after = dose?.end ?? hit.end;
+  const nextDose = readDoses(upTo).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= after);
+  const own = nextDose ? upTo.slice(0, nextDose.start) : upTo;
+  let frequency = frequencyAfter(own, after) ?? TIMING.exec(own.slice(after))?.[1]?.toLowerCase();
+  const split = nextDose && frequency && dose ? SPLIT_DOSE.exec(upTo.slice(nextDose.start - 40 < after ? after : nextDose.start - 40)) : null;
+  if (split && nextDose && /^\s*(?:\S+\s+){0,3}?(?:in the morning|in the evening|at night|at bedtime|with (?:breakfast|dinner|lunch))\b/i.test(own.slice(after))) {
+    const when = frequencyAfter(upTo, nextDose.end) ?? TIMING.exec(upTo.slice(nextDose.end))?.[1]?.toLowerCase();
+    if (when) frequency = `${frequency} and ${nextDose.text} ${when}`;
+  }
   const route = routeOf(upTo.slice(hit.start)) ?? routeOf(t);
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
   const form = /^\s+(inhaler|cream|ointment|gel|lotion|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';

@@ -4,6 +4,7 @@
  * the assessment and plan is walked problem by problem; whatever informative sentence no reader
  * placed is listed as unplaced so a writer can show it for review instead of dropping it.
  */
+import { readFrequencies } from '../clinical-language/units.js';
 import { BODY_SITES } from './attributes.js';
 import { parseMedicationList, correctMedicationNames } from '../clinical-language/medications.js';
 import { guessLanguage } from '../clinical-language/language-guess.js';
@@ -185,13 +186,39 @@ function newNotCurrent(medications: Medication[], items: readonly PlanItem[], ta
  */
 function alreadyTaken(medications: readonly Medication[], items: readonly PlanItem[], takenAt: ReadonlySet<number>): void {
   for (const item of items) {
-    if (item.kind !== 'medication' || item.action !== 'start' || item.condition || !item.medication) continue;
+    if (item.kind !== 'medication' || (item.action !== 'start' && item.action !== 'continue') || item.condition || !item.medication) continue;
     const on = medications.find((m) => m.status === 'current' && (m.generic ?? m.name.toLowerCase()) === (item.medication!.generic ?? item.medication!.name.toLowerCase()));
     if (!on || !on.evidence.some((e) => e.speaker === 'patient' || takenAt.has(e.start))) continue;
+    // "You take metformin 500 mg twice a day" then "take the metformin 1000 mg in the morning": a new dose of a drug
+    // taken on a schedule is a change of dose, up or down by the day's total where both schedules are known. One
+    // taken now and then ("ibuprofen 200 mg sometimes") prescribed at a dose is a new prescription.
+    const scheduled = on.frequency !== undefined && on.frequency !== 'as needed';
+    const changed = item.medication.dose && on.dose && scheduled ? doseChange(on, item.medication) : undefined;
+    if (changed) {
+      item.action = changed;
+      continue;
+    }
     // "Just taking some ibuprofen" then "I'll prescribe ibuprofen 800 mg twice a day": a dose the patient never gave is a new prescription.
     if (item.medication.dose && item.medication.dose !== on.dose) continue;
     item.action = 'continue';
   }
+}
+
+/** How an ordered dose changes the one taken: by the day's total when both schedules are known, else by the dose. */
+function doseChange(taken: { dose?: string; frequency?: string }, ordered: { dose?: string; frequency?: string }): 'increase' | 'decrease' | 'change' | undefined {
+  const amount = (d: string | undefined): { n: number; unit: string } | undefined => {
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)/i.exec(d ?? '');
+    return m ? { n: Number(m[1]), unit: m[2]!.toLowerCase() } : undefined;
+  };
+  const a = amount(taken.dose);
+  const b = amount(ordered.dose);
+  if (!a || !b || a.unit !== b.unit || taken.dose === ordered.dose) return undefined;
+  const perDay = (f: string | undefined): number | undefined => (f ? readFrequencies(f)[0]?.perDay : undefined);
+  // "1000 mg in the morning and 500 mg at bedtime": a split schedule's day is the sum of its doses.
+  const second = new RegExp(String.raw`\band (\d+(?:\.\d+)?)\s*${b.unit}\b`, 'i').exec(ordered.frequency ?? '');
+  const [pa, pb] = [perDay(taken.frequency), second ? 1 : perDay(ordered.frequency)];
+  const [da, db] = pa !== undefined && pb !== undefined ? [a.n * pa, b.n * pb + (second ? Number(second[1]) : 0)] : [a.n, b.n];
+  return db > da ? 'increase' : db < da ? 'decrease' : 'change';
 }
 const TAKEN = /\b(?:had you on|have you on|got you on|you(?:'re| are) (?:on|taking|still taking|using)|you(?:'ve| have) been (?:on|taking|using)|you take|you use)\b/i;
 
