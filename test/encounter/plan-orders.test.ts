@@ -408,3 +408,36 @@ describe('problems named in the words of a spoken assessment, and a range of hou
     expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.kind)])).toEqual([['chronic lumbar back pain', ['imaging']]]);
   });
 });
+
+/**
+ * Orders for one condition said under another problem (the twelfth reading found a metformin increase and an A1c
+ * filed under epicondylitis, and colchicine under "arthritis"). Written for these tests.
+ */
+describe('an order goes to the problem of the condition it treats', () => {
+  const byProblem = (transcript: string): string[][] => understandEncounter({ transcript }).problems.map((p) => [p.name, ...p.plan.map((i) => i.medication?.generic ?? i.target ?? i.kind)]);
+
+  it('opens the condition the visit affirmed for a drug ordered under another problem, and moves its test there', () => {
+    expect(byProblem([
+      '[doctor] how is the elbow ?',
+      '[patient] it hurts when i throw . my sugars run 150 to 170 , i take metformin 500 mg twice a day for my diabetes .',
+      "[doctor] for your right elbow , i think you have medial epicondylitis . let's order a hemoglobin a1c . take ibuprofen 600 mg every 6 hours with food . i also want to increase the metformin to 1000 mg twice a day .",
+    ].join('\n'))).toEqual([['medial epicondylitis', 'ibuprofen'], ['diabetes', 'metformin', 'hemoglobin a1c']]);
+  });
+
+  it('files a gout medicine under gout, not under the arthritis being discussed', () => {
+    const problems = byProblem([
+      '[patient] my gout has been quiet , my last flare was three months ago .',
+      '[doctor] for your elbow arthritis , we will get an x-ray . continue the colchicine 0.6 mg daily .',
+    ].join('\n'));
+    expect(problems).toContainEqual(['gout', 'colchicine']);
+    expect(problems.find(([n]) => /arthritis/.test(n!))).not.toContain('colchicine');
+  });
+
+  it('leaves an order where it was said when the condition was denied, a relative\'s, or fits the problem', () => {
+    expect(byProblem([
+      "[patient] my mother has diabetes , but i don't .",
+      "[doctor] for your weight gain , let's start metformin 500 mg daily .",
+    ].join('\n'))).toEqual([['weight gain', 'metformin']]);
+    expect(byProblem('[patient] i have high blood pressure .\n[doctor] for your heart failure , continue lisinopril 10 mg daily .')).toEqual([['congestive heart failure', 'lisinopril']]);
+  });
+});

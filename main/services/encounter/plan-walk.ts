@@ -8,6 +8,7 @@ import { drugMatcher } from './medications.js';
 import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
 import { applyCorrection, applySchedule, type LastOrder } from './plan-correction.js';
+import { indicatedProblem } from './plan-indication.js';
 import { isSymptomOnly, judgesCondition, namesAssessedProblem, problemIn, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { evidenceOf, type Said } from './said.js';
@@ -48,6 +49,8 @@ export interface PlanWalk {
   /** The order written with the class's name, which the drug named next replaces, and the list it is in. */
   classItem?: PlanItem;
   classList?: PlanItem[];
+  /** The visit's sentences, for where an order belongs. */
+  said: readonly Said[];
 }
 
 /** "Start you on an anti-inflammatory", "put you on a muscle relaxant": an order whose drug is named next. */
@@ -204,8 +207,11 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
           continue;
         }
         const placed = { ...item, ...(condition && !item.condition && item.kind !== 'education' && item.kind !== 'follow-up' ? { condition } : {}), evidence: evidenceOf(s) };
-        // Counselling and follow-up are for the visit unless said of one problem; they follow the problems.
-        const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : walk.current.plan;
+        // Counselling and follow-up are for the visit unless said of one problem; they follow the problems. An order for
+        // another condition than the problem being discussed goes to that condition's problem.
+        const home = indicatedProblem(placed, walk.current, walk.problems, walk.said);
+        if (home?.opened) walk.problems.push(home.problem);
+        const list = item.kind === 'follow-up' || item.kind === 'education' || !walk.current ? walk.general : (home?.problem ?? walk.current).plan;
         list.push(placed);
         if (placed.kind === 'medication') walk.lastOrder = { item: placed, list, sentence: s.i };
         if (started && placed.kind === 'medication' && placed.medication?.name === cls) {
@@ -242,7 +248,7 @@ function readDictatedOrder(walk: PlanWalk, s: Said, drugs: Drugs): boolean {
 
 /** Walk the said sentences for the assessment and plan. */
 export function walkPlan(said: readonly Said[], drugs: Drugs, history: readonly HistoryItem[], patient: PatientFacts, used: Set<number>, unplaced: Unplaced[]): PlanWalk {
-  const walk: PlanWalk = { problems: [], general: [], used, unplaced };
+  const walk: PlanWalk = { problems: [], general: [], used, unplaced, said };
   // "Let's get an x-ray today and if it shows a fracture." / "We'll refer you to orthopedics.": a condition
   // left open at a sentence's end governs the orders of the clinician's next sentence.
   let pending: string | undefined;
@@ -268,6 +274,15 @@ export function walkPlan(said: readonly Said[], drugs: Drugs, history: readonly 
     }
     if (isNarration(s.text) && !carriesOrder(s.text, drugs) && !namesAssessedProblem(s.text)) continue;
     placeClauses(walk, placeMention(walk, s, said, history), s, condition, drugs, patient);
+  }
+  // "Order an A1c" said before the metformin opened the diabetes: an order goes to the problem its condition opened later.
+  for (const p of walk.problems) {
+    for (const item of [...p.plan]) {
+      const home = indicatedProblem(item, p, walk.problems, []);
+      if (!home || home.opened) continue;
+      p.plan.splice(p.plan.indexOf(item), 1);
+      home.problem.plan.push(item);
+    }
   }
   return walk;
 }
