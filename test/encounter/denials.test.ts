@@ -38,3 +38,29 @@ describe('denials within their scope', () => {
     expect(denied('[doctor] any fever , chills or body aches ?\n[patient] no fever .')).toEqual(['fever']);
   });
 });
+
+/**
+ * An incontinent patient denied "urinary symptoms" in the twelfth reading: leaking urine, bladder control and
+ * diapers are incontinence, a member of the group, so the group is not denied. Written for these tests.
+ */
+describe('incontinence is a urinary symptom', () => {
+  const transcript = [
+    '[doctor] how have you been since the shunt was placed ?',
+    '[patient] much better . before that i had problems with walking , thinking and bladder control . i still wear a diaper at night because of leaking urine .',
+    '[doctor] any burning with urination or other urinary symptoms ?',
+    '[patient] no .',
+  ].join('\n');
+
+  it('reads the incontinence as reported and denies only the burning', () => {
+    const f = understandEncounter({ transcript });
+    expect(f.symptoms.filter((s) => s.presence === 'reported').map((s) => s.term)).toContain('urinary incontinence');
+    expect(denied(transcript)).toEqual(['dysuria']);
+    const note = writeNoteSync({ transcript, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    expect(note).not.toMatch(/denies[^.]*urinary symptoms/i);
+  });
+
+  it('reads "problems with walking" as no trigger of the symptom said with it', () => {
+    const f = understandEncounter({ transcript });
+    expect(f.symptoms.find((s) => s.term === 'urinary incontinence')?.modifiers ?? []).not.toContain('on exertion');
+  });
+});

@@ -77,6 +77,8 @@ export const SYMPTOMS: readonly FindingEntry[] = [
   s('bloating', 'Gastrointestinal', '', /\bbloat(ed|ing)\b/i),
   s('dysuria', 'Genitourinary', 'burning with urination|painful urination', /\bburning (with|when) (you |i )?(urinat|pee)|\bpainful urination\b|\bdysuria\b/i),
   s('hematuria', 'Genitourinary', 'blood in urine', /\bblood in (your|my|the) urine\b|\bhematuria\b/i),
+  // Before the group: "leaking urine" is incontinence, a member of the urinary symptoms a denial of the group would deny.
+  s('urinary incontinence', 'Genitourinary', 'incontinence|leaking urine|loss of bladder control', /\bincontinen(?:ce|t)\b|\bleak(?:ing|s|ed)? (?:urine|pee)\b|\bbladder control\b|\b(?:wet|wetting|wets) (?:myself|himself|herself|themselves|the bed)\b|\b(?:wear|wears|wearing) (?:a |adult )?(?:diapers?|depends|incontinence pads?)\b/i),
   s('urinary symptoms', 'Genitourinary', '', /\burinary\b|\burinat(e|ing|ion)\b|\bpee(ing)? (more|a lot)\b/i),
   s('joint pain', 'Musculoskeletal', 'arthralgia', /\bjoint (pain|aches?)\b/i),
   s('back pain', 'Musculoskeletal', 'low back pain', /\bback (pain|ache)\b|\bbackache\b/i),
@@ -132,7 +134,7 @@ export const SYMPTOMS: readonly FindingEntry[] = [
  * mind. A group is denied when a member is denied and none is reported.
  */
 export const FINDING_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  'urinary symptoms': ['dysuria', 'hematuria', 'polyuria', 'urinary frequency'],
+  'urinary symptoms': ['dysuria', 'hematuria', 'polyuria', 'urinary frequency', 'urgency', 'urinary incontinence'],
   'vision changes': ['blurred vision'],
 };
 

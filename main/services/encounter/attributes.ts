@@ -49,7 +49,8 @@ export function severity(text: string): string | undefined {
   return 'severe';
 }
 
-const TRIGGER = /\b(?:when|with|after|while|if) (?:i |you |he |she )?(?:climb(?:ing)?|walk(?:ing)?|exert(?:ing|ion)?|exercis(?:e|ing)|run(?:ning)?|lying down|lie down|eat(?:ing)?|bend(?:ing)?|stand(?:ing)?|lift(?:ing)?|cough(?:ing)?|breath(?:e|ing) in|go(?:ing)? up)(?: (?:the|a|up|down) \w+)?/i;
+// "Problems with walking" names another problem, not what brings the symptom on.
+const TRIGGER = /\b(?:when|(?<!\b(?:problems?|trouble|difficult(?:y|ies)|issues?|help|changes?) )with|after|while|if) (?:i |you |he |she )?(?:climb(?:ing)?|walk(?:ing)?|exert(?:ing|ion)?|exercis(?:e|ing)|run(?:ning)?|lying down|lie down|eat(?:ing)?|bend(?:ing)?|stand(?:ing)?|lift(?:ing)?|cough(?:ing)?|breath(?:e|ing) in|go(?:ing)? up)(?: (?:the|a|up|down) \w+)?/i;
 
 /** Qualities, triggers and relievers said in the sentence ("productive", "worse at night"). */
 export function modifiers(text: string): string[] {

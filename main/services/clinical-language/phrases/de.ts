@@ -23,7 +23,7 @@ export const DE: ClinicalPhrases = {
     blood in the stool: Blut im Stuhl; bloating: Blähungen; dysuria: Dysurie; hematuria: Hämaturie; urinary symptoms: Miktionsbeschwerden;
     joint pain: Gelenkschmerzen; back pain: Rückenschmerzen; myalgia: Muskelschmerzen; rash: Hautausschlag; bruising: Hämatome; anxiety: Angst;
     depression: Depression; insomnia: Schlaflosigkeit; polydipsia: Polydipsie; easy bleeding: erhöhte Blutungsneigung; edema: Ödeme; knee pain: Knieschmerzen;
-    shoulder pain: Schulterschmerzen; neck pain: Nackenschmerzen; hip pain: Hüftschmerzen`),
+    shoulder pain: Schulterschmerzen; neck pain: Nackenschmerzen; hip pain: Hüftschmerzen; urinary incontinence: Harninkontinenz`),
   conditions: pairs(`hypertension: arterielle Hypertonie; type 2 diabetes mellitus: Diabetes mellitus Typ 2; type 1 diabetes mellitus: Diabetes mellitus Typ 1;
     diabetes: Diabetes mellitus; hyperlipidemia: Hyperlipidämie; congestive heart failure: Herzinsuffizienz; coronary artery disease: koronare Herzkrankheit;
     atrial fibrillation: Vorhofflimmern; copd: COPD; asthma: Asthma bronchiale; chronic kidney disease: chronische Niereninsuffizienz; gerd: gastroösophageale Refluxkrankheit;

@@ -24,7 +24,7 @@ export const ES: ClinicalPhrases = {
     bloating: distensión abdominal; dysuria: disuria; hematuria: hematuria; urinary symptoms: síntomas urinarios; joint pain: dolor articular;
     back pain: dolor de espalda; myalgia: mialgias; rash: exantema; bruising: hematomas; anxiety: ansiedad; depression: depresión; insomnia: insomnio;
     polydipsia: polidipsia; easy bleeding: sangrado fácil; edema: edema; knee pain: dolor de rodilla; shoulder pain: dolor de hombro; neck pain: dolor cervical;
-    hip pain: dolor de cadera`),
+    hip pain: dolor de cadera; urinary incontinence: incontinencia urinaria`),
   conditions: pairs(`hypertension: hipertensión arterial; type 2 diabetes mellitus: diabetes mellitus tipo 2; type 1 diabetes mellitus: diabetes mellitus tipo 1;
     diabetes: diabetes; hyperlipidemia: hiperlipidemia; congestive heart failure: insuficiencia cardíaca congestiva; coronary artery disease: enfermedad coronaria;
     atrial fibrillation: fibrilación auricular; copd: EPOC; asthma: asma; chronic kidney disease: enfermedad renal crónica; gerd: enfermedad por reflujo gastroesofágico;

@@ -23,7 +23,7 @@ export const FR: ClinicalPhrases = {
     heartburn: brûlures d'estomac; blood in the stool: sang dans les selles; bloating: ballonnements; dysuria: dysurie; hematuria: hématurie;
     urinary symptoms: symptômes urinaires; joint pain: douleurs articulaires; back pain: douleur dorsale; myalgia: myalgies; rash: éruption cutanée;
     bruising: ecchymoses; anxiety: anxiété; depression: dépression; insomnia: insomnie; polydipsia: polydipsie; easy bleeding: saignements faciles;
-    edema: œdème; knee pain: douleur au genou; shoulder pain: douleur à l'épaule; neck pain: cervicalgie; hip pain: douleur à la hanche`),
+    edema: œdème; knee pain: douleur au genou; shoulder pain: douleur à l'épaule; neck pain: cervicalgie; hip pain: douleur à la hanche; urinary incontinence: incontinence urinaire`),
   conditions: pairs(`hypertension: hypertension artérielle; type 2 diabetes mellitus: diabète de type 2; type 1 diabetes mellitus: diabète de type 1; diabetes: diabète;
     hyperlipidemia: hyperlipidémie; congestive heart failure: insuffisance cardiaque congestive; coronary artery disease: maladie coronarienne;
     atrial fibrillation: fibrillation auriculaire; copd: BPCO; asthma: asthme; chronic kidney disease: maladie rénale chronique; gerd: reflux gastro-œsophagien;

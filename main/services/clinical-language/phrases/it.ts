@@ -23,7 +23,7 @@ export const IT: ClinicalPhrases = {
     heartburn: pirosi; blood in the stool: sangue nelle feci; bloating: gonfiore addominale; dysuria: disuria; hematuria: ematuria; urinary symptoms: disturbi urinari;
     joint pain: dolori articolari; back pain: mal di schiena; myalgia: mialgie; rash: eruzione cutanea; bruising: ecchimosi; anxiety: ansia; depression: depressione;
     insomnia: insonnia; polydipsia: polidipsia; easy bleeding: facilità al sanguinamento; edema: edema; knee pain: dolore al ginocchio; shoulder pain: dolore alla spalla;
-    neck pain: cervicalgia; hip pain: dolore all'anca`),
+    neck pain: cervicalgia; hip pain: dolore all'anca; urinary incontinence: incontinenza urinaria`),
   conditions: pairs(`hypertension: ipertensione arteriosa; type 2 diabetes mellitus: diabete mellito di tipo 2; type 1 diabetes mellitus: diabete mellito di tipo 1;
     diabetes: diabete mellito; hyperlipidemia: iperlipidemia; congestive heart failure: scompenso cardiaco congestizio; coronary artery disease: cardiopatia ischemica;
     atrial fibrillation: fibrillazione atriale; copd: BPCO; asthma: asma; chronic kidney disease: malattia renale cronica; gerd: malattia da reflusso gastroesofageo;

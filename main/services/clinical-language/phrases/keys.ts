@@ -9,7 +9,7 @@ export const SYMPTOM_KEYS = [
   'numbness', 'tingling', 'weakness', 'syncope', 'vision changes', 'sore throat', 'nasal congestion', 'hearing loss', 'chest pain', 'palpitations',
   'leg swelling', 'shortness of breath', 'cough', 'wheezing', 'nausea', 'vomiting', 'diarrhea', 'constipation', 'abdominal pain', 'heartburn',
   'blood in the stool', 'bloating', 'dysuria', 'hematuria', 'urinary symptoms', 'joint pain', 'back pain', 'myalgia', 'rash', 'bruising',
-  'anxiety', 'depression', 'insomnia', 'polydipsia', 'easy bleeding', 'edema', 'knee pain', 'shoulder pain', 'neck pain', 'hip pain',
+  'anxiety', 'depression', 'insomnia', 'polydipsia', 'easy bleeding', 'edema', 'knee pain', 'shoulder pain', 'neck pain', 'hip pain', 'urinary incontinence',
 ] as const;
 
 /** Conditions a problem list names most often (lower case). */

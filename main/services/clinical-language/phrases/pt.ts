@@ -22,7 +22,7 @@ export const PT: ClinicalPhrases = {
     nausea: náuseas; vomiting: vômitos; diarrhea: diarreia; constipation: constipação; abdominal pain: dor abdominal; heartburn: azia; blood in the stool: sangue nas fezes;
     bloating: distensão abdominal; dysuria: disúria; hematuria: hematúria; urinary symptoms: sintomas urinários; joint pain: dor articular; back pain: dor nas costas;
     myalgia: mialgia; rash: erupção cutânea; bruising: hematomas; anxiety: ansiedade; depression: depressão; insomnia: insônia; polydipsia: polidipsia;
-    easy bleeding: sangramento fácil; edema: edema; knee pain: dor no joelho; shoulder pain: dor no ombro; neck pain: cervicalgia; hip pain: dor no quadril`),
+    easy bleeding: sangramento fácil; edema: edema; knee pain: dor no joelho; shoulder pain: dor no ombro; neck pain: cervicalgia; hip pain: dor no quadril; urinary incontinence: incontinência urinária`),
   conditions: pairs(`hypertension: hipertensão arterial; type 2 diabetes mellitus: diabetes mellitus tipo 2; type 1 diabetes mellitus: diabetes mellitus tipo 1;
     diabetes: diabetes mellitus; hyperlipidemia: hiperlipidemia; congestive heart failure: insuficiência cardíaca congestiva; coronary artery disease: doença arterial coronariana;
     atrial fibrillation: fibrilação atrial; copd: DPOC; asthma: asma; chronic kidney disease: doença renal crônica; gerd: doença do refluxo gastroesofágico;

@@ -24,7 +24,7 @@ export const RU: ClinicalPhrases = {
     blood in the stool: кровь в стуле; bloating: вздутие живота; dysuria: дизурию; hematuria: гематурию; urinary symptoms: расстройства мочеиспускания;
     joint pain: боль в суставах; back pain: боль в спине; myalgia: боль в мышцах; rash: сыпь; bruising: синяки; anxiety: тревогу; depression: депрессию;
     insomnia: бессонницу; polydipsia: жажду; easy bleeding: повышенную кровоточивость; edema: отёки; knee pain: боль в колене; shoulder pain: боль в плече;
-    neck pain: боль в шее; hip pain: боль в тазобедренном суставе`),
+    neck pain: боль в шее; hip pain: боль в тазобедренном суставе; urinary incontinence: недержание мочи`),
   conditions: pairs(`hypertension: артериальная гипертензия; type 2 diabetes mellitus: сахарный диабет 2 типа; type 1 diabetes mellitus: сахарный диабет 1 типа;
     diabetes: сахарный диабет; hyperlipidemia: гиперлипидемия; congestive heart failure: хроническая сердечная недостаточность; coronary artery disease: ишемическая болезнь сердца;
     atrial fibrillation: фибрилляция предсердий; copd: ХОБЛ; asthma: бронхиальная астма; chronic kidney disease: хроническая болезнь почек;

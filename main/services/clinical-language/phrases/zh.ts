@@ -16,7 +16,7 @@ export const ZH: ClinicalPhrases = {
     nasal congestion: 鼻塞; hearing loss: 听力下降; chest pain: 胸痛; palpitations: 心悸; leg swelling: 下肢水肿; shortness of breath: 气短; cough: 咳嗽; wheezing: 喘鸣;
     nausea: 恶心; vomiting: 呕吐; diarrhea: 腹泻; constipation: 便秘; abdominal pain: 腹痛; heartburn: 烧心; blood in the stool: 便血; bloating: 腹胀; dysuria: 排尿困难;
     hematuria: 血尿; urinary symptoms: 排尿症状; joint pain: 关节痛; back pain: 背痛; myalgia: 肌痛; rash: 皮疹; bruising: 瘀斑; anxiety: 焦虑; depression: 抑郁;
-    insomnia: 失眠; polydipsia: 多饮; easy bleeding: 易出血; edema: 水肿; knee pain: 膝关节痛; shoulder pain: 肩痛; neck pain: 颈痛; hip pain: 髋部疼痛`),
+    insomnia: 失眠; polydipsia: 多饮; easy bleeding: 易出血; edema: 水肿; knee pain: 膝关节痛; shoulder pain: 肩痛; neck pain: 颈痛; hip pain: 髋部疼痛; urinary incontinence: 尿失禁`),
   conditions: pairs(`hypertension: 高血压; type 2 diabetes mellitus: 2型糖尿病; type 1 diabetes mellitus: 1型糖尿病; diabetes: 糖尿病; hyperlipidemia: 高脂血症;
     congestive heart failure: 充血性心力衰竭; coronary artery disease: 冠状动脉疾病; atrial fibrillation: 心房颤动; copd: 慢性阻塞性肺疾病; asthma: 哮喘;
     chronic kidney disease: 慢性肾脏病; gerd: 胃食管反流病; hypothyroidism: 甲状腺功能减退; obesity: 肥胖; osteoarthritis: 骨关节炎; depression: 抑郁症;
