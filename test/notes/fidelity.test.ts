@@ -257,3 +257,21 @@ describe('fidelity: property', () => {
     );
   });
 });
+
+/**
+ * False flags a physician reading of tuning-split notes found (6 of the set's 7 flags): "type two diabetes" said
+ * in words, and a side said after the body part ("elbows bilaterally"). Written for these tests.
+ */
+describe('fidelity: a diagnosis type said in words, a side said after its part', () => {
+  it('reads "type two diabetes" as type 2 diabetes, and still flags a type never said', () => {
+    expect(flagged('PMH: type 2 diabetes mellitus.', '[doctor] she has a history of type two diabetes and hypertension .')).toEqual([]);
+    expect(flagged('PMH: type 1 diabetes mellitus.', '[doctor] he has type one diabetes .')).toEqual([]);
+    expect(flagged('PMH: type 2 diabetes mellitus.', '[doctor] she has a history of diabetes .').map(([k]) => k)).toEqual(['diagnosis']);
+  });
+
+  it('reads "your elbows bilaterally" as both elbows, and still flags a side never said of the part', () => {
+    const t = '[doctor] you do have some pain to palpation of your elbows bilaterally .';
+    expect(flagged('Bilateral elbows: pain to palpation.', t)).toEqual([]);
+    expect(flagged('Right elbow: pain to palpation.', t).map(([k]) => k)).toEqual(['laterality']);
+  });
+});

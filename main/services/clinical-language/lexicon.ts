@@ -139,7 +139,7 @@ export const FINDING_GROUPS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const CONDITION_TABLE = `
-hypertension|htn|high blood pressure; type 2 diabetes mellitus|type 2 diabetes|t2dm|dm2|dm type 2|diabetes mellitus type 2|niddm; type 1 diabetes mellitus|type 1 diabetes|t1dm|dm1
+hypertension|htn|high blood pressure; type 2 diabetes mellitus|type 2 diabetes|type two diabetes|type ii diabetes|t2dm|dm2|dm type 2|diabetes mellitus type 2|diabetes type 2|diabetes type two|niddm; type 1 diabetes mellitus|type 1 diabetes|type one diabetes|type i diabetes|t1dm|dm1
 diabetes|diabetes mellitus|dm; hyperlipidemia|hld|high cholesterol|dyslipidemia|hypercholesterolemia; coronary artery disease|cad|ischemic heart disease
 atrial fibrillation|afib|a-fib|af; congestive heart failure|chf|heart failure|hfref|hfpef; copd|chronic obstructive pulmonary disease|emphysema; asthma
 chronic kidney disease|ckd; gerd|gastroesophageal reflux disease|acid reflux|reflux; hypothyroidism; hyperthyroidism; obesity; osteoarthritis|oa|degenerative joint disease

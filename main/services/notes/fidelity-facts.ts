@@ -125,6 +125,14 @@ export function sideMentions(text: string): SideMention[] {
         if (first === i) first = j;
       }
     }
+    // "pain to palpation of your elbows bilaterally": said after, "bilaterally" places the words just before it.
+    if (targets.length === 0 && toks[i]!.w === 'bilaterally') {
+      for (let j = i - 1; j >= 0 && j >= i - 3 && targets.length < 1 && isWord(j); j--) {
+        if (FUNCTION_WORDS.has(toks[j]!.w) || MODIFIERS.has(toks[j]!.w)) continue;
+        targets.push(stem(toks[j]!.w));
+        first = j;
+      }
+    }
     if (targets.length === 0) continue;
     const start = toks[first]!.start;
     const end = toks[last]!.end;
