@@ -502,7 +502,7 @@ describe('a dose taken and the dose the plan changes it to', () => {
   });
 
   it('calls a lower dose a decrease, and the same day\'s total on another schedule a change', () => {
-    expect(planned("[patient] i take lisinopril 20 mg once a day .\n[doctor] for your blood pressure , let's continue lisinopril 10 mg daily since you've been dizzy .")).toEqual(['decrease Lisinopril 10 mg once daily']);
+    expect(planned("[patient] i take lisinopril 20 mg once a day .\n[doctor] for your blood pressure , i want you to take lisinopril 10 mg daily since you've been dizzy .")).toEqual(['decrease Lisinopril 10 mg once daily']);
     expect(planned('[patient] i take metformin 500 mg twice a day .\n[doctor] for your diabetes , take metformin 1000 mg once a day instead .')).toEqual(['change Metformin 1000 mg once daily']);
   });
 });

@@ -34,7 +34,7 @@ loperamide|imodium; etanercept|enbrel; hydroxychloroquine|plaquenil; spironolact
 valsartan|diovan; metoprolol succinate|toprol|toprol xl; carvedilol|coreg; simvastatin|zocor; fenofibrate|tricor; ezetimibe|zetia; metformin|glucophage
 pioglitazone|actos; cortisone; steroid|steroids; epinephrine|epipen; naloxone|narcan; buprenorphine-naloxone|suboxone; naltrexone; dexamethasone
 triamcinolone|kenalog; diclofenac|voltaren; lidocaine; mupirocin|bactroban; fluconazole|diflucan; terbinafine|lamisil; progesterone; sildenafil|viagra
-tadalafil|cialis; tolterodine|detrol; insulin degludec|tresiba; insulin detemir|levemir; tirzepatide|mounjaro|zepbound; guaifenesin|mucinex
+tadalafil|cialis; tolterodine|detrol; insulin degludec|tresiba; insulin detemir|levemir; tirzepatide|mounjaro|zepbound; guaifenesin|mucinex|robitussin
 prenatal vitamins|prenatal vitamin
 fluticasone-salmeterol|wixela|airduo; fluticasone-vilanterol|breo; fluticasone-umeclidinium-vilanterol|trelegy; mometasone-formoterol|dulera
 ciclesonide|alvesco; beclomethasone|qvar; ipratropium|atrovent; ipratropium-albuterol|combivent|duoneb; levalbuterol|xopenex; umeclidinium|incruse

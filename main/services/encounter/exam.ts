@@ -20,8 +20,8 @@ const REGIONS: [RegExp, ExamSystem][] = [
   [/\b(lungs?|breath sounds|chest wall|wheez\w*|rales|crackles|rhonchi|auscultation bilaterally|respiratory)\b/i, 'Respiratory'],
   [/\b(abdomen|abdominal|belly|bowel sounds|liver|spleen|rebound|guarding)\b/i, 'Gastrointestinal'],
   [/\b(neck|thyroid|jvd|jugular|lymph nodes?|lymphadenopathy|cervical)\b/i, 'Neck'],
-  [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented|hypotonia|hypertonia|tone|motor|sensory|focal deficits?|speech)\b/i, 'Neurological'],
-  [/\b(affect|mood|judgment|insight|thought process)\b/i, 'Psychiatric'],
+  [/\b(neuro\w*|reflex\w*|sensation|cranial nerves?|gait|strength|alert|oriented|hypotonia|hypertonia|(?:muscle|motor) tone|tone (?:is|was) (?:normal|increased|decreased)|motor (?:strength|function|exam|deficits?)|sensory|focal deficits?|speech)\b/i, 'Neurological'],
+  [/\b((?:flat|appropriate|normal|blunted|full|restricted|bright) affect|affect (?:is|was) (?:appropriate|normal|flat|blunted|full)|mood|judgment|insight|thought process)\b/i, 'Psychiatric'],
   [/\b(genitalia|testes|testicles?|scrotum|scrotal|penis|vulva|vaginal|cervix|prostate|costovertebral|cva)\b/i, 'Genitourinary'],
   [/\b(skin|rash|lesions?|wounds?|incisions?|erythema|laceration|abrasion|ecchymosis|bruis\w*|nev(?:i|us)|moles?|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|scal(?:e|es|y|ing)|acne|ulcers?|cysts?)\b/i, 'Skin'],
   [/\b(eyes?|ears?|nose|throat|pupils|tympanic|oropharynx|mouth|sinus(?:es)?|head|tonsils?|tonsillar|nasal|pharynx|pharyngeal|exudate|vision|visual|acuity|eye movements|extraocular|conjunctiva\w*|sclera\w*|hemianopia)\b/i, 'HEENT'],
@@ -29,8 +29,8 @@ const REGIONS: [RegExp, ExamSystem][] = [
 ];
 const REGION_WORD = /\b(knee|shoulder|hip|ankle|wrist|elbow|hand|foot|finger|toe|back|lower back|spine|leg|arm|calf|thigh|neck|abdomen|lungs|heart|chest|head|ear|eye|throat|skin)s?\b/i;
 const FINDING_WORD =
-  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|exudate|erythematous|enlarged|effusions?|hematoma|murmur|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|nev(?:i|us)|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|ptosis|asymmetr\w*|fluctuance|ridges?|pitting|alert|oriented|equal|reactive|deficits?|hemianopia|hypotonia|hypertonia|well[- ]nourished|well[- ]developed|distress|appearing|fussy|fluent|appropriate|intact|pale|pallor|jaundice|icter\w*|cyanosis|clubbing|\d+\/\d+|\d\+)\b/i;
-const LEAD = /^(?:(?:physical )?exam(?:ination)?s? (?:shows?|showed|reveals?|revealed|is notable for|demonstrates?)\s+|exam:\s*)|^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
+  /\b(tender\w*|swell\w*|swollen|edema|erythema|ecchymosis|bruis\w*|murmurs?|rhythm|clear|wheez\w*|crackles|rales|rhonchi|effusion|range of motion|strength|reflex\w*|sensation|pulses?|soft|distended|distention|nontender|normal|intact|lesions?|rash|mass|palpable|laxity|pain|crepitus|deformity|warm\w*|scar|incisions?|abrasion|laceration|drainage|stable|positive|negative|gallops?|rubs?|lymphadenopathy|jvd|bowel sounds|healing|redness|discharge|exudate|erythematous|enlarged|effusions?|hematoma|murmur|injected|bulging|dry|moist|unremarkable|abnormal|decreased|increased|limited|full|spasm|atrophy|nev(?:i|us)|papules?|pustules?|comedones|macules?|plaques?|vesicles?|nodules?|ptosis|asymmetr\w*|fluctuance|wounds?|ulcers?|ulcerat\w*|necro\w*|odor|exposure|induration|granulation|eschar|callus|blisters?|ridges?|pitting|alert|oriented|equal|reactive|deficits?|hemianopia|hypotonia|hypertonia|well[- ]nourished|well[- ]developed|distress|appearing|fussy|fluent|appropriate|intact|pale|pallor|jaundice|icter\w*|cyanosis|clubbing|\d+\/\d+|\d\+)\b/i;
+const LEAD = /^(?:(?:physical )?exam(?:ination)?s? (?:shows?|showed|reveals?|revealed|is notable for|demonstrates?)\s+|exam:\s*)|^(?:on|upon|from) (?:(?:the|your|my|his|her) )?(?:physical |musculoskeletal |neuro(?:logical)? |heart |lung |abdominal |skin |([a-z]+) )?(?:exam(?:ination)?|evaluation|inspection|palpation)(?: of (?:the |your |his |her )?(?:(left|right) )?([a-z ]+?))?(?:,|\s+(?=i |there |you |your |it |he |she ))\s*/i;
 const SEE = /^(?:i|we) (?:do |did |can |could )?(?:see|hear|appreciate|notice|feel|note|find|detect|observe|auscultate|palpate)s?\s+(?:that\s+)?(?:there(?:'s| is| are)\s+)?(?:some\s+|a\s+|an\s+|mild\s+(?=\w))?/i;
 const NOT_SEE = /^(?:i|we) (?:do not|don't|did not|didn't|can't|cannot|could not|couldn't) (?:see|hear|appreciate|feel|notice|note|find|detect|observe|palpate)\s+(?:any\s+)?/i;
 const THERE = /^there(?:'s| is| are| was| were)\s+(?:some\s+|a\s+|an\s+)?/i;
@@ -40,7 +40,8 @@ const YOU_NOT = /^(?:you|he|she) (?:do not|don't|does not|doesn't) have\s+(?:any
 const IT_LOOKS = /^(?:(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?|it's|that's)\s+(?:an?\s+)?/i;
 
 // The clinician turning to the exam: said in so many words, or a manoeuvre of the exam announced.
-const EXAM_OPENER = /\b(?:on|upon) (?:your |the |his |her )?(?:physical )?exam(?:ination)?\b|\bexam(?:ination)?s? (?:shows?|showed|reveals?|revealed|of)\b|\b(?:listen to|take a listen to) (?:your |his |her |the )?(?:heart|lungs|chest)\b|\b(?:do|perform) (?:a |an |your )?(?:quick |brief )?(?:physical )?exam\b|\bexamine (?:you|him|her)\b/i;
+const EXAM_OPENER = /\b(?:on|upon) (?:your |the |his |her )?(?:[a-z]+ )?exam(?:ination)?\b|\bexam(?:ination)?s? (?:shows?|showed|reveals?|revealed|of)\b|\b(?:listen to|take a listen to) (?:your |his |her |the )?(?:heart|lungs|chest)\b|\b(?:do|perform) (?:a |an |your )?(?:quick |brief )?(?:physical )?exam\b|\bexamine (?:you|him|her)\b/i;
+const OTHER_EXAM = /\b(?:doctor's|doctors'|er's|their|they|urgent care|emergency (?:room|department)|er|hospital|last (?:time|visit|week|month)|previous|prior)\b[^.]{0,30}\bexam/i;
 const RESULT_WORD = /\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i;
 
 function systemOf(text: string): ExamSystem | undefined {
@@ -60,10 +61,15 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   t = t.replace(/^(?:on )?the (?:heart|lung|abdominal|neck|skin|neuro\w*) exam,?\s*(?:it's |there's |there is )?/i, '').replace(/^(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:has|have|shows?) (?:some |a |an )?/i, '').replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
   // "Your heart sounds great": a lay word of approval is a normal exam of that organ.
   t = t.replace(/^((?:the |your )?(?:heart|lungs|abdomen|belly|skin)) (?:is|are) (?:great|good|fine|okay|healthy|perfect)$/i, (_m, organ: string) => `${organ} ${/lungs/i.test(organ) ? 'are' : 'is'} normal`);
-  t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
+  // Disfluent repeats ("monitor that monitor that", "appreciate appreciated") keep their last wording.
+  t = t.replace(/\b(\w+(?:\s+\w+)?)\s+\1\b/gi, '$1').replace(/\b(\w{4,})\w*\s+(\1\w*)\b/gi, '$2');
+  t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly|nice)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
   if (negated) t = `no ${t.replace(/^no\s+/i, '')}`;
   else if (/^no\b/i.test(t)) negated = true;
   if (!t || /\b(?:i|i'm|me|my|we|us|you|you're|let's)\b/i.test(t) || /\?/.test(clause)) return undefined;
+  // A finding hoped for, expected or reported by someone else is no finding of this exam: "hopefully the wheezing will be
+  // gone", "your ankle will be swollen for a week", "fussy all night according to mom", "for your knee pain, ...".
+  if (/\b(?:hopefully|hope|will|would|should|going to|might|may|could|expect\w*|according to|mom|dad|mother|father|all night|last night|yesterday|at home|next (?:week|time)|again)\b/i.test(t) || /^for\b/i.test(t)) return undefined;
   // "Everything else looks good": a summary of the whole exam names no system's finding.
   if (/^(?:everything|all of it|all else|otherwise|the rest)\b/i.test(t)) return undefined;
   const words = t.split(/\s+/);
@@ -72,7 +78,9 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   if (/^(?:range of motion|strength|sensation|pulses?|reflexes)$/i.test(t)) return undefined;
   // "About 122/76, heart rate is appropriate at 82": a vital sign read out is no exam finding (the vitals reader has it).
   if (/\b\d{2,3}\/\d{2,3}\b(?!\s*(?:murmur|systolic|diastolic))|\bbeats per minute\b|\bheart rate\b|\bblood pressure\b|\boxygen\b|\btemperature\b|\brespiratory rate\b/i.test(t)) return undefined;
-  if (words.length > 12 || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
+  // A finding described at length ("1 by 2 inch circular wound on the dorsal aspect of the lateral right foot") has no verb of speech.
+  const limit = /\b(?:is|are|was|were|have|has|had|do|does|did|go|goes|went|get|got|feel|feels|said|says|think|want)\b/i.test(t) ? 12 : 16;
+  if (words.length > limit || !FINDING_WORD.test(t) || /\b(?:noticed|i|it's|that's|listening|looking|feeling)\b/i.test(t) || (t.match(/\bno\b/gi) ?? []).length > 2) return undefined;
   // Exam findings are written telegraphically, as clinicians chart them ("crackles at bases bilaterally").
   t = t.replace(/\b(?:the|a|an|some|any)\s+/gi, '').replace(/\s+(?:noted|present|seen|there)$/i, '').trim();
   return { text: t.charAt(0).toLowerCase() + t.slice(1), negated };
@@ -80,7 +88,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
 
 function clausesOf(text: string): string[] {
   // "No focal, motor, or sensory deficit": a list of qualifiers is one finding, not a restatement after "or".
-  return text.replace(/(\b\w+, \w+),\s+(or|and)\s+/gi, '$1 $2 ').split(/;\s+|,?\s+(?:along with|as well as|in addition to)\s+|,\s*(?=or\s)|,\s*(?:so|which|but)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
+  // Unpunctuated speech: "... coming out of it i don't see any necrosis", "... the fifth joint there is some redness".
+  return text.replace(/(\b\w+, \w+),\s+(or|and)\s+(?!(?:the|your|his|her|there|it|i|you|he|she|we|a|an|my|this|that)\b)/gi, '$1 $2 ').replace(/(?<=[a-z])(?<!\b(?:and|but|so|or|that|where|if))\s+(?=(?:i (?:don't|do not|didn't|can't|cannot) (?:see|appreciate|feel|hear|notice|find)|there(?:'s| is| are) (?:some|a|an|no|any))\b)/gi, ', ').split(/;\s+|,?\s+(?:along with|as well as|in addition to)\s+|,\s*(?=or\s)|,\s*(?:so|which|but)\s+|,\s*(?:and\s+|but\s+)?(?=(?:i|there|your|no|he|she|it|you|the|on)\b)|\s+(?:and|but)\s+(?=(?:i|there|your|no|you)\b)/i).map((c) => c.trim()).filter(Boolean);
 }
 
 /** Two wordings of one finding share most of the shorter one's words. */
@@ -102,7 +111,8 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
   let run = false;
   for (const s of said) {
     if (s.speaker !== 'clinician' || s.talk || s.question) continue;
-    const opens = EXAM_OPENER.test(s.text);
+    // "The ER doctor's exam showed ...": someone else's exam, another day, is no exam of this visit.
+    const opens = EXAM_OPENER.test(s.text) && !OTHER_EXAM.test(s.text);
     const examish = s.phase === 'exam' || run || opens;
     if (opens) run = true;
     if (!examish || isNarration(s.text)) continue;
@@ -112,19 +122,27 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
       continue;
     }
     const lead = LEAD.exec(stripTalk(s.text));
-    if (lead?.[2]) region = { word: lead[2].trim().split(' ').pop()!, ...(lead[1] ? { side: lead[1].toLowerCase() as 'left' } : {}) };
+    // "On exam of your right knee", "on your foot exam": the region the findings after it are on.
+    // LEAD's groups: 1 the part named before "exam", 2 the side and 3 the region named after "exam of".
+    const leadRegion = lead?.[3] ?? (lead?.[1] && REGION_WORD.test(lead[1]) ? lead[1] : undefined);
+    // "On your foot exam ... the lateral right foot": a part named before "exam" takes the side said with it.
+    const partSide = !lead?.[3] && lead?.[1] ? new RegExp(String.raw`\b(left|right)\s+${lead[1]}s?\b`, 'i').exec(s.text)?.[1]?.toLowerCase() as ExamFinding['laterality'] | undefined : undefined;
+    const leadSide = (lead?.[2]?.toLowerCase() as ExamFinding['laterality'] | undefined) ?? partSide;
+    if (leadRegion) region = { word: leadRegion.trim().split(' ').pop()!, ...(leadSide ? { side: leadSide } : {}) };
     let placed = 0;
     for (const raw of clausesOf(stripTalk(s.text).replace(LEAD, ''))) {
       // "A positive straight leg, or positive straight leg raise on the right": the second wording replaces the first.
       const restated = /^or\s+/i.test(raw);
       const f = findingPhrase(raw.replace(/^or\s+/i, ''));
       if (!f) continue;
+      // A number the recogniser could not read with certainty ("two out of six six") writes no finding with a number.
+      if (s.unclearNumber && /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b/i.test(f.text)) continue;
       if (restated && exam.length && exam[exam.length - 1]!.evidence[0]?.start !== undefined && sharesWords(exam[exam.length - 1]!.finding, f.text)) exam.pop();
       const system = systemOf(f.text) ?? (region ? systemOf(region.word) : undefined) ?? systemOf(s.text);
       if (!system) continue;
       const regionWord = REGION_WORD.exec(f.text)?.[1]?.toLowerCase() ?? (region && systemOf(region.word) === system ? region.word : undefined);
       // A side said in another clause of the sentence belongs to that clause's finding.
-      const whole = clausesOf(stripTalk(s.text).replace(LEAD, '')).length === 1 || lead?.[1] ? laterality(s.text) : undefined;
+      const whole = clausesOf(stripTalk(s.text).replace(LEAD, '')).length === 1 || lead?.[2] ? laterality(s.text) : undefined;
       const side = laterality(f.text) ?? (region && regionWord === region.word ? region.side : undefined) ?? whole;
       const at = s.text.toLowerCase().indexOf(f.text.replace(/^no /, '').split(' ')[0]!);
       const negated = f.negated || (at >= 0 && contextOf(s.text, at, at + 1).negated && /^no\b/i.test(f.text));

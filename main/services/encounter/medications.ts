@@ -40,6 +40,8 @@ const SELF_CORRECTION = /\b(?:no,? actually|actually,? no|sorry,? (?:i mean|it's
 export const MISSED_DOSES = /(?<!\b(?:never|rarely|not|don't|do not|didn't|haven't|won't|can't)\s+(?:\w+\s+)?)\b(?:forget|forgot|miss(?:ed|ing)? (?:a |some )?doses?|miss(?:ed|ing)? (?:them|it|those|these|my (?:meds|medications?|medicines?|pills|doses))|skip(?:ped|ping)?|not (?:always|really) (?:taking|consistent)|sometimes i (?:forget|don't))\b/i;
 const TAKING = /\b(?:taking (?:it|them) (?:every ?day|daily|regularly|as prescribed)|every day|staying on top of|consistent with|compliant|haven't missed|never miss|pretty regular)\b/i;
 const ROUTES: [RegExp, string][] = [[/\bunder (?:the|your|his|her) tongue\b|\bsublingual\w*/i, 'sublingual'], [/\binhal\w*|\bpuffs?\b|\binhaler\b/i, 'inhaled'], [/\bcream\b|\bointment\b|\btopical\w*|\bgel\b/i, 'topical'], [/\binject\w*|\bshots?\b|\bsubcutaneous\w*/i, 'subcutaneous'], [/\bby mouth\b|\boral\w*|\bpills?\b|\btablets?\b/i, 'oral']];
+/** A reply that opens with the dose: "yes, 500 mg twice a day", "I take 20 milligrams", "it's 10 mg". */
+const REPLY_DOSE = /^\W*(?:(?:yes|yeah|yep|yup|uh-huh|mm-hmm|i do|i am|still|correct|right)\b[\s,.]*)*(?:(?:i take|i'm on|i am on|it's|it is|about|around|just)\s+)?\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?)\b(?!\s*(?:per|\/))/i;
 const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
 const MASS = new Set(['mass', 'dose', 'volume']);
 // Words that say the patient takes a drug, just before or after its name ("I take", "you're on", "using", "twice a day").
@@ -114,7 +116,12 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       pending = undefined;
     }
     // "Are you still taking the metformin?" "Yes, 500 mg twice a day.": the reply to the question about the drug doses it.
-    const replyToIt = lastUndosed !== undefined && s.speaker === 'patient' && s.answers === lastUndosed.at && answerPolarity(s.spoken) !== 'negative';
+    // Only a reply to whether the drug is taken now, whose dose opens the reply ("yes, 500 mg twice a day"): not "yes, and
+    // the water pill 25 mg", a lab value ("150 milligrams per deciliter"), a dose talked of or taken before ("when I was on 1000").
+    const asked = lastUndosed !== undefined ? said[lastUndosed.at] : undefined;
+    const replyToIt = lastUndosed !== undefined && s.speaker === 'patient' && s.answers === lastUndosed.at && answerPolarity(s.spoken) !== 'negative'
+      && asked !== undefined && /\b(?:taking|take|on|using|use)\b/i.test(asked.text) && !/\b(?:ever|tried|before|used to)\b/i.test(asked.text)
+      && REPLY_DOSE.test(s.text) && !/\b(?:was|were|used to|went|never|but|before|until|stopped|talked|going up|going down|per|\/)\b/i.test(s.text);
     if (hits.length === 0 && lastUndosed && s.i - lastUndosed.at <= 2 && (ON_IT.test(s.text) || replyToIt)) {
       const dose = doseAfter(s.text, 0);
       const med = byDrug.get(lastUndosed.generic);

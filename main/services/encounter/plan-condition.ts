@@ -13,6 +13,7 @@ const BEFORE = /\bbefore (?:we|i) (?:\w+ )?(?:refer|order|start|do|send|schedule
 // A condition an order waits on is about the course or a result ("if it doesn't improve", "if the x-ray
 // shows a fracture"); "if you have any questions, call me" is a precaution, not a condition on an order.
 export const UNMET = /\b(?:not|n't|no|never|still|worse\w*|persist\w*|continu\w*|abnormal|positive|negative|elevated|high|low|fail\w*|improv\w*|better|help\w*|work\w*|shows?|reveals?|comes? back|results?|flares?|recur\w*|returns?|gets? bigger|grow\w*|spread\w*)\b/i;
+const OFFER = /^(?:you|he|she) (?:think|want|would like|'d like|wish|prefer|feel like|are interested|decide|choose)\b/i;
 // Person words that make a condition speech rather than a note's words.
 const SPEECH = /\b(?:i|me|my|we|us|our|let's)\b/i;
 
@@ -48,6 +49,8 @@ export function conditionOf(clause: string, at = 0): string | undefined {
     const between = clause.slice(at, span.start);
     const applies = at >= span.end || (at < span.start && !consequentFollows && !/[.;?!]/.test(between) && !/\b(?:and|then|but|so)\s*$/i.test(between) && between.split(/\s+/).length <= 8);
     if (applies && UNMET.test(m[1]!)) return written(m[1]!) ?? 'if needed';
+    // "Refer you to psychotherapy, if you think that would be helpful": an offer the patient decides on.
+    if (OFFER.test(m[1]!) && (applies || (at < span.start && !/[.;?!]/.test(between)))) return 'if the patient wishes';
   }
   const before = clause.slice(Math.max(0, at - 80), at);
   const deferred = [...before.matchAll(new RegExp(DEFERRED.source, 'gi'))].pop();

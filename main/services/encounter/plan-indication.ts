@@ -25,28 +25,28 @@ const INDICATIONS: Indication[] = [
   {
     orders: /^(?:metformin|insulin(?: \w+)?|glipizide|glyburide|glimepiride|sitagliptin|linagliptin|pioglitazone|empagliflozin|dapagliflozin|canagliflozin|semaglutide|liraglutide|dulaglutide|tirzepatide)$/,
     fits: /diabet|glyc|glucose|sugar|a1c|insulin|obes|weight|kidney|renal|neuropath|ulcer|heart failure|cardiomyopathy|polycystic|pcos/i,
-    said: /\b(?:type (?:1|2|one|two) )?diabetes(?: mellitus)?\b/i,
+    said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)(?:type (?:1|2|one|two) )?diabetes(?: mellitus)?\b/i,
   },
   {
     orders: /^(?:lisinopril|losartan|valsartan|olmesartan|irbesartan|benazepril|enalapril|ramipril|quinapril|amlodipine|nifedipine|hydrochlorothiazide|chlorthalidone|hydralazine|clonidine|losartan-hydrochlorothiazide|lisinopril-hydrochlorothiazide|amlodipine-benazepril)$/,
     fits: /hypertens|blood pressure|heart|cardi|coronary|angina|kidney|renal|protein|diabet|edema|swelling|stroke|aneurysm|raynaud|migraine|valv|aort/i,
-    said: /\b(?:hypertension|high blood pressure)\b/i,
+    said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)(?:hypertension|high blood pressure)\b/i,
   },
   {
     orders: /^(?:atorvastatin|simvastatin|rosuvastatin|pravastatin|ezetimibe|fenofibrate|gemfibrozil)$/,
     fits: /cholesterol|lipid|triglycer|coronary|heart|cardi|angina|infarct|stroke|vascular|arter|diabet|atheroscl/i,
-    said: /\b(?:hyperlipidemia|dyslipidemia|high cholesterol)\b/i,
+    said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)(?:hyperlipidemia|dyslipidemia|high cholesterol)\b/i,
   },
-  { orders: /^(?:levothyroxine|liothyronine|methimazole)$/, fits: /thyroid|goiter|graves|hashimoto/i, said: /\b(?:hypothyroidism|hyperthyroidism)\b/i },
-  { orders: /^(?:colchicine|allopurinol|febuxostat)$/, fits: /gout|uric|crystal|pseudogout|pericardit/i, said: /\bgout\b/i },
+  { orders: /^(?:levothyroxine|liothyronine|methimazole)$/, fits: /thyroid|goiter|graves|hashimoto/i, said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)(?:hypothyroidism|hyperthyroidism)\b/i },
+  { orders: /^(?:colchicine|allopurinol|febuxostat)$/, fits: /gout|uric|crystal|pseudogout|pericardit/i, said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)gout\b/i },
   {
     orders: /^(?:warfarin|apixaban|rivaroxaban|dabigatran|enoxaparin)$/,
     fits: /fibrillation|flutter|afib|thromb|embol|dvt|clot|valv|stroke|anticoag/i,
-    said: /\b(?:atrial fibrillation|a-?fib|deep vein thrombosis|pulmonary embolism)\b/i,
+    said: /\b(?:(?:your|my|his|her)\s+|(?:have|has|had|with|of)\s+)(?:atrial fibrillation|a-?fib|deep vein thrombosis|pulmonary embolism)\b/i,
   },
-  { orders: /^hemoglobin a1c$/, fits: /diabet|glyc|glucose|sugar|a1c|obes|weight|annual|physical|wellness|exam|prediabet/i, tests: true },
-  { orders: /^lipid panel$/, fits: /cholesterol|lipid|triglycer|coronary|heart|cardi|hypertens|blood pressure|diabet|annual|physical|wellness|exam|stroke|vascular/i, tests: true },
-  { orders: /^thyroid panel$/, fits: /thyroid|fatigue|tired|weight|palpitation|anxiety|depress|hair|annual|physical|wellness|exam|goiter/i, tests: true },
+  { orders: /^hemoglobin a1c$/, fits: /diabet|glyc|glucose|sugar|a1c|obes|weight|annual|physical|wellness|exam|prediabet|fatigue|tired|thirst|urinat|polyuria|neuropath|ulcer|wound|infection/i, tests: true },
+  { orders: /^lipid panel$/, fits: /cholesterol|lipid|triglycer|coronary|heart|cardi|hypertens|blood pressure|diabet|annual|physical|wellness|exam|stroke|vascular|chest pain|angina|claudication|kidney/i, tests: true },
+  { orders: /^thyroid panel$/, fits: /thyroid|fatigue|tired|weight|palpitation|anxiety|depress|hair|annual|physical|wellness|exam|goiter|fibrillation|arrhythmi|tachycard|heart|insomnia|tremor|cold|heat|constipation|menstru|period/i, tests: true },
 ];
 
 const keyOf = (item: PlanItem): string | undefined =>
@@ -59,7 +59,8 @@ function affirmed(said: readonly Said[], re: RegExp): { s: Said; name: string } 
     const m = re.exec(s.text);
     if (!m) continue;
     const ctx = contextOf(s.text, m.index, m.index + m[0].length);
-    if (ctx.negated || ctx.family || ctx.hypothetical) continue;
+    // "Pre-diabetes", "gestational diabetes", "pulmonary hypertension", "screen you for diabetes" name no such condition.
+    if (ctx.negated || ctx.family || ctx.hypothetical || ctx.uncertain || /\b(?:pre-?|gestational|pulmonary|portal|intracranial|white coat|screen\w*|risk|runs? in)\b/i.test(s.text.slice(Math.max(0, m.index - 25), m.index + m[0].length + 12))) continue;
     return { s, name: problemTerm(m[0]) };
   }
   return undefined;
@@ -72,6 +73,8 @@ function affirmed(said: readonly Said[], re: RegExp): { s: Said; name: string } 
 export function indicatedProblem(item: PlanItem, current: Problem | undefined, problems: readonly Problem[], said: readonly Said[]): { problem: Problem; opened: boolean } | undefined {
   const key = keyOf(item);
   if (!key || !current || item.condition) return undefined;
+  // "For your anal fissure, use nifedipine ointment": an order said in the sentence that names its problem stays there.
+  if (item.evidence.some((e) => current.evidence.some((c) => c.start === e.start))) return undefined;
   const indication = INDICATIONS.find((i) => i.orders.test(key));
   if (!indication || indication.fits.test(current.name)) return undefined;
   const open = problems.find((p) => p !== current && p.certainty !== 'ruled-out' && indication.fits.test(p.name));

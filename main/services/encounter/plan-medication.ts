@@ -132,9 +132,14 @@ function orderOf(t: string, hits: Hit[], hit: Hit, action: MedicationAction, rep
   const nextDose = readDoses(upTo).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= after);
   const own = nextDose ? upTo.slice(0, nextDose.start) : upTo;
   let frequency = frequencyAfter(own, after) ?? TIMING.exec(own.slice(after))?.[1]?.toLowerCase();
-  const split = nextDose && frequency && dose ? SPLIT_DOSE.exec(upTo.slice(nextDose.start - 40 < after ? after : nextDose.start - 40)) : null;
-  if (split && nextDose && /^\s*(?:\S+\s+){0,3}?(?:in the morning|in the evening|at night|at bedtime|with (?:breakfast|dinner|lunch))\b/i.test(own.slice(after))) {
-    const when = frequencyAfter(upTo, nextDose.end) ?? TIMING.exec(upTo.slice(nextDose.end))?.[1]?.toLowerCase();
+  // Only "and (keep) the 500 mg at night" right after this dose's time of day, said of no other drug ("400 mg of coq10"),
+  // and with no step in time ("after a week"): then both doses are this drug's day.
+  const split = nextDose && frequency && dose ? SPLIT_DOSE.exec(upTo.slice(after, nextDose.end)) : null;
+  const tail = nextDose ? upTo.slice(nextDose.end) : '';
+  if (split && nextDose && /^\s*(?:\S+\s+){0,3}?(?:in the morning|in the evening|at night|at bedtime|with (?:breakfast|dinner|lunch))\b/i.test(own.slice(after))
+    && /^\s*(?:in the morning|in the evening|at night|at bedtime|every (?:morning|evening|night)|with (?:breakfast|dinner|lunch))\b/i.test(tail)
+    && !/\b(?:after|then|later|week|weeks|days|month|until|starting)\b/i.test(tail.split(/[.;]/)[0] ?? '')) {
+    const when = frequencyAfter(upTo, nextDose.end) ?? TIMING.exec(tail)?.[1]?.toLowerCase();
     if (when) frequency = `${frequency} and ${nextDose.text} ${when}`;
   }
   const route = routeOf(upTo.slice(hit.start)) ?? routeOf(t);

@@ -66,7 +66,7 @@ export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanI
 const CURRENT_REGIMEN = /\b(?:continue|stay|keep (?:you|him|her)|remain)\s+(?:on\s+|with\s+|taking\s+)?(?:all\s+)?(?:your|the|his|her)\s+(?:current|present|home|same|usual)\s+(?:medications?|meds|regimen|treatment|dose|doses|medicines?)\b/i;
 
 /** An order in so many words of a study or procedure no table names: "I want to order an ankle brachial index". */
-const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?:'ll| will|'re going to| are going to)|let's|i want to|i(?:'d| would) like to)\s+(?:go ahead and\s+)?(?:also\s+)?(?:just\s+)?(order|get|check|perform|do|schedule|obtain)\s+(?:an?|the|some)\s+((?:[a-z-]+\s+){0,3}?(?:index|test|testing|study|scan|panel|levels?|count|culture|screen(?:ing)?|series|profile|swab|monitor(?:ing)?|evaluation|ultrasound|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy|centesis|graphy|gram)))\b/i;
+const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?:'ll| will|'re going to| are going to)|let's|i want to|i(?:'d| would) like to)\s+(?:go ahead and\s+)?(?:also\s+)?(?:just\s+)?(order|get|check|perform|do|schedule|obtain)\s+(?:an?|the|some)\s+((?:[a-z-]+\s+){0,3}?(?:index|test|testing|study|scan|panel|levels?|count|culture|screening|profile|swab|monitor(?:ing)?|evaluation|ultrasound|debridement|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy|centesis|graphy|(?<!pro)gram)))\b/i;
 
 // A study read back as done ("the x-ray you had last week", "we did an MRI") is a result, not an order.
 const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|did)|(?:was|were) (?:done|taken|performed)|(?:showed|shows|came back|revealed)|last (?:week|month|year|time)|ago|already|before you came|when you came in|(?:it's|it is|it was|that's|that was) (?:normal|negative|fine|unremarkable|clear))\b/i;
@@ -93,7 +93,9 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   }
   // "Let's continue on your current meds": the regimen kept as a whole, no drug named.
   const regimen = meds.length === 0 ? CURRENT_REGIMEN.exec(t) : null;
-  if (regimen && !negatedAt(regimen.index, regimen.index + regimen[0].length) && !(cond && regimen.index >= cond.start && regimen.index < cond.end)) {
+  // Not "we can't continue", "rather than continue", "you were supposed to remain on ..., but you stopped".
+  const refused = regimen && /\b(?:can't|cannot|can not|not|won't|rather than|instead of|supposed to|were to|stopp?(?:ed)?|no longer|off)\b[^.;]{0,30}$/i.test(t.slice(0, regimen.index));
+  if (regimen && !refused && !/\b(?:but|however)\b[^.;]*\b(?:stopped|not|n't)\b/i.test(t.slice(regimen.index)) && !negatedAt(regimen.index, regimen.index + regimen[0].length) && !(cond && regimen.index >= cond.start && regimen.index < cond.end)) {
     const item: PlanItem = { kind: 'medication', action: 'continue', medication: { name: 'current medications' }, evidence: [] };
     out.push(item);
     at.set(item, regimen.index);
@@ -127,7 +129,11 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   if (out.length) return out.sort((a, b) => (at.get(a) ?? 0) - (at.get(b) ?? 0));
   for (const [re, name] of PROCEDURES) {
     const m = re.exec(t);
-    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b/i.test(t)) continue;
+    // The order word comes before the procedure, in its clause ("wear a surgical shoe", not "since you had surgery, wear
+    // supportive shoes"); a procedure done before, taken off or only to be thought about is no order.
+    const lead = m ? t.slice(Math.max(0, m.index - 60), m.index) : '';
+    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b[^,;.]{0,40}$/i.test(lead)
+      || /\b(?:had|did|done|after|since|rid of|off|remove|stop|think about|thinking about|consider|discuss|talk about|about)\b[^,;.]{0,25}$/i.test(lead)) continue;
     const side = laterality(t, m.index, m.index + m[0].length);
     out.push({ kind: 'procedure', target: name, ...(side ? { laterality: side } : {}), evidence: [] });
     at.set(out[0]!, m.index);
@@ -136,9 +142,15 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   // "I want to order an ankle brachial index", "we'll get a thyroid ultrasound": a study or procedure ordered in so
   // many words is an order though the tables do not know its name; the clinician's words name it.
   const unnamed = UNNAMED_ORDER.exec(t);
-  if (unnamed && !negatedAt(unnamed.index, unnamed.index + unnamed[0].length) && !(cond && unnamed.index >= cond.start && unnamed.index < cond.end)) {
+  // Not records or results fetched ("get the appendectomy records"), a level brought down ("get the pain level down"),
+  // an order doubted after "but", or one hoped for later ("maybe we'll do an ABI next time").
+  const fetched = unnamed && /^\s*(?:results?|records?|reports?|notes|back|down|up|under control|lower|better|from|done at)\b/i.test(t.slice(unnamed.index + unnamed[0].length));
+  const doubted = unnamed && (/\b(?:but|though|although)\b[^.;]*\b(?:don't|do not|doesn't|not|no need)\b/i.test(t.slice(unnamed.index + unnamed[0].length))
+    || /\b(?:maybe|perhaps|next time|at some point|down the road|eventually|someday|if needed)\b/i.test(t));
+  const vague = unnamed && /^(?:pain|sugar|blood sugar|screen|stress|energy|activity|weight|test|exercise|home)\b/i.test(unnamed[2]!);
+  if (unnamed && !fetched && !doubted && !vague && !negatedAt(unnamed.index, unnamed.index + unnamed[0].length) && !(cond && unnamed.index >= cond.start && unnamed.index < cond.end)) {
     const target = unnamed[2]!.toLowerCase();
-    const kind: PlanItem['kind'] = /^(?:perform|do)$/i.test(unnamed[1]!) || /(?:ectomy|otomy|ostomy|plasty|centesis|debridement)$/.test(target) ? 'procedure' : /(?:scan|graphy|gram|ultrasound)$/.test(target) ? 'imaging' : 'test';
+    const kind: PlanItem['kind'] = /(?:ectomy|otomy|ostomy|plasty|centesis|debridement)$/.test(target) ? 'procedure' : /(?:scan|graphy|(?<!pro)gram|ultrasound)$/.test(target) ? 'imaging' : 'test';
     const side = laterality(t, unnamed.index, unnamed.index + unnamed[0].length);
     out.push({ kind, target, ...(side ? { laterality: side } : {}), evidence: [] });
     return out;

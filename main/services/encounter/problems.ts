@@ -17,7 +17,7 @@ const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
 const CUE =
   /^(?:(?:now|next|lastly|finally|first|second|third|and|so|also|then|moving on|okay)\s*,?\s+)*(?:for|regarding|in regards? to|with regards? to|as far as|as for|in terms of|with respect to|moving on to|onto|on to|from an?)\s+(?:the\s+|your\s+|his\s+|her\s+)?(?:(?:first|second|third|fourth|next|last|final|other|main)\s+(?:problem|issue|concern|thing|diagnosis)\s*(?:is\s+|,\s*|of\s+)?|(?:problem|issue|concern|diagnosis)\s+of\s+)?(?:the\s+|your\s+|his\s+|her\s+|this\s+|that\s+)?([^,.;]{3,60}?)\s*(?:\s+(?:standpoint|perspective|point of view))?(?=,|\.|;|$|\s+(?:i|we|it|you|that|this|there|goes|is|are|has|have|seems|looks|sounds|let's|let me|please)\b)/i;
 /** Cues both diagnosis readings share: "what I see is", "what we're dealing with is", "is due to", "she does have". */
-const SEEN_CUE = String.raw`what (?:you|he|she) (?:have|has|'ve got|got) is|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is`;
+const SEEN_CUE = String.raw`what you (?:have|'ve got|got) is|what (?:i|we)(?:'m| am|'re| are)?(?: can)? (?:see|seeing|found|finding|noticed?|noticing|have here)(?: [^,.;?]{0,40}?)? is|what (?:i think )?(?:we're|we are|you're|you are) dealing with(?: here)? is`;
 const CAUSE_CUE = String.raw`(?:is|are) (?:most likely |likely |probably )?(?:due to|caused by|secondary to)`;
 const HAS_CUE = String.raw`[\p{L}']+ (?:does|do|did) have`;
 /** What a clinician says before naming the diagnosis ("what I see is", "you have", "consistent with"). */

@@ -138,8 +138,9 @@ export function readResults(said: Said[]): { results: Result[]; used: Set<number
       // "If your blood sugars are low, ...": a test named in a condition has no result.
       if (/\b(?:if|unless|in case|whether|when)\s+(?:\S+\s+){0,3}$/i.test(before)) return;
       // "It's essentially a normal x-ray": the reading said before the study's name.
-      const judgedBefore = /\b(?:a|an|the)\s+(normal|unremarkable|negative|abnormal)\s+$/i.exec(before);
-      const r = resultOf(s, hit, after) ?? (judgedBefore ? { test: hit.value, interpretation: judgedBefore[1]!.toLowerCase() === 'abnormal' ? 'abnormal' : 'normal', evidence: evidenceOf(s) } as Result : undefined);
+      // "A normal right hand x-ray": the side and part of the body may stand between the reading and the name.
+      const judgedBefore = /\b(?:a|an|the)\s+(normal|unremarkable|negative|abnormal)\s+(?:(?:left|right|bilateral|[a-z]+)\s+){0,2}$/i.exec(before);
+      const r = resultOf(s, hit, after) ?? (judgedBefore ? { test: hit.value, interpretation: judgedBefore[1]!.toLowerCase() === 'abnormal' ? 'abnormal' : 'normal', evidence: evidenceOf(s), ...(laterality(judgedBefore[0]) ? { laterality: laterality(judgedBefore[0]) } : {}) } as Result : undefined);
       if (!r || out.some((o) => o.test === r.test && o.value === r.value && o.finding === r.finding)) return;
       out.push(r);
       used.add(s.i);

@@ -17,7 +17,7 @@ const SPECIALTY_SYNONYMS: Record<string, string> = {
   'physical therapist': 'physical therapy', pt: 'physical therapy', 'occupational therapist': 'occupational therapy', cardiologist: 'cardiology', 'orthopedic surgeon': 'orthopedics',
   orthopedist: 'orthopedics', orthopedic: 'orthopedics', neurologist: 'neurology', dermatologist: 'dermatology', endocrinologist: 'endocrinology', gastroenterologist: 'gastroenterology',
   pulmonologist: 'pulmonology', rheumatologist: 'rheumatology', urologist: 'urology', nephrologist: 'nephrology', oncologist: 'oncology', psychiatrist: 'psychiatry',
-  therapist: 'counseling', counselor: 'counseling', dietitian: 'nutrition', nutritionist: 'nutrition', podiatrist: 'podiatry', 'ear nose and throat': 'ent',
+  therapist: 'counseling', counselor: 'counseling', psychotherapy: 'counseling', psychologist: 'counseling', 'talk therapy': 'counseling', dietitian: 'nutrition', nutritionist: 'nutrition', podiatrist: 'podiatry', 'ear nose and throat': 'ent',
   ophthalmologist: 'ophthalmology', 'eye doctor': 'ophthalmology', surgeon: 'surgery', 'pain clinic': 'pain management', 'sleep specialist': 'sleep medicine',
   neurosurgeon: 'neurosurgery', 'spine surgeon': 'neurosurgery', hematologist: 'hematology', gynecologist: 'gynecology', 'ob-gyn': 'gynecology', obgyn: 'gynecology',
   'infectious disease specialist': 'infectious disease', allergist: 'allergy', 'speech therapist': 'speech therapy', audiologist: 'audiology',

@@ -81,6 +81,14 @@ function unconfirmedByTests(problems: Problem[], said: readonly Said[]): void {
     const lines = [...p.reasoning, ...p.evidence.map((e) => said.find((s) => s.start === e.start)?.text ?? '')];
     if (lines.some(ordersTestsToConfirm)) p.certainty = 'probable';
   }
+  // "I don't think you have covid" with a covid test sent today: the condition is not ruled out while its test is
+  // pending, and a note that says "ruled out" would be false. The problem is left to its test, ordered where it was said.
+  const pending = problems.flatMap((p) => p.plan).filter((i) => (i.kind === 'test' || i.kind === 'imaging') && !i.condition).map((i) => i.target ?? '');
+  for (let k = problems.length - 1; k >= 0; k--) {
+    const p = problems[k]!;
+    const word = p.name.toLowerCase().replace(/-19$/, '').split(/\s+/)[0]!;
+    if (p.certainty === 'ruled-out' && p.plan.length === 0 && word.length >= 3 && pending.some((t) => t.toLowerCase().includes(word))) problems.splice(k, 1);
+  }
 }
 
 /** Conditions of a limb or joint, which have a side. */
@@ -192,8 +200,9 @@ function alreadyTaken(medications: readonly Medication[], items: readonly PlanIt
     // "You take metformin 500 mg twice a day" then "take the metformin 1000 mg in the morning": a new dose of a drug
     // taken on a schedule is a change of dose, up or down by the day's total where both schedules are known. One
     // taken now and then ("ibuprofen 200 mg sometimes") prescribed at a dose is a new prescription.
-    const scheduled = on.frequency !== undefined && on.frequency !== 'as needed';
-    const changed = item.medication.dose && on.dose && scheduled ? doseChange(on, item.medication) : undefined;
+    // Only an order read as a start: "continue metformin 1000 mg" said of "500 mg, two tablets" continues what is taken.
+    const scheduled = on.frequency !== undefined && !/as needed/.test(on.frequency);
+    const changed = item.action === 'start' && item.medication.dose && on.dose && scheduled ? doseChange(on, item.medication) : undefined;
     if (changed) {
       item.action = changed;
       continue;
