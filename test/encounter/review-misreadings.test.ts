@@ -143,3 +143,11 @@ describe('an exam finding with a number the recogniser could not read', () => {
     expect(findingPhrase('you have a nice regular rate and rhythm with a 2 out of 6 systolic murmur appreciate appreciated')?.text).toBe('regular rate and rhythm with 2/6 systolic murmur appreciated');
   });
 });
+
+describe('a condition placed in the family after it is named', () => {
+  it('reads "a history of breast cancer in your family" as family history, not the patient\'s', () => {
+    const f = understandEncounter({ transcript: "[doctor] i know that you have a history of breast cancer in your family . how old was your mother when she had it ?\n[patient] she was 40 ." });
+    expect(f.history.filter((h) => h.kind === 'medical').map((h) => h.term)).not.toContain('breast cancer');
+    expect(f.history.filter((h) => h.kind === 'family').map((h) => h.term)).toContain('breast cancer');
+  });
+});

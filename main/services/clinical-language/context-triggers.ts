@@ -76,6 +76,8 @@ export const CONTEXT_TRIGGERS: readonly ContextTrigger[] = [
     roommate`),
   ...list('family', 'backward', `in mother; in father; in her mother; in his mother; in her father; in his father;
     in the family; in family; runs in the family; runs in her family; runs in his family; in a sibling; in siblings;
+    in your family; in my family; in our family; runs in your family; runs in my family; on your mother's side; on my mother's side;
+    on your father's side; on my father's side;
     in her sister; in his brother; in her brother; in his sister`),
 ];
 

@@ -91,8 +91,9 @@ export function readHistory(said: Said[]): { history: HistoryItem[]; used: Set<n
       const ctx = contextOf(s.text, h.start, h.end);
       const relative = RELATIVE.exec(s.text.slice(Math.max(0, h.start - 60), h.end + 30))?.[1]?.toLowerCase();
       if (ctx.family || (relative && s.speaker !== 'clinician')) {
-        if (!relative) continue;
-        push({ kind: 'family', term: h.value.term, presence: ctx.negated ? 'denied' : 'reported', relative: relative === 'mom' ? 'mother' : relative === 'dad' ? 'father' : relative, evidence: evidenceOf(s) }, s);
+        // "A history of breast cancer in your family": the family's, though no relative is named.
+        if (!relative && !/\bfamily\b/i.test(s.text)) continue;
+        push({ kind: 'family', term: h.value.term, presence: ctx.negated ? 'denied' : 'reported', ...(relative ? { relative: relative === 'mom' ? 'mother' : relative === 'dad' ? 'father' : relative } : {}), evidence: evidenceOf(s) }, s);
         continue;
       }
       if (ctx.hypothetical) continue;

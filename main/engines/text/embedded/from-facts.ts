@@ -191,7 +191,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
     }
     else if (h.kind === 'surgical') push('surgical', stop(cap(`${h.term}${h.when ? `, ${h.when}` : ''}`)), {}, 4);
     else if (h.kind === 'social') push('social', stop(cap(h.term)), {}, 4);
-    else push('family', stop(h.presence === 'denied' ? `No family history of ${h.term}` : `${cap(h.relative ?? 'family member')}: ${h.term}`), {}, 4);
+    else push('family', stop(h.presence === 'denied' ? `No family history of ${h.term}` : (h.relative ? `${cap(h.relative)}: ${h.term}` : `Family history of ${h.term}`)), {}, 4);
   }
   for (const s of f.symptoms.filter((x) => x.subject === 'family' && x.presence === 'reported')) push('family', stop(`Family member with ${s.term}`), {}, 2);
   for (const m of f.medications.filter((x) => x.status === 'current')) {
