@@ -151,3 +151,16 @@ describe('a condition placed in the family after it is named', () => {
     expect(f.history.filter((h) => h.kind === 'family').map((h) => h.term)).toContain('breast cancer');
   });
 });
+
+describe('seen in passing by the review (older misreadings)', () => {
+  it('gives a current drug only its own schedule, not the next drug\'s', () => {
+    expect(understandEncounter({ transcript: '[patient] i take metformin 500 mg twice a day and lisinopril 10 mg once a day .' }).medications.map((m) => [m.name, m.frequency]))
+      .toEqual([['Metformin', 'twice daily'], ['Lisinopril', 'once daily']]);
+    expect(items('take tylenol 500 mg every 4 hours as needed for pain').map((i) => i.medication?.frequency)).toEqual(['every 4 hours as needed']);
+  });
+
+  it('holds a problem doubted right after its name as probable', () => {
+    const f = understandEncounter({ transcript: AP + "[doctor] as for the problem of chronic pain , i'm not sure that's what this is yet ." });
+    expect(f.problems.map((p) => p.certainty)).not.toContain('confirmed');
+  });
+});

@@ -91,7 +91,9 @@ export function frequencyAfter(text: string, end: number): string | undefined {
   text = text.replace(/\b([1-4]) times (a|per) (day|week)\b/gi, (_m, n: string, a: string, u: string) => `${['', 'once', 'twice', 'three times', 'four times'][Number(n)]} ${a} ${u}`);
   // Not across a sentence's end: "start ibuprofen 600 mg. You don't have to take it every day" gives no schedule.
   const found = readFrequencies(text).filter((f) => f.start >= end && text.slice(end, f.start).split(/\s+/).filter(Boolean).length <= 8 && !/[.;?!](?:\s|$)/.test(text.slice(end, f.start)));
-  return found.length ? [...new Set(found.slice(0, 2).map((f) => f.plain))].join(' ') || undefined : undefined;
+  // The second only when said with the first ("every 4 hours as needed"), never the next drug's ("... and lisinopril 10 mg once a day").
+  const together = found.slice(0, 2).filter((f, k) => k === 0 || (!/\d/.test(text.slice(found[0]!.end, f.start)) && text.slice(found[0]!.end, f.start).split(/\s+/).filter(Boolean).length <= 2));
+  return found.length ? [...new Set(together.map((f) => f.plain))].join(' ') || undefined : undefined;
 }
 
 export function routeOf(text: string): string | undefined {

@@ -123,7 +123,9 @@ function judged(sentence: string, name: string, at: number): Pick<ProblemMention
   // The one reading of what is said of a finding (assertion.ts), as the coder reads a written note.
   const said = assertFinding(sentence, Math.max(0, at), Math.max(0, at) + name.length, { spoken: true });
   const lead = sentence.slice(Math.max(0, at - 60), Math.max(0, at));
-  const certainty: Certainty = said.status === 'denied' || said.status === 'ruled-out' || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : said.status === 'uncertain' || PROBABLE.test(lead) || HEDGED_NAME.test(name.trim()) ? 'probable' : 'confirmed';
+  // "As for the problem of chronic pain, I'm not sure that's what this is yet": doubt said right after the name.
+  const doubtAfter = /^[^.;]{0,40}?\b(?:not sure|unsure|not certain|not convinced|don't know (?:if|whether))\b/i.test(sentence.slice(Math.max(0, at) + name.length));
+  const certainty: Certainty = said.status === 'denied' || said.status === 'ruled-out' || /\bnot (?:an?\s+)?$/i.test(lead) ? 'ruled-out' : said.status === 'uncertain' || PROBABLE.test(lead) || HEDGED_NAME.test(name.trim()) || doubtAfter ? 'probable' : 'confirmed';
   const status: ProblemStatus = RESOLVED.test(sentence) ? 'resolved' : NEW.test(sentence) ? 'new' : CHRONIC.test(sentence) ? 'chronic' : 'unknown';
   return { certainty, status };
 }
