@@ -164,3 +164,25 @@ describe('seen in passing by the review (older misreadings)', () => {
     expect(f.problems.map((p) => p.certainty)).not.toContain('confirmed');
   });
 });
+
+describe('an exam finding said with "you have", a drug that did not help, a common injury', () => {
+  it('does not open the assessment at "it looks like you have a decent range of motion"', () => {
+    const said = readSaid([
+      '[doctor] how long ago did this happen ?',
+      '[patient] a week ago .',
+      "[doctor] let's take a look at your knee . i do notice some bruising along the lateral aspect of your knee .",
+      "[doctor] i don't notice any effusion and it looks like you have a decent range of motion .",
+      "[doctor] let's talk about my assessment and plan . for your first problem of right knee pain , i think you have a lateral ligament strain .",
+    ].join('\n')).said;
+    expect(said.find((s) => /decent range/.test(s.text))?.phase).toBe('exam');
+  });
+
+  it('keeps a drug that "did not really help" as taken, not stopped', () => {
+    expect(meds('[doctor] did the tylenol help ?\n[patient] not really .').map(([, , status]) => status)).not.toContain('stopped');
+    expect(meds('[doctor] are you still taking the tylenol ?\n[patient] no .').map(([, , status]) => status)).toContain('stopped');
+  });
+
+  it('opens no problem "common injury"', () => {
+    expect(understandEncounter({ transcript: AP + '[doctor] for your knee strain , this is a common injury that tends to heal on its own .' }).problems.map((p) => p.name)).not.toContain('common injury');
+  });
+});

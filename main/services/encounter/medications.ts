@@ -177,7 +177,8 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       const prev = byDrug.get(hit.value);
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
       const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
-      const denied = s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative';
+      // "Did the Tylenol help?" "Not really.": a no about how the drug works is no stop; only one about taking it is.
+      const denied = s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative' && !/\b(?:help\w*|work\w*|effective|side effects?|bother\w*|upset|agree with|do anything)\b/i.test(s.text);
       // "Did they put you on any prednisone?" "Nope.": never taken, neither current nor stopped.
       if (denied && NEVER_ASKED.test(s.text) && !STOPPED.test(talk)) {
         if (!prev) byDrug.set(hit.value, { name, generic: hit.value, status: 'mentioned', evidence: evidenceOf(s, reply) });
