@@ -186,3 +186,13 @@ describe('an exam finding said with "you have", a drug that did not help, a comm
     expect(understandEncounter({ transcript: AP + '[doctor] for your knee strain , this is a common injury that tends to heal on its own .' }).problems.map((p) => p.name)).not.toContain('common injury');
   });
 });
+
+describe('weight loss as an aim', () => {
+  const symptoms = (t: string) => understandEncounter({ transcript: t }).symptoms.map((s) => [s.term, s.presence]);
+  it('reads no weight loss from trying or wanting to lose weight, and still reads it reported or denied', () => {
+    expect(symptoms("[patient] i've been trying to exercise more in order to lose weight but my headaches come back .")).not.toContainEqual(['weight loss', 'reported']);
+    expect(symptoms('[doctor] exercise and weight loss are an important part of the treatment .')).toEqual([]);
+    expect(symptoms("[patient] i've lost weight , about ten pounds .")).toContainEqual(['weight loss', 'reported']);
+    expect(symptoms('[doctor] any weight loss ?\n[patient] no .')).toContainEqual(['weight loss', 'denied']);
+  });
+});

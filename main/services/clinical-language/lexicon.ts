@@ -47,7 +47,8 @@ export const SYMPTOMS: readonly FindingEntry[] = [
   // Sweats said without "night" ("any sweats or clamminess?") are sweating, not night sweats.
   s('night sweats', 'Constitutional', '', /\bnight sweat(?:s|ing)?\b|\bsweat(?:s|ing)? (?:at night|in the night|through the night)\b/i),
   s('fatigue', 'Constitutional', 'tiredness|tired|malaise', /\bfatigue\b|\btired(ness)?\b|\bexhausted\b/i),
-  s('weight loss', 'Constitutional', '', /\bweight loss\b|\blos(t|e|ing) (any )?weight\b/i),
+  // "Trying to lose weight", "weight loss is part of the treatment": an aim, not the symptom.
+  s('weight loss', 'Constitutional', '', /(?<!\b(?:and|for|with|on|about|plan|program|goal|goals)\s)\bweight loss\b(?!\s+(?:is|are|would|will|program|goals?|plan|surgery|medication|medicine|pills?))|(?<!\b(?:to|trying|try|tried|want|wants|wanted|need|needs|hoping|hope|plan|planning|going)\s(?:to\s)?)\blos(t|e|ing) (any )?weight\b/i),
   s('weight gain', 'Constitutional', '', /\bweight gain\b|\bgain(ed|ing)? (any )?weight\b/i),
   s('loss of appetite', 'Constitutional', 'anorexia|decreased appetite', /\b(loss of |decreased |poor )appetite\b/i),
   s('headache', 'Neurological', 'headaches|cephalgia', /\bheadaches?\b/i),
