@@ -196,3 +196,16 @@ describe('weight loss as an aim', () => {
     expect(symptoms('[doctor] any weight loss ?\n[patient] no .')).toContainEqual(['weight loss', 'denied']);
   });
 });
+
+describe('the patient\'s sex from pronouns', () => {
+  it('does not count "he" that refers back to a doctor the patient just named', () => {
+    const t = [
+      '[doctor] angela , we will refer you to urology .',
+      '[patient] can i see doctor harris ?',
+      "[doctor] he's great , he's great , i've heard he does really good work .",
+      "[doctor] he's a very good surgeon too .",
+    ].join('\n');
+    expect(understandEncounter({ transcript: t }).patient.sex).toBeUndefined();
+    expect(understandEncounter({ transcript: '[doctor] so she is a 52-year-old here for her knee . she hurt it skiing .' }).patient.sex).toBe('female');
+  });
+});

@@ -41,7 +41,10 @@ export function readPatient(said: Said[], input: EncounterInput): PatientFacts {
   }
   if (!facts.sex) {
     // Third-person pronouns the clinician uses for the patient (dictation, or talk to a relative).
-    const text = said.filter((s) => s.speaker === 'clinician' && !s.talk).map((s) => s.text).join(' ');
+    // Not where someone else was just named: "can I see Doctor Harris?" "He's great, I've heard he does good work."
+    const other = (s: Said | undefined): boolean => s !== undefined && OTHER_PERSON.test(s.text);
+    const refersBack = (s: Said): boolean => /^(?:(?:yeah|oh|well|so)\W+)*(?:he|she|he's|she's|his|her)\b/i.test(s.text) && (other(said[s.i - 1]) || other(said[s.i - 2]));
+    const text = said.filter((s) => s.speaker === 'clinician' && !s.talk && !refersBack(s)).map((s) => s.text).join(' ');
     const f = (text.match(FEMALE) ?? []).length;
     const m = (text.match(MALE) ?? []).length;
     if (f >= 2 && f >= 3 * m) facts.sex = 'female';
@@ -49,6 +52,9 @@ export function readPatient(said: Said[], input: EncounterInput): PatientFacts {
   }
   return facts;
 }
+
+/** Another person named, whom a pronoun that follows may mean. */
+const OTHER_PERSON = /\b(?:doctor|dr\.?|nurse|surgeon|specialist|husband|wife|son|daughter|mother|mom|father|dad|brother|sister|boyfriend|girlfriend|partner|friend|boss|coworker|grandmother|grandfather|uncle|aunt|cousin)\b/i;
 
 const SOCIAL: { re: RegExp; term: (s: Said, negated: boolean) => string | undefined }[] = [
   { re: /\b(?:smok\w*|cigarettes?|tobacco|vap\w*|packs? a day|nicotine)\b/i, term: (s, neg) => (/\b(?:quit|used to|former|stopped)\b/i.test(s.text) ? 'former smoker' : neg ? 'never smoker' : /\bpacks?\b/i.test(s.text) ? `smokes ${/\b(\d+(?:\.\d+)?|half a|a) packs? (?:a|per) day\b/i.exec(s.text)?.[0] ?? 'cigarettes'}` : 'smokes') },
