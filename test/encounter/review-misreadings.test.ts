@@ -4,6 +4,7 @@ import { clausesOf, planItemsIn } from '../../main/services/encounter/plan.js';
 import { drugMatcher } from '../../main/services/encounter/medications.js';
 import { findingPhrase, readExam } from '../../main/services/encounter/exam.js';
 import { readSaid } from '../../main/services/encounter/said.js';
+import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
 
 /**
  * Misreadings a review of this stop's rules found (a helper who had not written them, with sentences of its own):
@@ -207,5 +208,19 @@ describe('the patient\'s sex from pronouns', () => {
     ].join('\n');
     expect(understandEncounter({ transcript: t }).patient.sex).toBeUndefined();
     expect(understandEncounter({ transcript: '[doctor] so she is a 52-year-old here for her knee . she hurt it skiing .' }).patient.sex).toBe('female');
+  });
+});
+
+describe('someone else\'s story in the patient\'s account', () => {
+  const hpi = (t: string) => understandEncounter({ transcript: t }).statements?.map((s) => s.text) ?? [];
+  it('writes no statement whose subject is a son, a husband or "he" in the patient\'s own words', () => {
+    const t = [
+      '[doctor] so he is a 45-year-old male here for his ankle . what happened ?',
+      "[patient] my son started playing basketball this year . he is only ten and tiny . i went up for a shot and landed awkwardly and twisted my ankle .",
+      '[patient] my husband makes me watch the games all the time and they lose all the time .',
+    ].join('\n');
+    const note = writeNoteSync({ transcript: t, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    expect(note).not.toMatch(/\bten and tiny\b|started playing basketball|husband/i);
+    expect(hpi(t).join(' ')).not.toMatch(/\bten and tiny\b/);
   });
 });

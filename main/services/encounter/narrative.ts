@@ -113,6 +113,9 @@ export function readStatements(said: Said[], patient: PatientFacts): Statement[]
     for (const clause of s.text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
       const w = weightOf(clause);
       if (w < 1 || clause.split(/\s+/).length < 4 || MUSING.test(clause)) continue;
+      // The patient speaks of themself as "I": a patient's "he is only ten" is about someone else (a son), and so
+      // is the clinician's "she" (an aside about a relative); only what the speaker says of the patient is written.
+      if (/^(?:(?:and|but|so|well|yeah|oh|um|uh|like)\W+)*(?:he|she|they|he's|she's|they're|his|her|their|him|(?:my|our|your) (?:husband|wife|son|daughter|kids?|children|mother|mom|father|dad|brother|sister|partner|boyfriend|girlfriend|friend|boss|family))\b/i.test(clause.trim())) continue;
       const rough = toThirdPerson(clause, patient, s.speaker === 'patient' ? 'first' : 'second');
       // The cheap checks first; one tagging then serves verb agreement and the clause check.
       if (rough.split(/\s+/).length > 20 || registerFailure(rough, ['NOUN', 'VERB'])) continue;
