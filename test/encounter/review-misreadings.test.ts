@@ -224,3 +224,11 @@ describe('someone else\'s story in the patient\'s account', () => {
     expect(hpi(t).join(' ')).not.toMatch(/\bten and tiny\b/);
   });
 });
+
+describe('a complaint named by its place and the diagnosis said next', () => {
+  const names = (t: string) => understandEncounter({ transcript: AP + t }).problems.map((p) => [p.name, p.certainty]);
+  it('renames "right knee pain" by a confirmed diagnosis, and keeps it beside a possible one', () => {
+    expect(names('[doctor] for your first problem of right knee pain .\n[doctor] you have a lateral ligament strain .').map(([n]) => n)).toEqual(['lateral ligament strain']);
+    expect(names('[doctor] for your first problem of left shoulder pain .\n[doctor] this could be a rotator cuff tear , so we will get an mri .').map(([n]) => n)).toContain('left shoulder pain');
+  });
+});

@@ -9,7 +9,7 @@ import { clausesOf, planItemsIn } from './plan.js';
 import { danglingCondition } from './plan-condition.js';
 import { applyCorrection, applySchedule, type LastOrder } from './plan-correction.js';
 import { indicatedProblem } from './plan-indication.js';
-import { isSymptomOnly, judgesCondition, namesAssessedProblem, problemIn, type ProblemMention } from './problems.js';
+import { isComplaintByPlace, isSymptomOnly, judgesCondition, namesAssessedProblem, problemIn, type ProblemMention } from './problems.js';
 import { registerFailure } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { isNarration, stripTalk } from './talk.js';
@@ -123,7 +123,8 @@ function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: r
   const current = walk.current;
   // "For your first problem, your back pain. I think you have a lumbar strain": the diagnosis names the
   // problem the symptom opened, rather than standing beside it as a second one.
-  if (!mention.opens && mention.certainty !== 'ruled-out' && current && current.plan.length === 0 && isSymptomOnly(current.name)
+  // A complaint named by its place is renamed only by a confirmed diagnosis: "possible rotator cuff tear" leaves "left shoulder pain".
+  if (!mention.opens && mention.certainty !== 'ruled-out' && current && current.plan.length === 0 && (isSymptomOnly(current.name) || (mention.certainty === 'confirmed' && isComplaintByPlace(current.name)))
     && !isSymptomOnly(mention.name) && !walk.problems.some((p) => p.name === mention.name) && s.i - (current.evidence.length ? said.findIndex((x) => x.start === current.evidence[0]!.start) : -9) <= 2) {
     current.name = mention.name;
     current.certainty = mention.certainty;

@@ -82,6 +82,11 @@ export function isSymptomOnly(name: string): boolean {
   return symptomsIn(name).length > 0 && conditions.find(name).length === 0;
 }
 
+/** "Right knee pain", "ankle injury": a complaint named by where it hurts, which a confirmed diagnosis said next names. */
+export function isComplaintByPlace(name: string): boolean {
+  return /^(?:(?:left|right|bilateral|lower|upper|chronic|acute)\s+)*(?:[a-z]+\s+){0,2}(?:pain|ache|swelling|injury|discomfort)$/i.test(name.trim()) && conditions.find(name).length === 0;
+}
+
 /** True when a clinician's statement (not a question) judges a named condition's state: an assessment said outside the plan. */
 export function judgesCondition(sentence: string): boolean {
   const t = stripTalk(sentence);
