@@ -232,3 +232,17 @@ describe('a complaint named by its place and the diagnosis said next', () => {
     expect(names('[doctor] for your first problem of left shoulder pain .\n[doctor] this could be a rotator cuff tear , so we will get an mri .').map(([n]) => n)).toContain('left shoulder pain');
   });
 });
+
+describe('a heading said alone, a named regimen, risks read for consent', () => {
+  it('opens "the radiation pneumonitis." said alone after "for problem number 2" as that problem', () => {
+    const f = understandEncounter({ transcript: AP + '[doctor] okay for problem number 2 .\n[doctor] the radiation pneumonitis .\n[doctor] i am going to prescribe prednisone 40 mg daily for 5 days .' });
+    expect(f.problems.map((p) => [p.name, p.plan.map((i) => i.medication?.generic)])).toEqual([['radiation pneumonitis', ['prednisone']]]);
+  });
+
+  it('reads no "continue current medications" from a named regimen, and no finding from risks read out for consent', () => {
+    expect(items("we're going to continue with the current regimen of your chemotherapy")).toEqual([]);
+    const exam = readExam(readSaid("[doctor] let's take a look at your knee .\n[doctor] on exam , there is swelling of the right knee .\n[doctor] the risks of the injection include hypopigmentation , soft tissue atrophy , and tendon rupture .").said).exam.map((e) => e.finding);
+    expect(exam.join(' ')).not.toMatch(/atrophy|hypopigmentation|rupture/);
+    expect(exam.join(' ')).toMatch(/swelling/);
+  });
+});

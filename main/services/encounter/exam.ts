@@ -70,6 +70,8 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   // A finding hoped for, expected or reported by someone else is no finding of this exam: "hopefully the wheezing will be
   // gone", "your ankle will be swollen for a week", "fussy all night according to mom", "for your knee pain, ...".
   if (/\b(?:hopefully|hope|will|would|should|going to|might|may|could|expect\w*|according to|mom|dad|mother|father|all night|last night|yesterday|at home|next (?:week|time)|again)\b/i.test(t) || /^for\b/i.test(t)) return undefined;
+  // The risks of a procedure read out for consent ("risks include hypopigmentation, soft tissue atrophy") are no findings.
+  if (/\b(?:risks?|side effects?|complications?|consent|includ\w*|such as|chance)\b/i.test(clause)) return undefined;
   // "Everything else looks good": a summary of the whole exam names no system's finding.
   if (/^(?:everything|all of it|all else|otherwise|the rest)\b/i.test(t)) return undefined;
   const words = t.split(/\s+/);
@@ -116,6 +118,8 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
     const examish = s.phase === 'exam' || run || opens;
     if (opens) run = true;
     if (!examish || isNarration(s.text)) continue;
+    // Risks read out for consent ("the risks include hypopigmentation, atrophy, tendon rupture") are no findings.
+    if (/\b(?:risks?|side effects?|complications?|consent)\b/i.test(s.text)) continue;
     // Results read out in the exam ("your x-ray showed...") are results.
     if (RESULT_WORD.test(s.text)) {
       if (s.phase !== 'exam') run = false;

@@ -63,7 +63,8 @@ export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanI
   return itemsIn(t, drugs, at).map((i) => withCondition(i, t, at.get(i)));
 }
 
-const CURRENT_REGIMEN = /\b(?:continue|stay|keep (?:you|him|her)|remain)\s+(?:on\s+|with\s+|taking\s+)?(?:all\s+)?(?:your|the|his|her)\s+(?:current|present|home|same|usual)\s+(?:medications?|meds|regimen|treatment|dose|doses|medicines?)\b/i;
+// Not a named regimen ("the current regimen of your chemotherapy"), which is no list of medications.
+const CURRENT_REGIMEN = /\b(?:continue|stay|keep (?:you|him|her)|remain)\s+(?:on\s+|with\s+|taking\s+)?(?:all\s+)?(?:your|the|his|her)\s+(?:current|present|home|same|usual)\s+(?:medications?|meds|regimen|treatment|dose|doses|medicines?)\b(?!\s+of\b)/i;
 
 /** An order in so many words of a study or procedure no table names: "I want to order an ankle brachial index". */
 const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?:'ll| will|'re going to| are going to)|let's|i want to|i(?:'d| would) like to)\s+(?:go ahead and\s+)?(?:also\s+)?(?:just\s+)?(order|get|check|perform|do|schedule|obtain)\s+(?:an?|the|some)\s+((?:[a-z-]+\s+){0,3}?(?:index|test|testing|study|scan|panel|levels?|count|culture|screening|profile|swab|monitor(?:ing)?|evaluation|ultrasound|debridement|[a-z]+(?:ectomy|otomy|ostomy|plasty|scopy|centesis|graphy|(?<!pro)gram)))\b/i;

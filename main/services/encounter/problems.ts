@@ -175,6 +175,7 @@ function qualifiedSpan(t: string, start: number, end: number): { start: number; 
   return { start: before ? before.index : start, end: end + (after ? after[0].length : 0) };
 }
 
+const DIAGNOSIS_ENDING = /(?:itis|osis|iasis|emia|pathy|oma|ism)$|\b(?:strain|sprain|fracture|tear|infection|disease|disorder|syndrome|failure|insufficiency|stenosis|ulcer|hernia)$/i;
 const NUMBERED_TOPIC = /\bfor (?:your|the|his|her) (?:first|second|third|fourth|next|last|final|other) (?:problem|issue|concern)\b/i;
 
 const ASSESSED_HAVE = /\b(?:assessment|impression)\b[^.?]*?\b(?:so |and )?(?:you|he|she) (?:do |does |still )?(?:have|has) (?:that |this |the |some |a |an )?([^,.;?]{3,40}?)(?=$|[,.;]|\s+(?:and|but|which|that)\b)/i;
@@ -229,7 +230,8 @@ function problemSaid(sentence: string): ProblemMention | undefined {
   const offset = numbered?.index ?? 0;
   const cue = CUE.exec(t.slice(offset));
   if (cue) {
-    const raw = cue[1]!.trim();
+    // "For the first diagnosis, the first problem of the lung cancer": a restated heading names what follows it.
+    const raw = cue[1]!.trim().replace(/^(?:(?:the|your|his|her)\s+)?(?:(?:first|second|third|fourth|next|last|other|main)\s+)?(?:problem|issue|diagnosis|concern)\s+(?:of|is)\s+/i, '');
     if (!NOT_A_PROBLEM.test(raw) && !VERBISH.test(raw) && raw.split(/\s+/).length <= 6 && !/\b(?:problem|issue|concern|diagnosis|thing)\b/i.test(raw) && isProblemName(raw)) {
       const name = problemTerm(trimToTerm(raw));
       const at = offset + cue.index;
@@ -261,6 +263,12 @@ function problemSaid(sentence: string): ProblemMention | undefined {
       // A labelled line ("Secondary diagnosis is ...") opens a problem of its own.
       return { name, ...judged(body, raw, first.start), ...(side ? { laterality: side } : {}), rest: body.slice(first.end).replace(/^[\s,;]+/, ''), opens: body !== t };
     }
+  }
+  // "... for problem number 2. The radiation pneumonitis.": a heading said alone, a diagnosis by its ending.
+  const heading = /^(?:(?:and|so|now)\s+)?(?:the|your|his|her)\s+([\p{L}' -]{3,40}?)[.;:]?$/iu.exec(t.trim());
+  if (heading && words(heading[1]!) <= 4 && DIAGNOSIS_ENDING.test(heading[1]!) && !VERBISH.test(heading[1]!) && !/\b(?:no|not|any|shows?|showed|reveals?|revealed|came|x-?rays?|mri|ct|scan|ultrasound|film|imaging)\b/i.test(heading[1]!)) {
+    const side = laterality(heading[1]!);
+    return { name: problemTerm(heading[1]!), certainty: 'confirmed', status: 'unknown', ...(side ? { laterality: side } : {}), rest: '', opens: true };
   }
   // "Primary diagnosis is hematuria": what a dictated label names is the problem, known to the lexicon or not.
   if (body !== t && !first && words(body) <= 8 && isProblemName(body)) {
