@@ -246,3 +246,9 @@ describe('a heading said alone, a named regimen, risks read for consent', () => 
     expect(exam.join(' ')).toMatch(/swelling/);
   });
 });
+
+describe('a splint named after a false start, a drug "we\'ll get you"', () => {
+  it('orders the splint and the Motrin', () => {
+    expect(items("i would recommend we get you a s- , aluminum foam splint and we'll get you some motrin .").map((i) => i.target ?? i.medication?.generic)).toEqual(['splint', 'ibuprofen']);
+  });
+});

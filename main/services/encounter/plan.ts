@@ -133,7 +133,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     // The order word comes before the procedure, in its clause ("wear a surgical shoe", not "since you had surgery, wear
     // supportive shoes"); a procedure done before, taken off or only to be thought about is no order.
     const lead = m ? t.slice(Math.max(0, m.index - 60), m.index) : '';
-    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b[^,;.]{0,40}$/i.test(lead)
+    if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b[^;.]{0,40}$/i.test(lead)
       || /\b(?:had|did|done|after|since|rid of|off|remove|stop|think about|thinking about|consider|discuss|talk about|about)\b[^,;.]{0,25}$/i.test(lead)) continue;
     const side = laterality(t, m.index, m.index + m[0].length);
     out.push({ kind: 'procedure', target: name, ...(side ? { laterality: side } : {}), evidence: [] });
