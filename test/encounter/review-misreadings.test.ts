@@ -108,6 +108,20 @@ describe('the phases and the exam', () => {
     expect(findingPhrase('for your left knee pain')).toBeUndefined();
   });
 
+  it('opens the exam phase with the same words that open an exam anywhere, but not with another doctor\'s exam', () => {
+    const phaseOf = (t: string, re: RegExp) => readSaid(t).said.find((s) => re.test(s.text))?.phase;
+    const history = ['[doctor] what brings you in ?', '[patient] my knee hurts .', '[doctor] how long ?', '[patient] two weeks .', '[doctor] any swelling ?', '[patient] a little .'];
+    expect(phaseOf([...history, '[doctor] upon examination , the right knee has a small effusion .'].join('\n'), /effusion/)).toBe('exam');
+    expect(phaseOf([...history, "[doctor] the er doctor's exam showed a small effusion ."].join('\n'), /effusion/)).not.toBe('exam');
+  });
+
+  it('reads no order from what another clinician does, or does as a habit', () => {
+    const drugs = drugMatcher([]);
+    expect(planItemsIn('the specialists sometimes will do an ultrasound as part of their physical exam', drugs)).toEqual([]);
+    expect(planItemsIn('they usually get an mri before surgery', drugs)).toEqual([]);
+    expect(planItemsIn("we'll get an ultrasound of the breast", drugs).map((i) => i.target)).toEqual(['ultrasound']);
+  });
+
   it('keeps a positive finding after a list of denials as its own finding', () => {
     const f = readExam(readSaid("[doctor] let's take a look at your knee .\n[doctor] on exam , there's no erythema , warmth , and the knee is tender along the medial joint line .").said).exam;
     expect(f.some((e) => e.presence === 'reported' && /tender/.test(e.finding))).toBe(true);

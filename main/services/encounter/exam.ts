@@ -9,7 +9,7 @@
 import { contextOf } from '../clinical-language/context.js';
 import { laterality } from './attributes.js';
 import { passesRegister } from './register.js';
-import { evidenceOf, type Said } from './said.js';
+import { EXAM_OPENER, OTHER_EXAM, evidenceOf, type Said } from './said.js';
 import { isNarration, stripTalk } from './talk.js';
 import { readExamAnswers, withoutRestated } from './exam-answers.js';
 import type { ExamFinding, ExamSystem, Unplaced } from './types.js';
@@ -39,9 +39,8 @@ const YOU_HAVE = /^(?:you|he|she) (?:have|has|had|'ve got|got|do have|does have)
 const YOU_NOT = /^(?:you|he|she) (?:do not|don't|does not|doesn't) have\s+(?:any\s+)?/i;
 const IT_LOOKS = /^(?:(?:it|that|this) (?:looks|sounds|feels|seems|is|appears)(?: like)?|it's|that's)\s+(?:an?\s+)?/i;
 
-// The clinician turning to the exam: said in so many words, or a manoeuvre of the exam announced.
-const EXAM_OPENER = /\b(?:on|upon) (?:your |the |his |her )?(?:[a-z]+ )?exam(?:ination)?\b|\bexam(?:ination)?s? (?:shows?|showed|reveals?|revealed|of)\b|\b(?:listen to|take a listen to) (?:your |his |her |the )?(?:heart|lungs|chest)\b|\b(?:do|perform) (?:a |an |your )?(?:quick |brief )?(?:physical )?exam\b|\bexamine (?:you|him|her)\b/i;
-const OTHER_EXAM = /\b(?:doctor's|doctors'|er's|their|they|urgent care|emergency (?:room|department)|er|hospital|last (?:time|visit|week|month)|previous|prior)\b[^.]{0,30}\bexam/i;
+// The risks of a procedure read out for consent.
+const CONSENT_RISK = /\b(?:risks?|side effects?|complications?|consent|chance)\b/i;
 const RESULT_WORD = /\b(?:x-?rays?|mri|ct|ultrasound|labs?|blood work|ekg|echo\w*|a1c|results?)\b/i;
 
 function systemOf(text: string): ExamSystem | undefined {
@@ -70,8 +69,9 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   // A finding hoped for, expected or reported by someone else is no finding of this exam: "hopefully the wheezing will be
   // gone", "your ankle will be swollen for a week", "fussy all night according to mom", "for your knee pain, ...".
   if (/\b(?:hopefully|hope|will|would|should|going to|might|may|could|expect\w*|according to|mom|dad|mother|father|all night|last night|yesterday|at home|next (?:week|time)|again)\b/i.test(t) || /^for\b/i.test(t)) return undefined;
-  // The risks of a procedure read out for consent ("risks include hypopigmentation, soft tissue atrophy") are no findings.
-  if (/\b(?:risks?|side effects?|complications?|consent|includ\w*|such as|chance)\b/i.test(clause)) return undefined;
+  // The risks of a procedure read out for consent ("risks include hypopigmentation, soft tissue atrophy") are no findings,
+  // nor is a list of examples ("including", "such as").
+  if (CONSENT_RISK.test(clause) || /\b(?:includ\w*|such as)\b/i.test(clause)) return undefined;
   // "Everything else looks good": a summary of the whole exam names no system's finding.
   if (/^(?:everything|all of it|all else|otherwise|the rest)\b/i.test(t)) return undefined;
   const words = t.split(/\s+/);
@@ -118,8 +118,9 @@ export function readExam(said: Said[]): { exam: ExamFinding[]; unplaced: Unplace
     const examish = s.phase === 'exam' || run || opens;
     if (opens) run = true;
     if (!examish || isNarration(s.text)) continue;
-    // Risks read out for consent ("the risks include hypopigmentation, atrophy, tendon rupture") are no findings.
-    if (/\b(?:risks?|side effects?|complications?|consent)\b/i.test(s.text)) continue;
+    // Risks read out for consent ("the risks include hypopigmentation, atrophy, tendon rupture"): the whole sentence is
+    // skipped, for the clauses after the first ("atrophy") no longer say they are risks.
+    if (CONSENT_RISK.test(s.text)) continue;
     // Results read out in the exam ("your x-ray showed...") are results.
     if (RESULT_WORD.test(s.text)) {
       if (s.phase !== 'exam') run = false;

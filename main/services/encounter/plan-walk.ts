@@ -149,6 +149,15 @@ function placeMention(walk: PlanWalk, s: Said, said: readonly Said[], history: r
   return rest;
 }
 
+/** The class ordered a sentence or two before ("a muscle relaxant") becomes the drug now named for it. */
+function nameTheClass(walk: PlanWalk, medication: NonNullable<PlanItem['medication']>, s: Said): void {
+  walk.classItem!.medication = medication;
+  walk.classItem!.evidence.push(...evidenceOf(s));
+  walk.classItem = undefined;
+  walk.classStart = undefined;
+  walk.used.add(s.i);
+}
+
 /** The orders and reasoning of a clinician's sentence, under the current problem or for the visit. */
 function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string | undefined, drugs: Drugs, patient: PatientFacts): void {
   let previous = '';
@@ -162,11 +171,7 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
       const named = planItemsIn(`start ${clause.replace(NAMED_NEXT, '')}`, drugs).filter((i) => i.kind === 'medication');
       // The class written as the order becomes the drug named ("start you on an anti-inflammatory ... it's going to be Mobic").
       if (named.length && walk.classItem && sameProblem) {
-        walk.classItem.medication = named[0]!.medication!;
-        walk.classItem.evidence.push(...evidenceOf(s));
-        walk.classItem = undefined;
-        walk.classStart = undefined;
-        walk.used.add(s.i);
+        nameTheClass(walk, named[0]!.medication!, s);
         continue;
       }
       items.push(...named);
@@ -177,12 +182,7 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
     const namedStart = walk.classItem && sameProblem && walk.classStart !== undefined && s.i - walk.classStart <= 2 && NAMES_IT.test(clause)
       ? items.findIndex((i) => i.kind === 'medication' && i.action === 'start') : -1;
     if (namedStart >= 0) {
-      walk.classItem!.medication = items[namedStart]!.medication!;
-      walk.classItem!.evidence.push(...evidenceOf(s));
-      items.splice(namedStart, 1);
-      walk.classItem = undefined;
-      walk.classStart = undefined;
-      walk.used.add(s.i);
+      nameTheClass(walk, items.splice(namedStart, 1)[0]!.medication!, s);
       if (items.length === 0) continue;
     }
     const started = items.length === 0 ? CLASS_START.exec(clause) : null;

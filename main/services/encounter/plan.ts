@@ -72,6 +72,7 @@ const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?
 // A study read back as done ("the x-ray you had last week", "we did an MRI") is a result, not an order.
 const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|did)|(?:was|were) (?:done|taken|performed)|(?:showed|shows|came back|revealed)|last (?:week|month|year|time)|ago|already|before you came|when you came in|(?:it's|it is|it was|that's|that was) (?:normal|negative|fine|unremarkable|clear))\b/i;
 const DONE_BEFORE = /\b(?:you(?:'ve)? had|we (?:did|got|had)(?: to (?:get|do))?|you did get|they (?:did|got)|(?:your|the) (?:recent|previous|prior|last)|looking at|reviewed?|results? of)\s+(?:(?:an?|the|your|that|this)\s+)?(?:\w+\s+){0,2}$/i;
+const OTHERS_DO = /\b(?:they|he|she|(?:the|your) (?:specialist|surgeon|radiologist|cardiologist|doctor|team)s?)\s+(?:(?:sometimes|usually|often|typically|generally|normally|may|might|can|could|will|would|probably)\s+)*(?:do|order|get|perform|run|check)\b[^.;]{0,20}$|\b(?:sometimes|usually|often|typically|generally|normally)\s+(?:\w+\s+){0,2}?(?:do|order|get|perform|run|check)\b[^.;]{0,20}$/i;
 const AGAIN = /\b(?:repeat|another|again|new|follow-up|re-?check|going to (?:order|get)|let's (?:order|get)|(?:i'll|i will|we'll|we will) (?:order|get))\b/i;
 
 function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, number>): PlanItem[] {
@@ -122,6 +123,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     // A result read back ("your x-ray showed") is no order.
     if (/\b(?:showed|shows|was|were|came back|revealed)\b/i.test(t.slice(hit.end, hit.end + 30)) && !/\b(?:order|get|schedule|repeat)\b/i.test(t)) continue;
     if ((DONE_AFTER.test(t.slice(hit.end)) || DONE_BEFORE.test(t.slice(0, hit.start))) && !AGAIN.test(t)) continue;
+    // "They sometimes will do an ultrasound as part of their exam": what another clinician does, or does as a habit, is no order of this visit.
+    if (OTHERS_DO.test(t.slice(Math.max(0, hit.start - 60), hit.start))) continue;
     if (out.some((o) => o.target === hit.value)) continue;
     const side = laterality(t, hit.start, hit.end);
     out.push({ kind: IMAGING.has(hit.value) ? 'imaging' : 'test', target: hit.value, ...(side ? { laterality: side } : {}), evidence: [] });
@@ -134,7 +137,7 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     // supportive shoes"); a procedure done before, taken off or only to be thought about is no order.
     const lead = m ? t.slice(Math.max(0, m.index - 60), m.index) : '';
     if (!m || negatedAt(m.index, m.index + m[0].length) || !/\b(?:going to|will|'ll|want to|want you to|recommend|schedule|give|do|place|put|get|prescribe|need|wear)\b[^;.]{0,40}$/i.test(lead)
-      || /\b(?:had|did|done|after|since|rid of|off|remove|stop|think about|thinking about|consider|discuss|talk about|about)\b[^,;.]{0,25}$/i.test(lead)) continue;
+      || /\b(?:had|did|done|after|before|since|rid of|off|remove|stop|think about|thinking about|consider|discuss|talk about|about)\b[^,;.]{0,25}$/i.test(lead) || OTHERS_DO.test(lead)) continue;
     const side = laterality(t, m.index, m.index + m[0].length);
     out.push({ kind: 'procedure', target: name, ...(side ? { laterality: side } : {}), evidence: [] });
     at.set(out[0]!, m.index);

@@ -37,8 +37,14 @@ export interface Said {
 const speakerOf = (role: Role, dictation: boolean): Speaker =>
   role === 'doctor' ? 'clinician' : role === 'patient' ? 'patient' : role === 'other' ? 'other' : dictation ? 'clinician' : 'unknown';
 
-const EXAM_START =
+/** The clinician turning to the exam: said in so many words, or a manoeuvre of the exam announced. Read anywhere in the
+ * visit (an exam said after the plan began is still an exam); EXAM_START adds the cues that open the exam phase only. */
+export const EXAM_OPENER = /\b(?:on|upon) (?:your |the |his |her )?(?:[a-z]+ )?exam(?:ination)?\b|\bexam(?:ination)?s? (?:shows?|showed|reveals?|revealed|of)\b|\b(?:listen to|take a listen to) (?:your |his |her |the )?(?:heart|lungs|chest)\b|\b(?:do|perform) (?:a |an |your )?(?:quick |brief )?(?:physical )?exam\b|\bexamine (?:you|him|her)\b/i;
+/** "The ER doctor's exam showed ...": someone else's exam, another day, is no exam of this visit. */
+export const OTHER_EXAM = /\b(?:doctor's|doctors'|er's|their|they|urgent care|emergency (?:room|department)|er|hospital|last (?:time|visit|week|month)|previous|prior)\b[^.]{0,30}\bexam/i;
+const EXAM_PHASE_CUES =
   /\b(?:physical exam(?:ination)?|(?:do|perform) (?:a |an |your |the |my )?(?:quick |brief |full |physical )?exam(?:ination)?|examine you|on (?:physical )?exam(?:ination)?|exam(?:ination)? (?:of|shows|reveals|today)|take a (?:quick )?(?:look|listen)|take a (?:good |close )look at you\b|(?:check|look) (?:your|his|her|the) (?:finger|hand|wrist|elbow|arm|shoulder|neck|back|knee|leg|ankle|foot|feet|toe|hip|skin|rash|throat|ears?|eyes?|chest|belly|abdomen|heart|lungs|wound|incision|mouth|nose) out|let(?:'s| me) (?:go ahead and )?(?:check|examine|look at|feel) (?:your|his|her|the) (?:finger|hand|wrist|elbow|arm|shoulder|neck|back|knee|leg|ankle|foot|feet|toe|hip|skin|rash|throat|ears?|eyes?|chest|belly|abdomen|heart|lungs|wound|incision|mouth|nose)s?\b|listen to your (?:heart|lungs|chest)|(?:vital signs|vitals) (?:today|look|are|were|show)|your (?:lungs|heart|abdomen) (?:sound|are|is)|on (?:your |the |his |her )?[a-z]+ exam(?:ination)?|(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:have|has|sound|sounds|are|is|show|shows)|your (?:temperature|blood pressure|heart rate|pulse|oxygen saturation|oxygen|weight) (?:is|was|today))\b|^exam\b/i;
+const EXAM_START = new RegExp(`${EXAM_OPENER.source}|${EXAM_PHASE_CUES.source}`, 'i');
 const PLAN_START =
   /\b(?:my |the )?assessment and (?:my )?plan\b|\b(?:my |our )?(?:impression|assessment)\b|\b(?:first|1st) (?:problem|issue)\b|\btalk about (?:my|the|our) (?:assessment|plan|impression)\b|\bwhat we(?:'re| are) going to do\b|\bi(?:'d| would) like to (?:start|begin|try|put you on)\b|\bwe(?:'ll| will) (?:start|begin) (?:you on|with)\b|\bwe(?:'ll| will|'re going to| are going to) (?:stop|continue|increase|decrease|taper|switch)\b|\bi (?:would|'d) (?:recommend|suggest|try)\b|\bfor (?:your|the) (?:first|main) (?:problem|issue|concern)\b|^plan\b|^(?:so |now |okay )*(?:for|regarding|in terms of|as far as|as for|with regards? to) (?:your|his|her|the) [a-z ]{3,40}(?:,|$)/i;
 
@@ -79,7 +85,7 @@ export function readSaid(transcript: string): { said: Said[]; utterances: Uttera
 function markPhases(said: Said[]): void {
   const n = said.length;
   const clinician = (s: Said): boolean => s.speaker === 'clinician' && !s.talk;
-  let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text));
+  let exam = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.15 || /^exam\b/i.test(s.text)) && EXAM_START.test(s.text) && !OTHER_EXAM.test(s.text));
   // "Let's talk about my assessment and plan" is narration, and the clearest cue there is.
   const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b|^(?:assessment|impression|diagnos[ie]s)\s*:/i;
   let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && !/\?\s*$/.test(s.text) && (PLAN_START.test(s.text) || (exam >= 0 && PLAN_AFTER_EXAM.test(s.text)) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text) && !EXAM_SAID.test(s.text))))));

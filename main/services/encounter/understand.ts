@@ -134,6 +134,10 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
   if (reason?.term) facts.reasonForVisit = { term: sideAsSaid(reason.term, reason.said, said, facts.unplaced), evidence: evidenceOf(reason.said) };
 }
 
+// Each body site as a word of its own, singular or plural ("knee", "knees"), compiled once.
+const SITE_WORDS = new Map<string, RegExp>(BODY_SITES.map((b) => [b, new RegExp(String.raw`\b${b}s?\b`, 'i')]));
+const namesSite = (text: string, site: string): boolean => SITE_WORDS.get(site)!.test(text);
+
 /**
  * "You probably have a contusion" on a visit for right leg pain is a right leg contusion: an injury
  * named without a site takes the one body site the visit's reason names (and its side, if it has none).
@@ -141,7 +145,7 @@ function finish(facts: EncounterFacts, said: Said[], used: Set<number>, unplaced
 function siteFromReason(facts: EncounterFacts): void {
   const reason = facts.reasonForVisit?.term;
   if (!reason) return;
-  const sites = BODY_SITES.filter((b) => new RegExp(String.raw`\b${b}s?\b`, 'i').test(reason) && !BODY_SITES.some((o) => o !== b && o.includes(b) && new RegExp(String.raw`\b${o}\b`, 'i').test(reason)));
+  const sites = BODY_SITES.filter((b) => namesSite(reason, b) && !BODY_SITES.some((o) => o !== b && o.includes(b) && namesSite(reason, o)));
   if (sites.length !== 1) return;
   const side = /\b(left|right)\b/i.exec(reason)?.[1]?.toLowerCase() as 'left' | 'right' | undefined;
   for (const p of facts.problems) {
@@ -159,7 +163,7 @@ function siteFromReason(facts: EncounterFacts): void {
  */
 function sideAsSaid(term: string, reasonSaid: Said, said: readonly Said[], unplaced: Unplaced[]): string {
   const m = /\b(left|right)\s+(?:[a-z]+\s+){0,2}?([a-z]+)\b/i.exec(term);
-  const site = m ? BODY_SITES.find((b) => new RegExp(String.raw`\b${b}s?\b`, 'i').test(term.slice(m.index))) : undefined;
+  const site = m ? BODY_SITES.find((b) => namesSite(term.slice(m.index), b)) : undefined;
   if (!m || !site) return term;
   const count = { left: 0, right: 0 };
   const near = new RegExp(String.raw`\b(left|right)\s+(?:[a-z]+\s+){0,2}?${site}s?\b`, 'gi');
