@@ -7,7 +7,8 @@
  * never today's vitals. What the facts could not place is returned as `unplaced` for review.
  */
 import type { EncounterFacts, ExamFinding, PlanItem, Problem, Symptom } from '../../../services/encounter/types.js';
-import { systemOfName, type BodySystem } from '../../../services/clinical-language/lexicon.js';
+import { CONDITIONS, findingPhrases, systemOfName, type BodySystem } from '../../../services/clinical-language/lexicon.js';
+import { createPhraseMatcher } from '../../../services/clinical-language/phrase-match.js';
 import { emptyContent, type ContentItem, type LineAct, type NoteContent } from './compose.js';
 import type { Fact, OrderFact } from './facts.js';
 import type { RosFact } from './findings.js';
@@ -128,6 +129,27 @@ function examLines(exam: ExamFinding[]): { label: string; text: string; system: 
   return [...groups.values()].filter((g) => g.findings.length).map((g) => ({ label: g.label, system: g.system, text: stop(cap(g.findings.join(', '))) }));
 }
 
+const GENERIC_WORDS = new Set(['pain', 'acute', 'chronic', 'mild', 'moderate', 'severe', 'left', 'right', 'bilateral', 'with', 'without', 'disease', 'disorder', 'syndrome']);
+const stems = (text: string): string[] => text.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4 && !GENERIC_WORDS.has(w)).map((w) => w.replace(/s$/, ''));
+const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
+
+/**
+ * The chief complaint: the reason for the visit as said; failing that, the first symptom the patient reports, unless it is
+ * an aside to the visit's first problem: a symptom other than a pain, sharing no word with a first problem that is a
+ * confirmed condition the lexicon knows ("some anxiety" at a hepatitis C visit is no visit for anxiety). A pain is the
+ * complaint clinicians write for its diagnosis ("right knee pain" for an MCL strain).
+ */
+function chiefComplaintOf(f: EncounterFacts, own: Symptom[]): string | undefined {
+  if (f.reasonForVisit?.term) return f.reasonForVisit.term;
+  const symptom = own.find((s) => s.presence === 'reported');
+  const first = f.problems[0];
+  if (!symptom) return first && problemTitle(first);
+  const asSaid = symptomPhrase({ ...symptom, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never });
+  const known = first && first.certainty === 'confirmed' && first.status !== 'resolved' && conditions.find(first.name).length > 0;
+  if (!known || /\bpain\b/i.test(symptom.term) || stems(symptom.term).some((w) => stems(first.name).includes(w))) return asSaid;
+  return problemTitle(first);
+}
+
 /** Build the note content from the encounter's facts. */
 export function contentFromFacts(f: EncounterFacts, name?: string, language = 'en'): { content: NoteContent; problems: string[] } {
   // Narrative lines (the patient's account, the visit summary) exist only in English; a note in
@@ -141,7 +163,7 @@ export function contentFromFacts(f: EncounterFacts, name?: string, language = 'e
   };
   const { subj } = pronoun(f);
   const own = f.symptoms.filter((s) => s.subject === 'patient');
-  const cc = f.reasonForVisit?.term ?? (own.find((s) => s.presence === 'reported') ? symptomPhrase({ ...own.find((s) => s.presence === 'reported')!, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never }) : f.problems[0] && problemTitle(f.problems[0]));
+  const cc = chiefComplaintOf(f, own);
   if (cc) push('chief_complaint', stop(cap(cc)), {}, 100);
 
   const opening = intro(f, name);
