@@ -200,3 +200,24 @@ describe('an exam said out of its expected place, dictated, or asked region by r
     expect(facts.problems.every((p) => !/hurt/.test(p.name))).toBe(true);
   });
 });
+
+describe('a study with two findings said in contrast', () => {
+  it('does not judge a normal measurement by the abnormality said after "but"', () => {
+    const t = [
+      '[doctor] hi , how are you ?',
+      '[patient] okay .',
+      '[doctor] so i looked at your echocardiogram from the hospital , it showed an ejection fraction of 55 % , but there was some abnormal filling of the heart and mild mitral regurgitation .',
+    ].join('\n');
+    const [echo] = understandEncounter({ transcript: t }).results;
+    expect(echo?.interpretation).toBeUndefined();
+    expect(echo?.finding).toBe('ejection fraction of 55%; abnormal filling of heart and mild mitral regurgitation');
+    const note = writeNoteSync({ transcript: t, noteType: { type: 'soap' }, language: 'en' }).markdown;
+    expect(note).toContain('Echocardiogram: Ejection fraction of 55%; abnormal filling of heart and mild mitral regurgitation.');
+    expect(note).not.toMatch(/55%\s*\(abnormal\)/);
+  });
+
+  it('still judges a study whose only finding is said abnormal', () => {
+    const [echo] = understandEncounter({ transcript: "[doctor] hi .\n[patient] hi .\n[doctor] your echocardiogram showed an ejection fraction of 30 % , which is abnormal ." }).results;
+    expect(echo?.interpretation).toBe('abnormal');
+  });
+});

@@ -153,13 +153,18 @@ export function readResults(said: Said[]): { results: Result[]; used: Set<number
   return { results: out, used };
 }
 
+const CONTRAST_FINDING = /^\s*,?\s*(?:but|however|although)\s+(?:there (?:was|were|is|are)\s+|it (?:showed|shows|also showed)\s+)(?:a |an |some )?((?:[^.;,]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|,|$)/i;
+
 function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
   if (!REPORTED.test(after)) return undefined;
   const seg = after.replace(EVERYTHING_ELSE, '');
   const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(seg);
   const value = valueIn(seg);
-  const interpretation = interpretationOf(seg);
-  const finding = m?.[1]?.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
+  // "It showed an ejection fraction of 55%, but there was some abnormal filling": what follows "but" is a second finding of
+  // the study, and its judgement ("abnormal") is not the first one's.
+  const contrast = m ? CONTRAST_FINDING.exec(seg.slice(m.index + m[0].length)) : null;
+  const interpretation = interpretationOf(contrast ? seg.slice(0, m!.index + m![0].length) : seg);
+  const finding = m?.[1]?.concat(contrast ? `; ${contrast[1]}` : '').replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
   if (finding && /\b(?:i|you|we|me)\b/i.test(finding)) return undefined;
   // "The labs came back and one of them ...": what follows a conjunction is not what the test showed.
   if (finding && /^(?:and|but|so|or|because|which|that|then|when|if)\b/i.test(finding)) return undefined;
