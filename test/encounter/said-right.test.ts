@@ -506,3 +506,22 @@ describe('a dose taken and the dose the plan changes it to', () => {
     expect(planned('[patient] i take metformin 500 mg twice a day .\n[doctor] for your diabetes , take metformin 1000 mg once a day instead .')).toEqual(['change Metformin 1000 mg once daily']);
   });
 });
+
+describe('a current drug\'s dose said before it, its split day, and its schedule given in reply', () => {
+  it('reads "1000 mg of tylenol in the morning and 500 mg at night" as one drug\'s day', () => {
+    const m = meds('[doctor] what do you take for the pain ?\n[patient] i take 1000 mg of tylenol in the morning and 500 mg at night .');
+    expect(m['acetaminophen'] ?? m['tylenol']).toMatchObject({ dose: '1000 mg', frequency: 'in the morning and 500 mg at bedtime' });
+  });
+
+  it('gives each drug its own dose when two are listed with their doses before them', () => {
+    const m = meds('[doctor] the form says you are on 10 mg of norvasc daily and carvedilol 25 mg twice a day .\n[patient] yes .');
+    expect(m['amlodipine'] ?? m['norvasc']).toMatchObject({ dose: '10 mg', frequency: 'once daily' });
+    expect(m['carvedilol']).toMatchObject({ dose: '25 mg', frequency: 'twice daily' });
+  });
+
+  it('takes the schedule from the answer to "is that once a day or twice a day?", and not from a no', () => {
+    const asked = '[doctor] what do you take for your diabetes ?\n[patient] metformin 500 mg .\n[doctor] is that once a day or twice a day ?\n';
+    expect(meds(`${asked}[patient] twice a day .`)['metformin']).toMatchObject({ dose: '500 mg', frequency: 'twice daily' });
+    expect(meds(`${asked}[patient] i'm not sure .`)['metformin']?.frequency).toBeUndefined();
+  });
+});

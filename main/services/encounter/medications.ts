@@ -71,6 +71,8 @@ function adherenceSaid(s: Said, reply: Said | undefined, stopped: boolean): Adhe
 
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+// The clinician asking how often a drug is taken: "how often do you take it?", "is that once a day or twice a day?".
+const SCHEDULE_ASKED = /\bhow (?:often|many times)\b|\b(?:once|twice|three times) (?:a|per) day\b[^?]*\bor\b|\bis that (?:once|twice|daily|every|in the morning|at night)\b|\bwhat time of day\b/i;
 const COUNT_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4' };
 
 /** A drug's dose said within eight words after its name. */
@@ -96,6 +98,38 @@ export function frequencyAfter(text: string, end: number): string | undefined {
   return found.length ? [...new Set(together.map((f) => f.plain))].join(' ') || undefined : undefined;
 }
 
+/** "600 milligrams of ibuprofen": the dose said right before the drug (its end given as the drug's, where its schedule is read from). */
+export function doseBefore(text: string, start: number, end: number): { text: string; end: number } | undefined {
+  const before = readDoses(text).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.end <= start && /^\s*(?:of\s+)?(?:the\s+|my\s+|your\s+|his\s+|her\s+)?$/i.test(text.slice(d.end, start)));
+  return before ? { text: before.text, end } : undefined;
+}
+
+const TIMING = /^\s*(?:\S+\s+){0,3}?\b(in the morning|in the evening|every morning|every evening|every night|with (?:meals|breakfast|dinner|food))\b/i;
+/** "... and (keep|continue|take) the 500 mg at night": a second dose of the same drug at another time of day. */
+const SPLIT_DOSE = /\band\s+(?:(?:keep|continue|take|stay on|leave)\s+)?(?:the\s+|your\s+)?\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?)\b/i;
+
+/**
+ * The schedule said after a drug's dose, read up to another dose said: "1000 mg in the morning and keep the 500 mg at
+ * night" gives the morning to the 1000 mg, and the evening dose is kept beside it as part of the one day's schedule.
+ * `upTo` ends where the next drug is named.
+ */
+export function scheduleAfter(upTo: string, after: number, dosed: boolean): string | undefined {
+  const nextDose = readDoses(upTo).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= after);
+  const own = nextDose ? upTo.slice(0, nextDose.start) : upTo;
+  const frequency = frequencyAfter(own, after) ?? TIMING.exec(own.slice(after))?.[1]?.toLowerCase();
+  // Only "and (keep) the 500 mg at night" right after this dose's time of day, said of no other drug ("400 mg of coq10"),
+  // and with no step in time ("after a week"): then both doses are this drug's day.
+  const split = nextDose && frequency && dosed ? SPLIT_DOSE.exec(upTo.slice(after, nextDose.end)) : null;
+  const tail = nextDose ? upTo.slice(nextDose.end) : '';
+  if (split && nextDose && /^\s*(?:\S+\s+){0,3}?(?:in the morning|in the evening|at night|at bedtime|with (?:breakfast|dinner|lunch))\b/i.test(own.slice(after))
+    && /^\s*(?:in the morning|in the evening|at night|at bedtime|every (?:morning|evening|night)|with (?:breakfast|dinner|lunch))\b/i.test(tail)
+    && !/\b(?:after|then|later|week|weeks|days|month|until|starting)\b/i.test(tail.split(/[.;]/)[0] ?? '')) {
+    const when = frequencyAfter(upTo, nextDose.end) ?? TIMING.exec(tail)?.[1]?.toLowerCase();
+    if (when) return `${frequency} and ${nextDose.text} ${when}`;
+  }
+  return frequency;
+}
+
 export function routeOf(text: string): string | undefined {
   return ROUTES.find(([re]) => re.test(text))?.[1];
 }
@@ -108,6 +142,7 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
   let lastUndosed: { generic: string; at: number } | undefined;
   let pending: { generic: string; name: string; at: number; said: Said } | undefined;
   let lastSeen: number | undefined;
+  let lastDosed: { generic: string; at: number } | undefined;
   for (const s of said) {
     if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
     const hits = /\ballerg/i.test(s.text) ? [] : matcher.find(s.text);
@@ -116,6 +151,19 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       byDrug.set(pending.generic, { name: pending.name, generic: pending.generic, status: 'current', evidence: evidenceOf(pending.said) });
       lastUndosed = { generic: pending.generic, at: pending.at };
       pending = undefined;
+    }
+    // "Metformin 500 mg." "Is that once a day or twice a day?" "Twice a day.": the schedule asked of the drug just dosed is its schedule.
+    const unscheduled = lastDosed && s.i - lastDosed.at <= 3 ? byDrug.get(lastDosed.generic) : undefined;
+    const scheduleReply = s.reply !== undefined ? said[s.reply] : undefined;
+    if (hits.length === 0 && unscheduled && !unscheduled.frequency && s.speaker === 'clinician' && s.question && SCHEDULE_ASKED.test(s.text) && scheduleReply?.speaker === 'patient') {
+      const frequency = frequencyAfter(scheduleReply.text, 0);
+      if (frequency && answerPolarity(scheduleReply.spoken) !== 'negative') {
+        unscheduled.frequency = frequency;
+        unscheduled.evidence.push(...evidenceOf(s, scheduleReply));
+        used.add(s.i).add(scheduleReply.i);
+        lastDosed = undefined;
+        continue;
+      }
     }
     // "Are you still taking the metformin?" "Yes, 500 mg twice a day.": the reply to the question about the drug doses it.
     // Only a reply to whether the drug is taken now, whose dose opens the reply ("yes, 500 mg twice a day"): not "yes, and
@@ -171,8 +219,10 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       // A change said of this drug ("increase the lisinopril to 20 mg") gives a new dose, not the one taken; a change said
       // in another clause ("we increased it, so I've got you on metformin 500 mg twice a day") leaves this one as taken.
       const clause = s.text.slice(0, hit.start).split(/,|;|\b(?:so|and|but)\b/i).pop() ?? '';
-      const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : doseAfter(s.text, hit.end);
-      const frequency = dose ? frequencyAfter(s.text, dose.end) : undefined;
+      // The drug's own words end where the next drug is named ("1000 mg of tylenol in the morning and 500 mg at night").
+      const upTo = s.text.slice(0, hits.find((h) => h.start > hit.end && h.value !== hit.value)?.start ?? s.text.length);
+      const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : doseBefore(upTo, hit.start, hit.end) ?? doseAfter(s.text, hit.end);
+      const frequency = dose ? scheduleAfter(upTo, dose.end, true) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
       const prev = byDrug.get(hit.value);
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
@@ -211,6 +261,7 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       }
       const route = routeOf(s.text);
       if (!dose) lastUndosed = { generic: hit.value, at: s.i };
+      lastDosed = dose && !frequency ? { generic: hit.value, at: s.i } : undefined;
       byDrug.set(hit.value, {
         name, generic: hit.value, ...(dose ? { dose: dose.text } : {}), ...(route ? { route } : {}), ...(frequency ? { frequency } : {}),
         ...(adherence ? { adherence } : {}), status: stopped ? 'stopped' : takes ? 'current' : TRIED.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) ? 'past' : 'mentioned', evidence: ev,

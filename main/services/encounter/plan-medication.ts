@@ -8,7 +8,7 @@
  */
 import type { PhraseMatcher } from '../clinical-language/phrase-match.js';
 import { readDoses } from '../clinical-language/doses.js';
-import { capitalise, doseAfter, frequencyAfter, routeOf } from './medications.js';
+import { capitalise, doseAfter, doseBefore, routeOf, scheduleAfter } from './medications.js';
 import type { MedicationAction, PlanItem } from './types.js';
 
 export const ACTIONS: [RegExp, MedicationAction][] = [
@@ -21,11 +21,8 @@ export const ACTIONS: [RegExp, MedicationAction][] = [
 const MASS = new Set(['mass', 'dose', 'volume']);
 // Words that stand before a dose without being a drug's name ("to 20 mg", "about 500 mg").
 const NOT_A_DRUG = new Set('dose doses take taking about around under over below above less more than from to maybe like with only just daily total each extra another additional tablets tablet pills pill of the your his her some that this it its one two and or at up down on him you me us them give given'.split(' '));
-const TIMING = /^\s*(?:\S+\s+){0,3}?\b(in the morning|in the evening|every morning|every evening|every night|with (?:meals|breakfast|dinner|food))\b/i;
 
 type Hit = { value: string; start: number; end: number; name: string };
-/** "... and (keep|continue|take) the 500 mg at night": a second dose of the same drug at another time of day. */
-const SPLIT_DOSE = /\band\s+(?:(?:keep|continue|take|stay on|leave)\s+)?(?:the\s+|your\s+)?\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?)\b/i;
 
 /** Drugs the lexicon finds, and words the clinician gives a dose to that it does not know. */
 function drugsIn(t: string, drugs: PhraseMatcher<string>): Hit[] {
@@ -49,9 +46,7 @@ function orderedDose(t: string, start: number, end: number, action: MedicationAc
     const to = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= end && /\bto\s+$/i.test(t.slice(Math.max(end, d.start - 6), d.start)) && t.slice(end, d.start).split(/\s+/).filter(Boolean).length <= 10);
     if (to) return { text: to.text, end: to.end };
   }
-  // "600 milligrams of ibuprofen": the dose said before the drug.
-  const before = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.end <= start && /^\s*(?:of\s+)?(?:the\s+)?$/i.test(t.slice(d.end, start)));
-  return doseAfter(t, end) ?? (before ? { text: before.text, end } : undefined);
+  return doseBefore(t, start, end) ?? doseAfter(t, end);
 }
 
 /**
@@ -128,20 +123,7 @@ function orderOf(t: string, hits: Hit[], hit: Hit, action: MedicationAction, rep
   const dose = orderedDose(upTo, hit.start, hit.end, action);
   // The schedule is read up to another dose said: "1000 mg in the morning and keep the 500 mg at night" gives the
   // morning to the 1000 mg, and the evening dose is kept beside it as part of the schedule.
-  const after = dose?.end ?? hit.end;
-  const nextDose = readDoses(upTo).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= after);
-  const own = nextDose ? upTo.slice(0, nextDose.start) : upTo;
-  let frequency = frequencyAfter(own, after) ?? TIMING.exec(own.slice(after))?.[1]?.toLowerCase();
-  // Only "and (keep) the 500 mg at night" right after this dose's time of day, said of no other drug ("400 mg of coq10"),
-  // and with no step in time ("after a week"): then both doses are this drug's day.
-  const split = nextDose && frequency && dose ? SPLIT_DOSE.exec(upTo.slice(after, nextDose.end)) : null;
-  const tail = nextDose ? upTo.slice(nextDose.end) : '';
-  if (split && nextDose && /^\s*(?:\S+\s+){0,3}?(?:in the morning|in the evening|at night|at bedtime|with (?:breakfast|dinner|lunch))\b/i.test(own.slice(after))
-    && /^\s*(?:in the morning|in the evening|at night|at bedtime|every (?:morning|evening|night)|with (?:breakfast|dinner|lunch))\b/i.test(tail)
-    && !/\b(?:after|then|later|week|weeks|days|month|until|starting)\b/i.test(tail.split(/[.;]/)[0] ?? '')) {
-    const when = frequencyAfter(upTo, nextDose.end) ?? TIMING.exec(tail)?.[1]?.toLowerCase();
-    if (when) frequency = `${frequency} and ${nextDose.text} ${when}`;
-  }
+  const frequency = scheduleAfter(upTo, dose?.end ?? hit.end, dose !== undefined);
   const route = routeOf(upTo.slice(hit.start)) ?? routeOf(t);
   const duration = /\bfor (\d+ (?:days?|weeks?))\b/i.exec(t)?.[1];
   const form = /^\s+(inhaler|cream|ointment|gel|lotion|patch|nasal spray|eye drops)\b/i.exec(t.slice(hit.end))?.[0].toLowerCase() ?? '';
