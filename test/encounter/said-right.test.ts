@@ -525,3 +525,13 @@ describe('a current drug\'s dose said before it, its split day, and its schedule
     expect(meds(`${asked}[patient] i'm not sure .`)['metformin']?.frequency).toBeUndefined();
   });
 });
+
+describe('a "continue" at another day\'s total', () => {
+  it('writes an increase when the continued schedule gives more a day than the one taken', () => {
+    const taken = "[doctor] what medications are you taking ?\n[patient] i take metformin 500 mg twice a day .\n[doctor] okay , let's talk about my assessment and plan .\n";
+    expect(soap(`${taken}[doctor] for your diabetes , we'll continue the metformin 1000 mg in the morning and 500 mg in the evening .`)).toMatch(/Increase Metformin to 1000 mg in the morning and 500 mg in the evening/);
+    expect(soap(`${taken}[doctor] for your diabetes , we'll continue the metformin 500 mg twice a day .`)).toMatch(/Continue Metformin 500 mg twice daily/);
+    // The same day said another way ("1000 mg once a day" for "500 mg twice a day") is no increase.
+    expect(soap(`${taken}[doctor] for your diabetes , we'll continue the metformin 1000 mg once a day .`)).not.toMatch(/Increase|Decrease/);
+  });
+});

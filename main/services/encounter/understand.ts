@@ -205,8 +205,12 @@ function alreadyTaken(medications: readonly Medication[], items: readonly PlanIt
     // taken on a schedule is a change of dose, up or down by the day's total where both schedules are known. One
     // taken now and then ("ibuprofen 200 mg sometimes") prescribed at a dose is a new prescription.
     // Only an order read as a start: "continue metformin 1000 mg" said of "500 mg, two tablets" continues what is taken.
+    // A "continue" whose day differs from the day taken, both schedules known ("500 mg twice a day" continued as "1000 mg in
+    // the morning and 500 mg in the evening"), is a change of dose by the day's total: "continue" would hide the increase.
     const scheduled = on.frequency !== undefined && !/as needed/.test(on.frequency);
-    const changed = item.action === 'start' && item.medication.dose && on.dose && scheduled ? doseChange(on, item.medication) : undefined;
+    const bothDays = scheduled && item.medication.frequency !== undefined && !/as needed/.test(item.medication.frequency) && readFrequencies(on.frequency!)[0]?.perDay !== undefined;
+    const continuedAtOther = item.action === 'continue' && bothDays && item.medication.dose && on.dose ? doseChange(on, item.medication) : undefined;
+    const changed = item.action === 'start' && item.medication.dose && on.dose && scheduled ? doseChange(on, item.medication) : continuedAtOther === 'change' ? undefined : continuedAtOther;
     if (changed) {
       item.action = changed;
       continue;
