@@ -221,3 +221,19 @@ describe('a study with two findings said in contrast', () => {
     expect(echo?.interpretation).toBe('abnormal');
   });
 });
+
+describe('a measure followed over time, judged as said', () => {
+  const result = (line: string) => understandEncounter({ transcript: `[doctor] hi .\n[patient] hi .\n[doctor] ${line}` }).results;
+  it('reads "under control" as controlled, and a judgement restated in the same breath as the later one', () => {
+    expect(result('your blood sugars are under control .')[0]?.interpretation).toBe('controlled');
+    expect(result('looking at your log , your blood sugars have been low , i mean under control .')[0]?.interpretation).toBe('controlled');
+    expect(result('your blood sugars have been running a little bit high .')[0]?.interpretation).toBe('high');
+  });
+
+  it('reads no result from a question without its mark, a guess, or "controlled" said of a study', () => {
+    expect(result('have your blood sugars been running in the low one hundreds or 2 hundreds or what')).toEqual([]);
+    expect(result("your blood sugar's probably been running a little high .")).toEqual([]);
+    expect(result("we looked at your ecg taken earlier today , and we are seeing the a-fib , but it's being well controlled with the medicine .").every((r) => r.interpretation !== 'controlled')).toBe(true);
+    expect(result('your ecg shows atrial fibrillation with controlled ventricular response .')[0]?.interpretation).toBeUndefined();
+  });
+});

@@ -73,6 +73,7 @@ export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.s
 
 // The clinician asking how often a drug is taken: "how often do you take it?", "is that once a day or twice a day?".
 const SCHEDULE_ASKED = /\bhow (?:often|many times)\b|\b(?:once|twice|three times) (?:a|per) day\b[^?]*\bor\b|\bis that (?:once|twice|daily|every|in the morning|at night)\b|\bwhat time of day\b/i;
+const TABLETS_AFTER = /^\s*,?\s*(2|3|4|two|three|four)\s+(tablets?|pills?|capsules?)\b/i;
 const COUNT_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4' };
 
 /** A drug's dose said within eight words after its name. */
@@ -222,6 +223,9 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       // The drug's own words end where the next drug is named ("1000 mg of tylenol in the morning and 500 mg at night").
       const upTo = s.text.slice(0, hits.find((h) => h.start > hit.end && h.value !== hit.value)?.start ?? s.text.length);
       const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : doseBefore(upTo, hit.start, hit.end) ?? doseAfter(s.text, hit.end);
+      // "Metformin 500 mg, two tablets twice a day": the tablets taken at once are part of the dose.
+      const tablets = dose ? TABLETS_AFTER.exec(upTo.slice(dose.end)) : null;
+      if (dose && tablets) Object.assign(dose, { text: `${dose.text}, ${COUNT_WORDS[tablets[1]!.toLowerCase()] ?? tablets[1]} ${tablets[2]!.toLowerCase().replace(/s$/, '')}s`, end: dose.end + tablets[0].length });
       const frequency = dose ? scheduleAfter(upTo, dose.end, true) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
       const prev = byDrug.get(hit.value);

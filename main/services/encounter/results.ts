@@ -10,11 +10,13 @@ import type { Interpretation, Result } from './types.js';
 import { IMAGING, TEST_ENTRIES } from './tests.js';
 
 const tests = createPhraseMatcher(TEST_ENTRIES);
-const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|is|are|looks?|looked|read|(?:of|at) \d+)\b/i;
+const REPORTED = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|is|are|(?:have|has) been|running|looks?|looked|read|(?:of|at) \d+)\b/i;
 const ORDER = /\b(?:order|get|schedule|obtain|repeat|send you|we(?:'ll| will)|i(?:'ll| will)|going to|want to|need to|should|let's)\b/i;
 const INTERPRETATIONS: [RegExp, Interpretation][] = [
   [/\b(?:unremarkable|normal|within normal limits|fine|good|negative|no (?:acute|evidence|sign)|clear)\b/i, 'normal'],
   [/\b(?:elevated|high|raised)\b|(?<=\b(?:is|was|are|were|went|gone|been|running|came|come|going|go)\s+(?:way\s+|a (?:little|bit)\s+)?)up\b/i, 'high'], [/\b(?:low|decreased|down)\b/i, 'low'], [/\b(?:positive)\b/i, 'positive'],
+  // Not "controlled ventricular response", where the word qualifies the finding after it.
+  [/\bunder (?:good |great |better )?control\b|\b(?:well[- ])?controlled\b(?=\s*(?:[,.;]|$|\b(?:and|but|so|now|today|at|on|with|since|for|overall)\b))/i, 'controlled'],
   [/\b(?:abnormal|concerning)\b/i, 'abnormal'], [/\b(?:stable|unchanged)\b/i, 'unchanged'], [/\b(?:improved|better)\b/i, 'improved'], [/\b(?:worse|worsened)\b/i, 'worse'],
 ];
 /**
@@ -73,10 +75,19 @@ function interpretationOf(segment: string): Interpretation | undefined {
     const read: Interpretation | undefined = !negated ? kind : kind === 'high' || kind === 'low' || kind === 'abnormal' || kind === 'positive' ? 'normal' : undefined;
     if (read) best = { at: m.index, kind: read };
   }
+  // "They've been low, I mean under control" (the cleaner drops "I mean"): a judgement restated in the same breath gives way
+  // to the one said after it.
+  if (best) {
+    const corrected = /^[a-z-]+\s*,\s*(?:(?:i mean|actually|sorry|or rather|rather|no)\b,?\s*)?(\S.*)$/i.exec(segment.slice(best.at));
+    const restated = corrected ? INTERPRETATIONS.find(([re]) => re.exec(corrected[1]!)?.index === 0)?.[1] : undefined;
+    if (restated) return restated;
+  }
   return best?.kind;
 }
 
 /** A study named with what it showed in the same sentence is read there, not carried on. */
+const ANALYTE_NAME = new RegExp(`^(?:${ANALYTE.source})$`, 'i');
+const ASKED_FORM = /^(?:(?:so|and|now|okay|well)\b,?\s*)*(?:have|has|what|how|are|is|do|does|did|were|was)\s+(?:you|your|the|his|her|they|it)\b/i;
 const REPORTED_FINDING = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back|was|were|looks?|looked)\b/i;
 
 /** A study put up to be read ("show me the back x-ray", "this is an x-ray of your lumbar spine", "looking at your MRI"). */
@@ -157,13 +168,18 @@ const CONTRAST_FINDING = /^\s*,?\s*(?:but|however|although)\s+(?:there (?:was|we
 
 function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
   if (!REPORTED.test(after)) return undefined;
+  // "Have your blood sugars been running in the low one hundreds?" asked without its question mark, or "your blood sugar's
+  // probably been running a little high": a question or a guess reports no result.
+  if (ASKED_FORM.test(s.text) || /^\W*(?:\S+\s+){0,2}?(?:probably|maybe|might|may|possibly|likely)\b/i.test(after)) return undefined;
   const seg = after.replace(EVERYTHING_ELSE, '');
   const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(seg);
   const value = valueIn(seg);
   // "It showed an ejection fraction of 55%, but there was some abnormal filling": what follows "but" is a second finding of
   // the study, and its judgement ("abnormal") is not the first one's.
   const contrast = m ? CONTRAST_FINDING.exec(seg.slice(m.index + m[0].length)) : null;
-  const interpretation = interpretationOf(contrast ? seg.slice(0, m!.index + m![0].length) : seg);
+  const judged = interpretationOf(contrast ? seg.slice(0, m!.index + m![0].length) : seg);
+  // "Under control" judges a measure followed over time (sugars, cholesterol), not a study ("the ECG shows a-fib, but it's well controlled").
+  const interpretation = judged === 'controlled' && !ANALYTE_NAME.test(hit.value) ? undefined : judged;
   const finding = m?.[1]?.concat(contrast ? `; ${contrast[1]}` : '').replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit|a little|kind of|sort of|just|pretty|really|actually|basically)\s+/gi, '').replace(/(\d)\s+%/g, '$1%').replace(/\b(?:the|a|an|some|any)\s+/gi, '').trim();
   if (finding && /\b(?:i|you|we|me)\b/i.test(finding)) return undefined;
   // "The labs came back and one of them ...": what follows a conjunction is not what the test showed.

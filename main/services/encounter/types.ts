@@ -143,7 +143,7 @@ export interface ExamFinding extends Evidenced {
   dictated?: string;
 }
 
-export type Interpretation = 'normal' | 'abnormal' | 'high' | 'low' | 'positive' | 'negative' | 'unchanged' | 'improved' | 'worse';
+export type Interpretation = 'normal' | 'abnormal' | 'high' | 'low' | 'positive' | 'negative' | 'unchanged' | 'improved' | 'worse' | 'controlled';
 
 /** A test result (lab, imaging, ECG, a score). */
 export interface Result extends Evidenced {

@@ -223,9 +223,10 @@ function alreadyTaken(medications: readonly Medication[], items: readonly PlanIt
 
 /** How an ordered dose changes the one taken: by the day's total when both schedules are known, else by the dose. */
 function doseChange(taken: { dose?: string; frequency?: string }, ordered: { dose?: string; frequency?: string }): 'increase' | 'decrease' | 'change' | undefined {
+  // "500 mg, 2 tablets" is 1000 mg at a time.
   const amount = (d: string | undefined): { n: number; unit: string } | undefined => {
-    const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)/i.exec(d ?? '');
-    return m ? { n: Number(m[1]), unit: m[2]!.toLowerCase() } : undefined;
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)(?:, (\d) (?:tablet|pill|capsule)s)?/i.exec(d ?? '');
+    return m ? { n: Number(m[1]) * Number(m[3] ?? 1), unit: m[2]!.toLowerCase() } : undefined;
   };
   const a = amount(taken.dose);
   const b = amount(ordered.dose);
