@@ -10,7 +10,8 @@ import { danglingCondition } from './plan-condition.js';
 import { applyCorrection, applySchedule, type LastOrder } from './plan-correction.js';
 import { indicatedProblem } from './plan-indication.js';
 import { isComplaintByPlace, isSymptomOnly, judgesCondition, namesAssessedProblem, problemIn, type ProblemMention } from './problems.js';
-import { registerFailure } from './register.js';
+import { agree } from './narrative.js';
+import { registerFailure, tagsOf } from './register.js';
 import { evidenceOf, type Said } from './said.js';
 import { isNarration, stripTalk } from './talk.js';
 import type { EncounterFacts, HistoryItem, PatientFacts, PlanItem, Problem, Unplaced } from './types.js';
@@ -28,6 +29,13 @@ const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:(?!(?:i|we|you|they|he|she|it|
  * questions" still orders.
  */
 const NOT_REASONING = /\bany (?:other )?questions\b/i;
+// What the patient will, can or must do is an instruction, not the assessment ("she will take 15 mg once a day", "he can pick
+// that up at his pharmacy"); "this means ...", "everything looks good" point at what the reader cannot see.
+const NOT_ASSESSMENT = /^(?:(?:he|she|the patient)\s+(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:will|'ll|can|could|should|would|may|might|must|won't|can't|cannot|shouldn't|wouldn't|needs? to|has to|have to|does have to|is (?:just |also |still )?going to|is gonna|said|says|told|mentioned)\b|^(?:he|she|the patient)'ll\b|here (?:is|are)\b|this (?:means|completes|will|would|should|is going to)\b|everything (?:looks|is|else)\b|maybe|perhaps|hopefully|seems like|it seems|(?:[^,]{0,30},\s*)?(?:wash|take|apply|use|avoid|keep|stop|start|continue|call|come|go|try|make sure|remember|don't|do not)\b)|\bplease\b/i;
+// Speech that broke off or restarted: "the those kidney stones", "reflux medicine can if he has reflux", "seem to be doing".
+// A subject with no finite verb ("the patient passing that stone"), a phrase with no main clause ("for the next couple of
+// weeks on doing ..."), a lead-in with no subject ("going to give ...", "anything else going on").
+const BROKEN = /\b(?:the|a|an|this|that|these|those)\s+(?:the|a|an|this|that|these|those)\b|\b(?:can|could|will|would|should|may|might)\s+(?:if|when|because|that)\b|\b(?:doing|going)\W*$|^(?:he|she|the patient)\s+(?!(?:during|nothing|something|anything|morning|evening|thing|being)\b)\w+ing\b|^for\b(?![^,]*,)|^(?:going to|gonna|anything|any|as long as|probably|still|this because)\b|^(?:he|she|the patient) and\b|\b(?:is|are|was)\s+(?:his|her|the patient's|their)\s+\w+\s+(?:is|are|was)\b/i;
 const INSTRUCTION = /^\W*(?:(?:and|so|but|now|okay|definitely|just|please|really|also)\s+)*(?:take|see|call|make sure|keep|go|come|try|stay|avoid|use|continue|remember|bring|watch|get)\b/i;
 
 type Drugs = ReturnType<typeof drugMatcher>;
@@ -83,6 +91,12 @@ const ORDER_OF_IT = /^\W*(?:so\s+|and\s+)?(?:we(?:'ll| will| can)|i(?:'ll| will|
 function dictatedOrder(text: string): string | undefined {
   const m = /\b(?:hey,?\s+)?(?:dragon|dax)\s*,?\s*((?:order|prescribe|refer|schedule|send|refill|start|continue|increase|decrease|stop)\b.*)$/i.exec(text);
   return m?.[1];
+}
+
+/** "Receive another injection if needed": a sentence that opens with a verb in its base form tells the patient what to do. */
+function imperative(sentence: string): boolean {
+  const { words, pos, lemmas } = tagsOf(sentence.replace(/^(?:just|also|then|so|and)\s+/i, ''));
+  return pos[0] === 'VERB' && lemmas[0]?.toLowerCase() === words[0]?.toLowerCase();
 }
 
 /** Third person for a clinician's statement about the patient ("you're doing well" -> "He is doing well"). */
@@ -224,8 +238,8 @@ function placeClauses(walk: PlanWalk, rest: string, s: Said, condition: string |
       continue;
     }
     if (isNarration(clause) || contentWords(clause) < 2) continue;
-    const written = thirdPerson(clause, patient);
-    const failure = registerFailure(written);
+    const written = agree(thirdPerson(clause, patient));
+    const failure = registerFailure(written) ?? (BROKEN.test(written) ? 'fragment' : NOT_ASSESSMENT.test(written) || imperative(written) ? 'instruction' : undefined);
     if (walk.current && !failure && !INSTRUCTION.test(clause) && !NOT_REASONING.test(clause) && walk.current.reasoning.length < 2 && written.split(/\s+/).length <= 30) {
       walk.current.reasoning.push(written);
       walk.used.add(s.i);
