@@ -230,6 +230,11 @@ describe('a measure followed over time, judged as said', () => {
     expect(result('your blood sugars have been running a little bit high .')[0]?.interpretation).toBe('high');
   });
 
+  it('writes the summary verb to agree with a plural measure', () => {
+    const t = "[doctor] hi .\n[patient] hi .\n[doctor] your blood sugars have been running a little bit high .\n[doctor] okay , let's talk about my assessment and plan .\n[doctor] for your diabetes , we'll start metformin 500 mg twice a day .";
+    expect(writeNoteSync({ transcript: t, noteType: { type: 'soap' }, language: 'en' }).markdown).toContain('Diabetes: Blood sugars were high.');
+  });
+
   it('reads no result from a question without its mark, a guess, or "controlled" said of a study', () => {
     expect(result('have your blood sugars been running in the low one hundreds or 2 hundreds or what')).toEqual([]);
     expect(result("your blood sugar's probably been running a little high .")).toEqual([]);

@@ -20,6 +20,12 @@ describe('fidelity: numbers and doses', () => {
     expect(check('Guaifenesin 600 mg for cough.', t).review).toEqual([]);
   });
 
+  it('gives a dose said right before its drug ("500 mg of metformin") to that drug, not to one named just before', () => {
+    const t = '[doctor] you take lisinopril for your blood pressure and we have you on 500 mg of metformin twice a day .\n[doctor] i want to increase your metformin to 1000 mg twice a day .';
+    expect(flagged('- Metformin 500 mg twice daily.\n- Lisinopril.', t)).toEqual([]);
+    expect(flagged('- Metformin 250 mg twice daily.', t).map(([kind]) => kind)).toEqual(['dose']);
+  });
+
   it('reads "a . five centimeter" as 0.5 cm: "5 cm" is removed, "0.5 cm" is supported', () => {
     const t = '[doctor] the ct shows a . five centimeter kidney stone on the right .';
     expect(flagged('CT: 5 cm right kidney stone.', t)).toEqual([['dose', '5 cm', 'measurement not in the transcript']]);

@@ -64,7 +64,8 @@ export function drugOf(text: string, drugs: readonly DrugMention[], start: numbe
     if (limit && (d.start < limit.start || d.end > limit.end)) continue;
     if (d.end <= start && start - d.end <= AFTER_DRUG) best = d;
     if (d.start >= end) {
-      if (!best && BEFORE_DRUG.test(text.slice(end, d.start))) best = d;
+      // "500 mg of metformin": a dose said right before its drug is that drug's, whatever drug was named before it.
+      if (BEFORE_DRUG.test(text.slice(end, d.start)) && (!best || /\bof\s*$/i.test(text.slice(end, d.start)))) best = d;
       break;
     }
   }

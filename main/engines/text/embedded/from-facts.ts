@@ -288,7 +288,8 @@ function supportFor(f: EncounterFacts, subj: string, problem?: string, others: r
   if (abnormal.length) out.push(stop(`Exam shows ${listOf(abnormal.map((e) => `${shownFinding(e.finding)}${e.laterality && !/\b(?:left|right|bilateral|both)/.test(e.finding) ? ` (${e.laterality})` : ''}`))}`));
   for (const r of f.results.slice(0, 2)) {
     const said = r.finding ?? r.value ?? r.interpretation;
-    if (said) out.push(stop(`${cap(r.test)} ${r.finding ? 'showed' : 'was'} ${said}`));
+    // "Blood sugars were high", "hemoglobin A1c was 7.5": the verb agrees with a plural name.
+    if (said) out.push(stop(`${cap(r.test)} ${r.finding ? 'showed' : /(?<!s)s$/i.test(r.test) ? 'were' : 'was'} ${said}`));
   }
   return out;
 }
