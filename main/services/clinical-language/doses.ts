@@ -30,5 +30,13 @@ export function readDoses(text: string): Dose[] {
       unit: unit.unit, uncertain: r.uncertain,
     });
   }
-  return out;
+  // "Half a cc of lidocaine", "a half a milligram": half of one unit, said without a number.
+  for (const m of text.matchAll(/\b(?:a\s+)?half\s+(?:an?\s+)/gi)) {
+    const k = tokens.findIndex((t) => t.start >= m.index + m[0].length);
+    const unit = k >= 0 && tokens[k]!.start === m.index + m[0].length ? unitAt(words, k, 0.5) : undefined;
+    if (!unit || out.some((d) => d.start <= m.index && d.end > m.index)) continue;
+    const end = tokens[unit.next - 1]!.end;
+    out.push({ start: m.index, end, spoken: text.slice(m.index, end), text: formatQuantity('0.5', unit.unit), value: 0.5, unit: unit.unit, uncertain: false });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }

@@ -10,6 +10,7 @@ import { DRUG_PHRASES } from '../clinical-language/medications.js';
 import { readDoses } from '../clinical-language/doses.js';
 import { readFrequencies } from '../clinical-language/units.js';
 import { answerPolarity, contextOf } from '../clinical-language/context.js';
+import { isDoneProcedure } from './procedures.js';
 import { evidenceOf, type Said } from './said.js';
 import type { Adherence, Allergy, Medication } from './types.js';
 
@@ -146,7 +147,8 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
   let lastDosed: { generic: string; at: number } | undefined;
   for (const s of said) {
     if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
-    const hits = /\ballerg/i.test(s.text) ? [] : matcher.find(s.text);
+    // What is injected in a procedure of the visit ("now I'm injecting 80 mg of triamcinolone") is no drug the patient takes.
+    const hits = /\ballerg/i.test(s.text) || (s.speaker === 'clinician' && isDoneProcedure(s.text)) ? [] : matcher.find(s.text);
     // "Are you taking the lisinopril?" "We have you on 20 mg a day": the dose said next is the drug's said last.
     if (hits.length === 0 && pending && s.i - pending.at <= 2 && ON_IT.test(s.text) && doseAfter(s.text, 0)) {
       byDrug.set(pending.generic, { name: pending.name, generic: pending.generic, status: 'current', evidence: evidenceOf(pending.said) });

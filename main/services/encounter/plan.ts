@@ -13,6 +13,7 @@ import { UNMET, conditionSpan, withCondition } from './plan-condition.js';
 import { IMAGING, SPECIALTY_ENTRIES, TEST_ENTRIES } from './tests.js';
 import { stripTalk } from './talk.js';
 import { agree } from './narrative.js';
+import { isDoneProcedure } from './procedures.js';
 import type { PlanItem } from './types.js';
 
 const tests = createPhraseMatcher(TEST_ENTRIES);
@@ -59,6 +60,8 @@ export function adviceText(clause: string): string | undefined {
 /** The plan items a clause gives, in order; an order that waits on something keeps its condition. */
 export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanItem[] {
   const t = stripTalk(clause);
+  // An injection or aspiration done now is read whole by the procedure reader, with what was injected.
+  if (isDoneProcedure(t)) return [];
   const at = new Map<PlanItem, number>();
   return itemsIn(t, drugs, at).map((i) => withCondition(i, t, at.get(i)));
 }
@@ -73,6 +76,7 @@ const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?
 const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|did)|(?:was|were) (?:done|taken|performed)|(?:showed|shows|came back|revealed)|last (?:week|month|year|time)|ago|already|before you came|when you came in|(?:it's|it is|it was|that's|that was) (?:normal|negative|fine|unremarkable|clear))\b/i;
 const DONE_BEFORE = /\b(?:you(?:'ve)? had|we (?:did|got|had)(?: to (?:get|do))?|you did get|they (?:did|got)|(?:your|the) (?:recent|previous|prior|last)|looking at|reviewed?|results? of)\s+(?:(?:an?|the|your|that|this)\s+)?(?:\w+\s+){0,2}$/i;
 const OTHERS_DO = /\b(?:they|he|she|(?:the|your) (?:specialist|surgeon|radiologist|cardiologist|doctor|team)s?)\s+(?:(?:sometimes|usually|often|typically|generally|normally|may|might|can|could|will|would|probably)\s+)*(?:do|order|get|perform|run|check)\b[^.;]{0,20}$|\b(?:sometimes|usually|often|typically|generally|normally)\s+(?:\w+\s+){0,2}?(?:do|order|get|perform|run|check)\b[^.;]{0,20}$/i;
+const INJECTED_DRUG = /\b(?:inject(?:ion|ing|ed)?|shot)\s+(?:(?:of|with)\s+)?(?:(?:a|an|the|some)\s+)?(?:\d+(?:\.\d+)?\s*(?:cc|ml|mg)\s+(?:of\s+)?)?(?:[a-z-]+\s+){0,1}$/i;
 const AGAIN = /\b(?:repeat|another|again|new|follow-up|re-?check|going to (?:order|get)|let's (?:order|get)|(?:i'll|i will|we'll|we will) (?:order|get))\b/i;
 
 function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, number>): PlanItem[] {
@@ -88,7 +92,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
   }
   if (FOLLOW_PRN.test(t)) return [{ kind: 'follow-up', when: 'as needed', evidence: [] }];
   // "We'll get a CT and an EKG, check a CBC, and start prednisone": the drugs, studies and referral of one clause are all ordered.
-  const meds = medicationIn(t, drugs, negatedAt);
+  // "Aspirate the knee and inject a steroid": a drug injected in a procedure is the procedure's, not a prescription.
+  const meds = medicationIn(t, drugs, negatedAt).filter((m) => !INJECTED_DRUG.test(t.slice(Math.max(0, m.at - 40), m.at)));
   for (const med of meds) {
     at.set(med.item, med.at);
     out.push(med.item);

@@ -22,6 +22,7 @@ import { readSymptoms } from './symptoms.js';
 import { readStatements } from './narrative.js';
 import type { EncounterFacts, EncounterInput, Medication, PlanItem, Problem, Symptom, Unplaced } from './types.js';
 import { readVitals } from './vitals.js';
+import { readProcedures } from './procedures.js';
 
 function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined {
   for (const s of said.slice(0, Math.max(15, Math.floor(said.length * 0.3)))) {
@@ -221,6 +222,23 @@ function alreadyTaken(medications: readonly Medication[], items: readonly PlanIt
   }
 }
 
+/**
+ * The injections and aspirations done in the visit go to the problem of the part they were done on ("knee effusion" for
+ * the knee), else the first problem, else the visit's plan; the bare "Injection, as discussed" the plan's reading made of
+ * the same procedure gives way to them.
+ */
+function placeProcedures(done: { items: PlanItem[]; used: Set<number> }, problems: Problem[], general: PlanItem[], used: Set<number>): void {
+  for (const i of done.used) used.add(i);
+  for (const item of done.items) {
+    for (const list of [general, ...problems.map((p) => p.plan)]) {
+      for (let k = list.length - 1; k >= 0; k--) if (list[k]!.kind === 'procedure' && !list[k]!.text && (list[k]!.target === item.target || /injection|aspiration/.test(list[k]!.target ?? ''))) list.splice(k, 1);
+    }
+    const part = /\b(knee|shoulder|hip|elbow|wrist|ankle|finger|thumb|back|spine|foot|heel|hand)\b/i.exec(item.text ?? '')?.[1]?.toLowerCase();
+    const home = (part ? problems.find((p) => p.name.toLowerCase().includes(part)) : undefined) ?? problems[0];
+    (home ? home.plan : general).push(item);
+  }
+}
+
 /** How an ordered dose changes the one taken: by the day's total when both schedules are known, else by the dose. */
 function doseChange(taken: { dose?: string; frequency?: string }, ordered: { dose?: string; frequency?: string }): 'increase' | 'decrease' | 'change' | undefined {
   // "500 mg, 2 tablets" is 1000 mg at a time.
@@ -260,6 +278,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const unplaced: Unplaced[] = exam.unplaced.filter((u) => !said.some((s) => used.has(s.i) && s.start === u.evidence[0]?.start));
   const walk = walkPlan(said, drugMatcher(listed), history.history, patient, used, unplaced);
   const { problems, general } = walk;
+  placeProcedures(readProcedures(said), problems, general, used);
   for (const p of problems) p.plan = dedupePlan(p.plan);
   unconfirmedByTests(problems, said);
   sideFromComplaint(problems, symptoms.symptoms);

@@ -87,6 +87,8 @@ function orderLine(item: PlanItem): { text: string; fact?: OrderFact } | undefin
     case 'referral':
       return { text: stop(`Refer to ${item.target}`), fact: { type: 'referral', to: item.target!, complete: true } };
     case 'procedure':
+      // A procedure done in the visit is written as done, with what was injected and where.
+      if (item.text) return { text: stop(item.text) };
       return { text: stop(`${cap(item.target!)}${item.laterality ? `, ${item.laterality}` : ''}, as discussed`) };
     case 'education':
       return item.text ? { text: stop(item.text) } : undefined;
