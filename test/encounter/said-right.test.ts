@@ -535,3 +535,15 @@ describe('a "continue" at another day\'s total', () => {
     expect(soap(`${taken}[doctor] for your diabetes , we'll continue the metformin 1000 mg once a day .`)).not.toMatch(/Increase|Decrease/);
   });
 });
+
+describe('the patient\'s account of an injury told in one long breath', () => {
+  const statements = (line: string) => (understandEncounter({ transcript: `[doctor] so i see that you injured your knee , what happened ?\n[patient] ${line}` }).statements ?? []).map((s) => s.text);
+  it('keeps the event said after "and" in a clause too long to write whole, with the speaker as its subject', () => {
+    expect(statements('i thought it was a good idea to go to the trampoline park with my friends and heard a snap and instant pain when i landed on the trampoline'))
+      .toEqual(['The patient heard a snap and instant pain when the patient landed on the trampoline.']);
+  });
+
+  it('keeps a short "I slipped and fell" as one event', () => {
+    expect(statements('i slipped and fell on the ice in my driveway yesterday')).toEqual(['The patient slipped and fell on the ice in the patient\'s driveway yesterday.']);
+  });
+});

@@ -14,7 +14,7 @@ import type { PatientFacts, Statement } from './types.js';
 
 const CLINICAL =
   /\b(?:pain|hurt\w*|ache\w*|swell\w*|fever|cough\w*|breath\w*|dizz\w*|nause\w*|vomit\w*|tired|fatigue|sleep\w*|blood|pressure|sugar|weight|medication\w*|meds|pills?|dose|taking|took|started|stopped|surgery|doctor|hospital|emergency|diet|exercis\w*|walk\w*|run\w*|work\w*|smok\w*|drink\w*|alcohol|symptoms?|worse|better|transplant\w*|arthritis|cancer|fractur\w*|infection|tear|sprain\w*|allerg\w*|kidney\w*|heart|lungs?|urgency|urin\w*|bowel\w*|skin|numb\w*|tingl\w*|rash|bleed\w*|injur\w*|fell|fall|knee|back|shoulder|hip|ankle|chest|head\w*|stomach|leg|arm|hand|foot|neck|x-ray|mri|test|days?|weeks?|months?|years?|\d+)\b/gi;
-const LEAD_INS = /^(?:(?:i know|i see|i understand|i remember|i noticed|i heard|it looks like|it sounds like|it seems like|so it sounds like|i think)\s+(?:that\s+)?)/i;
+const LEAD_INS = /^(?:(?:i know|i see|i understand|i remember|i noticed|i heard(?= that\b)|it looks like|it sounds like|it seems like|so it sounds like|i think)\s+(?:that\s+)?)/i;
 const MODAL = /^(?:can|could|will|would|should|may|might|must|did|was|were|had|has|is|does|shall|used|quit|put|set|hit|cut|hurt|let|shut|split|spread|cost|beat|burst|fit|read|got|ran|went|came|began|fell|felt|took|saw|had|said|told|thought|knew|left|lost|broke|woke)$/i;
 
 /** Third person with verb agreement: "I take" -> "he takes", "my" -> "his". */
@@ -76,7 +76,7 @@ export function agree(text: string, tagged: { words: string[]; pos: string[]; le
 }
 
 /** Thinking aloud and talk about the talk: "I guess", "I wanted to mention", "hopefully", "she's never said anything". */
-const MUSING = /\b(?:guess|wonder\w*|suppose|mention\w*|hopefully|i mean|you know|said anything|tell me that when|noticed when|notice when)\b/i;
+const MUSING = /\b(?:guess|wonder\w*|suppose|mention\w*|hopefully|i mean|you know|said anything|tell me that when|noticed when|notice when|(?:i|we) thought it was a (?:good|great|bad) idea)\b/i;
 /**
  * A pronoun that points back to something said before ("he was taking it", "she had those", "he had that done"):
  * out of its turn the reader cannot tell what it means.
@@ -100,6 +100,24 @@ function weightOf(text: string): number {
   return (text.match(CLINICAL) ?? []).length;
 }
 
+// A second event told with the first's subject: "I went to the trampoline park and heard a snap and instant pain".
+const NEXT_EVENT = /,?\s+and\s+(?:then\s+)?(?=(?:heard|felt|noticed|started|fell|twisted|landed|hurt|injured|rolled|slipped|tripped|developed|woke|took|tried|went to|came in|called)\b)/i;
+
+/**
+ * The clauses of one sentence, each able to stand alone: split at a conjunction before a new subject, and (in a clause
+ * too long to write whole) at "and" before a second event of the same speaker, which takes the speaker's "I" or "you".
+ */
+function ownClauses(text: string): string[] {
+  const out: string[] = [];
+  for (const clause of text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
+    const subject = /^(?:(?:and|but|so|well|yeah|oh|okay)\W+)*(i|you)\b/i.exec(clause.trim())?.[1];
+    // Only a clause too long to stand as one sentence is split: "I slipped and fell" stays one event.
+    const parts = subject && clause.split(/\s+/).length > 18 ? clause.split(NEXT_EVENT) : [clause];
+    out.push(parts[0]!, ...parts.slice(1).map((p) => `${subject} ${p}`));
+  }
+  return out;
+}
+
 /** The patient's account and the clinician's history statements, in clinical register. */
 export function readStatements(said: Said[], patient: PatientFacts): Statement[] {
   const out: Statement[] = [];
@@ -110,7 +128,7 @@ export function readStatements(said: Said[], patient: PatientFacts): Statement[]
     // The clinician's own sentences count only when they tell the patient's history ("you had a lobectomy a couple years ago").
     if (s.speaker === 'clinician' && !/\byou(?:'ve| have| had|'re| are| were)\b/i.test(s.text)) continue;
     // Clause by clause: a clinician writes the clause that says something, not the whole turn.
-    for (const clause of s.text.split(/,?\s+(?:and|but|so|because|cause)\s+(?=(?:i|i'm|i've|it|my|you|that|there|he|she)\b)|;\s+|,\s+(?=(?:i|i'm|i've|my|you)\b)/i)) {
+    for (const clause of ownClauses(s.text)) {
       const w = weightOf(clause);
       if (w < 1 || clause.split(/\s+/).length < 4 || MUSING.test(clause)) continue;
       // The patient speaks of themself as "I": a patient's "he is only ten" is about someone else (a son), and so
