@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { understandEncounter } from '../../main/services/encounter/understand.js';
 import { writeNoteSync } from '../../main/engines/text/embedded/index.js';
+import { findingPhrase } from '../../main/services/encounter/exam.js';
 
 /**
  * An exam narrated as clinicians speak it and a study read off the screen over several sentences
@@ -240,5 +241,13 @@ describe('a measure followed over time, judged as said', () => {
     expect(result("your blood sugar's probably been running a little high .")).toEqual([]);
     expect(result("we looked at your ecg taken earlier today , and we are seeing the a-fib , but it's being well controlled with the medicine .").every((r) => r.interpretation !== 'controlled')).toBe(true);
     expect(result('your ecg shows atrial fibrillation with controlled ventricular response .')[0]?.interpretation).toBeUndefined();
+  });
+});
+
+describe('an exam finding said with its lay explanation', () => {
+  it('keeps the finding and its place, and drops the filler and "that means ..."', () => {
+    expect(findingPhrase('i do notice some like ecchymosis and edema that just means bruising and swelling along the lateral aspect of your knee')?.text).toBe('ecchymosis and edema along lateral aspect of knee');
+    expect(findingPhrase("there's no overlying erythema and that means redness or ecchymosis and that means bruising")).toEqual({ text: 'no overlying erythema or ecchymosis', negated: true });
+    expect(findingPhrase('there is erythema which means redness')?.text).toBe('erythema');
   });
 });

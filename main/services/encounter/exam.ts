@@ -60,6 +60,9 @@ export function findingPhrase(clause: string): { text: string; negated: boolean 
   t = t.replace(/^(?:on )?the (?:heart|lung|abdominal|neck|skin|neuro\w*) exam,?\s*(?:it's |there's |there is )?/i, '').replace(/^(?:the |your )?(?:lungs?|heart|abdomen|belly) (?:has|have|shows?) (?:some |a |an )?/i, '').replace(/\b(\d) out of (\d)\b/g, '$1/$2').replace(/\bnice and\s+/gi, '').replace(/\b(lungs|heart|abdomen) (?:sound|sounds|look|looks|feel|feels|seem|seems)\b/gi, (_m, r: string) => `${r} ${r === 'lungs' ? 'are' : 'is'}`);
   // "Your heart sounds great": a lay word of approval is a normal exam of that organ.
   t = t.replace(/^((?:the |your )?(?:heart|lungs|abdomen|belly|skin)) (?:is|are) (?:great|good|fine|okay|healthy|perfect)$/i, (_m, organ: string) => `${organ} ${/lungs/i.test(organ) ? 'are' : 'is'} normal`);
+  // "Some like ecchymosis and edema that just means bruising and swelling along the lateral aspect": the filler and the lay
+  // explanation go, the finding and its place stay.
+  t = t.replace(/^like\s+|\b(some|a|an|the|any)\s+like\s+/gi, (_m, det?: string) => (det ? `${det} ` : '')).replace(/(?:\s+and)?\s+(?:that|which|it)\s+(?:just\s+|basically\s+|kind of\s+)?means\s+[a-z ]{0,40}?(?=\s+(?:along|on|over|at|in|around|of|near|or)\b|,|$)/gi, '');
   // Disfluent repeats ("monitor that monitor that", "appreciate appreciated") keep their last wording.
   t = t.replace(/\b(\w+(?:\s+\w+)?)\s+\1\b/gi, '$1').replace(/\b(\w{4,})\w*\s+(\1\w*)\b/gi, '$2');
   t = t.replace(/\b(?:your|his|her)\b/gi, 'the').replace(/\b(?:a little bit of|a little bit|a little|kind of|sort of|just|really|pretty|definitely|actually|certainly|nice)\s+/gi, '').replace(/\s+(?:there|here|today|too|as well)$/i, '').trim();
