@@ -23,6 +23,7 @@ import { readStatements } from './narrative.js';
 import type { EncounterFacts, EncounterInput, Medication, PlanItem, Problem, Symptom, Unplaced } from './types.js';
 import { readVitals } from './vitals.js';
 import { readProcedures } from './procedures.js';
+import { tidyProblems } from './problem-names.js';
 
 function reasonForVisit(said: Said[]): { term: string; said: Said } | undefined {
   for (const s of said.slice(0, Math.max(15, Math.floor(said.length * 0.3)))) {
@@ -277,6 +278,7 @@ export function understandEncounter(input: EncounterInput): EncounterFacts {
   const used = new Set<number>([...history.used, ...symptoms.used, ...medications.used, ...allergies.used, ...vitals.used, ...exam.used, ...results.used]);
   const unplaced: Unplaced[] = exam.unplaced.filter((u) => !said.some((s) => used.has(s.i) && s.start === u.evidence[0]?.start));
   const walk = walkPlan(said, drugMatcher(listed), history.history, patient, used, unplaced);
+  walk.problems = tidyProblems(walk.problems, walk.general);
   const { problems, general } = walk;
   placeProcedures(readProcedures(said), problems, general, used);
   for (const p of problems) p.plan = dedupePlan(p.plan);
