@@ -44,6 +44,21 @@ describe('a procedure done in the visit', () => {
     expect(note).toContain('Injection of the left shoulder with kenalog 40 mg and lidocaine 2 mL.');
   });
 
+  it('reads a procedure dictated in the passive, with the fluid drawn off', () => {
+    const t = [
+      '[doctor] hi , what brings you in ?',
+      '[patient] my left knee keeps swelling up .',
+      '[doctor] on exam , there is a large effusion of the left knee .',
+      "[doctor] okay , let's talk about my assessment and plan .",
+      "[doctor] for your left knee effusion , let's go ahead and aspirate it today .",
+      '[doctor] the left knee was prepped in the usual sterile fashion .',
+      '[doctor] 2 cc of lidocaine was injected , and 30 cc of straw colored fluid was aspirated .',
+      '[doctor] then 40 mg of kenalog was injected into the left knee .',
+    ].join('\n');
+    const plan = understandEncounter({ transcript: t }).problems.flatMap((p) => p.plan).filter((i) => i.kind === 'procedure');
+    expect(plan.map((i) => i.text)).toEqual(['Aspiration of the left knee; fluid 30 mL, straw-colored; injection with lidocaine 2 mL and kenalog 40 mg']);
+  });
+
   it('reads an injection offered, weighed or explained as no procedure done', () => {
     for (const line of [
       'if it does not improve , we could try a cortisone injection into the shoulder .',

@@ -9,7 +9,9 @@ import { evidenceOf, type Said } from './said.js';
 import type { PlanItem } from './types.js';
 
 // Said as done now or being done: "I'm going to inject", "I'll now aspirate", "attempted to inject", "we injected".
-const DONE_NOW = /\b(?:(?:i|we)(?:'m| am|'re| are)\s+(?:now\s+|also\s+)?(?:going to\s+|gonna\s+)?(?:inject|aspirat|drain)\w*|(?:i|we)(?:'ll| will)\s+(?:now\s+|also\s+|then\s+)?(?:inject|aspirate|drain)\b|(?:attempted|proceeded|went ahead and|went ahead) to (?:inject|aspirate)|(?:attempted|proceeded) (?:with )?(?:the |an? )?(?:second )?(?:injection|aspiration)|(?:i|we) (?:injected|aspirated|drained)|(?:attempted|performed|administered|completed)\b[^.;]{0,40}\b(?:injection|aspiration|inject)|(?:i|we)(?:'m| am|'re| are) (?:using|injecting|giving you) (?:an? |the )?\d*\.?\d*\s*(?:cc|ml|mg)\b)/i;
+// Or dictated as a procedure note: "1 mL of lidocaine was injected", "the knee was prepped in the usual sterile fashion",
+// "20 cc of fluid was aspirated", "let's go ahead and inject".
+const DONE_NOW = /\b(?:(?:was|were|is|are) (?:then )?(?:injected|aspirated|drained|withdrawn|removed)\b|prepped (?:and draped )?in (?:the |a )?(?:usual |standard )?sterile fashion|(?:let's|let me|(?:i|we)(?:'m| am|'re| are) (?:going to|gonna)) go ahead and (?:inject|aspirate|drain|do (?:the|an|that) (?:injection|aspiration))|(?:i|we)(?:'m| am|'re| are)\s+(?:now\s+|also\s+)?(?:going to\s+|gonna\s+)?(?:inject|aspirat|drain)\w*|(?:i|we)(?:'ll| will)\s+(?:now\s+|also\s+|then\s+)?(?:inject|aspirate|drain)\b|(?:attempted|proceeded|went ahead and|went ahead) to (?:inject|aspirate)|(?:attempted|proceeded) (?:with )?(?:the |an? )?(?:second )?(?:injection|aspiration)|(?:i|we) (?:injected|aspirated|drained)|(?:attempted|performed|administered|completed)\b[^.;]{0,40}\b(?:injection|aspiration|inject)|(?:i|we)(?:'m| am|'re| are) (?:using|injecting|giving you) (?:an? |the )?\d*\.?\d*\s*(?:cc|ml|mg)\b)/i;
 // Offered, weighed, conditional, or another day: "we could try a cortisone injection", "if it doesn't improve".
 // Or explained ("what I do is I will inject the corticosteroid into the spine", "I'm recommending a spinal injection").
 const NOT_NOW = /\b(?:if|could|can try|consider|would|might|may|risks?|should|option|next time|in the future|schedul\w*|another|offered|wouldn't|didn't|recommend\w*|suggest\w*|what (?:i|we) do|typically|usually|generally|normally|explain\w*|means|called|that's where)\b/i;
@@ -25,13 +27,16 @@ const GENERIC: Readonly<Record<string, string>> = { celestone: 'betamethasone', 
 const sameDrug = (a: string, b: string): boolean => a.replace(/^\S+/, (n) => GENERIC[n] ?? n) === b.replace(/^\S+/, (n) => GENERIC[n] ?? n);
 const addDrug = (drugs: string[], d: string): void => { if (!drugs.some((x) => sameDrug(x, d))) drugs.push(d); };
 const listed = (items: string[]): string => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+// "30 cc of straw colored fluid": what was drawn off, not a drug.
+const NOT_A_DRUG = /^(?:fluid|straw|clear|bloody|blood|yellow|serous|cloudy|pus|synovial|turbid|pink|red)/i;
+const FLUID_DRAWN = /\b(\d+(?:\.\d+)?)\s*(?:cc|ccs|ml|milliliters?)\s+of\s+((?:[a-z-]+\s+){0,3}?)fluid\b/i;
 const unitOf = (u: string): string => (/^(?:cc|ml|milli)/i.test(u) ? 'mL' : 'mg');
 const amountOf = (n: string): string => (/half/i.test(n) ? '0.5' : /^(?:an?|one)$/i.test(n) ? '1' : n);
 
 /** What one sentence says was injected: each drug with its amount, as written in a note ("celestone 1 mL"). */
 function injected(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(AMOUNT_OF)) out.push(`${m[3]!.toLowerCase()} ${amountOf(m[1]!)} ${unitOf(m[2]!)}`);
+  for (const m of text.matchAll(AMOUNT_OF)) if (!NOT_A_DRUG.test(m[3]!) && !/^\s*(?:[a-z-]+\s+){0,2}fluid\b/i.test(text.slice(m.index + m[0].length))) out.push(`${m[3]!.toLowerCase()} ${amountOf(m[1]!)} ${unitOf(m[2]!)}`);
   for (const m of text.matchAll(NAMED_AMOUNT)) out.push(`${m[1]!.toLowerCase()} ${m[2]} ${unitOf(m[3]!)}`);
   return [...new Set(out)];
 }
@@ -90,7 +95,10 @@ export function readProcedures(said: readonly Said[]): { items: PlanItem[]; used
     const kind = /\baspirat\w*|\bdrain (?:the|that|it)\b/i.test(s.text) ? 'aspiration' : 'injection';
     const site = SITE.exec(s.text)?.[1];
     const side = laterality(s.text);
+    const drawn = FLUID_DRAWN.exec(s.text);
+    const drawnText = drawn ? `${drawn[1]} mL${drawn[2]!.trim() ? `, ${drawn[2]!.trim().replace(/\s+colou?red$/i, '-colored').replace(/\s+tinged$/i, '-tinged')}` : ''}` : undefined;
     if (open && s.i - open.at <= 4) {
+      open.fluid ??= drawnText;
       // One procedure told in several sentences: "I'll inject 1 mL of lidocaine, then aspirate" ... "now I'm injecting 80 mg".
       if (kind === 'aspiration') open.item.target = 'aspiration';
       for (const d of injected(s.text)) addDrug(open.drugs, d);
@@ -100,7 +108,7 @@ export function readProcedures(said: readonly Said[]): { items: PlanItem[]; used
       open.at = s.i;
     } else {
       close();
-      open = { item: { kind: 'procedure', target: kind, ...(side ? { laterality: side } : {}), evidence: evidenceOf(s) }, drugs: injected(s.text), ...(site ? { site } : {}), at: s.i };
+      open = { item: { kind: 'procedure', target: kind, ...(side ? { laterality: side } : {}), evidence: evidenceOf(s) }, drugs: injected(s.text), ...(site ? { site } : {}), ...(drawnText ? { fluid: drawnText } : {}), at: s.i };
     }
     used.add(s.i);
   }
