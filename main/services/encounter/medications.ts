@@ -10,7 +10,7 @@ import { DRUG_PHRASES } from '../clinical-language/medications.js';
 import { readDoses } from '../clinical-language/doses.js';
 import { readFrequencies } from '../clinical-language/units.js';
 import { answerPolarity, contextOf } from '../clinical-language/context.js';
-import { isDoneProcedure } from './procedures.js';
+import { INJECTED_IN, isDoneProcedure } from './procedures.js';
 import { evidenceOf, type Said } from './said.js';
 import type { Adherence, Allergy, Medication } from './types.js';
 
@@ -44,7 +44,8 @@ const ROUTES: [RegExp, string][] = [[/\bunder (?:the|your|his|her) tongue\b|\bsu
 /** A reply that opens with the dose: "yes, 500 mg twice a day", "I take 20 milligrams", "it's 10 mg". */
 const REPLY_DOSE = /^\W*(?:(?:yes|yeah|yep|yup|uh-huh|mm-hmm|i do|i am|still|correct|right)\b[\s,.]*)*(?:(?:i take|i'm on|i am on|it's|it is|about|around|just)\s+)?\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?)\b(?!\s*(?:per|\/))/i;
 const ON_IT = /\b(?:have you on|you(?:'re| are) on|i(?:'m| am) on|i take|i(?:'m| am) taking|you(?:'re| are) taking|the dose is|it(?:'s| is))\b/i;
-const MASS = new Set(['mass', 'dose', 'volume']);
+/** Units a drug's dose is measured in. */
+export const MASS = new Set(['mass', 'dose', 'volume']);
 // Words that say the patient takes a drug, just before or after its name ("I take", "you're on", "using", "twice a day").
 const TAKES_BEFORE = /\b(?:take|takes|taking|on|using|use|uses|prescribed|refill|refills|dose|doses)\s+(?:[\w,'-]+\s+){0,4}$/i;
 const TAKES_AFTER = /^\W*(?:\w+\s+){0,3}?(?:daily|every|twice|once|a day|at night|at bedtime|as needed|in the morning|regularly|for (?:my|your|his|her))\b/i;
@@ -73,7 +74,8 @@ function adherenceSaid(s: Said, reply: Said | undefined, stopped: boolean): Adhe
 export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 // The clinician asking how often a drug is taken: "how often do you take it?", "is that once a day or twice a day?".
-const SCHEDULE_ASKED = /\bhow (?:often|many times)\b|\b(?:once|twice|three times) (?:a|per) day\b[^?]*\bor\b|\bis that (?:once|twice|daily|every|in the morning|at night)\b|\bwhat time of day\b/i;
+// Only a question about taking the drug ("how often do you take it?"), not about a symptom ("how often do you get the headaches?").
+const SCHEDULE_ASKED = /\bhow (?:often|many times)(?: a day)? (?:do|did|are|should) you (?:take|use|taking|using)\b|\b(?:once|twice|three times) (?:a|per) day\b[^?]*\bor\b|\bis that (?:once|twice|daily|every|in the morning|at night)\b|\bwhat time of day do you take\b/i;
 const TABLETS_AFTER = /^\s*,?\s*(2|3|4|two|three|four)\s+(tablets?|pills?|capsules?)\b/i;
 const COUNT_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4' };
 
@@ -101,8 +103,9 @@ export function frequencyAfter(text: string, end: number): string | undefined {
 }
 
 /** "600 milligrams of ibuprofen": the dose said right before the drug (its end given as the drug's, where its schedule is read from). */
-export function doseBefore(text: string, start: number, end: number): { text: string; end: number } | undefined {
-  const before = readDoses(text).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.end <= start && /^\s*(?:of\s+)?(?:the\s+|my\s+|your\s+|his\s+|her\s+)?$/i.test(text.slice(d.end, start)));
+export function doseBefore(text: string, start: number, end: number, bare = false): { text: string; end: number } | undefined {
+  // Only "N mg of X": a dose standing bare before a drug may be the previous drug's ("metformin 500 mg lisinopril 10 mg").
+  const before = readDoses(text).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.end <= start && (bare ? /^\s*(?:of\s+)?(?:the\s+)?$/i : /^\s*of\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?$/i).test(text.slice(d.end, start)));
   return before ? { text: before.text, end } : undefined;
 }
 
@@ -148,7 +151,8 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
   for (const s of said) {
     if (s.talk || s.phase === 'plan' || s.unclearNumber) continue;
     // What is injected in a procedure of the visit ("now I'm injecting 80 mg of triamcinolone") is no drug the patient takes.
-    const hits = /\ballerg/i.test(s.text) || (s.speaker === 'clinician' && isDoneProcedure(s.text)) ? [] : matcher.find(s.text);
+    // Nor one injected on another day ("we injected your knee with 40 mg of kenalog back in March"): it is no daily medicine.
+    const hits = /\ballerg/i.test(s.text) || (s.speaker === 'clinician' && isDoneProcedure(s.text)) ? [] : matcher.find(s.text).filter((h) => !INJECTED_IN.test(s.text.slice(Math.max(0, h.start - 50), h.start)));
     // "Are you taking the lisinopril?" "We have you on 20 mg a day": the dose said next is the drug's said last.
     if (hits.length === 0 && pending && s.i - pending.at <= 2 && ON_IT.test(s.text) && doseAfter(s.text, 0)) {
       byDrug.set(pending.generic, { name: pending.name, generic: pending.generic, status: 'current', evidence: evidenceOf(pending.said) });
@@ -224,7 +228,9 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       const clause = s.text.slice(0, hit.start).split(/,|;|\b(?:so|and|but)\b/i).pop() ?? '';
       // The drug's own words end where the next drug is named ("1000 mg of tylenol in the morning and 500 mg at night").
       const upTo = s.text.slice(0, hits.find((h) => h.start > hit.end && h.value !== hit.value)?.start ?? s.text.length);
-      const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : doseBefore(upTo, hit.start, hit.end) ?? doseAfter(s.text, hit.end);
+      // "I was on 20 mg of lipitor, but Dr. Jones increased it to 40 mg": a dose changed later in the sentence is no longer taken.
+      const changedLater = /\b(?:increased|decreased|raised|lowered|changed|switched|doubled|cut|went up|went down|bumped)\b/i.test(s.text.slice(hit.end));
+      const dose = CHANGE.test(clause) || CHANGE.test(s.text.slice(hit.end).split(/,|;|\b(?:so|and|but)\b/i)[0] ?? '') ? undefined : (changedLater ? undefined : doseBefore(upTo, hit.start, hit.end)) ?? doseAfter(s.text, hit.end);
       // "Metformin 500 mg, two tablets twice a day": the tablets taken at once are part of the dose.
       const tablets = dose ? TABLETS_AFTER.exec(upTo.slice(dose.end)) : null;
       if (dose && tablets) Object.assign(dose, { text: `${dose.text}, ${COUNT_WORDS[tablets[1]!.toLowerCase()] ?? tablets[1]} ${tablets[2]!.toLowerCase().replace(/s$/, '')}s`, end: dose.end + tablets[0].length });

@@ -8,17 +8,17 @@
  */
 import type { PhraseMatcher } from '../clinical-language/phrase-match.js';
 import { readDoses } from '../clinical-language/doses.js';
-import { capitalise, doseAfter, doseBefore, routeOf, scheduleAfter } from './medications.js';
+import { capitalise, doseAfter, doseBefore, MASS, routeOf, scheduleAfter } from './medications.js';
 import type { MedicationAction, PlanItem } from './types.js';
 
 export const ACTIONS: [RegExp, MedicationAction][] = [
   [/\b(?:increase|up|double|raise|bump(?:ing)? up|go up on)\b/i, 'increase'], [/\b(?:decrease|reduce|lower|cut back|taper|wean|go down on|half|step (?:you )?down)\b/i, 'decrease'],
   [/\b(?:stop|discontinue|hold|come off|get you off|take you off)\b/i, 'stop'], [/\b(?:switch|change you|transition)\b/i, 'change'],
   [/\b(?:refill|renew)\b/i, 'refill'], [/\b(?:continue|keep (?:you|him|her|taking|on|the|your)|stay on|remain on|resume)\b/i, 'continue'],
-  [/\b(?:start|begin|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|have (?:you|him|her) (?:take|use|start|try)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|get (?:you|him|her) (?:some|a prescription for|started on)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|(?:send|sending|call|calling) (?:in|over)|e-?prescrib(?:e|ing)|write (?:you )?(?:a )?(?:prescription|script)|writ(?:e|ing) (?:you|him|her)(?: up)? for|recommend)\b/i, 'start'],
+  // Not "the kenalog should start working": a drug that starts to act is no order to start it.
+  [/\b(?:start(?! (?:working|to work|helping|to help|kicking in|to kick in))|begin(?! (?:working|to work|to help))|initiate|put (?:you|him|her) on|try|add|prescribe|suggest|(?:want|need|like) (?:you|him|her) to (?:take|use)|have (?:you|him|her) (?:take|use|start|try)|(?:let's|we(?:'ll| will)) (?:do|go with|use)|^(?:and |then |so )?(?:do|use) the (?=\S+ (?:\d|one|two|three|four)\b)|^(?:and |then |so )?(?:use|take|apply)\b(?! (?:a|your) (?:deep )?breaths?)|giv(?:e|ing) (?:you|him|her)|get (?:you|him|her) (?:some|a prescription for|started on)|(?:you|he|she) (?:can|could|may) (?:use|take|try)|send (?:in )?(?:a )?(?:prescription|script)|(?:send|sending|call|calling) (?:in|over)|e-?prescrib(?:e|ing)|write (?:you )?(?:a )?(?:prescription|script)|writ(?:e|ing) (?:you|him|her)(?: up)? for|recommend)\b/i, 'start'],
 ];
 
-const MASS = new Set(['mass', 'dose', 'volume']);
 // Words that stand before a dose without being a drug's name ("to 20 mg", "about 500 mg").
 const NOT_A_DRUG = new Set('dose doses take taking about around under over below above less more than from to maybe like with only just daily total each extra another additional tablets tablet pills pill of the your his her some that this it its one two and or at up down on him you me us them give given'.split(' '));
 
@@ -46,7 +46,8 @@ function orderedDose(t: string, start: number, end: number, action: MedicationAc
     const to = readDoses(t).find((d) => !d.uncertain && MASS.has(d.unit.kind) && d.start >= end && /\bto\s+$/i.test(t.slice(Math.max(end, d.start - 6), d.start)) && t.slice(end, d.start).split(/\s+/).filter(Boolean).length <= 10);
     if (to) return { text: to.text, end: to.end };
   }
-  return doseBefore(t, start, end) ?? doseAfter(t, end);
+  // "600 milligrams of ibuprofen" first; a bare dose before the drug only when none follows it.
+  return doseBefore(t, start, end) ?? doseAfter(t, end) ?? doseBefore(t, start, end, true);
 }
 
 /**

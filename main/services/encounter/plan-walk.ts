@@ -31,11 +31,11 @@ const QUESTION_CLAUSE = /\?\s*$|^\W*(?:and\s+)?(?:(?!(?:i|we|you|they|he|she|it|
 const NOT_REASONING = /\bany (?:other )?questions\b/i;
 // What the patient will, can or must do is an instruction, not the assessment ("she will take 15 mg once a day", "he can pick
 // that up at his pharmacy"); "this means ...", "everything looks good" point at what the reader cannot see.
-const NOT_ASSESSMENT = /^(?:(?:he|she|the patient)\s+(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:will|'ll|can|could|should|would|may|might|must|won't|can't|cannot|shouldn't|wouldn't|needs? to|has to|have to|does have to|does not (?:have|need) to|doesn't (?:have|need) to|is (?:just |also |still )?going to|is gonna|said|says|told|mentioned)\b|^(?:he|she|the patient)'ll\b|here (?:is|are)\b|this (?:means|completes|will|would|should|is going to)\b|everything (?:looks|is|else)\b|maybe|perhaps|hopefully|seems like|it seems|(?:[^,]{0,30},\s*)?(?:wash|take|apply|use|avoid|keep|stop|start|continue|call|come|go|try|make sure|remember|don't|do not)\b)|\bplease\b/i;
+const NOT_ASSESSMENT = /^(?:(?:he|she|the patient)\s+(?:\w+ly\s+|also\s+|just\s+|still\s+)?(?:will|'ll|can|should|must|(?:may|might|could|would)(?! (?:have|be|benefit)\b)|won't|can't|cannot|shouldn't|wouldn't|needs? to|has to|have to|does have to|does not (?:have|need) to|doesn't (?:have|need) to|is (?:just |also |still )?going to|is gonna|said|says|told|mentioned)\b|^(?:he|she|the patient)'ll\b|here (?:is|are)\b|this (?:means|completes|will|would|should|is going to)\b|everything (?:looks|seems|is) (?:good|great|fine|okay|ok|normal|well)\b|everything else\b|maybe|perhaps|hopefully|seems like|it seems|(?:[^,]{0,30},\s*)?(?:wash|take|apply|use|avoid|keep|stop|start|continue|call|come|go|try|make sure|remember|don't|do not)\b)|\bplease\b/i;
 // Speech that broke off or restarted: "the those kidney stones", "reflux medicine can if he has reflux", "seem to be doing".
 // A subject with no finite verb ("the patient passing that stone"), a phrase with no main clause ("for the next couple of
 // weeks on doing ..."), a lead-in with no subject ("going to give ...", "anything else going on").
-const BROKEN = /\b(?:the|a|an|this|that|these|those)\s+(?:the|a|an|this|that|these|those)\b|\b(?:can|could|will|would|should|may|might)\s+(?:if|when|because|that)\b|\b(?:doing|going)\W*$|^(?:he|she|the patient)\s+(?!(?:during|nothing|something|anything|morning|evening|thing|being)\b)\w+ing\b|^for\b(?![^,]*,)|^(?:going to|gonna|anything|any|as long as|probably|still|this because)\b|^(?:he|she|the patient) and\b|\b(?:is|are|was)\s+(?:his|her|the patient's|their)\s+\w+\s+(?:is|are|was)\b/i;
+const BROKEN = /\b(?:the|a|an|these|those|this)\s+(?:the|a|an|this|that|these|those)\b|\b(?:can|could|will|would|should|may|might)\s+(?:if|when|because|that)\b|\b(?:doing|going)\W*$|^(?:he|she|the patient)\s+(?!(?:during|nothing|something|anything|morning|evening|thing|being)\b)\w+ing\b|^for\b(?![^,]*,)(?!.*\b(?:this|it|that) (?:looks|is|seems|appears|sounds)\b)|^(?:going to|gonna|anything|any|as long as|probably|still|this because)\b|^(?:he|she|the patient) and\b|\b(?:is|are|was)\s+(?:his|her|the patient's|their)\s+\w+\s+(?:is|are|was)\b/i;
 const INSTRUCTION = /^\W*(?:(?:and|so|but|now|okay|definitely|just|please|really|also)\s+)*(?:take|see|call|make sure|keep|go|come|try|stay|avoid|use|continue|remember|bring|watch|get)\b/i;
 
 type Drugs = ReturnType<typeof drugMatcher>;
@@ -93,10 +93,12 @@ function dictatedOrder(text: string): string | undefined {
   return m?.[1];
 }
 
+const INSTRUCTING = /^(?:take|use|apply|wash|avoid|keep|stop|start|continue|call|come|go|try|receive|set|put|make|remember|rest|ice|elevate|drink|eat|walk|wear|follow|schedule|get|check|monitor|return|see|let|give|bring|hold|limit|cut|reduce|increase|decrease|watch|do|don't|begin|finish|pick|fill|contact|notify|bring)$/i;
 /** "Receive another injection if needed": a sentence that opens with a verb in its base form tells the patient what to do. */
 function imperative(sentence: string): boolean {
   const { words, pos, lemmas } = tagsOf(sentence.replace(/^(?:just|also|then|so|and)\s+/i, ''));
-  return pos[0] === 'VERB' && lemmas[0]?.toLowerCase() === words[0]?.toLowerCase();
+  // Verbs of instruction only: a noun the tagger takes for a verb ("tear of the meniscus", "wear and tear") is no order.
+  return pos[0] === 'VERB' && lemmas[0]?.toLowerCase() === words[0]?.toLowerCase() && INSTRUCTING.test(words[0] ?? '');
 }
 
 /** Third person for a clinician's statement about the patient ("you're doing well" -> "He is doing well"). */

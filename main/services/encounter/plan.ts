@@ -60,10 +60,11 @@ export function adviceText(clause: string): string | undefined {
 /** The plan items a clause gives, in order; an order that waits on something keeps its condition. */
 export function planItemsIn(clause: string, drugs: PhraseMatcher<string>): PlanItem[] {
   const t = stripTalk(clause);
-  // An injection or aspiration done now is read whole by the procedure reader, with what was injected.
-  if (isDoneProcedure(t)) return [];
   const at = new Map<PlanItem, number>();
-  return itemsIn(t, drugs, at).map((i) => withCondition(i, t, at.get(i)));
+  const items = itemsIn(t, drugs, at).map((i) => withCondition(i, t, at.get(i)));
+  // An injection or aspiration done now is read whole by the procedure reader, with what was injected; the studies and
+  // referrals said with it ("aspirate the knee and send the fluid for a culture") stay orders.
+  return isDoneProcedure(t) ? items.filter((i) => i.kind !== 'medication' && i.kind !== 'procedure') : items;
 }
 
 // Not a named regimen ("the current regimen of your chemotherapy"), which is no list of medications.
@@ -75,7 +76,7 @@ const UNNAMED_ORDER = /\b(?:i(?:'m| am)? (?:going to|gon na)|i(?:'ll| will)|we(?
 // A study read back as done ("the x-ray you had last week", "we did an MRI") is a result, not an order.
 const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|did)|(?:was|were) (?:done|taken|performed)|(?:showed|shows|came back|revealed)|last (?:week|month|year|time)|ago|already|before you came|when you came in|(?:it's|it is|it was|that's|that was) (?:normal|negative|fine|unremarkable|clear))\b/i;
 const DONE_BEFORE = /\b(?:you(?:'ve)? had|we (?:did|got|had)(?: to (?:get|do))?|you did get|they (?:did|got)|(?:your|the) (?:recent|previous|prior|last)|looking at|reviewed?|results? of)\s+(?:(?:an?|the|your|that|this)\s+)?(?:\w+\s+){0,2}$/i;
-const OTHERS_DO = /\b(?:they|he|she|(?:the|your) (?:specialist|surgeon|radiologist|cardiologist|doctor|team)s?)\s+(?:(?:sometimes|usually|often|typically|generally|normally|may|might|can|could|will|would|probably)\s+)*(?:do|order|get|perform|run|check)\b[^.;]{0,20}$|\b(?:sometimes|usually|often|typically|generally|normally)\s+(?:\w+\s+){0,2}?(?:do|order|get|perform|run|check)\b[^.;]{0,20}$/i;
+const OTHERS_DO = /\b(?:they|(?:the|your) (?:specialist|surgeon|radiologist|cardiologist|doctor|team)s?)\s+(?:(?:sometimes|usually|often|typically|generally|normally|may|might|can|could|will|would|probably)\s+)*(?:do|order|get|perform|run|check)\b[^.;]{0,20}$|\b(?:sometimes|usually|often|typically|generally|normally)\s+(?:\w+\s+){0,2}?(?:do|order|get|perform|run|check)\b[^.;]{0,20}$/i;
 const INJECTED_DRUG = /\b(?:inject(?:ion|ing|ed)?|shot)\s+(?:(?:of|with)\s+)?(?:(?:a|an|the|some)\s+)?(?:\d+(?:\.\d+)?\s*(?:cc|ml|mg)\s+(?:of\s+)?)?(?:[a-z-]+\s+){0,1}$/i;
 const AGAIN = /\b(?:repeat|another|again|new|follow-up|re-?check|going to (?:order|get)|let's (?:order|get)|(?:i'll|i will|we'll|we will) (?:order|get))\b/i;
 
@@ -129,7 +130,8 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     if (/\b(?:showed|shows|was|were|came back|revealed)\b/i.test(t.slice(hit.end, hit.end + 30)) && !/\b(?:order|get|schedule|repeat)\b/i.test(t)) continue;
     if ((DONE_AFTER.test(t.slice(hit.end)) || DONE_BEFORE.test(t.slice(0, hit.start))) && !AGAIN.test(t)) continue;
     // "They sometimes will do an ultrasound as part of their exam": what another clinician does, or does as a habit, is no order of this visit.
-    if (OTHERS_DO.test(t.slice(Math.max(0, hit.start - 60), hit.start))) continue;
+    // Not when this clinician orders it in the same breath ("we usually check a lipid panel once a year, so I'll order that").
+    if (OTHERS_DO.test(t.slice(Math.max(0, hit.start - 60), hit.start)) && !/\b(?:i(?:'ll| will)|we(?:'ll| will)|let's|i(?:'m| am) going to)\s+(?:\w+\s+){0,3}?(?:order|get|schedule|check|do)\b/i.test(t)) continue;
     if (out.some((o) => o.target === hit.value)) continue;
     const side = laterality(t, hit.start, hit.end);
     out.push({ kind: IMAGING.has(hit.value) ? 'imaging' : 'test', target: hit.value, ...(side ? { laterality: side } : {}), evidence: [] });

@@ -4,21 +4,30 @@
  * written as the procedure with what was injected and where, never as a prescription to start nor as a medication the
  * patient takes. An injection only offered, weighed or planned for later stays with the plan's ordinary reading.
  */
-import { laterality } from './attributes.js';
+import { BODY_SITES, laterality } from './attributes.js';
 import { evidenceOf, type Said } from './said.js';
 import type { PlanItem } from './types.js';
 
 // Said as done now or being done: "I'm going to inject", "I'll now aspirate", "attempted to inject", "we injected".
 // Or dictated as a procedure note: "1 mL of lidocaine was injected", "the knee was prepped in the usual sterile fashion",
 // "20 cc of fluid was aspirated", "let's go ahead and inject".
-const DONE_NOW = /\b(?:(?:was|were|is|are) (?:then )?(?:injected|aspirated|drained|withdrawn|removed)\b|prepped (?:and draped )?in (?:the |a )?(?:usual |standard )?sterile fashion|(?:let's|let me|(?:i|we)(?:'m| am|'re| are) (?:going to|gonna)) go ahead and (?:inject|aspirate|drain|do (?:the|an|that) (?:injection|aspiration))|(?:i|we)(?:'m| am|'re| are)\s+(?:now\s+|also\s+)?(?:going to\s+|gonna\s+)?(?:inject|aspirat|drain)\w*|(?:i|we)(?:'ll| will)\s+(?:now\s+|also\s+|then\s+)?(?:inject|aspirate|drain)\b|(?:attempted|proceeded|went ahead and|went ahead) to (?:inject|aspirate)|(?:attempted|proceeded) (?:with )?(?:the |an? )?(?:second )?(?:injection|aspiration)|(?:i|we) (?:injected|aspirated|drained)|(?:attempted|performed|administered|completed)\b[^.;]{0,40}\b(?:injection|aspiration|inject)|(?:i|we)(?:'m| am|'re| are) (?:using|injecting|giving you) (?:an? |the )?\d*\.?\d*\s*(?:cc|ml|mg)\b)/i;
+const DONE_NOW = /\b(?:(?:was|were|is|are) (?:then )?(?:injected|aspirated|drained|withdrawn|removed)\b|prepped (?:and draped )?in (?:the |a )?(?:usual |standard )?sterile fashion|(?:let's|let me|(?:i|we)(?:'m| am|'re| are) (?:going to|gonna)) go ahead and (?:inject|aspirate|drain|do (?:the|an|that) (?:injection|aspiration))|(?:i|we)(?:'m| am|'re| are)\s+(?:now\s+|also\s+)?(?:going to\s+|gonna\s+)?(?:inject|aspirat|drain)\w*|(?:i|we)(?:'ll| will)\s+(?:now\s+|also\s+|then\s+)?(?:inject|aspirate|drain)\b|(?:attempted|proceeded|went ahead and|went ahead) to (?:inject|aspirate)|(?:attempted|proceeded) (?:with )?(?:the |an? )?(?:second )?(?:injection|aspiration)|(?:i|we) (?:injected|aspirated|drained)|(?:attempted|performed|administered|completed)\b[^.;]{0,40}\b(?:injection|aspiration|inject)|(?:i|we)(?:'m| am|'re| are) (?:using|injecting) (?:an? |the )?\d*\.?\d*\s*(?:cc|ml)\b)/i;
+// The sentence must be about an injection or aspiration: "I'm giving you 875 mg of augmentin" is a prescription.
+const PROCEDURE_WORD = /\b(?:inject\w*|aspirat\w*|drain\w*|prepped|sterile fashion|procedure)\b/i;
+// Done another day or by someone else, or to be done later: "we injected your knee back in March", "Dr. Smith performed
+// an injection last month", "at your next visit", "if it's not better".
+const ANOTHER_TIME = /\b(?:ago|last (?:week|month|year|time|visit|fall|spring|summer|winter)|back in|previously|prior|before|in the past|next (?:visit|week|time|month|appointment)|at your next|in (?:a|one|two|three|a few|a couple of) (?:weeks?|months?)|later|if|unless|dr\.?|doctor|the (?:surgeon|specialist|orthopedist|orthopedic|er|emergency)|they|he|she)\b|\bin (?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 // Offered, weighed, conditional, or another day: "we could try a cortisone injection", "if it doesn't improve".
 // Or explained ("what I do is I will inject the corticosteroid into the spine", "I'm recommending a spinal injection").
 const NOT_NOW = /\b(?:if|could|can try|consider|would|might|may|risks?|should|option|next time|in the future|schedul\w*|another|offered|wouldn't|didn't|recommend\w*|suggest\w*|what (?:i|we) do|typically|usually|generally|normally|explain\w*|means|called|that's where)\b/i;
 // "1 cc of celestone", "a half a cc of lidocaine", "80 mg of triamcinolone", "kenalog 40 mg".
 const AMOUNT_OF = /\b(\d+(?:\.\d+)?|a half(?: a)?|half an?|an?|one)\s*(ccs?|ml|milliliters?|mg|milligrams?)\s+of\s+(?:the\s+)?([a-z][a-z-]{3,})/gi;
 const NAMED_AMOUNT = /\b(lidocaine|xylocaine|bupivacaine|marcaine|triamcinolone|kenalog|depo-?medrol|methylprednisolone|celestone|betamethasone|dexamethasone|cortisone)\s+(\d+(?:\.\d+)?)\s*(ccs?|ml|milliliters?|mg|milligrams?)\b/gi;
-const SITE = /\b(?:into|in) (?:the |your |his |her |that )?((?:(?:left|right)\s+)?(?:[a-z]+\s+)?(?:knee|shoulder|hip|elbow|wrist|ankle|finger|thumb|joint|bursa|tendon sheath|trigger finger|subacromial space|spine|back|foot|heel|hand))\b/i;
+const SITE = new RegExp(String.raw`\b(?:into|in) (?:the |your |his |her |that )?((?:(?:left|right)\s+)?(?:[a-z]+\s+)?(?:${[...BODY_SITES, 'joint', 'bursa', 'tendon sheath', 'subacromial space', 'spine'].join('|')}))\b`, 'i');
+// "Aspirate the knee", "inject your left shoulder": the part named after the verb.
+const SITE_DONE = new RegExp(String.raw`\b(?:aspirat\w*|inject\w*|drain\w*)\s+(?:the |your |his |her |that )?((?:(?:left|right)\s+)?(?:${BODY_SITES.join('|')}))\b`, 'i');
+/** "We injected your knee with 40 mg of kenalog back in March": a drug named in a sentence about an injection is the injection's. */
+export const INJECTED_IN = /\binject(?:ed|ing|ion|ions)?\b|\bshot of\b/i;
 const FLUID = /^(?:the )?(?:fluid|aspirate)\s+(?:is|was|looks|looked|appears|came out)\s+([a-z -]{3,40}?)\s*[.,]?$/i;
 
 // Brands of the drugs injected in the office, by their generic name, so one drug named both ways is written once.
@@ -44,7 +53,7 @@ function injected(text: string): string[] {
 /** True when the sentence tells of an injection or aspiration done in this visit. */
 export function isDoneProcedure(text: string): boolean {
   const now = DONE_NOW.exec(text);
-  return now !== null && !NOT_NOW.test(text.slice(0, now.index + now[0].length));
+  return now !== null && PROCEDURE_WORD.test(text) && !NOT_NOW.test(text.slice(0, now.index + now[0].length)) && !ANOTHER_TIME.test(text);
 }
 
 /**
@@ -82,7 +91,7 @@ export function readProcedures(said: readonly Said[]): { items: PlanItem[]; used
     if (s.speaker !== 'clinician' || s.question || s.unclearNumber) continue;
     const fluid = open ? FLUID.exec(s.text.trim()) : null;
     if (open && fluid && s.i - open.at <= 3) {
-      open.fluid = fluid[1]!.trim().replace(/\s+/g, '-').replace(/-(?=tinged)/, '-');
+      open.fluid = fluid[1]!.trim().replace(/\s+/g, '-');
       open.item.evidence.push(...evidenceOf(s));
       used.add(s.i);
       continue;
@@ -93,7 +102,7 @@ export function readProcedures(said: readonly Said[]): { items: PlanItem[]; used
     }
     // "I'll inject 1 mL of lidocaine, and then aspirate the fluid": an aspiration named anywhere in the sentence makes it one.
     const kind = /\baspirat\w*|\bdrain (?:the|that|it)\b/i.test(s.text) ? 'aspiration' : 'injection';
-    const site = SITE.exec(s.text)?.[1];
+    const site = SITE.exec(s.text)?.[1] ?? SITE_DONE.exec(s.text)?.[1];
     const side = laterality(s.text);
     const drawn = FLUID_DRAWN.exec(s.text);
     const drawnText = drawn ? `${drawn[1]} mL${drawn[2]!.trim() ? `, ${drawn[2]!.trim().replace(/\s+colou?red$/i, '-colored').replace(/\s+tinged$/i, '-tinged')}` : ''}` : undefined;
@@ -102,7 +111,8 @@ export function readProcedures(said: readonly Said[]): { items: PlanItem[]; used
       // One procedure told in several sentences: "I'll inject 1 mL of lidocaine, then aspirate" ... "now I'm injecting 80 mg".
       if (kind === 'aspiration') open.item.target = 'aspiration';
       for (const d of injected(s.text)) addDrug(open.drugs, d);
-      open.site ??= site;
+      // A site said with its side ("into the right knee") is more precise than one said before ("aspirate the knee").
+      if (site && (!open.site || (/\b(?:left|right)\b/i.test(site) && !/\b(?:left|right)\b/i.test(open.site)))) open.site = site;
       if (side && !open.item.laterality) open.item.laterality = side;
       open.item.evidence.push(...evidenceOf(s));
       open.at = s.i;

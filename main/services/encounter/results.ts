@@ -15,8 +15,10 @@ const ORDER = /\b(?:order|get|schedule|obtain|repeat|send you|we(?:'ll| will)|i(
 const INTERPRETATIONS: [RegExp, Interpretation][] = [
   [/\b(?:unremarkable|normal|within normal limits|fine|good|negative|no (?:acute|evidence|sign)|clear)\b/i, 'normal'],
   [/\b(?:elevated|high|raised)\b|(?<=\b(?:is|was|are|were|went|gone|been|running|came|come|going|go)\s+(?:way\s+|a (?:little|bit)\s+)?)up\b/i, 'high'], [/\b(?:low|decreased|down)\b/i, 'low'], [/\b(?:positive)\b/i, 'positive'],
+  // "Poorly controlled", "not under control": a measure out of its target range.
+  [/\b(?:poorly|not well|not|suboptimally|inadequately|less|badly) (?:under )?control(?:led)?\b|\buncontrolled\b|\bout of control\b/i, 'abnormal'],
   // Not "controlled ventricular response", where the word qualifies the finding after it.
-  [/\bunder (?:good |great |better )?control\b|\b(?:well[- ])?controlled\b(?=\s*(?:[,.;]|$|\b(?:and|but|so|now|today|at|on|with|since|for|overall)\b))/i, 'controlled'],
+  [/(?<!\b(?:poorly|not well|not|suboptimally|inadequately|less|badly|un)\s*)(?:\bunder (?:good |great |better )?control\b|\b(?:well[- ])?controlled\b(?=\s*(?:[,.;]|$|\b(?:and|but|so|now|today|at|on|with|since|for|overall)\b)))/i, 'controlled'],
   [/\b(?:abnormal|concerning)\b/i, 'abnormal'], [/\b(?:stable|unchanged)\b/i, 'unchanged'], [/\b(?:improved|better)\b/i, 'improved'], [/\b(?:worse|worsened)\b/i, 'worse'],
 ];
 /**
@@ -80,7 +82,9 @@ function interpretationOf(segment: string): Interpretation | undefined {
   if (best) {
     const corrected = /^[a-z-]+\s*,\s*(?:(?:i mean|actually|sorry|or rather|rather|no)\b,?\s*)?(\S.*)$/i.exec(segment.slice(best.at));
     const restated = corrected ? INTERPRETATIONS.find(([re]) => re.exec(corrected[1]!)?.index === 0)?.[1] : undefined;
-    if (restated) return restated;
+    // Not a reference range ("low, normal is above 3.5") nor a comparison ("high, better than last year", "low, stable from last time").
+    const comparison = corrected && /^\S+\s+(?:is|range|would|above|below|than|from|since|for|compared)\b/i.test(corrected[1]!);
+    if (restated && !comparison && restated !== 'unchanged' && restated !== 'improved' && restated !== 'worse') return restated;
   }
   return best?.kind;
 }
@@ -170,13 +174,15 @@ function resultOf(s: Said, hit: Hit, after: string): Result | undefined {
   if (!REPORTED.test(after)) return undefined;
   // "Have your blood sugars been running in the low one hundreds?" asked without its question mark, or "your blood sugar's
   // probably been running a little high": a question or a guess reports no result.
-  if (ASKED_FORM.test(s.text) || /^\W*(?:\S+\s+){0,2}?(?:probably|maybe|might|may|possibly|likely)\b/i.test(after)) return undefined;
+  if (ASKED_FORM.test(s.text) || (/^\W*(?:\S+\s+){0,2}?(?:probably|maybe|might|may|possibly|likely)\b/i.test(after) && !valueIn(after))) return undefined;
   const seg = after.replace(EVERYTHING_ELSE, '');
   const m = /\b(?:show(?:s|ed|n)?|reveal(?:s|ed)?|demonstrat(?:es|ed)|came back)\s+(?:that\s+)?(?:there(?:'s| is| are| was| were)\s+)?(?:a |an |some )?((?:[^.;]|\.(?=\d)){3,80}?)(?=\.(?!\d)|;|$|,\s*(?:so|and|which|but)\b)/i.exec(seg);
   const value = valueIn(seg);
   // "It showed an ejection fraction of 55%, but there was some abnormal filling": what follows "but" is a second finding of
   // the study, and its judgement ("abnormal") is not the first one's.
-  const contrast = m ? CONTRAST_FINDING.exec(seg.slice(m.index + m[0].length)) : null;
+  const said = m ? CONTRAST_FINDING.exec(seg.slice(m.index + m[0].length)) : null;
+  // Only a finding of the study: not the patient's pain, a decision or talk ("but there is no reason to do surgery").
+  const contrast = said && !/\b(?:i|you|we|me|reason|need|talk|things?|surgery|pain|worry|nothing)\b/i.test(said[1]!) && said[1]!.split(/\s+/).length <= 10 ? said : null;
   const judged = interpretationOf(contrast ? seg.slice(0, m!.index + m![0].length) : seg);
   // "Under control" judges a measure followed over time (sugars, cholesterol), not a study ("the ECG shows a-fib, but it's well controlled").
   const interpretation = judged === 'controlled' && !ANALYTE_NAME.test(hit.value) ? undefined : judged;

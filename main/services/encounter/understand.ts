@@ -231,11 +231,15 @@ function alreadyTaken(medications: readonly Medication[], items: readonly PlanIt
 function placeProcedures(done: { items: PlanItem[]; used: Set<number> }, problems: Problem[], general: PlanItem[], used: Set<number>): void {
   for (const i of done.used) used.add(i);
   for (const item of done.items) {
+    // Only the same kind of procedure ("injection", "aspiration"): an epidural steroid injection planned for the back stays.
     for (const list of [general, ...problems.map((p) => p.plan)]) {
-      for (let k = list.length - 1; k >= 0; k--) if (list[k]!.kind === 'procedure' && !list[k]!.text && (list[k]!.target === item.target || /injection|aspiration/.test(list[k]!.target ?? ''))) list.splice(k, 1);
+      for (let k = list.length - 1; k >= 0; k--) if (list[k]!.kind === 'procedure' && !list[k]!.text && /^(?:(?:steroid|cortisone|trigger (?:point|finger))\s+)?injection$|^aspiration$/.test(list[k]!.target ?? '')) list.splice(k, 1);
     }
-    const part = /\b(knee|shoulder|hip|elbow|wrist|ankle|finger|thumb|back|spine|foot|heel|hand)\b/i.exec(item.text ?? '')?.[1]?.toLowerCase();
-    const home = (part ? problems.find((p) => p.name.toLowerCase().includes(part)) : undefined) ?? problems[0];
+    const part = BODY_SITES.find((b) => namesSite(item.text ?? '', b));
+    // Else the problem under discussion when it was done: the last one named before it.
+    const at = item.evidence[0]?.start ?? 0;
+    const current = [...problems].filter((p) => p.evidence.some((e) => e.start <= at)).sort((a, b) => Math.max(...b.evidence.filter((e) => e.start <= at).map((e) => e.start)) - Math.max(...a.evidence.filter((e) => e.start <= at).map((e) => e.start)))[0];
+    const home = (part ? problems.find((p) => namesSite(p.name, part)) : undefined) ?? current ?? problems[0];
     (home ? home.plan : general).push(item);
   }
 }

@@ -134,12 +134,15 @@ function examLines(exam: ExamFinding[]): { label: string; text: string; system: 
 const GENERIC_WORDS = new Set(['pain', 'acute', 'chronic', 'mild', 'moderate', 'severe', 'left', 'right', 'bilateral', 'with', 'without', 'disease', 'disorder', 'syndrome']);
 const stems = (text: string): string[] => text.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4 && !GENERIC_WORDS.has(w)).map((w) => w.replace(/s$/, ''));
 const conditions = createPhraseMatcher(findingPhrases(CONDITIONS));
+// Symptoms a patient mentions beside the reason for a visit (mood, sleep, energy, a vague stomach or nerve complaint); a
+// cardinal symptom (pain, cough, fever, shortness of breath, dizziness) is the complaint even when a diagnosis follows.
+const ASIDE = /^(?:anxiety|depress\w*|stress|fatigue|tired\w*|insomnia|trouble sleeping|weight gain|weight loss|chills|nausea|diarrhea|constipation|tingling|numbness|night sweats|low mood|irritability)$/i;
 
 /**
  * The chief complaint: the reason for the visit as said; failing that, the first symptom the patient reports, unless it is
- * an aside to the visit's first problem: a symptom other than a pain, sharing no word with a first problem that is a
- * confirmed condition the lexicon knows ("some anxiety" at a hepatitis C visit is no visit for anxiety). A pain is the
- * complaint clinicians write for its diagnosis ("right knee pain" for an MCL strain).
+ * an aside to the visit's first problem: a symptom of mood, sleep, energy or a vague stomach or nerve complaint, sharing no
+ * word with a first problem that is a confirmed condition the lexicon knows ("some anxiety" at a hepatitis C visit is no
+ * visit for anxiety). A cardinal symptom is the complaint clinicians write ("right knee pain" for an MCL strain).
  */
 function chiefComplaintOf(f: EncounterFacts, own: Symptom[]): string | undefined {
   if (f.reasonForVisit?.term) return f.reasonForVisit.term;
@@ -148,7 +151,7 @@ function chiefComplaintOf(f: EncounterFacts, own: Symptom[]): string | undefined
   if (!symptom) return first && problemTitle(first);
   const asSaid = symptomPhrase({ ...symptom, modifiers: [], duration: undefined as never, onset: undefined as never, severity: undefined as never });
   const known = first && first.certainty === 'confirmed' && first.status !== 'resolved' && conditions.find(first.name).length > 0;
-  if (!known || /\bpain\b/i.test(symptom.term) || stems(symptom.term).some((w) => stems(first.name).includes(w))) return asSaid;
+  if (!known || !ASIDE.test(symptom.term) || stems(symptom.term).some((w) => stems(first.name).includes(w))) return asSaid;
   return problemTitle(first);
 }
 
@@ -291,7 +294,7 @@ function supportFor(f: EncounterFacts, subj: string, problem?: string, others: r
   for (const r of f.results.slice(0, 2)) {
     const said = r.finding ?? r.value ?? r.interpretation;
     // "Blood sugars were high", "hemoglobin A1c was 7.5": the verb agrees with a plural name.
-    if (said) out.push(stop(`${cap(r.test)} ${r.finding ? 'showed' : /(?<!s)s$/i.test(r.test) ? 'were' : 'was'} ${said}`));
+    if (said) out.push(stop(`${cap(r.test)} ${r.finding ? 'showed' : /(?<![siu])s$/i.test(r.test) ? 'were' : 'was'} ${said}`));
   }
   return out;
 }
