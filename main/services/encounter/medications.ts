@@ -139,6 +139,41 @@ export function routeOf(text: string): string | undefined {
   return ROUTES.find(([re]) => re.test(text))?.[1];
 }
 
+/**
+ * "Are you still taking the metformin?" "Yes, 500 mg twice a day.": the reply to the question about the drug doses it.
+ * Only a reply to whether the drug is taken now, whose dose opens the reply ("yes, 500 mg twice a day"): not "yes, and
+ * the water pill 25 mg", a lab value ("150 milligrams per deciliter"), a dose talked of or taken before ("when I was on
+ * 1000"). True when the sentence is the drug's ("we have you on 20 mg a day"), whether or not it gave a dose.
+ */
+function doseFromReply(s: Said, said: readonly Said[], undosed: { at: number }, med: Medication | undefined, used: Set<number>): boolean {
+  const asked = said[undosed.at];
+  const replyToIt = s.speaker === 'patient' && s.answers === undosed.at && answerPolarity(s.spoken) !== 'negative'
+    && asked !== undefined && /\b(?:taking|take|on|using|use)\b/i.test(asked.text) && !/\b(?:ever|tried|before|used to)\b/i.test(asked.text)
+    && REPLY_DOSE.test(s.text) && !/\b(?:was|were|used to|went|never|but|before|until|stopped|talked|going up|going down|per|\/)\b/i.test(s.text);
+  if (s.i - undosed.at > 2 || !(ON_IT.test(s.text) || replyToIt)) return false;
+  const dose = doseAfter(s.text, 0);
+  if (dose && med && !med.dose) {
+    med.dose = dose.text;
+    const frequency = frequencyAfter(s.text, dose.end);
+    if (frequency) med.frequency = frequency;
+    med.evidence.push(...evidenceOf(s));
+    used.add(s.i);
+  }
+  return true;
+}
+
+/** The schedule given in reply to the clinician's question about it, written on the drug just dosed; true when read. */
+function scheduleFromReply(s: Said, said: readonly Said[], med: Medication, used: Set<number>): boolean {
+  const reply = s.reply !== undefined ? said[s.reply] : undefined;
+  if (med.frequency || s.speaker !== 'clinician' || !s.question || !SCHEDULE_ASKED.test(s.text) || reply?.speaker !== 'patient') return false;
+  const frequency = frequencyAfter(reply.text, 0);
+  if (!frequency || answerPolarity(reply.spoken) === 'negative') return false;
+  med.frequency = frequency;
+  med.evidence.push(...evidenceOf(s, reply));
+  used.add(s.i).add(reply.i);
+  return true;
+}
+
 /** Current and past medications, from before the assessment and plan. */
 export function readMedications(said: Said[], listed: readonly string[]): { medications: Medication[]; used: Set<number> } {
   const matcher = drugMatcher(listed);
@@ -161,36 +196,11 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
     }
     // "Metformin 500 mg." "Is that once a day or twice a day?" "Twice a day.": the schedule asked of the drug just dosed is its schedule.
     const unscheduled = lastDosed && s.i - lastDosed.at <= 3 ? byDrug.get(lastDosed.generic) : undefined;
-    const scheduleReply = s.reply !== undefined ? said[s.reply] : undefined;
-    if (hits.length === 0 && unscheduled && !unscheduled.frequency && s.speaker === 'clinician' && s.question && SCHEDULE_ASKED.test(s.text) && scheduleReply?.speaker === 'patient') {
-      const frequency = frequencyAfter(scheduleReply.text, 0);
-      if (frequency && answerPolarity(scheduleReply.spoken) !== 'negative') {
-        unscheduled.frequency = frequency;
-        unscheduled.evidence.push(...evidenceOf(s, scheduleReply));
-        used.add(s.i).add(scheduleReply.i);
-        lastDosed = undefined;
-        continue;
-      }
-    }
-    // "Are you still taking the metformin?" "Yes, 500 mg twice a day.": the reply to the question about the drug doses it.
-    // Only a reply to whether the drug is taken now, whose dose opens the reply ("yes, 500 mg twice a day"): not "yes, and
-    // the water pill 25 mg", a lab value ("150 milligrams per deciliter"), a dose talked of or taken before ("when I was on 1000").
-    const asked = lastUndosed !== undefined ? said[lastUndosed.at] : undefined;
-    const replyToIt = lastUndosed !== undefined && s.speaker === 'patient' && s.answers === lastUndosed.at && answerPolarity(s.spoken) !== 'negative'
-      && asked !== undefined && /\b(?:taking|take|on|using|use)\b/i.test(asked.text) && !/\b(?:ever|tried|before|used to)\b/i.test(asked.text)
-      && REPLY_DOSE.test(s.text) && !/\b(?:was|were|used to|went|never|but|before|until|stopped|talked|going up|going down|per|\/)\b/i.test(s.text);
-    if (hits.length === 0 && lastUndosed && s.i - lastUndosed.at <= 2 && (ON_IT.test(s.text) || replyToIt)) {
-      const dose = doseAfter(s.text, 0);
-      const med = byDrug.get(lastUndosed.generic);
-      if (dose && med && !med.dose) {
-        med.dose = dose.text;
-        const frequency = frequencyAfter(s.text, dose.end);
-        if (frequency) med.frequency = frequency;
-        med.evidence.push(...evidenceOf(s));
-        used.add(s.i);
-      }
+    if (hits.length === 0 && unscheduled && scheduleFromReply(s, said, unscheduled, used)) {
+      lastDosed = undefined;
       continue;
     }
+    if (hits.length === 0 && lastUndosed && doseFromReply(s, said, lastUndosed, byDrug.get(lastUndosed.generic), used)) continue;
     if (hits.length === 0) {
       const last = [...byDrug.values()].pop();
       if (last && lastSeen !== undefined && s.i - lastSeen <= 2 && STOPPED_IT.test(s.text) && /\b(?:it|that|them|those)\b/i.test(s.text)) {
