@@ -441,3 +441,17 @@ describe('an order goes to the problem of the condition it treats', () => {
     expect(byProblem('[patient] i have high blood pressure .\n[doctor] for your heart failure , continue lisinopril 10 mg daily .')).toEqual([['congestive heart failure', 'lisinopril']]);
   });
 });
+
+describe('a plan the clinician never announces', () => {
+  it('opens the plan at the first order after the exam, reads a product by its form and a visit booked at the desk', () => {
+    const t = [
+      '[doctor] how are the scars doing ?', '[patient] they still bother me a little .', '[doctor] how long since the surgery ?', '[patient] about six months .',
+      '[doctor] any redness or drainage ?', '[patient] no .', '[doctor] let me take a look at them .', '[doctor] on exam , the scars are well healed with some raised tissue .',
+      '[patient] i still have some of the gel .', '[doctor] you can keep using , the mederma scar gel twice a day .', "[doctor] i'm going to tell the front desk 6 months and we'll revisit those scars .",
+    ].join('\n');
+    const f = understandEncounter({ transcript: t });
+    const items = [...f.plan, ...f.problems.flatMap((p) => p.plan)];
+    expect(items.filter((i) => i.kind === 'medication').map((i) => [i.action, i.medication!.name, i.medication!.frequency])).toEqual([['continue', 'Mederma scar gel', 'twice daily']]);
+    expect(items.filter((i) => i.kind === 'follow-up').map((i) => i.when)).toEqual(['in 6 months']);
+  });
+});

@@ -7,7 +7,7 @@
 import { contextOf } from '../clinical-language/context.js';
 import { createPhraseMatcher, type PhraseMatcher } from '../clinical-language/phrase-match.js';
 import { laterality } from './attributes.js';
-import { capitalise } from './medications.js';
+import { capitalise, frequencyAfter } from './medications.js';
 import { medicationIn } from './plan-medication.js';
 import { UNMET, conditionSpan, withCondition } from './plan-condition.js';
 import { IMAGING, SPECIALTY_ENTRIES, TEST_ENTRIES } from './tests.js';
@@ -40,7 +40,7 @@ const PROCEDURES: [RegExp, string][] = [
   [/\bbiopsy\b/i, 'biopsy'], [/\bexcis\w*|\bremove (?:it|the)\b/i, 'excision'], [/\bvaccin\w*|\bshot\b|\bimmuniz\w*/i, 'vaccination'],
 ];
 const TIME = String.raw`(?:\d+(?:-\d+)? (?:days?|weeks?|months?|years?)|a (?:week|month|year)|(?:a )?couple (?:of )?(?:days|weeks|months)|a few (?:days|weeks|months)|(?:one|two|three|four|six) (?:days?|weeks?|months?))`;
-const FOLLOW_UP = new RegExp(String.raw`\b(?:see (?:you|him|her) (?:back|again)|follow[- ]?up|come back|return|recheck|check back|be back|touch base|back in)\b[^.;]*?\b(?:in|after|within)\s+(?:about |approximately |another )?(${TIME})`, 'i');
+const FOLLOW_UP = new RegExp(String.raw`\b(?:see (?:you|him|her) (?:back|again)|follow[- ]?up|come back|return|recheck|check back|be back|touch base|back in|take (?:another |a )?look|revisit|re-?evaluate|reassess)\b[^.;]*?\b(?:in|after|within)\s+(?:about |approximately |another )?(${TIME})`, 'i');
 const FOLLOW_PRN = /\b(?:follow up|come back|return|call)\b[^.;]*\bas needed\b|\bprn\b/i;
 const NEGATED_ORDER = /\b(?:don't|do not|doesn't|does not|won't|will not|not going to|no need|not necessary|don't think (?:we|you) need|hold off|no reason)\b/i;
 const ADVICE = /^(?:i (?:want|need|would like|'d like) (?:you|him|her) to|i(?:'d| would)? (?:recommend|suggest|encourage (?:you|him|her) to|advise (?:you|him|her) to)(?: that)?(?: (?:you|he|she))?|(?:you|he|she) (?:should|need to|needs to|have to|has to|must|can|could|will want to|want to|might want to)|make sure (?:that )?(?:you|he|she)|be sure to|remember to|try to|try and|please|continue to|keep)\s+/i;
@@ -78,6 +78,7 @@ const DONE_AFTER = /^\s*(?:results?\s+)?back\b|^[^.;]{0,40}?\b(?:you (?:had|got|
 const DONE_BEFORE = /\b(?:you(?:'ve)? had|we (?:did|got|had)(?: to (?:get|do))?|you did get|they (?:did|got)|(?:your|the) (?:recent|previous|prior|last)|looking at|reviewed?|results? of)\s+(?:(?:an?|the|your|that|this)\s+)?(?:\w+\s+){0,2}$/i;
 const OTHERS_DO = /\b(?:they|(?:the|your) (?:specialist|surgeon|radiologist|cardiologist|doctor|team)s?)\s+(?:(?:sometimes|usually|often|typically|generally|normally|may|might|can|could|will|would|probably)\s+)*(?:do|order|get|perform|run|check)\b[^.;]{0,20}$|\b(?:sometimes|usually|often|typically|generally|normally)\s+(?:\w+\s+){0,2}?(?:do|order|get|perform|run|check)\b[^.;]{0,20}$/i;
 const INJECTED_DRUG = /\b(?:inject(?:ion|ing|ed)?|shot)\s+(?:(?:of|with)\s+)?(?:(?:a|an|the|some)\s+)?(?:\d+(?:\.\d+)?\s*(?:cc|ml|mg)\s+(?:of\s+)?)?(?:[a-z-]+\s+){0,1}$/i;
+const TOPICAL = /\b(keep using|keep applying|continue (?:using|applying|to use)|continue|use|apply|start using|start applying)\s*,?\s+(?:the\s+|your\s+|some\s+|a\s+)?((?:[a-z]+\s+){1,2}(?:gel|cream|ointment|lotion|shampoo|eye drops|ear drops|nasal spray|patch))\b/i;
 const AGAIN = /\b(?:repeat|another|again|new|follow-up|re-?check|going to (?:order|get)|let's (?:order|get)|(?:i'll|i will|we'll|we will) (?:order|get))\b/i;
 
 function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, number>): PlanItem[] {
@@ -92,12 +93,23 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     return out;
   }
   if (FOLLOW_PRN.test(t)) return [{ kind: 'follow-up', when: 'as needed', evidence: [] }];
+  // "I'm going to tell the front desk 6 months": the next visit booked through the desk.
+  const desk = new RegExp(String.raw`\b(?:tell|ask|have) the front desk (?:to (?:schedule|book) (?:you )?(?:for |in )?)?(${TIME})\b`, 'i').exec(t);
+  if (desk) return [{ kind: 'follow-up', when: `in ${desk[1]!.toLowerCase()}`, evidence: [] }];
   // "We'll get a CT and an EKG, check a CBC, and start prednisone": the drugs, studies and referral of one clause are all ordered.
   // "Aspirate the knee and inject a steroid": a drug injected in a procedure is the procedure's, not a prescription.
   const meds = medicationIn(t, drugs, negatedAt).filter((m) => !INJECTED_DRUG.test(t.slice(Math.max(0, m.at - 40), m.at)));
   for (const med of meds) {
     at.set(med.item, med.at);
     out.push(med.item);
+  }
+  // "You can keep using the mederma scar gel twice a day": a product the lexicon does not know, named by its form.
+  const topical = meds.length === 0 ? TOPICAL.exec(t) : null;
+  if (topical && !negatedAt(topical.index, topical.index + topical[0].length)) {
+    const frequency = frequencyAfter(t, topical.index + topical[0].length);
+    const item: PlanItem = { kind: 'medication', action: /^(?:keep|continue)/i.test(topical[1]!) ? 'continue' : 'start', medication: { name: capitalise(topical[2]!), ...(frequency ? { frequency } : {}) }, evidence: [] };
+    out.push(item);
+    at.set(item, topical.index);
   }
   // "Let's continue on your current meds": the regimen kept as a whole, no drug named.
   const regimen = meds.length === 0 ? CURRENT_REGIMEN.exec(t) : null;

@@ -89,10 +89,16 @@ function markPhases(said: Said[]): void {
   // "Let's talk about my assessment and plan" is narration, and the clearest cue there is.
   const strong = /\bassessment and (?:my )?plan\b|\bmy (?:assessment|impression)\b|^plan\b|^(?:assessment|impression|diagnos[ie]s)\s*:/i;
   let plan = said.findIndex((s) => s.speaker === 'clinician' && (s.i / Math.max(1, n) > 0.3 || strong.test(s.text)) && (exam < 0 || s.i > exam) && (strong.test(s.text) || (clinician(s) && !/\?\s*$/.test(s.text) && (PLAN_START.test(s.text) || (exam >= 0 && PLAN_AFTER_EXAM.test(s.text)) || ((exam >= 0 || s.i / Math.max(1, n) > 0.5) && DIAGNOSIS_SAID.test(s.text) && !EXAM_SAID.test(s.text))))));
+  // A visit that never announces its plan still gives one: after the exam, in the second half of the visit, the first
+  // clinician sentence that orders, continues, or sets the next visit opens it ("keep doing that twice a day",
+  // "let's take a look in 6 months").
+  if (plan < 0) plan = said.findIndex((s) => clinician(s) && !s.question && s.i / Math.max(1, n) > 0.5 && (exam < 0 || s.i > exam) && PLAN_UNANNOUNCED.test(s.text));
   if (plan < 0) plan = n;
   if (exam < 0 || exam > plan) exam = plan;
   for (const s of said) s.phase = s.i >= plan ? 'plan' : s.i >= exam ? 'exam' : 'history';
 }
+
+const PLAN_UNANNOUNCED = /\b(?:keep (?:doing|using|taking) (?:that|it|the|your)|you can (?:keep|continue) (?:using|taking|doing)|let's (?:wait|take a look in|get you|plan on|keep you on|start you on)|(?:come back|see you back|follow up|revisit|recheck) in \d+|i(?:'m| am) going to (?:order|refer|prescribe|start you|send you|put you on)|we(?:'ll| will) (?:order|start you|refer|send you|schedule))\b/i;
 
 /** A patient's reply opens right after a clinician's question in the turn before. */
 function linkAnswers(said: Said[]): void {

@@ -69,9 +69,10 @@ function adherence(said: Said[], used: Set<number>): { text: string; section: 'h
 function historyUnplaced(said: readonly Said[], used: Set<number>): Unplaced[] {
   const out: Unplaced[] = [];
   for (const s of said) {
-    if (used.has(s.i) || s.talk || s.question || s.phase === 'plan') continue;
+    // The clinician's plan sentences are listed by the plan's reading; what the patient says there is listed here.
+    if (used.has(s.i) || s.talk || s.question || (s.phase === 'plan' && s.speaker !== 'patient')) continue;
     if (s.text.split(/\s+/).length < 5 || contentWords(s.text) < 2) continue;
-    out.push({ text: s.text, section: s.phase === 'exam' ? 'exam' : 'hpi', reason: 'no fact read', evidence: evidenceOf(s) });
+    out.push({ text: s.text, section: s.phase === 'exam' ? 'exam' : s.phase === 'plan' ? 'plan' : 'hpi', reason: 'no fact read', evidence: evidenceOf(s) });
   }
   return out;
 }
