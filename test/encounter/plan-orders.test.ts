@@ -455,3 +455,16 @@ describe('a plan the clinician never announces', () => {
     expect(items.filter((i) => i.kind === 'follow-up').map((i) => i.when)).toEqual(['in 6 months']);
   });
 });
+
+describe('a service named for a condition', () => {
+  it('files "diabetic counseling" under diabetes though said under hypertension, and keeps its name', () => {
+    const t = [
+      '[patient] i have diabetes and high blood pressure .', AP.trim(),
+      '[doctor] for your hypertension , continue lisinopril 10 mg daily , and i also want to refer you to diabetic counseling to help with your diet .',
+      '[doctor] for your diabetes , increase metformin to 1000 mg twice a day .',
+    ].join('\n');
+    const problems = understandEncounter({ transcript: t }).problems;
+    expect(problems.find((p) => /diabet/.test(p.name))?.plan.filter((i) => i.kind === 'referral').map((i) => i.target)).toEqual(['diabetic counseling']);
+    expect(problems.find((p) => /hypertension/.test(p.name))?.plan.some((i) => i.kind === 'referral')).toBe(false);
+  });
+});

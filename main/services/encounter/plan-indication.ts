@@ -49,6 +49,11 @@ const INDICATIONS: Indication[] = [
   { orders: /^thyroid panel$/, fits: /thyroid|fatigue|tired|weight|palpitation|anxiety|depress|hair|annual|physical|wellness|exam|goiter|fibrillation|arrhythmi|tachycard|heart|insomnia|tremor|cold|heat|constipation|menstru|period/i, tests: true },
 ];
 
+/** Services named for the condition they serve, and the problems they belong to. */
+const SERVICE_FOR: [RegExp, RegExp][] = [
+  [/^diabetic\b/, /diabet|glyc|sugar|a1c/i], [/^cardiac\b/, /heart|cardi|coronary|infarct|angina/i], [/^pulmonary\b/, /copd|pulmon|lung|asthma|emphysema|bronch/i],
+];
+
 const keyOf = (item: PlanItem): string | undefined =>
   item.kind === 'medication' ? (item.medication?.generic ?? item.medication?.name)?.toLowerCase() : item.kind === 'test' ? item.target?.toLowerCase() : undefined;
 
@@ -71,6 +76,12 @@ function affirmed(said: readonly Said[], re: RegExp): { s: Said; name: string } 
  * condition names, or (for a drug) a new one for the condition the visit affirmed. Undefined: it stays.
  */
 export function indicatedProblem(item: PlanItem, current: Problem | undefined, problems: readonly Problem[], said: readonly Said[]): { problem: Problem; opened: boolean } | undefined {
+  // "Refer you to diabetic counseling" said under hypertension: a service named for a condition is that condition's.
+  const namedFor = item.kind === 'referral' && current && !item.condition ? SERVICE_FOR.find(([service]) => service.test(item.target ?? ''))?.[1] : undefined;
+  if (namedFor && current && !namedFor.test(current.name)) {
+    const own = problems.find((p) => p !== current && p.certainty !== 'ruled-out' && namedFor.test(p.name));
+    if (own) return { problem: own, opened: false };
+  }
   const key = keyOf(item);
   if (!key || !current || item.condition) return undefined;
   // "For your anal fissure, use nifedipine ointment": an order said in the sentence that names its problem stays there.

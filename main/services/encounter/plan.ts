@@ -126,7 +126,9 @@ function itemsIn(t: string, drugs: PhraseMatcher<string>, at: Map<PlanItem, numb
     if (lastReferral && !/^(?:\s*(?:,|and|or|an?|the|also|to)\s*)+$/i.test(t.slice(lastReferral.end, referral.start))) break;
     lastReferral = referral;
     if (negatedAt(referral.start, referral.end) || out.some((o) => o.kind === 'referral' && o.target === referral.value)) continue;
-    const item: PlanItem = { kind: 'referral', target: referral.value, evidence: [] };
+    // "Diabetic counseling", "cardiac rehab": the condition the service is for is part of its name.
+    const forCondition = /\b(diabetic|diabetes|cardiac|pulmonary)\s+$/i.exec(t.slice(Math.max(0, referral.start - 12), referral.start))?.[1]?.toLowerCase();
+    const item: PlanItem = { kind: 'referral', target: forCondition ? `${forCondition === 'diabetes' ? 'diabetic' : forCondition} ${referral.value}` : referral.value, evidence: [] };
     out.push(item);
     at.set(item, referral.start);
   }
