@@ -547,3 +547,16 @@ describe('the patient\'s account of an injury told in one long breath', () => {
     expect(statements('i slipped and fell on the ice in my driveway yesterday')).toEqual(['The patient slipped and fell on the ice in the patient\'s driveway yesterday.']);
   });
 });
+
+describe('a schedule the patient corrects', () => {
+  const said = (a: string, b: string) => meds(`[doctor] hi .\n[patient] hi .\n[doctor] ${a}\n[patient] ${b}`);
+  it('takes the patient\'s schedule over the one the clinician asked or read out, and keeps the drug current', () => {
+    expect(said("and you're taking metformin 500 mg once a day ?", "no , it's twice a day now .")['metformin']).toMatchObject({ dose: '500 mg', frequency: 'twice daily', status: 'current' });
+    expect(said("i see you're on metformin 500 mg once a day .", 'actually they increased it to twice a day .')['metformin']?.frequency).toBe('twice daily');
+  });
+
+  it('keeps a stop a stop, and takes nothing from a reply about another drug', () => {
+    expect(said('are you still taking the metformin ?', 'no , i stopped it last month .')['metformin']?.status).toBe('stopped');
+    expect(said("i see you're on metformin 500 mg once a day .", "yes , and i take lisinopril twice a day .")['metformin']?.frequency).toBe('once daily');
+  });
+});

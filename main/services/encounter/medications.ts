@@ -162,6 +162,16 @@ function doseFromReply(s: Said, said: readonly Said[], undosed: { at: number }, 
   return true;
 }
 
+/**
+ * The schedule the patient gives right after the clinician names the drug, when it corrects or answers ("no, it's twice
+ * a day now", "actually they increased it to twice a day"); only a reply that names no other drug.
+ */
+function correctedSchedule(s: Said, next: Said | undefined, matcher: PhraseMatcher<string>): string | undefined {
+  if (s.speaker !== 'clinician' || next?.speaker !== 'patient' || next.turn === s.turn || matcher.find(next.text).length > 0) return undefined;
+  if (!s.question && !/\b(?:no|actually|now|increased|decreased|changed|it's|it is)\b/i.test(next.text)) return undefined;
+  return frequencyAfter(next.text, 0);
+}
+
 /** The schedule given in reply to the clinician's question about it, written on the drug just dosed; true when read. */
 function scheduleFromReply(s: Said, said: readonly Said[], med: Medication, used: Set<number>): boolean {
   const reply = s.reply !== undefined ? said[s.reply] : undefined;
@@ -244,13 +254,15 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       // "Metformin 500 mg, two tablets twice a day": the tablets taken at once are part of the dose.
       const tablets = dose ? TABLETS_AFTER.exec(upTo.slice(dose.end)) : null;
       if (dose && tablets) Object.assign(dose, { text: `${dose.text}, ${COUNT_WORDS[tablets[1]!.toLowerCase()] ?? tablets[1]} ${tablets[2]!.toLowerCase().replace(/s$/, '')}s`, end: dose.end + tablets[0].length });
-      const frequency = dose ? scheduleAfter(upTo, dose.end, true) : undefined;
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
+      // "You're on metformin 500 mg once a day?" "No, it's twice a day now.": the patient's schedule corrects the one asked.
+      const corrected = correctedSchedule(s, reply ?? said[s.i + 1], matcher);
+      const frequency = corrected ?? (dose ? scheduleAfter(upTo, dose.end, true) : undefined);
       const prev = byDrug.get(hit.value);
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
       const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
       // "Did the Tylenol help?" "Not really.": a no about how the drug works is no stop; only one about taking it is.
-      const denied = s.question && reply !== undefined && answerPolarity(reply.spoken) === 'negative' && !/\b(?:help\w*|work\w*|effective|side effects?|bother\w*|upset|agree with|do anything)\b/i.test(s.text);
+      const denied = s.question && reply !== undefined && !corrected && answerPolarity(reply.spoken) === 'negative' && !/\b(?:help\w*|work\w*|effective|side effects?|bother\w*|upset|agree with|do anything)\b/i.test(s.text);
       // "Did they put you on any prednisone?" "Nope.": never taken, neither current nor stopped.
       if (denied && NEVER_ASKED.test(s.text) && !STOPPED.test(talk)) {
         if (!prev) byDrug.set(hit.value, { name, generic: hit.value, status: 'mentioned', evidence: evidenceOf(s, reply) });
