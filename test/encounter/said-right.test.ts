@@ -560,3 +560,19 @@ describe('a schedule the patient corrects', () => {
     expect(said("i see you're on metformin 500 mg once a day .", "yes , and i take lisinopril twice a day .")['metformin']?.frequency).toBe('once daily');
   });
 });
+
+describe('a drug the clinician proposes, and one named in answer to what is taken', () => {
+  it('lists no proposed drug as taken, and orders it', () => {
+    const t = "[doctor] hi , how is your asthma ?\n[patient] i use my wixela most days .\n[doctor] i want to put you on alvesco , it's two puffs twice a day .\n[patient] okay .";
+    expect(meds(t)['alvesco']?.status).not.toBe('current');
+    expect(soap(t)).toMatch(/Start Alvesco 2 puffs twice daily/);
+    expect(meds("[doctor] hi .\n[doctor] the thing about alvesco is that it would be two puffs twice a day .")['alvesco']?.status).not.toBe('current');
+  });
+
+  it('lists a drug named in answer to "what are you doing for the pain?" as taken, without the dose proposed later', () => {
+    const t = "[doctor] what are you doing for the pain today ?\n[patient] some exercises , ice and mobic .\n[doctor] i'm going to give you meloxicam 15 mg and i want you to take that daily .";
+    const m = Object.values(meds(t)).find((x) => /mobic|meloxicam/i.test(x.name));
+    expect(m?.status).toBe('current');
+    expect(m?.dose).toBeUndefined();
+  });
+});

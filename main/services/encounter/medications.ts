@@ -77,6 +77,7 @@ export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.s
 // Only a question about taking the drug ("how often do you take it?"), not about a symptom ("how often do you get the headaches?").
 const SCHEDULE_ASKED = /\bhow (?:often|many times)(?: a day)? (?:do|did|are|should) you (?:take|use|taking|using)\b|\b(?:once|twice|three times) (?:a|per) day\b[^?]*\bor\b|\bis that (?:once|twice|daily|every|in the morning|at night)\b|\bwhat time of day do you take\b/i;
 const TABLETS_AFTER = /^\s*,?\s*(2|3|4|two|three|four)\s+(tablets?|pills?|capsules?)\b/i;
+const PROPOSED = /\b(?:want to|going to|gonna|'ll|will|would like to|'d like to|let's|plan to|thinking (?:of|about))\s+(?:\w+\s+){0,2}?(?:put (?:you|him|her) on|start|switch|try|prescribe|give (?:you|him|her)|add|change)\b|\bthe thing about\b/i;
 const COUNT_WORDS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4' };
 
 /** A drug's dose said within eight words after its name. */
@@ -172,6 +173,22 @@ function correctedSchedule(s: Said, next: Said | undefined, matcher: PhraseMatch
   return frequencyAfter(next.text, 0);
 }
 
+/**
+ * Whether a drug named in a sentence is taken: only what the patient takes is a current medication; a drug named in
+ * passing is "mentioned". "I want to put you on Alvesco, it's two puffs twice a day", "the thing about Alvesco is that it
+ * would be ...": a drug the clinician proposes is not yet taken, whatever dose is said with it. "What are you doing for
+ * the pain?" "Some exercises, ice and Mobic.": a drug named in answer to what is being taken is taken.
+ */
+function takenAsSaid(s: Said, said: readonly Said[], hit: { start: number; end: number }, ctx: { reply: Said | undefined; dosed: boolean; adherence: Adherence | undefined; listTaken: number | undefined }): { proposed: boolean; takes: boolean } {
+  const before = s.text.slice(Math.max(0, hit.start - 40), hit.start);
+  const proposed = s.speaker === 'clinician' && (PROPOSED.test(s.text.slice(Math.max(0, hit.start - 60), hit.start)) || /^[^.;]{0,40}\b(?:would|will) be\b/i.test(s.text.slice(hit.end)));
+  const answersTaking = s.speaker === 'patient' && s.answers !== undefined && /\bwhat (?:are|have|do) you (?:been )?(?:doing|taking|using|take|use)\b/i.test(said[s.answers]!.text);
+  const takes = !proposed && (answersTaking || ctx.dosed || ctx.adherence !== undefined || ON_IT.test(before) || TAKES_BEFORE.test(before)
+    || TAKES_AFTER.test(s.text.slice(hit.end)) || (s.question && ctx.reply !== undefined && answerPolarity(ctx.reply.spoken) === 'positive')
+    || (ctx.listTaken !== undefined && /^[\s,]*(?:and|or)?\s*(?:(?:the|a|an|some|my|his|her)\s+)?$/i.test(s.text.slice(ctx.listTaken, hit.start))));
+  return { proposed, takes };
+}
+
 /** The schedule given in reply to the clinician's question about it, written on the drug just dosed; true when read. */
 function scheduleFromReply(s: Said, said: readonly Said[], med: Medication, used: Set<number>): boolean {
   const reply = s.reply !== undefined ? said[s.reply] : undefined;
@@ -256,13 +273,13 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       if (dose && tablets) Object.assign(dose, { text: `${dose.text}, ${COUNT_WORDS[tablets[1]!.toLowerCase()] ?? tablets[1]} ${tablets[2]!.toLowerCase().replace(/s$/, '')}s`, end: dose.end + tablets[0].length });
       const reply = s.reply !== undefined ? said[s.reply] : undefined;
       // "You're on metformin 500 mg once a day?" "No, it's twice a day now.": the patient's schedule corrects the one asked.
-      const corrected = correctedSchedule(s, reply ?? said[s.i + 1], matcher);
-      const frequency = corrected ?? (dose ? scheduleAfter(upTo, dose.end, true) : undefined);
+      const replied = correctedSchedule(s, reply ?? said[s.i + 1], matcher);
+      const frequency = replied ?? (dose ? scheduleAfter(upTo, dose.end, true) : undefined);
       const prev = byDrug.get(hit.value);
       // "Are you taking the lisinopril?" "No, I stopped it": the answer says whether.
       const talk = `${s.text} ${reply?.speaker === 'patient' ? reply.text : ''}`;
       // "Did the Tylenol help?" "Not really.": a no about how the drug works is no stop; only one about taking it is.
-      const denied = s.question && reply !== undefined && !corrected && answerPolarity(reply.spoken) === 'negative' && !/\b(?:help\w*|work\w*|effective|side effects?|bother\w*|upset|agree with|do anything)\b/i.test(s.text);
+      const denied = s.question && reply !== undefined && !replied && answerPolarity(reply.spoken) === 'negative' && !/\b(?:help\w*|work\w*|effective|side effects?|bother\w*|upset|agree with|do anything)\b/i.test(s.text);
       // "Did they put you on any prednisone?" "Nope.": never taken, neither current nor stopped.
       if (denied && NEVER_ASKED.test(s.text) && !STOPPED.test(talk)) {
         if (!prev) byDrug.set(hit.value, { name, generic: hit.value, status: 'mentioned', evidence: evidenceOf(s, reply) });
@@ -276,18 +293,17 @@ export function readMedications(said: Said[], listed: readonly string[]): { medi
       const adherence = adherenceSaid(s, reply, stopped);
       const ev = evidenceOf(s, reply?.speaker === 'patient' ? reply : undefined);
       // Only what the patient takes is a current medication; a drug named in passing is "mentioned".
-      const takes = dose !== undefined || adherence !== undefined || ON_IT.test(s.text.slice(Math.max(0, hit.start - 40), hit.start)) || TAKES_BEFORE.test(s.text.slice(Math.max(0, hit.start - 40), hit.start))
-        || TAKES_AFTER.test(s.text.slice(hit.end)) || (s.question && reply !== undefined && answerPolarity(reply.spoken) === 'positive')
-        || (listTaken !== undefined && /^[\s,]*(?:and|or)?\s*(?:(?:the|a|an|some|my|his|her)\s+)?$/i.test(s.text.slice(listTaken, hit.start)));
+      const { proposed, takes } = takenAsSaid(s, said, hit, { reply, dosed: dose !== undefined, adherence, listTaken });
       listTaken = takes ? hit.end : undefined;
-      used.add(s.i);
+      // A proposal is left for the plan's reading, which orders it.
+      if (!proposed) used.add(s.i);
       if (prev) {
         prev.evidence.push(...ev);
         // "Metformin 500 mg once a day, no actually, last visit we increased it, so you're on metformin 500 mg twice a day": the corrected dose wins.
         const earlier = said[s.i - 1]?.speaker === s.speaker && said[s.i - 1]?.turn === s.turn ? said[s.i - 1]!.text : '';
         const corrected = SELF_CORRECTION.test(`${earlier.slice(-60)} ${s.text.slice(0, hit.start)}`.slice(-160));
-        if ((corrected || !prev.dose) && dose) prev.dose = dose.text;
-        if ((corrected || !prev.frequency) && frequency) prev.frequency = frequency;
+        if ((corrected || !prev.dose) && dose && !proposed) prev.dose = dose.text;
+        if ((corrected || !prev.frequency) && frequency && !proposed) prev.frequency = frequency;
         if (adherence) prev.adherence = adherence;
         if (stopped) prev.status = 'stopped';
         else if (takes && prev.status === 'mentioned') prev.status = 'current';
