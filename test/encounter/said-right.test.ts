@@ -576,3 +576,16 @@ describe('a drug the clinician proposes, and one named in answer to what is take
     expect(m?.dose).toBeUndefined();
   });
 });
+
+describe('a part said to bother the patient', () => {
+  const symptoms = (line: string) => understandEncounter({ transcript: `[doctor] what brings you in today ?\n[patient] ${line}` }).symptoms.map((s) => [s.term, s.system, s.laterality]);
+  it('reads "bothering me", "acting up" and "flaring up" of a body part as its pain, in its own system', () => {
+    expect(symptoms('my lower back has been bothering me for a few months .')).toEqual([['lower back pain', 'Musculoskeletal', undefined]]);
+    expect(symptoms('my right knee is flaring up again .')).toEqual([['knee pain', 'Musculoskeletal', 'right']]);
+    expect(symptoms('my throat bothers me when i swallow .')).toEqual([['throat pain', 'HEENT', undefined]]);
+  });
+
+  it('reads nothing from what bothers the patient without a body part', () => {
+    expect(symptoms('the noise at night has been bothering me a lot .')).toEqual([]);
+  });
+});

@@ -98,7 +98,8 @@ export const BODY_SITES = [
   'leg', 'arm', 'calf', 'thigh', 'chest', 'abdomen', 'stomach', 'belly', 'head', 'jaw', 'ear', 'eye', 'throat', 'tooth', 'groin', 'flank', 'side',
 ] as const;
 const SITE_RE = new RegExp(String.raw`\b(${BODY_SITES.join('|')})s?\b`, 'i');
-const HURT = /\b(pain|painful|hurts?|hurting|sore|soreness|aches?|aching|achy|tender)\b/i;
+// "My lower back has been bothering me", "my elbows have been acting up": how patients say a part hurts.
+const HURT = /\b(pain|painful|hurts?|hurting|sore|soreness|aches?|aching|achy|tender|bother(?:s|ing|ed)? me|acting up|act(?:s|ed)? up|flar(?:ing|ed|es) up|giving me (?:trouble|problems))\b/i;
 
 /** "my right knee hurts", "pain in my lower back": the site and side of a pain, when the sentence says one. */
 export function painSite(text: string): { site: string; laterality?: Laterality; start: number; end: number } | undefined {

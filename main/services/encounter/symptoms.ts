@@ -28,6 +28,8 @@ const TIMING_ASKED = /\b(?:how long|when did (?:it|this|that|the \w+) (?:start|b
 const CONFIRM = /^\W*(?:correct|that's right|that is right|exactly|right|it is|it does|i am|i was)\b/i;
 const DICTATED_NEGATIVE = /\b(?:denies|negative for|no (?:complaints of|history of)?|without)\b/i;
 const SYSTEM_OF = new Map(SYMPTOMS.map((s) => [s.term, s.system]));
+// A pain at a site the lexicon has no term for belongs to the site's system ("throat pain" is no musculoskeletal pain).
+const SITE_SYSTEM: Readonly<Record<string, BodySystem>> = { throat: 'HEENT', ear: 'HEENT', eye: 'HEENT', tooth: 'HEENT', jaw: 'HEENT', flank: 'Genitourinary', groin: 'Genitourinary' };
 
 interface Hit {
   term: string;
@@ -49,7 +51,7 @@ function hitsIn(text: string): Hit[] {
   if (pain && !out.some((h) => h.term.endsWith('pain') && h.start < pain.end && pain.start < h.end && h.term !== 'joint pain')) {
     const term = pain.site === 'abdomen' ? 'abdominal pain' : pain.site === 'chest' ? 'chest pain' : pain.site === 'head' ? 'headache' : `${pain.site} pain`;
     if (!out.some((h) => h.term === term)) {
-      out.push({ term, system: SYSTEM_OF.get(term) ?? 'Musculoskeletal', start: pain.start, end: pain.end, location: pain.site, ...(pain.laterality ? { laterality: pain.laterality } : {}) });
+      out.push({ term, system: SYSTEM_OF.get(term) ?? SITE_SYSTEM[pain.site] ?? 'Musculoskeletal', start: pain.start, end: pain.end, location: pain.site, ...(pain.laterality ? { laterality: pain.laterality } : {}) });
     }
   }
   return out.sort((a, b) => a.start - b.start);
