@@ -589,3 +589,11 @@ describe('a part said to bother the patient', () => {
     expect(symptoms('the noise at night has been bothering me a lot .')).toEqual([]);
   });
 });
+
+describe('a surgery\'s date the patient corrects', () => {
+  const surgical = (reply: string) => understandEncounter({ transcript: `[doctor] hi .\n[patient] hi .\n[doctor] i see you had a right knee replacement in 2018 .\n[patient] ${reply}` }).history.filter((h) => h.kind === 'surgical').map((h) => h.when);
+  it('dates the surgery as the patient corrects it, and keeps the date a yes confirms', () => {
+    expect(surgical('no , that was in the spring of 2020 .')).toEqual(['in the spring of 2020']);
+    expect(surgical('yes , it went well .')).toEqual(['in 2018']);
+  });
+});

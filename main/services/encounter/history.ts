@@ -62,6 +62,8 @@ const SOCIAL: { re: RegExp; term: (s: Said, negated: boolean) => string | undefi
   { re: /\b(?:marijuana|cannabis|cocaine|heroin|recreational drugs?|illicit drugs?|street drugs)\b/i, term: (_s, neg) => (neg ? 'no recreational drug use' : undefined) },
 ];
 
+const SURGERY_WHEN = /\b(\d+ years? ago|a (?:couple|few) (?:of )?years ago|in (?:the )?(?:(?:spring|summer|fall|autumn|winter) of )?(?:19|20)\d\d|last year)\b/i;
+
 /** Medical, surgical, social and family history. */
 export function readHistory(said: Said[]): { history: HistoryItem[]; used: Set<number> } {
   const out: HistoryItem[] = [];
@@ -107,7 +109,10 @@ export function readHistory(said: Said[]): { history: HistoryItem[]; used: Set<n
     }
     const surgery = SURGERY.exec(s.text);
     if (surgery && /\b(?:had|prior|previous|history of|status post|s\/p|ago|back in|underwent|in (?:19|20)\d\d)\b/i.test(s.text) && !contextOf(s.text, surgery.index, surgery.index + surgery[0].length).negated) {
-      const when = /\b(\d+ years? ago|a (?:couple|few) (?:of )?years ago|in (?:19|20)\d\d|last year)\b/i.exec(s.text)?.[1];
+      // "You had a knee replacement in 2018?" "No, that was in the spring of 2020.": the patient's correction dates it.
+      const next = said[s.i + 1];
+      const corrected = s.speaker === 'clinician' && next?.speaker === 'patient' && next.turn !== s.turn && /\b(?:no|actually|that was|it was)\b/i.test(next.text) ? SURGERY_WHEN.exec(next.text)?.[1] : undefined;
+      const when = corrected ?? SURGERY_WHEN.exec(s.text)?.[1];
       push({ kind: 'surgical', term: surgery[1]!.toLowerCase(), presence: 'reported', ...(when ? { when: when.replace(/couple of/, 'couple') } : {}), evidence: evidenceOf(s) }, s);
     }
     for (const social of SOCIAL) {
