@@ -597,3 +597,15 @@ describe('a surgery\'s date the patient corrects', () => {
     expect(surgical('yes , it went well .')).toEqual(['in 2018']);
   });
 });
+
+describe('a likeness', () => {
+  const symptoms = (line: string) => understandEncounter({ transcript: `[doctor] how does it feel ?\n[patient] ${line}` }).symptoms.map((s) => [s.term, s.presence]);
+  it('reads no symptom from what a pain is likened to', () => {
+    expect(symptoms("it's sore , kind of like an old bruise .").some(([t]) => /bruis/.test(t!))).toBe(false);
+    expect(symptoms("it's like a electrical tooth ache and it goes down the whole leg .").some(([t]) => /tooth/.test(t!))).toBe(false);
+  });
+
+  it('still reads a symptom said with "I feel like"', () => {
+    expect(symptoms('i feel like i have a fever every night .')).toContainEqual(['fever', 'reported']);
+  });
+});

@@ -133,6 +133,8 @@ export function readSymptoms(said: Said[]): { symptoms: Symptom[]; used: Set<num
     // "Do you think that could be causing my chest pain?": the patient's question about themself states nothing.
     if (s.question && /\b(?:i|i'm|i've|me|my)\b/i.test(s.text) && /\b(?:caus\w*|because|related|due to|from (?:the|my)|mean|worr\w*|could (?:it|that|this) be)\b/i.test(s.text)) continue;
     for (const h of hits) {
+      // "It's sore like an old bruise": a likeness names no symptom.
+      if (/\b(?:like|as if|similar to|feels like)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?$/i.test(s.text.slice(Math.max(0, h.start - 30), h.start)) && !/\bfeel(?:s|ing)? like (?:i|i'm)\b/i.test(s.text)) continue;
       // "I'm trying to lose weight" is a goal, not a symptom.
       if (h.term === 'weight loss' && /\b(?:trying to|want(?:ed)? to|need to|going to|hoping to|been able to|goal)\b[^.]{0,15}\blos/i.test(s.text)) continue;
       const ctx = contextOf(s.text, h.start, h.end);
