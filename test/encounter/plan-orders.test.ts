@@ -468,3 +468,10 @@ describe('a service named for a condition', () => {
     expect(problems.find((p) => /hypertension/.test(p.name))?.plan.some((i) => i.kind === 'referral')).toBe(false);
   });
 });
+
+describe('a second drug whose dose is said before it', () => {
+  it('orders both drugs of "continue the lisinopril and 25 mg of hydrochlorothiazide daily", each with its own dose', () => {
+    expect(meds(`${AP}[doctor] for your hypertension , continue the lisinopril and 25 mg of hydrochlorothiazide daily .`)).toEqual(['continue Lisinopril', 'continue Hydrochlorothiazide 25 mg once daily']);
+    expect(meds(`${AP}[doctor] for your hypertension , continue lisinopril 20 mg daily and 25 mg of hydrochlorothiazide daily .`)).toEqual(['continue Lisinopril 20 mg once daily', 'continue Hydrochlorothiazide 25 mg once daily']);
+  });
+});

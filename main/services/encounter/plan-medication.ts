@@ -47,7 +47,10 @@ function orderedDose(t: string, start: number, end: number, action: MedicationAc
     if (to) return { text: to.text, end: to.end };
   }
   // "600 milligrams of ibuprofen" first; a bare dose before the drug only when none follows it.
-  return doseBefore(t, start, end) ?? doseAfter(t, end) ?? doseBefore(t, start, end, true);
+  // A dose after the drug that is the next drug's ("the lisinopril and 25 mg of hydrochlorothiazide") is not this one's.
+  const after = doseAfter(t, end);
+  const ownAfter = after && !/^\s*of\b/i.test(t.slice(after.end)) ? after : undefined;
+  return doseBefore(t, start, end) ?? ownAfter ?? doseBefore(t, start, end, true);
 }
 
 /**
@@ -107,7 +110,8 @@ export function medicationIn(t: string, drugs: PhraseMatcher<string>, negatedAt:
     const joint = t.slice(last.end, h.start);
     if (h.value === hit.value || negatedAt(h.start, h.end) || joint.split(/\s+/).filter(Boolean).length > 8 || /[.;?]|\b(?:if|when|unless|once|after|before|until|not|n't|from|to)\b/i.test(joint)) break;
     const own = ACTIONS.find(([re]) => re.test(joint))?.[1];
-    if (!own && !/(?:,|\b(?:and|plus|with|as well as|along with))\s*(?:(?:the|some|a|an|your|his|her)\s+)?$/i.test(joint)) break;
+    // "Continue the lisinopril and 25 mg of hydrochlorothiazide daily": the next drug may have its dose said before it.
+    if (!own && !/(?:,|\b(?:and|plus|with|as well as|along with))\s*(?:(?:the|some|a|an|your|his|her)\s+)?(?:\d+(?:\.\d+)?\s*(?:mg|milligrams?|mcg|micrograms?|units?|ml)\s+of\s+(?:the\s+)?)?$/i.test(joint)) break;
     if (!own && /^\s*with\s+(?:(?:the|some|a|an)\s+)?$/i.test(joint) && !last.item.medication?.dose) {
       out[out.length - 1] = orderOf(t, hits, h, action, undefined, `${last.item.medication?.name ?? ''} with `, last.at);
       continue;
