@@ -97,7 +97,8 @@ export const BODY_SITES = [
   'lower back', 'upper back', 'back', 'neck', 'shoulder', 'elbow', 'wrist', 'hand', 'finger', 'thumb', 'hip', 'knee', 'ankle', 'foot', 'toe', 'heel',
   'leg', 'arm', 'calf', 'thigh', 'chest', 'abdomen', 'stomach', 'belly', 'head', 'jaw', 'ear', 'eye', 'throat', 'tooth', 'groin', 'flank', 'side',
 ] as const;
-const SITE_RE = new RegExp(String.raw`\b(${BODY_SITES.join('|')})s?\b`, 'i');
+/** A body site named as a word of its own ("knee", "knees"); group 1 the site. */
+export const SITE_RE = new RegExp(String.raw`\b(${BODY_SITES.join('|')})s?\b`, 'i');
 // "My lower back has been bothering me", "my elbows have been acting up": how patients say a part hurts.
 const HURT = /\b(pain|painful|hurts?|hurting|sore|soreness|aches?|aching|achy|tender|bother(?:s|ing|ed)? me|acting up|act(?:s|ed)? up|flar(?:ing|ed|es) up|giving me (?:trouble|problems))\b/i;
 

@@ -6,7 +6,7 @@
  * mellitus"), is one problem under its precise name, with the plans of both. Conditions at two places ("knee pain",
  * "shoulder pain") or one ruled out stay apart.
  */
-import { BODY_SITES } from './attributes.js';
+import { BODY_SITES, SITE_RE } from './attributes.js';
 import type { PlanItem, Problem } from './types.js';
 
 const SPOKEN_LEAD = /^(?:(?:basically|just|really|probably|actually|definitely|those|these|that|this|the|a|an|some|any|little|a little|kind of|sort of|evidence of|type of|signs? of|what looks like)\s+)+/i;
@@ -15,7 +15,7 @@ const NOT_A_CONDITION = /^(?:diagnosis|(?:physical )?exam(?:ination)?|surgery|(?
 // Words that qualify a condition without changing which one it is: course, severity, type of diabetes, side and site.
 const QUALIFIER = new RegExp(String.raw`\b(?:acute|chronic|recurrent|mild|moderate|severe|medium|grade|low|high|non-?healing|residual|newly|diagnosed|new|early|uncontrolled|controlled|poorly|stable|worsening|type\s*(?:1|2|one|two|i|ii)|mellitus|left|right|bilateral|index|middle|ring|pinky|big|great|of|the|on|in|at|${BODY_SITES.join('|')})s?\b`, 'gi');
 const core = (name: string): string => name.toLowerCase().replace(QUALIFIER, ' ').replace(/\s+/g, ' ').trim();
-const SITE = new RegExp(String.raw`\b(?:${BODY_SITES.join('|')})s?\b`, 'gi');
+const SITE = new RegExp(SITE_RE.source, 'gi');
 const sitesOf = (name: string): string => [...new Set((name.toLowerCase().match(SITE) ?? []).map((x) => x.replace(/s$/, '')))].sort().join(',');
 /** One condition: the same once qualifiers are set aside, and not at two different places ("knee pain", "shoulder pain"). */
 const sameCondition = (a: string, b: string): boolean => {
